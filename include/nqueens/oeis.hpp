@@ -1,0 +1,17 @@
+#pragma once
+// Reference values from the OEIS: A000170 (all solutions) and A002562 (solutions up to
+// rotation and reflection), as far as they are known exactly here (n = 27).
+#include <cstdint>
+#include <optional>
+
+namespace nqueens {
+
+inline constexpr int kOeisMaxN = 27;
+
+//! A000170(n) for 0 <= n <= 27.
+std::optional<std::uint64_t> oeis_total(int n);
+
+//! A002562(n) for 1 <= n <= 27.
+std::optional<std::uint64_t> oeis_unique(int n);
+
+}  // namespace nqueens

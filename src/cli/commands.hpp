@@ -1,0 +1,18 @@
+#pragma once
+// The subcommands of the `nqueens` program. Each registers its options on a CLI11 subcommand
+// and returns the function to run once parsing succeeded; that function returns the exit code.
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace nqueens::cli {
+
+//! Exit codes, as documented in docs/usage.md.
+enum ExitCode : int { kOk = 0, kMismatch = 1, kUsage = 2, kRuntime = 3 };
+
+using Command = std::function<int()>;
+
+Command add_count_command(CLI::App& app);
+Command add_oeis_command(CLI::App& app);
+
+}  // namespace nqueens::cli

@@ -1,0 +1,220 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <stdexcept>
+
+#include <fmt/core.h>
+
+#include "nqueens/oeis.hpp"
+#include "nqueens/version.hpp"
+
+namespace nqueens::cli {
+
+namespace {
+
+constexpr int kSchemaVersion = 1;
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+nlohmann::ordered_json context_json(const RunContext& context) {
+  return {{"context",
+           {{"tool", "nqueens"},
+            {"command", context.command},
+            {"version", kVersion},
+            {"build_type", kBuildType},
+            {"host_cpus", hardware_threads()},
+            {"threads", context.threads},
+            {"date", utc_now()},
+            {"schema_version", kSchemaVersion}}}};
+}
+
+// ---- JSON Lines ---------------------------------------------------------------------------
+
+class JsonReporter : public Reporter {
+ public:
+  explicit JsonReporter(std::FILE* out) : out_(out) {}
+  void begin(const RunContext& context) override { write(context_json(context)); }
+  void row(const nlohmann::ordered_json& record) override { write(record); }
+
+ private:
+  void write(const nlohmann::ordered_json& record) {
+    fmt::print(out_, "{}\n", record.dump());
+    std::fflush(out_);  // one record per line as it is ready: scripts may tail the stream
+  }
+  std::FILE* out_;
+};
+
+// ---- CSV ------------------------------------------------------------------------------------
+
+std::string csv_cell(const nlohmann::ordered_json& value) {
+  if (value.is_null()) return "";
+  if (value.is_string()) return value.get<std::string>();  // our strings hold no commas or quotes
+  return value.dump();
+}
+
+class CsvReporter : public Reporter {
+ public:
+  explicit CsvReporter(std::FILE* out) : out_(out) {}
+  void begin(const RunContext&) override {}
+  void row(const nlohmann::ordered_json& record) override {
+    if (!header_written_) {
+      write_line(record, [](const auto& item) { return item.key(); });
+      header_written_ = true;
+    }
+    write_line(record, [](const auto& item) { return csv_cell(item.value()); });
+  }
+
+ private:
+  template <typename Cell>
+  void write_line(const nlohmann::ordered_json& record, Cell cell) {
+    std::string line;
+    for (const auto& item : record.items()) line += (line.empty() ? "" : ",") + cell(item);
+    fmt::print(out_, "{}\n", line);
+    std::fflush(out_);
+  }
+  std::FILE* out_;
+  bool header_written_ = false;
+};
+
+// ---- Text table -----------------------------------------------------------------------------
+
+std::string text_cell(const nlohmann::ordered_json& value) {
+  if (value.is_null()) return "-";
+  if (value.is_string()) return value.get<std::string>();
+  return value.dump();
+}
+
+std::string status_cell(const nlohmann::ordered_json& record) {
+  const auto& verified = record["verified"];
+  if (verified.is_boolean()) return verified.get<bool>() ? "ok" : "MISMATCH";
+  return "-";
+}
+
+std::string rate_cell(const nlohmann::ordered_json& value) {
+  return value.is_number() ? fmt::format("{:.3g}", value.get<double>()) : "-";
+}
+
+struct Column {
+  std::string label;
+  int width;
+  std::string (*cell)(const nlohmann::ordered_json& record);
+};
+
+std::vector<Column> columns_for(const std::string& command, int count_width) {
+  std::vector<Column> columns = {
+      {"N", 3, [](const nlohmann::ordered_json& r) { return r["n"].dump(); }},
+      {"total", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["total"]); }},
+      {"unique", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["unique"]); }},
+  };
+  if (command == "oeis") return columns;
+  columns.push_back({"expected", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["expected_total"]); }});
+  columns.push_back({"status", 8, status_cell});
+  columns.push_back({"seconds", 10, [](const nlohmann::ordered_json& r) { return fmt::format("{:.3f}", r["seconds"].get<double>()); }});
+  columns.push_back({"solutions/s", 11, [](const nlohmann::ordered_json& r) { return rate_cell(r["solutions_per_second"]); }});
+  return columns;
+}
+
+class TextReporter : public Reporter {
+ public:
+  explicit TextReporter(std::FILE* out) : out_(out) {}
+
+  void begin(const RunContext& context) override {
+    const int largest = context.sizes.empty() ? 0 : *std::max_element(context.sizes.begin(), context.sizes.end());
+    const auto expected = oeis_total(largest);
+    const int count_width = std::max<int>(10, expected ? static_cast<int>(std::to_string(*expected).size()) : 24);
+    columns_ = columns_for(context.command, count_width);
+  }
+
+  void row(const nlohmann::ordered_json& record) override {
+    if (!header_written_) {
+      print([](const Column& column, const nlohmann::ordered_json&) { return column.label; }, record);
+      header_written_ = true;
+    }
+    print([](const Column& column, const nlohmann::ordered_json& r) { return column.cell(r); }, record);
+  }
+
+ private:
+  template <typename Cell>
+  void print(Cell cell, const nlohmann::ordered_json& record) {
+    std::string line;
+    for (const Column& column : columns_)
+      line += fmt::format("{}{:>{}}", line.empty() ? "" : "  ", cell(column, record), column.width);
+    fmt::print(out_, "{}\n", line);
+    std::fflush(out_);
+  }
+
+  std::FILE* out_;
+  std::vector<Column> columns_;
+  bool header_written_ = false;
+};
+
+}  // namespace
+
+nlohmann::ordered_json count_json(Count value) {
+  if (fits_u64(value)) return static_cast<std::uint64_t>(value);
+  return to_string(value);
+}
+
+nlohmann::ordered_json to_json(const CountRecord& record) {
+  const CountResult& r = record.result;
+  auto optional_json = [](const auto& value) -> nlohmann::ordered_json {
+    if (value) return *value;
+    return nullptr;
+  };
+  auto per_second = [&r](Count amount) -> nlohmann::ordered_json {
+    if (r.seconds <= 0) return nullptr;
+    return static_cast<double>(amount) / r.seconds;
+  };
+  nlohmann::ordered_json json;
+  json["n"] = r.n;
+  json["total"] = count_json(r.totals.total);
+  json["unique"] = r.unique ? count_json(*r.unique) : nlohmann::ordered_json(nullptr);
+  json["expected_total"] = optional_json(record.expected_total);
+  json["expected_unique"] = optional_json(record.expected_unique);
+  json["verified"] = optional_json(record.verified);
+  json["seconds"] = r.seconds;
+  json["solutions_per_second"] = per_second(r.totals.total);
+  json["nodes"] = count_json(r.totals.nodes);
+  json["nodes_per_second"] = per_second(r.totals.nodes);
+  json["threads"] = r.threads;
+  json["symmetry"] = std::string(to_string(r.symmetry));
+  json["split_depth"] = r.split_depth;
+  json["work_units"] = r.work_units;
+  return json;
+}
+
+void add_format_option(CLI::App& command, std::string& format) {
+  command.add_option("--format", format, "Result format on stdout: text, json (JSON Lines) or csv")
+      ->check(CLI::IsMember({"text", "json", "csv"}))
+      ->capture_default_str();
+}
+
+Format parse_format(const std::string& name) {
+  if (name == "json") return Format::json;
+  if (name == "csv") return Format::csv;
+  return Format::text;
+}
+
+std::unique_ptr<Reporter> make_reporter(Format format, std::FILE* out) {
+  switch (format) {
+    case Format::json: return std::make_unique<JsonReporter>(out);
+    case Format::csv: return std::make_unique<CsvReporter>(out);
+    case Format::text: break;
+  }
+  return std::make_unique<TextReporter>(out);
+}
+
+void check_written(std::FILE* out) {
+  if (std::fflush(out) != 0 || std::ferror(out)) throw std::runtime_error("could not write the results to standard output");
+}
+
+}  // namespace nqueens::cli

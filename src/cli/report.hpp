@@ -1,0 +1,59 @@
+#pragma once
+// Result printing for `count` and `oeis`: an aligned text table, JSON Lines (a context record,
+// then one record per N) or CSV (a header row, then one row per N). The JSON record defines
+// the fields; CSV writes the same fields in the same order.
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "nqueens/engine.hpp"
+
+namespace nqueens::cli {
+
+enum class Format { text, json, csv };
+
+struct RunContext {
+  std::string command;     //!< "count" or "oeis"
+  int threads = 0;
+  std::vector<int> sizes;  //!< every N the run will print, for column widths
+};
+
+//! A counted N with what the OEIS says about it.
+struct CountRecord {
+  CountResult result;
+  std::optional<std::uint64_t> expected_total;
+  std::optional<std::uint64_t> expected_unique;
+  std::optional<bool> verified;  //!< set only under --verify when a reference exists
+};
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void begin(const RunContext& context) = 0;
+  virtual void row(const nlohmann::ordered_json& record) = 0;
+  virtual void end() {}
+};
+
+//! Adds `--format text|json|csv` to a subcommand.
+void add_format_option(CLI::App& command, std::string& format);
+
+//! The Format named by a string that add_format_option accepted.
+Format parse_format(const std::string& name);
+
+std::unique_ptr<Reporter> make_reporter(Format format, std::FILE* out);
+
+//! The fields of one `count` result, in output order (`n` and `total` first).
+nlohmann::ordered_json to_json(const CountRecord& record);
+
+//! A count as a JSON number, or as a decimal string past 2^64 (JSON parsers stop there).
+nlohmann::ordered_json count_json(Count value);
+
+//! Throws std::runtime_error if the stream could not be written (full disk, closed pipe).
+void check_written(std::FILE* out);
+
+}  // namespace nqueens::cli
