@@ -2,6 +2,7 @@
 // The subcommands of the `nqueens` program. Each registers its options on a CLI11 subcommand
 // and returns the function to run once parsing succeeded; that function returns the exit code.
 #include <functional>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -11,8 +12,9 @@ namespace nqueens::cli {
 enum ExitCode : int { kOk = 0, kMismatch = 1, kUsage = 2, kRuntime = 3 };
 
 using Command = std::function<int()>;
+using Registered = std::pair<CLI::App*, Command>;
 
-Command add_count_command(CLI::App& app);
-Command add_oeis_command(CLI::App& app);
+Registered add_count_command(CLI::App& app);
+Registered add_oeis_command(CLI::App& app);
 
 }  // namespace nqueens::cli

@@ -72,7 +72,7 @@ int run(const CountArgs& args) {
 
 }  // namespace
 
-Command add_count_command(CLI::App& app) {
+Registered add_count_command(CLI::App& app) {
   auto args = std::make_shared<CountArgs>();
   CLI::App* command = app.add_subcommand("count", "Count all solutions for one or more board sizes");
   command->add_option("-n,--n", args->spec, "Board sizes: N, a range A-B, or a list such as 8,10,12-14 (1..32)")
@@ -91,7 +91,7 @@ Command add_count_command(CLI::App& app) {
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
       ->capture_default_str()
       ->excludes(quiet);
-  return [args] { return run(*args); };
+  return {command, [args] { return run(*args); }};
 }
 
 }  // namespace nqueens::cli

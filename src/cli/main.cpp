@@ -3,6 +3,8 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/core.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -29,8 +31,10 @@ int main(int argc, char** argv) {
   CLI::App app{"nqueens: count the solutions of the N-Queens problem, exactly and fast"};
   app.set_version_flag("--version", std::string("nqueens ") + nqueens::kVersion);
   app.require_subcommand(1);
-  Command count = add_count_command(app);
-  Command oeis = add_oeis_command(app);
+  const std::vector<std::pair<CLI::App*, Command>> commands = {
+      add_count_command(app),
+      add_oeis_command(app),
+  };
 
   try {
     app.parse(argc, argv);
@@ -41,7 +45,9 @@ int main(int argc, char** argv) {
   }
 
   try {
-    return app.got_subcommand("count") ? count() : oeis();
+    for (const auto& [subcommand, run] : commands)
+      if (subcommand->parsed()) return run();
+    return kUsage;  // unreachable: CLI11 requires one subcommand
   } catch (const std::invalid_argument& error) {
     return fail(kUsage, error.what());
   } catch (const std::exception& error) {

@@ -8,11 +8,11 @@
 
 namespace nqueens::cli {
 
-Command add_oeis_command(CLI::App& app) {
+Registered add_oeis_command(CLI::App& app) {
   auto format = std::make_shared<std::string>("text");
   CLI::App* command = app.add_subcommand("oeis", "Print the built-in OEIS tables A000170 and A002562");
   add_format_option(*command, *format);
-  return [format] {
+  return {command, [format] {
     auto reporter = make_reporter(parse_format(*format), stdout);
     std::vector<int> sizes;
     for (int n = 0; n <= kOeisMaxN; ++n) sizes.push_back(n);
@@ -28,7 +28,7 @@ Command add_oeis_command(CLI::App& app) {
     reporter->end();
     check_written(stdout);
     return kOk;
-  };
+  }};
 }
 
 }  // namespace nqueens::cli

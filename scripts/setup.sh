@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages nqueens needs, only those missing (safe to run again).
+set -euo pipefail
+
+packages=(g++ cmake make libtbb-dev libcli11-dev libspdlog-dev libgtest-dev nlohmann-json3-dev)
+packages+=("$@")  # extras, e.g. scripts/setup.sh libbenchmark-dev gnuplot
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
