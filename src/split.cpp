@@ -101,8 +101,9 @@ void check_inputs(int n, int depth) {
 }  // namespace
 
 int auto_split_depth(int n) {
-  // Depth 3 gives thousands of units from N = 12 on, enough for hundreds of threads; depth 4
-  // keeps units short enough (seconds) for checkpoints to be fine-grained on the huge boards.
+  // Depth 2 is plenty for boards that take milliseconds. Depth 3 gives hundreds of units at
+  // N = 12 and thousands from N = 16 on; depth 4 keeps units short (seconds) on the huge boards,
+  // so checkpoints stay fine-grained and hundreds of threads stay busy.
   if (n < 12) return 2;
   if (n < 22) return 3;
   return 4;

@@ -16,5 +16,7 @@ using Registered = std::pair<CLI::App*, Command>;
 
 Registered add_count_command(CLI::App& app);
 Registered add_oeis_command(CLI::App& app);
+Registered add_solve_command(CLI::App& app);
+Registered add_bench_command(CLI::App& app);
 
 }  // namespace nqueens::cli

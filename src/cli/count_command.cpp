@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
+#include "logging.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/oeis.hpp"
@@ -22,13 +23,8 @@ struct CountArgs {
   int split_depth = 0;
   bool verify = false;
   std::string format = "text";
-  bool quiet = false;
-  std::string log_level = "warn";
+  LogArgs log;
 };
-
-void configure_logging(const CountArgs& args) {
-  spdlog::set_level(args.quiet ? spdlog::level::err : spdlog::level::from_str(args.log_level));
-}
 
 // Compares with the OEIS when asked; a size past the table is logged, not failed.
 CountRecord make_record(const CountResult& result, bool verify) {
@@ -47,7 +43,7 @@ CountRecord make_record(const CountResult& result, bool verify) {
 }
 
 int run(const CountArgs& args) {
-  configure_logging(args);
+  apply_logging(args.log);
   const std::vector<int> sizes = parse_n_spec(args.spec);
   CountOptions options;
   options.symmetry = *parse_symmetry(args.symmetry);
@@ -86,11 +82,7 @@ Registered add_count_command(CLI::App& app) {
       ->check(CLI::Range(kMinSplitDepth, kMaxSplitDepth));
   command->add_flag("--verify", args->verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(*command, args->format);
-  CLI::Option* quiet = command->add_flag("-q,--quiet", args->quiet, "Log errors only");
-  command->add_option("--log-level", args->log_level, "Log level on stderr: trace, debug, info, warn, error, off")
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
-      ->capture_default_str()
-      ->excludes(quiet);
+  add_logging_options(*command, args->log);
   return {command, [args] { return run(*args); }};
 }
 

@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
   const std::vector<std::pair<CLI::App*, Command>> commands = {
       add_count_command(app),
       add_oeis_command(app),
+      add_solve_command(app),
+      add_bench_command(app),
   };
 
   try {

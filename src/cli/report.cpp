@@ -25,6 +25,8 @@ std::string utc_now() {
   return text;
 }
 
+}  // namespace
+
 nlohmann::ordered_json context_json(const RunContext& context) {
   return {{"context",
            {{"tool", "nqueens"},
@@ -36,6 +38,8 @@ nlohmann::ordered_json context_json(const RunContext& context) {
             {"date", utc_now()},
             {"schema_version", kSchemaVersion}}}};
 }
+
+namespace {
 
 // ---- JSON Lines ---------------------------------------------------------------------------
 
@@ -109,6 +113,29 @@ struct Column {
   std::string (*cell)(const nlohmann::ordered_json& record);
 };
 
+std::string number_cell(const nlohmann::ordered_json& value, const char* format) {
+  return value.is_number() ? fmt::format(fmt::runtime(format), value.get<double>()) : "-";
+}
+
+std::vector<Column> bench_columns() {
+  using J = nlohmann::ordered_json;
+  return {
+      {"N", 3, [](const J& r) { return r["n"].dump(); }},
+      {"threads", 7, [](const J& r) { return r["threads"].dump(); }},
+      {"median_s", 9, [](const J& r) { return number_cell(r["median_seconds"], "{:.3f}"); }},
+      {"solutions/s", 11, [](const J& r) { return number_cell(r["solutions_per_second"], "{:.3g}"); }},
+      {"nodes/s", 9, [](const J& r) { return number_cell(r["nodes_per_second"], "{:.3g}"); }},
+      {"ns/node", 7, [](const J& r) { return number_cell(r["ns_per_node"], "{:.2f}"); }},
+      {"speedup", 7, [](const J& r) { return number_cell(r["speedup_vs_1_thread"], "{:.2f}x"); }},
+      {"baseline_s", 10, [](const J& r) { return number_cell(r["baseline_seconds"], "{:.3f}"); }},
+      {"vs_baseline", 11, [](const J& r) { return number_cell(r["vs_baseline"], "{:.2f}x"); }},
+      {"largest_unit", 12, [](const J& r) { return number_cell(r["largest_unit_share"], "{:.2e}"); }},
+      {"ceil@16", 7, [](const J& r) { return number_cell(r["ceiling_16"], "{:.1f}"); }},
+      {"ceil@64", 7, [](const J& r) { return number_cell(r["ceiling_64"], "{:.1f}"); }},
+      {"ceil@256", 8, [](const J& r) { return number_cell(r["ceiling_256"], "{:.1f}"); }},
+  };
+}
+
 std::vector<Column> columns_for(const std::string& command, int count_width) {
   std::vector<Column> columns = {
       {"N", 3, [](const nlohmann::ordered_json& r) { return r["n"].dump(); }},
@@ -116,6 +143,7 @@ std::vector<Column> columns_for(const std::string& command, int count_width) {
       {"unique", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["unique"]); }},
   };
   if (command == "oeis") return columns;
+  if (command == "bench") return bench_columns();
   columns.push_back({"expected", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["expected_total"]); }});
   columns.push_back({"status", 8, status_cell});
   columns.push_back({"seconds", 10, [](const nlohmann::ordered_json& r) { return fmt::format("{:.3f}", r["seconds"].get<double>()); }});

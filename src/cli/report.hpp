@@ -39,6 +39,9 @@ class Reporter {
   virtual void end() {}
 };
 
+//! The `{"context": {...}}` record that opens every JSON Lines stream.
+nlohmann::ordered_json context_json(const RunContext& context);
+
 //! Adds `--format text|json|csv` to a subcommand.
 void add_format_option(CLI::App& command, std::string& format);
 

@@ -1,0 +1,141 @@
+// `nqueens bench`: sweeps N and thread counts, with repeats, and compares every figure with the
+// textbook baseline timed in the same run (these machines are noisy: only ratios travel).
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+
+#include "commands.hpp"
+#include "logging.hpp"
+#include "nqueens/bench.hpp"
+#include "nqueens/n_spec.hpp"
+#include "report.hpp"
+
+namespace nqueens::cli {
+
+namespace {
+
+struct BenchArgs {
+  std::string spec = "14-16";
+  std::vector<int> threads;
+  int repeats = 3;
+  std::string symmetry = "full";
+  int split_depth = 0;
+  bool baseline = true;
+  std::string format = "text";
+  LogArgs log;
+};
+
+struct Baseline {
+  double seconds = 0;
+};
+
+nlohmann::ordered_json optional_number(std::optional<double> value) {
+  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+}
+
+// One (N, threads) measurement as a record; the ratios are what docs/performance.md quotes.
+nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, int repeats,
+                                    std::optional<double> one_thread_seconds, std::optional<Baseline> baseline,
+                                    const CriticalPath& path) {
+  const double seconds = timing.median_seconds;
+  const double nodes = static_cast<double>(r.totals.nodes);
+  auto ratio = [seconds](std::optional<double> other) -> std::optional<double> {
+    if (!other || seconds <= 0) return std::nullopt;
+    return *other / seconds;
+  };
+  nlohmann::ordered_json json;
+  json["n"] = r.n;
+  json["threads"] = r.threads;
+  json["total"] = count_json(r.totals.total);
+  json["unique"] = r.unique ? count_json(*r.unique) : nlohmann::ordered_json(nullptr);
+  json["symmetry"] = std::string(to_string(r.symmetry));
+  json["repeats"] = repeats;
+  json["median_seconds"] = seconds;
+  json["solutions_per_second"] = seconds > 0 ? static_cast<double>(r.totals.total) / seconds : 0.0;
+  json["nodes"] = count_json(r.totals.nodes);
+  json["nodes_per_second"] = seconds > 0 ? nodes / seconds : 0.0;
+  json["ns_per_node"] = nodes > 0 ? seconds * 1e9 * r.threads / nodes : 0.0;
+  json["speedup_vs_1_thread"] = optional_number(ratio(one_thread_seconds));
+  json["baseline_seconds"] = optional_number(baseline ? std::optional(baseline->seconds) : std::nullopt);
+  json["vs_baseline"] = optional_number(ratio(baseline ? std::optional(baseline->seconds) : std::nullopt));
+  json["work_units"] = r.work_units;
+  json["split_depth"] = r.split_depth;
+  json["largest_unit_share"] = path.largest_unit_share;
+  json["ceiling_16"] = path.ceiling_16;
+  json["ceiling_64"] = path.ceiling_64;
+  json["ceiling_256"] = path.ceiling_256;
+  return json;
+}
+
+std::optional<Baseline> measure_baseline(int n, const BenchArgs& args) {
+  if (!args.baseline) return std::nullopt;
+  std::uint64_t total = 0;
+  const Timing timing = time_textbook(n, args.repeats, total);
+  spdlog::info("N={}: textbook baseline {:.3f} s (median of {})", n, timing.median_seconds, args.repeats);
+  return Baseline{timing.median_seconds};
+}
+
+// Times every thread count for one N. Per-unit node counts from the last repeat give the
+// critical path; they are written by unit id, each id by exactly one thread.
+void bench_one_size(int n, const BenchArgs& args, Reporter& reporter) {
+  const std::optional<Baseline> baseline = measure_baseline(n, args);
+  std::optional<double> one_thread;
+  for (int threads : args.threads) {
+    CountOptions options;
+    options.symmetry = *parse_symmetry(args.symmetry);
+    options.split_depth = args.split_depth;
+    options.threads = threads;
+    std::vector<std::uint64_t> unit_nodes(split(n, options.symmetry, options.split_depth).units.size());
+    options.on_unit_done = [&unit_nodes](std::size_t id, const Tally& tally) { unit_nodes[id] = tally.nodes; };
+    CountResult last;
+    const Timing timing = time_engine(n, options, args.repeats, last);
+    if (threads == 1) one_thread = timing.median_seconds;
+    spdlog::info("N={} threads={}: median {:.3f} s", n, threads, timing.median_seconds);
+    reporter.row(bench_record(last, timing, args.repeats, one_thread, baseline, critical_path(unit_nodes)));
+  }
+}
+
+int run(BenchArgs args) {
+  apply_logging(args.log);
+  const std::vector<int> sizes = parse_n_spec(args.spec);
+  if (args.threads.empty()) args.threads = {1, hardware_threads()};
+  std::sort(args.threads.begin(), args.threads.end());  // 1 first, so speedups have their base
+  args.threads.erase(std::unique(args.threads.begin(), args.threads.end()), args.threads.end());
+
+  auto reporter = make_reporter(parse_format(args.format), stdout);
+  reporter->begin({"bench", args.threads.back(), sizes});
+  for (int n : sizes) bench_one_size(n, args, *reporter);
+  reporter->end();
+  check_written(stdout);
+  return kOk;
+}
+
+}  // namespace
+
+Registered add_bench_command(CLI::App& app) {
+  auto args = std::make_shared<BenchArgs>();
+  CLI::App* command = app.add_subcommand("bench", "Time the engine over N and thread counts against the textbook baseline");
+  command->add_option("-n,--n", args->spec, "Board sizes: N, A-B or a list (1..32)")->capture_default_str();
+  command->add_option("-t,--threads", args->threads, "Thread counts to sweep, e.g. 1,2 (default: 1 and all)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, kMaxThreads));
+  command->add_option("-r,--repeats", args->repeats, "Timed runs per point; the median is reported")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  command->add_option("--symmetry", args->symmetry, "Symmetry mode of the engine: none, mirror or full")
+      ->check(CLI::IsMember({"none", "mirror", "full"}))
+      ->capture_default_str();
+  command->add_option("--split-depth", args->split_depth, "Rows fixed per work unit (default: chosen from N)")
+      ->check(CLI::Range(kMinSplitDepth, kMaxSplitDepth));
+  command->add_flag("!--no-baseline", args->baseline, "Skip the textbook baseline (slow past N = 17)");
+  add_format_option(*command, args->format);
+  add_logging_options(*command, args->log);
+  return {command, [args] { return run(*args); }};
+}
+
+}  // namespace nqueens::cli
