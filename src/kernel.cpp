@@ -1,8 +1,10 @@
 #include "nqueens/kernel.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
+#include "breadth.hpp"
 #include "nqueens/canonical.hpp"
 
 namespace nqueens {
@@ -16,141 +18,203 @@ Tally& Tally::operator+=(const Tally& other) {
 
 namespace {
 
-// One saved row of the explicit stack: the attacks on that row and the columns not yet tried.
-struct Frame {
-  Mask cols, left, right, untried;
-};
+using detail::Level;
+using detail::RowRule;
 
-// The unit's symmetry rules, unpacked once per unit so the loop only does table lookups.
-struct Rules {
-  std::array<Mask, kMaxN> allowed{};
-  int side_row = -1;  // edge units: the last row on which a side column may still be filled
-  Mask sides = 0;
-};
+// Boards gathered at the switch row before the breadth-first part takes them. Large enough
+// that every level is long for SIMD, small enough that the levels stay in L2.
+constexpr std::size_t kBatch = 1024;
 
-Rules make_rules(const WorkUnit& unit, int n) {
-  Rules rules;
-  for (int row = 0; row < n; ++row) rules.allowed[row] = allowed_columns(n, unit, row);
+// The unit's symmetry rules as one RowRule per row, unpacked once per unit.
+std::array<RowRule, kMaxN> make_rules(const WorkUnit& unit, int n) {
+  std::array<RowRule, kMaxN> rules{};
+  for (int row = 0; row < n; ++row) rules[row].allowed = allowed_columns(n, unit, row);
+  // Edge units: below side_row no side column is allowed, so there one still empty must be
+  // filled, and two still empty can never both be.
   if (unit.kind == UnitKind::edge && unit.bound > 0) {
-    rules.side_row = n - 1 - unit.bound;
-    rules.sides = Mask{1} | (Mask{1} << (n - 1));
+    RowRule& side_row = rules[n - 1 - unit.bound];
+    side_row.sides = Mask{1} | (Mask{1} << (n - 1));
+    side_row.force_sides = true;
   }
   return rules;
 }
 
+// The row where the depth-first descent hands its boards to the breadth-first levels: about
+// half way down, where the tree is wide enough to fill batches.
+int switch_row(const WorkUnit& unit, int n) {
+  return std::max(n / 2 - 1, static_cast<int>(unit.rows));
+}
+
+// The levels' memory, kept per thread from one unit to the next so that the search allocates
+// only while a thread warms up.
+struct Scratch {
+  std::array<Level, kMaxN> levels;
+  std::vector<std::uint8_t> paths;
+};
+
+Scratch& scratch() {
+  thread_local Scratch mine;
+  return mine;
+}
+
+// One unit's search. Rows unit.rows .. switch_row-1 are filled depth-first (an explicit stack,
+// no recursion); every board reaching the switch row joins a batch, and each full batch is
+// finished breadth-first, level by level, down to the last row.
 template <UnitKind Kind>
-Mask candidates(const Rules& rules, Mask all, int row, Mask cols, Mask left, Mask right) {
-  if constexpr (Kind == UnitKind::plain) {
-    (void)rules;
-    (void)row;
-    return all & ~(cols | left | right);
-  } else {
-    Mask free = rules.allowed[row] & ~(cols | left | right);
-    if constexpr (Kind == UnitKind::edge) {
-      // Below side_row no side column is allowed, so one still empty here must be filled now,
-      // and two still empty can never both be filled.
-      if (row == rules.side_row) {
-        const Mask empty_sides = rules.sides & ~cols;
-        if (empty_sides == rules.sides) return 0;
-        if (empty_sides != 0) free &= empty_sides;
-      }
-    }
-    return free;
+class Search {
+ public:
+  Search(const WorkUnit& unit, int n)
+      : unit_(unit),
+        n_(n),
+        last_(n - 1),
+        switch_(switch_row(unit, n)),
+        rules_(make_rules(unit, n)),
+        levels_(scratch().levels),
+        paths_(scratch().paths) {
+    for (int row = switch_; row < n; ++row) levels_[row].reserve(kBatch * 4, kWithParents);
+    levels_[switch_].clear();
+    if constexpr (kWithParents) paths_.resize(kBatch * static_cast<std::size_t>(switch_));
   }
-}
 
-// Edge leaves need the whole board to decide canonicity; it is rebuilt from the stack's column
-// masks (each row's queen is the bit its row added), so the hot loop stores nothing extra.
-void classify_edge_leaf(const WorkUnit& unit, const Frame* stack, int row, Mask cols, Mask bit,
-                        Mask last_bit, Tally& tally) {
-  std::array<std::uint8_t, kMaxN> columns{};
-  std::size_t filled = 0;
-  auto put = [&](int col) { columns[filled++] = static_cast<std::uint8_t>(col); };
-  for (int r = 0; r < unit.rows; ++r) put(unit.queens[r]);
-  for (int r = unit.rows; r < row; ++r) put(column_of((r + 1 < row ? stack[r + 1].cols : cols) ^ stack[r].cols));
-  if (bit != 0) put(column_of(bit));
-  if (last_bit != 0) put(column_of(last_bit));
-  const Orbit orbit = classify(std::span<const std::uint8_t>(columns.data(), filled));
-  if (!orbit.canonical) return;
-  ++tally.orbits[orbit_slot(orbit.size)];
-  tally.total += static_cast<std::uint64_t>(orbit.size);
-}
-
-template <UnitKind Kind>
-void on_leaf(const WorkUnit& unit, const Frame* stack, int row, Mask cols, Mask bit, Mask last_bit,
-             Tally& tally, std::uint64_t& leaves) {
-  if constexpr (Kind == UnitKind::edge)
-    classify_edge_leaf(unit, stack, row, cols, bit, last_bit, tally);
-  else
-    ++leaves;
-}
-
-// The search proper: iterative, one Frame per row, and the last row is finished without a frame
-// (with N-1 queens placed only one column is left, so a single mask test decides it).
-template <UnitKind Kind>
-Tally search(const WorkUnit& unit, int n) {
-  Tally tally;
-  std::uint64_t leaves = 0;
-  std::uint64_t nodes = 0;
-  const Rules rules = make_rules(unit, n);
-  const Mask all = board_mask(n);
-  const int first = unit.rows;
-  const int last = n - 1;
-  Frame stack[kMaxN] = {};
-
-  if (first == n) {
-    on_leaf<Kind>(unit, stack, first, unit.cols, 0, 0, tally, leaves);
-  } else if (first == last) {
-    const Mask last_bit = candidates<Kind>(rules, all, last, unit.cols, unit.left_diag, unit.right_diag);
-    if (last_bit != 0) {
-      ++nodes;
-      on_leaf<Kind>(unit, stack, first, unit.cols, 0, last_bit, tally, leaves);
+  Tally run() {
+    if (unit_.rows == n_) {
+      count_complete_unit();
+    } else {
+      descend();
+      finish_batch();
     }
-  } else {
+    if constexpr (Kind == UnitKind::plain) tally_.total = leaves_ * unit_.weight;
+    if constexpr (Kind == UnitKind::corner) {
+      tally_.orbits[orbit_slot(8)] = leaves_;
+      tally_.total = 8 * leaves_;
+    }
+    return tally_;
+  }
+
+ private:
+  // Edge leaves need the whole board to decide canonicity, so their levels keep parent links.
+  static constexpr bool kWithParents = Kind == UnitKind::edge;
+
+  struct Frame {
+    Mask cols, left, right, untried;
+  };
+
+  void descend() {
+    const int first = unit_.rows;
+    if (first == switch_) {
+      add_to_batch(unit_.cols, unit_.left_diag, unit_.right_diag, nullptr, first);
+      return;
+    }
     int row = first;
-    Mask cols = unit.cols, left = unit.left_diag, right = unit.right_diag;
-    Mask untried = candidates<Kind>(rules, all, row, cols, left, right);
+    Mask cols = unit_.cols, left = unit_.left_diag, right = unit_.right_diag;
+    Mask untried = detail::free_columns(cols, left, right, rules_[row]);
     for (;;) {
       if (untried == 0) {
-        if (row == first) break;
+        if (row == first) return;
         --row;
-        cols = stack[row].cols;
-        left = stack[row].left;
-        right = stack[row].right;
-        untried = stack[row].untried;
+        cols = stack_[row].cols;
+        left = stack_[row].left;
+        right = stack_[row].right;
+        untried = stack_[row].untried;
         continue;
       }
       const Mask bit = untried & (0 - untried);
       untried ^= bit;
-      ++nodes;
-      const Mask next_cols = cols | bit;
-      const Mask next_left = (left | bit) << 1;
-      const Mask next_right = (right | bit) >> 1;
-      if (row + 1 == last) {
-        const Mask last_bit = candidates<Kind>(rules, all, last, next_cols, next_left, next_right);
-        if (last_bit != 0) {
-          ++nodes;
-          on_leaf<Kind>(unit, stack, row, cols, bit, last_bit, tally, leaves);
-        }
+      ++tally_.nodes;
+      stack_[row] = {cols, left, right, untried};
+      if (row + 1 == switch_) {
+        add_to_batch(cols | bit, (left | bit) << 1, (right | bit) >> 1, stack_, row + 1);
         continue;
       }
-      stack[row] = {cols, left, right, untried};
       ++row;
-      cols = next_cols;
-      left = next_left;
-      right = next_right;
-      untried = candidates<Kind>(rules, all, row, cols, left, right);
+      cols |= bit;
+      left = (left | bit) << 1;
+      right = (right | bit) >> 1;
+      untried = detail::free_columns(cols, left, right, rules_[row]);
     }
   }
 
-  tally.nodes = nodes;
-  if constexpr (Kind == UnitKind::plain) tally.total = leaves * unit.weight;
-  if constexpr (Kind == UnitKind::corner) {
-    tally.orbits[orbit_slot(8)] = leaves;
-    tally.total = 8 * leaves;
+  void add_to_batch(Mask cols, Mask left, Mask right, const Frame* stack, int rows) {
+    Level& batch = levels_[switch_];
+    const std::size_t i = batch.size++;
+    batch.cols[i] = cols;
+    batch.left[i] = left;
+    batch.right[i] = right;
+    if constexpr (kWithParents) record_path(i, stack, rows);
+    if (batch.size == kBatch) finish_batch();
   }
-  return tally;
-}
+
+  // The columns of rows 0..switch-1 of batch board i: the unit's prefix, then each stacked row's
+  // queen (the bit its row added to the column mask).
+  void record_path(std::size_t i, const Frame* stack, int rows) {
+    std::uint8_t* path = &paths_[i * static_cast<std::size_t>(switch_)];
+    for (int r = 0; r < unit_.rows; ++r) path[r] = unit_.queens[r];
+    for (int r = unit_.rows; r < rows; ++r) {
+      const Mask after = r + 1 < rows ? stack[r + 1].cols : levels_[switch_].cols[i];
+      path[r] = static_cast<std::uint8_t>(column_of(after ^ stack[r].cols));
+    }
+  }
+
+  void finish_batch() {
+    if (levels_[switch_].size == 0) return;
+    for (int row = switch_; row < last_; ++row) {
+      detail::expand(levels_[row], levels_[row + 1], rules_[row], kWithParents);
+      tally_.nodes += levels_[row + 1].size;
+    }
+    count_leaves(levels_[last_]);
+    levels_[switch_].clear();
+  }
+
+  void count_leaves(const Level& final_row) {
+    for (std::size_t i = 0; i < final_row.size; ++i) {
+      const Mask last_bit = detail::free_columns(final_row, i, rules_[last_]);
+      if constexpr (Kind == UnitKind::edge) {
+        if (last_bit != 0) classify_leaf(i, last_bit);
+      } else {
+        leaves_ += last_bit != 0;
+      }
+    }
+  }
+
+  // A unit whose prefix already fills the board (N = 1) is a leaf itself.
+  void count_complete_unit() {
+    if constexpr (Kind == UnitKind::edge)
+      keep_if_canonical(unit_.queens.data());
+    else
+      ++leaves_;
+  }
+
+  // Rebuilds a finished board from parent links and the batch path, then keeps it if canonical.
+  void classify_leaf(std::size_t i, Mask last_bit) {
+    std::array<std::uint8_t, kMaxN> columns{};
+    columns[last_] = static_cast<std::uint8_t>(column_of(last_bit));
+    std::size_t node = i;
+    for (int row = last_ - 1; row >= switch_; --row) {
+      const std::size_t parent = levels_[row + 1].parent[node];
+      columns[row] = static_cast<std::uint8_t>(column_of(levels_[row + 1].cols[node] ^ levels_[row].cols[parent]));
+      node = parent;
+    }
+    const std::uint8_t* path = &paths_[node * static_cast<std::size_t>(switch_)];
+    for (int row = 0; row < switch_; ++row) columns[row] = path[row];
+    keep_if_canonical(columns.data());
+  }
+
+  void keep_if_canonical(const std::uint8_t* columns) {
+    const Orbit orbit = classify(std::span<const std::uint8_t>(columns, static_cast<std::size_t>(n_)));
+    if (!orbit.canonical) return;
+    ++tally_.orbits[orbit_slot(orbit.size)];
+    tally_.total += static_cast<std::uint64_t>(orbit.size);
+  }
+
+  const WorkUnit& unit_;
+  const int n_, last_, switch_;
+  const std::array<RowRule, kMaxN> rules_;
+  std::array<Level, kMaxN>& levels_;
+  std::vector<std::uint8_t>& paths_;  // edge units: rows 0..switch-1 of each batch board
+  Frame stack_[kMaxN] = {};
+  Tally tally_;
+  std::uint64_t leaves_ = 0;
+};
 
 }  // namespace
 
@@ -158,9 +222,9 @@ Tally count_from(const WorkUnit& unit, int n) {
   if (!valid_board_size(n) || unit.rows > n)
     throw std::invalid_argument("work unit does not fit an N = " + std::to_string(n) + " board");
   switch (unit.kind) {
-    case UnitKind::plain: return search<UnitKind::plain>(unit, n);
-    case UnitKind::corner: return search<UnitKind::corner>(unit, n);
-    case UnitKind::edge: return search<UnitKind::edge>(unit, n);
+    case UnitKind::plain: return Search<UnitKind::plain>(unit, n).run();
+    case UnitKind::corner: return Search<UnitKind::corner>(unit, n).run();
+    case UnitKind::edge: return Search<UnitKind::edge>(unit, n).run();
   }
   return {};
 }
