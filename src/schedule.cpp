@@ -50,15 +50,30 @@ std::vector<std::size_t> costliest_first(const WorkPlan& plan) {
   return order;
 }
 
-Totals run_units(const WorkPlan& plan, int threads, const UnitObserver& observer,
-                 std::vector<std::size_t> ids) {
-  if (threads < 1) throw std::invalid_argument("thread count must be at least 1, got " + std::to_string(threads));
+namespace {
+
+// The plan's ids, costliest first, restricted to `ids` unless that is empty.
+std::vector<std::size_t> run_order(const WorkPlan& plan, const std::vector<std::size_t>& ids) {
   std::vector<std::size_t> order = costliest_first(plan);
-  if (!ids.empty()) {
-    std::vector<bool> wanted(plan.units.size());
-    for (std::size_t id : ids) wanted.at(id) = true;
-    std::erase_if(order, [&wanted](std::size_t id) { return !wanted[id]; });
+  if (ids.empty()) return order;
+  std::vector<bool> wanted(plan.units.size());
+  for (const std::size_t id : ids) {
+    if (id >= plan.units.size())
+      throw std::invalid_argument("unit id " + std::to_string(id) + " is out of range: the plan has " +
+                                  std::to_string(plan.units.size()) + " units");
+    if (wanted[id]) throw std::invalid_argument("unit id " + std::to_string(id) + " is listed twice");
+    wanted[id] = true;
   }
+  std::erase_if(order, [&wanted](std::size_t id) { return !wanted[id]; });
+  return order;
+}
+
+}  // namespace
+
+Totals run_units(const WorkPlan& plan, int threads, const UnitObserver& observer,
+                 std::vector<std::size_t> ids, const std::atomic<bool>* stop) {
+  if (threads < 1) throw std::invalid_argument("thread count must be at least 1, got " + std::to_string(threads));
+  const std::vector<std::size_t> order = run_order(plan, ids);
 
   // TBB caps all arenas at the hardware thread count unless told otherwise; asking for more
   // threads than cores is legitimate (tests do it), so lift the cap for this run.
@@ -78,6 +93,9 @@ Totals run_units(const WorkPlan& plan, int threads, const UnitObserver& observer
         [&](const tbb::blocked_range<std::size_t>& range) {
           Totals& mine = per_thread.local().totals;
           for (std::size_t i = range.begin(); i != range.end(); ++i) {
+            // Once per unit: a stop request ends the run at unit granularity, at no cost to
+            // the search itself.
+            if (stop && stop->load(std::memory_order_relaxed)) return;
             const std::size_t id = order[i];
             const Tally tally = count_from(plan.units[id], plan.n);
             mine += tally;

@@ -583,7 +583,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadInput{"NoSubcommand", {}, "subcommand"},
         // CLI11 2.1.2 reports an unknown subcommand as a missing one, without naming it.
-        BadInput{"UnknownSubcommand", {"frobnicate"}, "subcommand"},
+        BadInput{"UnknownSubcommand", {"frobnicate"}, "frobnicate"},
         BadInput{"UnknownOption", {"count", "-n", "8", "--fast"}, "--fast"},
         BadInput{"UnknownOptionOeis", {"oeis", "--fast"}, "--fast"},
         BadInput{"MissingN", {"count"}, "--n"},

@@ -1,6 +1,7 @@
 #pragma once
 // The scheduler: one oneTBB task arena runs the kernel over every unit of a plan, each thread
 // adding into its own padded counters, which the reduction sums once at the end.
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -22,7 +23,11 @@ std::uint64_t estimated_cost(const WorkUnit& unit, int n);
 std::vector<std::size_t> costliest_first(const WorkPlan& plan);
 
 //! Runs the units whose ids are listed, on `threads` threads. An empty `ids` means all units.
+//! Throws std::invalid_argument for an id outside the plan or an id listed twice.
+//! When `stop` is given and becomes true, no further unit is started (it is read once per unit,
+//! never inside the search); units already running finish, and the totals then cover only the
+//! units the observer saw.
 Totals run_units(const WorkPlan& plan, int threads, const UnitObserver& observer = {},
-                 std::vector<std::size_t> ids = {});
+                 std::vector<std::size_t> ids = {}, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace nqueens

@@ -18,5 +18,6 @@ Registered add_count_command(CLI::App& app);
 Registered add_oeis_command(CLI::App& app);
 Registered add_solve_command(CLI::App& app);
 Registered add_bench_command(CLI::App& app);
+Registered add_merge_command(CLI::App& app);
 
 }  // namespace nqueens::cli

@@ -1,4 +1,5 @@
 // The `nqueens` program: only wiring. CLI11 parses, the engine counts, report.cpp prints.
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
@@ -21,6 +22,17 @@ int fail(int code, const std::string& message) {
   return code;
 }
 
+// CLI11 2.1 answers a mistyped command with "A subcommand is required"; name the word instead.
+std::string unknown_command(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return {};
+  std::string known;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->get_name() == argv[1]) return {};
+    known += (known.empty() ? "" : ", ") + sub->get_name();
+  }
+  return "unknown command '" + std::string(argv[1]) + "' (commands: " + known + ")";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -36,8 +48,14 @@ int main(int argc, char** argv) {
       add_oeis_command(app),
       add_solve_command(app),
       add_bench_command(app),
+      add_merge_command(app),
   };
 
+  // A closed stdout must not kill the process silently: writes then fail with EPIPE, and each
+  // command decides (count reports exit 3, solve stops quietly).
+  std::signal(SIGPIPE, SIG_IGN);
+
+  if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) return fail(kUsage, unknown);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& done) {  // --help, --version

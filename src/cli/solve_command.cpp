@@ -5,7 +5,7 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
-#include <csignal>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -30,7 +30,7 @@ namespace {
 struct SolveArgs {
   std::string spec;
   std::string format = "board";
-  std::uint64_t limit = 0;  // 0: no limit
+  std::int64_t limit = 0;  // 0: no limit; signed so that CLI11 rejects "-1" rather than wrap it
   bool unique = false;
   int threads = 0;
   LogArgs log;
@@ -192,13 +192,14 @@ int run(const SolveArgs& args) {
   apply_logging(args.log);
   const int n = single_size(args.spec);
   const int threads = args.threads == 0 ? hardware_threads() : args.threads;
-  // A reader that goes away (`| head`) is a normal end here, not a signal to die of.
-  std::signal(SIGPIPE, SIG_IGN);
+  // main() ignores SIGPIPE, so a reader that goes away (`| head`) shows up as EPIPE: a normal
+  // end here.
 
   Stdout out;
   out.buffer() = preamble(args, n, threads);
   const Formatter format = formatter_for(args.format);
-  const std::uint64_t limit = args.limit > 0 ? args.limit : std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t limit =
+      args.limit > 0 ? static_cast<std::uint64_t>(args.limit) : std::numeric_limits<std::uint64_t>::max();
   std::uint64_t printed = 0;
   bool reader_gone = false;
   const auto start = std::chrono::steady_clock::now();
@@ -214,6 +215,20 @@ int run(const SolveArgs& args) {
   return kOk;
 }
 
+// CLI11 2.1 saturates out-of-range integers instead of refusing them, so the text is checked
+// before conversion: a whole number from 1 to 2^63 - 1, nothing else.
+CLI::Validator positive_count() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::int64_t value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error != std::errc() || end != text.data() + text.size() || value < 1)
+          return "Value " + text + " is not a whole number from 1 to 9223372036854775807";
+        return {};
+      },
+      "POSITIVE");
+}
+
 }  // namespace
 
 Registered add_solve_command(CLI::App& app) {
@@ -224,7 +239,7 @@ Registered add_solve_command(CLI::App& app) {
       ->check(CLI::IsMember({"board", "perm", "json", "csv"}))
       ->capture_default_str();
   command->add_option("--limit", args->limit, "Stop after this many solutions")
-      ->check(CLI::Range(std::uint64_t{1}, std::numeric_limits<std::uint64_t>::max()));
+      ->check(positive_count());
   command->add_flag("--unique", args->unique,
                     "One canonical board per class under rotation and reflection, with the class size");
   command->add_option("-t,--threads", args->threads, "Worker threads (default: all hardware threads)")

@@ -1,0 +1,44 @@
+#pragma once
+// The run header: what names a run, so that a journal or a shard file can be checked against
+// the run it is used with. Two runs with equal headers have the same units in the same order,
+// so their per-unit counts may be mixed freely.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "nqueens/split.hpp"
+#include "nqueens/symmetry.hpp"
+
+namespace nqueens {
+
+struct RunHeader {
+  std::string version;           //!< the tool version that wrote it (informational, see below)
+  int n = 0;
+  Symmetry symmetry = Symmetry::full;
+  int split_depth = 0;
+  std::size_t unit_count = 0;
+  std::uint64_t fingerprint = 0;  //!< fingerprint() of the unit list
+
+  friend bool operator==(const RunHeader&, const RunHeader&) = default;
+};
+
+//! The header of a run over `plan`, written by this build.
+RunHeader make_header(const WorkPlan& plan);
+
+//! Why a file with header `found` can not be used for the run `expected`: the first field that
+//! differs, both values named ("N is 15 there, 16 here"); empty when they match. The tool
+//! version is not compared: the fingerprint already says whether the unit lists agree, and a
+//! newer build must be able to finish an older build's run.
+std::string header_mismatch(const RunHeader& expected, const RunHeader& found);
+
+//! One line of `key=value` words: "version=0.1.0 n=16 symmetry=full split_depth=3 units=1234
+//! fingerprint=00ab...". parse_header_text() reads it back, or returns nullopt.
+std::string header_text(const RunHeader& header);
+std::optional<RunHeader> parse_header_text(std::string_view text);
+
+//! The fingerprint as 16 lower-case hex digits, as files store it.
+std::string fingerprint_hex(std::uint64_t fingerprint);
+
+}  // namespace nqueens

@@ -1,0 +1,87 @@
+#pragma once
+// Shards: a run cut into k fixed subsets of unit ids, counted anywhere (a batch scheduler's job
+// array, several machines), each written as a shard file, and merged back into one result.
+//
+//   nqueens::WorkPlan plan = nqueens::split(20, nqueens::Symmetry::full);
+//   std::vector<std::size_t> mine = nqueens::shard_ids(plan, {2, 8});  // shard 2 of 8
+//
+// A shard file is JSON: the run header, the shard, and one entry per unit with its counts and
+// the CRC-32 of its record text (unit_record.hpp), so an edited count is caught by id.
+#include <cstddef>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nqueens/reduce.hpp"
+#include "nqueens/run_header.hpp"
+#include "nqueens/split.hpp"
+#include "nqueens/unit_record.hpp"
+
+namespace nqueens {
+
+struct ShardSpec {
+  int index = 1;  //!< 1-based
+  int count = 1;
+  friend bool operator==(const ShardSpec&, const ShardSpec&) = default;
+};
+
+inline constexpr int kMaxShards = 1'000'000;
+
+//! "i/k" with 1 <= i <= k <= kMaxShards. Throws std::invalid_argument with a one-line reason.
+ShardSpec parse_shard_spec(std::string_view text);
+
+//! The ids of one shard, ascending. Units are dealt costliest first (by estimated_cost, ties by
+//! id) to whichever shard has the least estimated work so far (ties: the lowest shard), so the
+//! shards of a run partition its ids, carry nearly equal work, and are the same on every
+//! machine.
+std::vector<std::size_t> shard_ids(const WorkPlan& plan, ShardSpec shard);
+
+//! The contents of a shard file.
+struct ShardFile {
+  std::string source;             //!< where it was read from, for messages
+  RunHeader header;
+  ShardSpec shard;
+  int threads = 0;
+  double seconds = 0;
+  std::vector<UnitCount> units;      //!< units whose stored checksum matches their counts
+  std::vector<std::size_t> altered;  //!< ids whose stored checksum does not (read side only)
+};
+
+//! The file is not a readable shard file (bad JSON, missing fields, ids out of range).
+struct ShardFileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+//! The JSON text of a shard file, one unit per line, ending in a newline.
+std::string shard_json(const ShardFile& shard);
+
+//! Reads a shard file's text. `source` names it in messages. Throws ShardFileError.
+ShardFile parse_shard_json(std::string_view text, std::string source);
+
+//! A unit id that is wrong across the merged files, and the files (indices) concerned.
+struct UnitProblem {
+  std::size_t id = 0;
+  std::vector<std::size_t> files;
+  friend bool operator==(const UnitProblem&, const UnitProblem&) = default;
+};
+
+struct MergeReport {
+  RunHeader header;
+  Totals totals;                         //!< each unit once; meaningful only when complete()
+  std::vector<std::size_t> missing;      //!< in no file
+  std::vector<UnitProblem> duplicated;   //!< in more than one place with equal counts
+  std::vector<UnitProblem> conflicting;  //!< in more than one place with different counts
+  std::vector<UnitProblem> altered;      //!< stored checksum does not match the counts
+  std::vector<std::string> versions;     //!< tool versions that wrote the files, if more than one
+
+  //! Every unit exactly once, nothing altered: the totals are the run's.
+  bool complete() const;
+};
+
+//! Checks that the shards cover every unit of their run exactly once and sums them. Throws
+//! std::invalid_argument if no files are given or they belong to different runs.
+MergeReport merge_shards(std::span<const ShardFile> shards);
+
+}  // namespace nqueens

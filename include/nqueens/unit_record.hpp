@@ -1,0 +1,33 @@
+#pragma once
+// A finished work unit as journals and shard files store it: its id, its counts, and a
+// checksum that tells a damaged or edited record from a good one.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "nqueens/kernel.hpp"
+
+namespace nqueens {
+
+struct UnitCount {
+  std::size_t id = 0;  //!< index in the plan's unit list
+  Tally tally;         //!< what count_from() returned for it
+  friend bool operator==(const UnitCount&, const UnitCount&) = default;
+};
+
+//! CRC-32 (IEEE 802.3, the zlib one) of a byte string.
+std::uint32_t crc32(std::string_view bytes);
+
+//! The canonical text of one finished unit: "U <id> <total> <o1> <o2> <o4> <o8> <nodes>".
+//! Journal lines and shard-file checksums are both computed over it, so a unit's checksum is
+//! the same wherever it is stored.
+std::string unit_record_text(const UnitCount& unit);
+
+//! crc32(unit_record_text(unit)).
+std::uint32_t unit_checksum(const UnitCount& unit);
+
+//! A checksum as files store it: 8 lower-case hex digits.
+std::string checksum_hex(std::uint32_t checksum);
+
+}  // namespace nqueens

@@ -1,0 +1,63 @@
+#pragma once
+// Progress of one count on stderr: a status line redrawn in place when stderr is a terminal,
+// otherwise one log line every few seconds (batch jobs keep their logs readable).
+//
+// Workers report each finished unit with three relaxed atomic adds; everything else (the
+// clock, formatting, writing) happens on the thread that calls tick(). Nothing is touched per
+// search node, so progress costs nothing measurable on the hot path.
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nqueens/kernel.hpp"
+#include "nqueens/split.hpp"
+
+namespace nqueens::cli {
+
+struct ProgressOptions {
+  bool enabled = true;
+  double interval_seconds = 60;  //!< between log lines when stderr is not a terminal
+};
+
+class Progress {
+ public:
+  //! `todo`: the units this run will count; `done`: the units already counted (a journal's).
+  Progress(const WorkPlan& plan, const std::vector<std::size_t>& todo, const std::vector<std::size_t>& done,
+           const ProgressOptions& options);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  //! One unit finished. Thread-safe, lock-free.
+  void unit_done(std::size_t id, const Tally& tally);
+
+  //! Draws or logs the status if it is due. Call from one thread, a few times a second.
+  void tick();
+
+  //! Erases the status line, if one is drawn.
+  void finish();
+
+ private:
+  std::string status() const;
+
+  int n_;
+  std::vector<std::uint64_t> cost_;  //!< estimated_cost of each unit of the plan
+  std::size_t units_total_ = 0;      //!< units of this run, counted before or now
+  std::size_t units_before_ = 0;     //!< of which counted before this process started
+  std::uint64_t cost_total_ = 0;
+  std::uint64_t cost_before_ = 0;
+  bool terminal_ = false;
+  std::chrono::steady_clock::duration period_;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point next_;
+  bool drawn_ = false;
+
+  std::atomic<std::size_t> units_done_{0};
+  std::atomic<std::uint64_t> cost_done_{0};
+  std::atomic<std::uint64_t> solutions_{0};
+};
+
+}  // namespace nqueens::cli

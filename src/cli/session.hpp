@@ -1,0 +1,35 @@
+#pragma once
+// One N counted the way `count` runs it: all units or one shard's, resumed from and recorded
+// into a checkpoint journal when one is given, with progress on stderr, and stopped cleanly by
+// SIGINT or SIGTERM. The engine's pieces (split, run_units, Journal, shard_ids) do the work;
+// this file only wires them to a worker thread and a watching main thread.
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "nqueens/engine.hpp"
+#include "nqueens/run_header.hpp"
+#include "nqueens/shard.hpp"
+#include "nqueens/unit_record.hpp"
+#include "progress.hpp"
+
+namespace nqueens::cli {
+
+struct SessionOptions {
+  std::optional<std::filesystem::path> checkpoint;  //!< the journal to resume from and record into
+  std::optional<ShardSpec> shard;                   //!< count only this shard's units
+  ProgressOptions progress;
+};
+
+struct SessionResult {
+  CountResult result;            //!< totals over the units asked for (a shard's, or all)
+  RunHeader header;
+  std::vector<UnitCount> units;  //!< every unit asked for, ascending id
+};
+
+//! Counts one N. On SIGINT or SIGTERM (see signals.hpp) it stops handing out units, waits up
+//! to a second for the ones running, makes the journal durable, says how to resume and ends
+//! the process with 128 + the signal number; it does not return then.
+SessionResult count_session(int n, const CountOptions& options, const SessionOptions& session);
+
+}  // namespace nqueens::cli

@@ -1,0 +1,39 @@
+#include "signals.hpp"
+
+#include <atomic>
+#include <csignal>
+
+namespace nqueens::cli {
+
+namespace {
+
+// A lock-free atomic is one of the few things a signal handler may touch.
+std::atomic<int> received{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+
+extern "C" void on_interrupt(int signal) { received.store(signal, std::memory_order_relaxed); }
+
+}  // namespace
+
+void catch_interrupts() {
+  struct sigaction action = {};
+  action.sa_handler = on_interrupt;
+  sigemptyset(&action.sa_mask);
+  // SA_RESETHAND: one-shot, so a second signal is not swallowed by a process that is already
+  // winding down. SA_RESTART: a write(2) in flight is resumed rather than failed with EINTR.
+  action.sa_flags = SA_RESETHAND | SA_RESTART;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+int interrupt_signal() { return received.load(std::memory_order_relaxed); }
+
+std::string_view signal_name(int signal) {
+  switch (signal) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "a signal";
+  }
+}
+
+}  // namespace nqueens::cli

@@ -1,0 +1,253 @@
+#include "nqueens/journal.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cstring>
+#include <optional>
+
+namespace nqueens {
+
+namespace {
+
+constexpr std::string_view kMagic = "nqueens-journal ";
+constexpr std::string_view kFormatVersion = "1 ";
+constexpr std::string_view kCrcKey = " crc=";
+// A record line is under 200 bytes; a longer unterminated tail is not a record cut short.
+constexpr std::size_t kMaxTornBytes = 256;
+
+std::string io_error(const char* what, const std::filesystem::path& path) {
+  return std::string(what) + " " + path.string() + ": " + std::strerror(errno);
+}
+
+std::string damaged(std::string_view name, std::size_t line, std::string_view problem) {
+  return std::string(name) + " line " + std::to_string(line) + ": " + std::string(problem) +
+         "; the journal is damaged and was left as it is (move it away to start the run over)";
+}
+
+std::optional<std::uint64_t> parse_u64(std::string_view text) {
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// "U <id> <total> <o1> <o2> <o4> <o8> <nodes>" in its canonical spelling (no leading zeros,
+// single spaces), or nullopt.
+std::optional<UnitCount> parse_unit(std::string_view text) {
+  if (!text.starts_with("U ")) return std::nullopt;
+  std::vector<std::uint64_t> fields;
+  for (std::string_view rest = text.substr(2); !rest.empty() || fields.empty();) {
+    const std::size_t space = rest.find(' ');
+    const auto value = parse_u64(rest.substr(0, space));
+    if (!value) return std::nullopt;
+    fields.push_back(*value);
+    rest = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
+  }
+  if (fields.size() != 7) return std::nullopt;
+  const Tally tally{fields[1], {fields[2], fields[3], fields[4], fields[5]}, fields[6]};
+  UnitCount unit{static_cast<std::size_t>(fields[0]), tally};
+  if (unit_record_text(unit) != text) return std::nullopt;
+  return unit;
+}
+
+// The part of a line before its checksum, if the checksum matches; nullopt otherwise.
+std::optional<std::string_view> checked_text(std::string_view line, std::string_view separator) {
+  const std::size_t at = line.rfind(separator);
+  if (at == std::string_view::npos) return std::nullopt;
+  const std::string_view text = line.substr(0, at);
+  if (line.substr(at + separator.size()) != checksum_hex(crc32(text))) return std::nullopt;
+  return text;
+}
+
+RunHeader parse_header_line(std::string_view line, std::string_view name) {
+  const std::string_view after_magic = line.substr(kMagic.size());
+  if (!after_magic.starts_with(kFormatVersion))
+    throw JournalMismatch(std::string(name) + " is a journal in a format this build does not read ('" +
+                          std::string(line.substr(0, 40)) + "...')");
+  const auto text = checked_text(line, kCrcKey);
+  if (!text) throw JournalCorrupt(damaged(name, 1, "the run header fails its checksum"));
+  const auto header = parse_header_text(text->substr(kMagic.size() + kFormatVersion.size()));
+  if (!header) throw JournalCorrupt(damaged(name, 1, "the run header is not readable"));
+  return *header;
+}
+
+// Adds a record, refusing ids outside the plan and a unit recorded twice with different counts
+// (the same counts twice are harmless: two runs may have raced on one unit).
+std::string add_record(std::string_view line, const RunHeader& header, std::vector<std::optional<Tally>>& seen,
+                       std::vector<UnitCount>& units) {
+  const auto text = checked_text(line, " ");
+  if (!text) return "the record fails its checksum";
+  const auto unit = parse_unit(*text);
+  if (!unit) return "not a unit record";
+  if (unit->id >= header.unit_count)
+    return "unit " + std::to_string(unit->id) + " is out of range (the run has " + std::to_string(header.unit_count) + ")";
+  std::optional<Tally>& slot = seen[unit->id];
+  if (slot && *slot != unit->tally) return "unit " + std::to_string(unit->id) + " is recorded twice with different counts";
+  if (!slot) units.push_back(*unit);
+  slot = unit->tally;
+  return {};
+}
+
+// A torn line holds only what a record line can hold, or the zeros a crashed file system may
+// leave behind; anything else at the end of the file is damage.
+bool looks_torn(std::string_view tail) {
+  if (tail.size() > kMaxTornBytes) return false;
+  return tail.find_first_not_of(std::string_view("U 0123456789abcdef\0", 19)) == std::string_view::npos;
+}
+
+std::string read_all(int fd, const std::filesystem::path& path) {
+  std::string bytes;
+  char buffer[1 << 16];
+  for (off_t offset = 0;;) {
+    const ssize_t got = pread(fd, buffer, sizeof buffer, offset);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw std::runtime_error(io_error("cannot read journal", path));
+    if (got == 0) return bytes;
+    bytes.append(buffer, static_cast<std::size_t>(got));
+    offset += got;
+  }
+}
+
+// A new file's directory entry must reach the disk too, or a crash could lose the whole file.
+void sync_directory(const std::filesystem::path& path) {
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  fsync(fd);
+  ::close(fd);
+}
+
+}  // namespace
+
+std::string journal_header_line(const RunHeader& header) {
+  const std::string text = std::string(kMagic) + std::string(kFormatVersion) + header_text(header);
+  return text + std::string(kCrcKey) + checksum_hex(crc32(text)) + '\n';
+}
+
+JournalScan scan_journal(std::string_view bytes, std::string_view name) {
+  const std::size_t first_end = bytes.find('\n');
+  if (!bytes.starts_with(kMagic.substr(0, std::min(bytes.size(), kMagic.size()))) || bytes.empty())
+    throw JournalMismatch(std::string(name) + " is not an nqueens journal");
+  if (first_end == std::string_view::npos) throw JournalCorrupt(damaged(name, 1, "the run header is incomplete"));
+
+  JournalScan scan;
+  scan.header = parse_header_line(bytes.substr(0, first_end), name);
+  std::vector<std::optional<Tally>> seen(scan.header.unit_count);
+  std::size_t line_number = 1;
+  std::size_t begin = first_end + 1;
+  for (std::size_t end; (end = bytes.find('\n', begin)) != std::string_view::npos; begin = end + 1) {
+    ++line_number;
+    const std::string problem = add_record(bytes.substr(begin, end - begin), scan.header, seen, scan.units);
+    if (!problem.empty()) throw JournalCorrupt(damaged(name, line_number, problem));
+  }
+  scan.valid_bytes = begin;
+  scan.torn_bytes = bytes.size() - begin;
+  if (!looks_torn(bytes.substr(begin)))
+    throw JournalCorrupt(damaged(name, line_number + 1, "the file ends in " + std::to_string(scan.torn_bytes) +
+                                                            " bytes that are not a record"));
+  return scan;
+}
+
+Journal::Journal(const std::filesystem::path& path, const RunHeader& header) : path_(path) {
+  // O_CREAT leaves an existing file's bytes alone; nothing below writes before the file has
+  // been read and found to be a sound journal of this very run.
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw std::runtime_error(io_error("cannot open journal", path));
+  try {
+    if (flock(fd_, LOCK_EX | LOCK_NB) != 0)
+      throw std::runtime_error(errno == EWOULDBLOCK ? path.string() + " is in use by another nqueens process"
+                                                    : io_error("cannot lock journal", path));
+    const std::string bytes = read_all(fd_, path);
+    const std::string first_line = journal_header_line(header);
+    // Empty, or a header cut short by a crash: nothing was recorded yet, so start afresh.
+    if (bytes.empty() || (bytes.find('\n') == std::string::npos && first_line.starts_with(bytes))) {
+      if (ftruncate(fd_, 0) != 0) throw std::runtime_error(io_error("cannot truncate journal", path));
+      dropped_bytes_ = bytes.size();
+      write_all(first_line);
+      sync();
+      sync_directory(path);
+    } else {
+      open_existing(header, bytes);
+    }
+  } catch (...) {
+    ::close(fd_);
+    throw;
+  }
+  flusher_ = std::jthread([this](std::stop_token stop) { flush_loop(stop); });
+}
+
+void Journal::open_existing(const RunHeader& header, const std::string& bytes) {
+  JournalScan scan = scan_journal(bytes, path_.string());
+  if (const std::string why = header_mismatch(header, scan.header); !why.empty())
+    throw JournalMismatch(path_.string() + " is the journal of a different run: " + why);
+  if (scan.torn_bytes > 0) {
+    if (ftruncate(fd_, static_cast<off_t>(scan.valid_bytes)) != 0)
+      throw std::runtime_error(io_error("cannot cut the torn last line of journal", path_));
+    sync();
+  }
+  dropped_bytes_ = scan.torn_bytes;
+  recorded_ = std::move(scan.units);
+}
+
+Journal::~Journal() {
+  flusher_.request_stop();
+  if (flusher_.joinable()) flusher_.join();
+  if (dirty_.exchange(false)) fdatasync(fd_);
+  ::close(fd_);
+}
+
+void Journal::append(const UnitCount& unit) {
+  const std::string text = unit_record_text(unit);
+  const std::string line = text + ' ' + checksum_hex(crc32(text)) + '\n';
+  if (const int error = flush_error_.load()) {
+    errno = error;
+    throw std::runtime_error(io_error("cannot sync journal", path_));
+  }
+  const std::lock_guard<std::mutex> guard(write_lock_);
+  if (sealed_) return;
+  write_all(line);
+  ++appended_;
+  dirty_ = true;
+}
+
+std::size_t Journal::units() const {
+  const std::lock_guard<std::mutex> guard(write_lock_);
+  return recorded_.size() + appended_;
+}
+
+void Journal::sync() {
+  dirty_ = false;
+  if (fdatasync(fd_) != 0) throw std::runtime_error(io_error("cannot sync journal", path_));
+}
+
+void Journal::seal() {
+  const std::lock_guard<std::mutex> guard(write_lock_);
+  sealed_ = true;
+  sync();
+}
+
+void Journal::write_all(std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t wrote = ::write(fd_, bytes.data(), bytes.size());
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote < 0) throw std::runtime_error(io_error("cannot write to journal", path_));
+    bytes.remove_prefix(static_cast<std::size_t>(wrote));
+  }
+}
+
+// Records reach the page cache at once (a killed process loses none); this thread bounds what
+// a power cut can lose to about a second, without an fsync per unit on the workers' path.
+void Journal::flush_loop(std::stop_token stop) {
+  std::unique_lock<std::mutex> lock(wake_lock_);
+  while (!stop.stop_requested()) {
+    wake_.wait_for(lock, stop, std::chrono::seconds(1), [] { return false; });
+    if (dirty_.exchange(false) && fdatasync(fd_) != 0) flush_error_ = errno;
+  }
+}
+
+}  // namespace nqueens

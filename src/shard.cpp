@@ -1,0 +1,252 @@
+#include "nqueens/shard.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <queue>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "nqueens/schedule.hpp"
+
+namespace nqueens {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr std::string_view kFormat = "nqueens-shard";
+constexpr int kFormatVersion = 1;
+
+std::optional<int> parse_int(std::string_view text) {
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size() || text.empty() || text[0] == '-') return std::nullopt;
+  return value;
+}
+
+// ---- writing ----------------------------------------------------------------------------------
+
+Json run_json(const RunHeader& header) {
+  return {{"version", header.version},
+          {"n", header.n},
+          {"symmetry", std::string(to_string(header.symmetry))},
+          {"split_depth", header.split_depth},
+          {"units", header.unit_count},
+          {"fingerprint", fingerprint_hex(header.fingerprint)}};
+}
+
+Json unit_json(const UnitCount& unit) {
+  const Tally& t = unit.tally;
+  return {{"id", unit.id},
+          {"total", t.total},
+          {"orbits", {t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3]}},
+          {"nodes", t.nodes},
+          {"crc", checksum_hex(unit_checksum(unit))}};
+}
+
+// ---- reading ----------------------------------------------------------------------------------
+
+struct Reader {
+  const std::string& source;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ShardFileError(source + ": not a valid shard file: " + what);
+  }
+
+  const Json& field(const Json& object, const char* key) const {
+    if (!object.is_object() || !object.contains(key)) fail(std::string("no \"") + key + "\" field");
+    return object[key];
+  }
+
+  template <typename T>
+  T number(const Json& object, const char* key) const {
+    const Json& value = field(object, key);
+    if (!value.is_number_unsigned()) fail(std::string("\"") + key + "\" is not a whole number");
+    const auto raw = value.get<std::uint64_t>();
+    if (raw > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) fail(std::string("\"") + key + "\" is too large");
+    return static_cast<T>(raw);
+  }
+
+  std::string text(const Json& object, const char* key) const {
+    const Json& value = field(object, key);
+    if (!value.is_string()) fail(std::string("\"") + key + "\" is not a string");
+    return value.get<std::string>();
+  }
+
+  RunHeader header(const Json& run) const {
+    RunHeader h;
+    h.version = text(run, "version");
+    h.n = number<int>(run, "n");
+    const auto symmetry = parse_symmetry(text(run, "symmetry"));
+    if (!symmetry) fail("unknown symmetry mode");
+    h.symmetry = *symmetry;
+    h.split_depth = number<int>(run, "split_depth");
+    h.unit_count = number<std::size_t>(run, "units");
+    const std::string print = text(run, "fingerprint");
+    const auto [end, error] = std::from_chars(print.data(), print.data() + print.size(), h.fingerprint, 16);
+    if (error != std::errc{} || end != print.data() + print.size() || print.size() != 16) fail("bad fingerprint");
+    return h;
+  }
+
+  // Adds the unit to `file.units`, or its id to `file.altered` if its checksum disagrees.
+  void unit(const Json& entry, ShardFile& file) const {
+    UnitCount u;
+    u.id = number<std::size_t>(entry, "id");
+    if (u.id >= file.header.unit_count) fail("unit id " + std::to_string(u.id) + " is out of range");
+    u.tally.total = number<std::uint64_t>(entry, "total");
+    const Json& orbits = field(entry, "orbits");
+    if (!orbits.is_array() || orbits.size() != 4) fail("\"orbits\" is not a list of 4 numbers");
+    for (std::size_t i = 0; i < 4; ++i) {
+      if (!orbits[i].is_number_unsigned()) fail("\"orbits\" is not a list of 4 numbers");
+      u.tally.orbits[i] = orbits[i].get<std::uint64_t>();
+    }
+    u.tally.nodes = number<std::uint64_t>(entry, "nodes");
+    if (text(entry, "crc") == checksum_hex(unit_checksum(u)))
+      file.units.push_back(u);
+    else
+      file.altered.push_back(u.id);
+  }
+};
+
+}  // namespace
+
+// ---- shard specs and ids ----------------------------------------------------------------------
+
+ShardSpec parse_shard_spec(std::string_view text) {
+  const std::string quoted = "shard '" + std::string(text) + "'";
+  const std::size_t slash = text.find('/');
+  if (slash == std::string_view::npos) throw std::invalid_argument(quoted + " is not of the form i/k (e.g. 2/8)");
+  const auto index = parse_int(text.substr(0, slash));
+  const auto count = parse_int(text.substr(slash + 1));
+  if (!index || !count) throw std::invalid_argument(quoted + " is not of the form i/k with whole numbers i and k");
+  if (*count < 1 || *count > kMaxShards)
+    throw std::invalid_argument(quoted + ": the shard count must be between 1 and " + std::to_string(kMaxShards));
+  if (*index < 1 || *index > *count)
+    throw std::invalid_argument(quoted + ": the shard index must be between 1 and " + std::to_string(*count));
+  return {*index, *count};
+}
+
+std::vector<std::size_t> shard_ids(const WorkPlan& plan, ShardSpec shard) {
+  if (shard.count < 1 || shard.index < 1 || shard.index > shard.count)
+    throw std::invalid_argument("shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count) +
+                                " does not exist");
+  // Greedy longest-processing-time: each unit, costliest first, goes to the least loaded
+  // shard. A min-heap of (load, shard) keeps that O(units log k) for thousands of shards.
+  using Load = std::pair<std::uint64_t, int>;
+  std::priority_queue<Load, std::vector<Load>, std::greater<>> loads;
+  for (int s = 1; s <= shard.count; ++s) loads.push({0, s});
+  std::vector<std::size_t> ids;
+  for (const std::size_t id : costliest_first(plan)) {
+    auto [load, s] = loads.top();
+    loads.pop();
+    if (s == shard.index) ids.push_back(id);
+    loads.push({load + estimated_cost(plan.units[id], plan.n), s});
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+// ---- shard files ------------------------------------------------------------------------------
+
+std::string shard_json(const ShardFile& shard) {
+  const Json head = {{"format", kFormat},
+                     {"format_version", kFormatVersion},
+                     {"run", run_json(shard.header)},
+                     {"shard", {{"index", shard.shard.index}, {"count", shard.shard.count}}},
+                     {"threads", shard.threads},
+                     {"seconds", shard.seconds}};
+  std::string text = head.dump();
+  text.pop_back();  // reopen the object to add the units, one per line
+  text += ",\"units\":[";
+  for (std::size_t i = 0; i < shard.units.size(); ++i) text += (i ? ",\n" : "\n") + unit_json(shard.units[i]).dump();
+  return text + "\n]}\n";
+}
+
+ShardFile parse_shard_json(std::string_view text, std::string source) {
+  ShardFile file;
+  file.source = std::move(source);
+  const Reader read{file.source};
+  const Json json = Json::parse(text, nullptr, false);
+  if (json.is_discarded()) read.fail("it is not JSON");
+  if (!json.is_object() || !json.contains("format") || json["format"] != kFormat)
+    read.fail("\"format\" is not \"nqueens-shard\"");
+  if (read.number<int>(json, "format_version") != kFormatVersion) read.fail("unknown format_version");
+  file.header = read.header(read.field(json, "run"));
+  const Json& shard = read.field(json, "shard");
+  file.shard = {read.number<int>(shard, "index"), read.number<int>(shard, "count")};
+  file.threads = read.number<int>(json, "threads");
+  const Json& seconds = read.field(json, "seconds");
+  if (!seconds.is_number()) read.fail("\"seconds\" is not a number");
+  file.seconds = seconds.get<double>();
+  const Json& units = read.field(json, "units");
+  if (!units.is_array()) read.fail("\"units\" is not a list");
+  for (const Json& entry : units) read.unit(entry, file);
+  return file;
+}
+
+// ---- merge ------------------------------------------------------------------------------------
+
+bool MergeReport::complete() const {
+  return missing.empty() && duplicated.empty() && conflicting.empty() && altered.empty();
+}
+
+namespace {
+
+void check_same_run(std::span<const ShardFile> shards) {
+  if (shards.empty()) throw std::invalid_argument("no shard files to merge");
+  for (const ShardFile& shard : shards)
+    if (const std::string why = header_mismatch(shards.front().header, shard.header); !why.empty())
+      throw std::invalid_argument(shard.source + " belongs to a different run than " + shards.front().source + ": " +
+                                  why);
+}
+
+// Where each id was found: (file index, counts) in file order.
+using Sightings = std::vector<std::vector<std::pair<std::size_t, Tally>>>;
+
+void classify(const Sightings& seen, MergeReport& report) {
+  for (std::size_t id = 0; id < seen.size(); ++id) {
+    const auto& places = seen[id];
+    if (places.empty()) {
+      report.missing.push_back(id);
+      continue;
+    }
+    report.totals += places.front().second;
+    if (places.size() == 1) continue;
+    UnitProblem problem{id, {}};
+    bool equal = true;
+    for (const auto& [file, tally] : places) {
+      problem.files.push_back(file);
+      equal = equal && tally == places.front().second;
+    }
+    (equal ? report.duplicated : report.conflicting).push_back(std::move(problem));
+  }
+}
+
+}  // namespace
+
+MergeReport merge_shards(std::span<const ShardFile> shards) {
+  check_same_run(shards);
+  MergeReport report;
+  report.header = shards.front().header;
+  Sightings seen(report.header.unit_count);
+  std::map<std::size_t, std::vector<std::size_t>> altered;
+  for (std::size_t file = 0; file < shards.size(); ++file) {
+    for (const UnitCount& unit : shards[file].units) seen[unit.id].emplace_back(file, unit.tally);
+    for (const std::size_t id : shards[file].altered) altered[id].push_back(file);
+    if (std::find(report.versions.begin(), report.versions.end(), shards[file].header.version) == report.versions.end())
+      report.versions.push_back(shards[file].header.version);
+  }
+  if (report.versions.size() == 1) report.versions.clear();
+  classify(seen, report);
+  // An altered entry covers nothing: its unit is reported as altered, and as missing too
+  // when no other file holds it intact.
+  for (auto& [id, files] : altered) report.altered.push_back({id, std::move(files)});
+  return report;
+}
+
+}  // namespace nqueens

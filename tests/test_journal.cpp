@@ -1,0 +1,251 @@
+// The checkpoint journal: what is appended comes back, a torn last line is dropped, and every
+// other kind of damage or a journal of another run is refused with the file left byte for byte
+// as it was.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "nqueens/journal.hpp"
+#include "nqueens/nqueens.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nqueens::Journal;
+using nqueens::JournalCorrupt;
+using nqueens::JournalMismatch;
+using nqueens::RunHeader;
+using nqueens::Symmetry;
+using nqueens::UnitCount;
+using nqueens::WorkPlan;
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// A journal line for `unit` with a correct checksum, as the journal itself writes it.
+std::string record_line(const UnitCount& unit) {
+  return nqueens::unit_record_text(unit) + ' ' + nqueens::checksum_hex(nqueens::unit_checksum(unit)) + '\n';
+}
+
+UnitCount counted(const WorkPlan& plan, std::size_t id) { return {id, nqueens::count_from(plan.units[id], plan.n)}; }
+
+class JournalTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string name = testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = fs::temp_directory_path() / ("nqueens-journal-" + std::to_string(getpid()) + "-" + name);
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A journal of N = 10 holding its first `units` units.
+  fs::path make_journal(std::size_t units) {
+    const fs::path path = dir_ / "run.journal";
+    Journal journal(path, header_);
+    for (std::size_t id = 0; id < units; ++id) journal.append(counted(plan_, id));
+    return path;
+  }
+
+  // Opening the file must throw `Error` and leave every byte as it was.
+  template <typename Error>
+  void expect_refused(const fs::path& path, const RunHeader& header, const std::string& message_part = "") {
+    const std::string before = read_bytes(path);
+    try {
+      Journal journal(path, header);
+      ADD_FAILURE() << "opened without complaint";
+    } catch (const Error& error) {
+      EXPECT_NE(std::string(error.what()).find(message_part), std::string::npos) << error.what();
+    }
+    EXPECT_EQ(read_bytes(path), before) << "the file was changed";
+  }
+
+  fs::path dir_;
+  WorkPlan plan_ = nqueens::split(10, Symmetry::full);
+  RunHeader header_ = nqueens::make_header(plan_);
+};
+
+TEST_F(JournalTest, HeaderTextRoundTripsAndOnlyTheRunMatters) {
+  EXPECT_EQ(nqueens::parse_header_text(nqueens::header_text(header_)), header_);
+  EXPECT_EQ(nqueens::header_mismatch(header_, header_), "");
+  RunHeader newer = header_;
+  newer.version = "9.9.9";  // same units, other build: resuming must work
+  EXPECT_EQ(nqueens::header_mismatch(header_, newer), "");
+  RunHeader other = nqueens::make_header(nqueens::split(11, Symmetry::full));
+  EXPECT_EQ(nqueens::header_mismatch(header_, other), "N is 11 there, 10 here");
+  EXPECT_FALSE(nqueens::parse_header_text("n=10 symmetry=full"));
+}
+
+TEST_F(JournalTest, NewJournalHoldsOnlyTheHeader) {
+  const fs::path path = make_journal(0);
+  EXPECT_EQ(read_bytes(path), nqueens::journal_header_line(header_));
+}
+
+TEST_F(JournalTest, AppendedUnitsComeBackOnReopen) {
+  const fs::path path = make_journal(7);
+  Journal journal(path, header_);
+  ASSERT_EQ(journal.recorded().size(), 7u);
+  for (std::size_t id = 0; id < 7; ++id) EXPECT_EQ(journal.recorded()[id], counted(plan_, id));
+  EXPECT_EQ(journal.dropped_bytes(), 0u);
+  EXPECT_EQ(journal.units(), 7u);
+}
+
+TEST_F(JournalTest, UnitsFromManyWorkerThreadsAllArrive) {
+  const WorkPlan plan = nqueens::split(12, Symmetry::mirror);
+  const RunHeader header = nqueens::make_header(plan);
+  const fs::path path = dir_ / "threads.journal";
+  {
+    Journal journal(path, header);
+    nqueens::run_units(plan, 4, [&journal](std::size_t id, const nqueens::Tally& t) { journal.append({id, t}); });
+  }
+  Journal reopened(path, header);
+  nqueens::Totals sum;
+  std::set<std::size_t> ids;
+  for (const UnitCount& unit : reopened.recorded()) {
+    EXPECT_EQ(unit, counted(plan, unit.id));
+    ids.insert(unit.id);
+    sum += unit.tally;
+  }
+  EXPECT_EQ(ids.size(), plan.units.size());
+  EXPECT_TRUE(sum.total == 14200);
+}
+
+TEST_F(JournalTest, TornLastRecordIsDroppedAndTheFileRepaired) {
+  const fs::path path = make_journal(5);
+  const std::string sound = read_bytes(path);
+  const std::string torn = record_line(counted(plan_, 5)).substr(0, 9);
+  write_bytes(path, sound + torn);
+  {
+    Journal journal(path, header_);
+    EXPECT_EQ(journal.recorded().size(), 5u);
+    EXPECT_EQ(journal.dropped_bytes(), torn.size());
+    EXPECT_EQ(read_bytes(path), sound);  // cut back to the last complete record
+    journal.append(counted(plan_, 5));
+  }
+  Journal again(path, header_);
+  EXPECT_EQ(again.recorded().size(), 6u);
+  EXPECT_EQ(again.dropped_bytes(), 0u);
+}
+
+TEST_F(JournalTest, ZerosLeftByACrashAreATornRecord) {
+  const fs::path path = make_journal(3);
+  write_bytes(path, read_bytes(path) + std::string(40, '\0'));
+  Journal journal(path, header_);
+  EXPECT_EQ(journal.recorded().size(), 3u);
+  EXPECT_EQ(journal.dropped_bytes(), 40u);
+}
+
+TEST_F(JournalTest, TornHeaderStartsTheJournalAfresh) {
+  const fs::path path = dir_ / "torn-header.journal";
+  write_bytes(path, nqueens::journal_header_line(header_).substr(0, 30));
+  Journal journal(path, header_);
+  EXPECT_TRUE(journal.recorded().empty());
+  EXPECT_EQ(journal.dropped_bytes(), 30u);
+  EXPECT_EQ(read_bytes(path), nqueens::journal_header_line(header_));
+}
+
+TEST_F(JournalTest, DamagedRecordIsRefusedUntouched) {
+  const fs::path path = make_journal(6);
+  std::string bytes = read_bytes(path);
+  const std::size_t third = bytes.find("\nU 2 ") + 5;  // a digit of unit 2's total
+  bytes[third] = bytes[third] == '9' ? '8' : static_cast<char>(bytes[third] + 1);
+  write_bytes(path, bytes);
+  expect_refused<JournalCorrupt>(path, header_, "line 4: the record fails its checksum");
+}
+
+TEST_F(JournalTest, DamagedLastCompleteRecordIsNotTakenForATornOne) {
+  const fs::path path = make_journal(4);
+  std::string bytes = read_bytes(path);
+  bytes[bytes.size() - 3] = bytes[bytes.size() - 3] == 'a' ? 'b' : 'a';  // inside the last checksum
+  write_bytes(path, bytes);
+  expect_refused<JournalCorrupt>(path, header_, "line 5");
+}
+
+TEST_F(JournalTest, DamagedHeaderIsRefusedUntouched) {
+  const fs::path path = make_journal(2);
+  std::string bytes = read_bytes(path);
+  bytes.replace(bytes.find("units="), 6, "unitz=");
+  write_bytes(path, bytes);
+  expect_refused<JournalCorrupt>(path, header_, "line 1");
+}
+
+TEST_F(JournalTest, ForeignLinesAndLongTailsAreRefusedUntouched) {
+  const fs::path path = make_journal(3);
+  const std::string sound = read_bytes(path);
+  write_bytes(path, sound + "hello\n" + record_line(counted(plan_, 3)));
+  expect_refused<JournalCorrupt>(path, header_, "line 5");
+  write_bytes(path, sound + std::string(300, '1'));  // no newline, but far longer than a record
+  expect_refused<JournalCorrupt>(path, header_, "not a record");
+  write_bytes(path, sound + "U 3 x");  // a character no record holds
+  expect_refused<JournalCorrupt>(path, header_, "not a record");
+}
+
+TEST_F(JournalTest, ConflictingDuplicateAndOutOfRangeIdsAreRefused) {
+  const fs::path path = make_journal(3);
+  const std::string sound = read_bytes(path);
+  UnitCount changed = counted(plan_, 1);
+  changed.tally.total += 1;
+  write_bytes(path, sound + record_line(changed));
+  expect_refused<JournalCorrupt>(path, header_, "unit 1 is recorded twice with different counts");
+  write_bytes(path, sound + record_line({plan_.units.size(), {}}));
+  expect_refused<JournalCorrupt>(path, header_, "out of range");
+}
+
+TEST_F(JournalTest, RepeatedIdenticalRecordCountsOnce) {
+  const fs::path path = make_journal(3);
+  write_bytes(path, read_bytes(path) + record_line(counted(plan_, 1)));
+  Journal journal(path, header_);
+  EXPECT_EQ(journal.recorded().size(), 3u);
+}
+
+TEST_F(JournalTest, JournalOfAnotherRunIsRefusedUntouched) {
+  const fs::path path = make_journal(4);
+  expect_refused<JournalMismatch>(path, nqueens::make_header(nqueens::split(11, Symmetry::full)), "N is 10 there, 11 here");
+  expect_refused<JournalMismatch>(path, nqueens::make_header(nqueens::split(10, Symmetry::mirror)),
+                                  "the symmetry mode is full there, mirror here");
+  expect_refused<JournalMismatch>(path, nqueens::make_header(nqueens::split(10, Symmetry::full, 3)),
+                                  "the split depth is 2 there, 3 here");
+  RunHeader other_units = header_;
+  other_units.fingerprint ^= 1;
+  expect_refused<JournalMismatch>(path, other_units, "fingerprint");
+}
+
+TEST_F(JournalTest, FileThatIsNoJournalIsRefusedUntouched) {
+  const fs::path path = dir_ / "results.csv";
+  write_bytes(path, "n,total\n8,92\n");
+  expect_refused<JournalMismatch>(path, header_, "is not an nqueens journal");
+}
+
+TEST_F(JournalTest, OneProcessAtATime) {
+  const fs::path path = make_journal(1);
+  Journal first(path, header_);
+  EXPECT_THROW(Journal second(path, header_), std::runtime_error);
+}
+
+TEST_F(JournalTest, SealedJournalIgnoresLaterAppends) {
+  const fs::path path = make_journal(0);
+  {
+    Journal journal(path, header_);
+    journal.append(counted(plan_, 0));
+    journal.seal();
+    journal.append(counted(plan_, 1));
+    EXPECT_EQ(journal.units(), 1u);
+  }
+  Journal reopened(path, header_);
+  EXPECT_EQ(reopened.recorded().size(), 1u);
+}
+
+}  // namespace

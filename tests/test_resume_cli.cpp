@@ -1,0 +1,428 @@
+// Checkpoints, interrupts, progress, shards and merge, through the program as a user runs it:
+// killed at random moments and resumed until done, interrupted with SIGINT and SIGTERM, fed
+// wrong, torn and damaged journals, and sharded and merged with files missing, doubled and
+// edited. The files the program writes are read back with the library.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <regex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "nqueens/journal.hpp"
+#include "nqueens/nqueens.hpp"
+#include "nqueens/shard.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// ---- running the program ---------------------------------------------------------------------
+
+struct Outcome {
+  int exit_code = -1;  //!< exit status, or 128 + the signal that ended it
+  std::string out, err;
+  double seconds = 0;  //!< from start, or from the signal when one was sent
+};
+
+// The program started with stdout and stderr going to files, so that it can be signalled or
+// killed while it runs and its output still read afterwards.
+class Process {
+ public:
+  Process(std::vector<std::string> args, const fs::path& dir) : out_(dir / "stdout"), err_(dir / "stderr") {
+    args.insert(args.begin(), NQUEENS_BINARY);
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    start_ = Clock::now();
+    const int failed = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (failed != 0) throw std::runtime_error(std::string("posix_spawn: ") + std::strerror(failed));
+  }
+
+  //! Sends `signal` and restarts the clock, so that wait() measures how long the exit took.
+  void signal(int signal) {
+    kill(pid_, signal);
+    start_ = Clock::now();
+  }
+
+  //! True if the process already ended (then wait() returns at once).
+  bool ended() {
+    if (status_) return true;
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) status_ = status;
+    return status_.has_value();
+  }
+
+  Outcome wait() {
+    if (!status_) {
+      int status = 0;
+      while (waitpid(pid_, &status, 0) < 0)
+        if (errno != EINTR) throw std::runtime_error("waitpid failed");
+      status_ = status;
+    }
+    Outcome run;
+    run.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    run.exit_code = WIFEXITED(*status_) ? WEXITSTATUS(*status_) : 128 + WTERMSIG(*status_);
+    run.out = read_bytes(out_);
+    run.err = read_bytes(err_);
+    return run;
+  }
+
+ private:
+  fs::path out_, err_;
+  pid_t pid_ = 0;
+  std::optional<int> status_;
+  Clock::time_point start_;
+};
+
+std::string describe(const Outcome& r) {
+  return "exit code " + std::to_string(r.exit_code) + "\n--- stdout ---\n" + r.out.substr(0, 2000) +
+         "\n--- stderr ---\n" + r.err.substr(0, 2000);
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The last JSON Lines record of a `--format json` run (the count record).
+Json last_record(const Outcome& r) {
+  const std::size_t end = r.out.find_last_not_of('\n') + 1;
+  const std::size_t newline = r.out.rfind('\n', end - 1);
+  const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
+  return Json::parse(r.out.substr(begin, end - begin));
+}
+
+class ResumeCli : public testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string name = testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = fs::temp_directory_path() / ("nqueens-resume-" + std::to_string(getpid()) + "-" + name);
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+
+  Outcome run(const std::vector<std::string>& args) { return Process(args, dir_).wait(); }
+  fs::path file(const std::string& name) const { return dir_ / name; }
+
+  // `count -n N` with `args` and --format json, expecting success: its count record.
+  Json count(int n, std::vector<std::string> args = {}) {
+    args.insert(args.begin(), {"count", "-n", std::to_string(n), "-t", "2", "--format", "json"});
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 0) << describe(r);
+    return r.exit_code == 0 ? last_record(r) : Json();
+  }
+
+  fs::path dir_;
+};
+
+// The numbers that must not depend on how a run was split up or interrupted.
+Json numbers(const Json& record) {
+  return {record.value("total", Json()), record.value("unique", Json()), record.value("nodes", Json())};
+}
+
+// ---- checkpoint and resume -------------------------------------------------------------------
+
+TEST_F(ResumeCli, KilledAtRandomMomentsThenResumedEndsWithTheOeisTotal) {
+  const fs::path journal = file("run.journal");
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE(testing::Message() << "seed " << seed);
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<int> delay_ms(5, 700);
+  const std::vector<std::string> args = {"count", "-n", "17", "-t", "2", "--checkpoint", journal.string(),
+                                         "--format", "json", "--no-progress"};
+  int kills = 0;
+  Outcome finished;
+  for (int attempt = 0; attempt < 200 && finished.exit_code != 0; ++attempt) {
+    Process process(args, dir_);
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(random)));
+    if (!process.ended()) {
+      process.signal(SIGKILL);
+      ++kills;
+    }
+    const Outcome r = process.wait();
+    if (r.exit_code == 0) {
+      finished = r;
+    } else {
+      ASSERT_EQ(r.exit_code, 128 + SIGKILL) << describe(r);
+    }
+    // Whatever moment the kill hit, what is on disk is a readable journal (maybe torn at the end).
+    if (fs::exists(journal) && contains(read_bytes(journal), "\n")) {
+      ASSERT_NO_THROW(nqueens::scan_journal(read_bytes(journal), "journal"));
+    }
+  }
+  ASSERT_EQ(finished.exit_code, 0) << "never finished";
+  EXPECT_GE(kills, 2);
+  const Json resumed = last_record(finished);
+  EXPECT_EQ(resumed["total"], 95815104u);
+  EXPECT_EQ(resumed["unique"], 11977939u);
+  EXPECT_EQ(numbers(resumed), numbers(count(17))) << "a resumed run must give an uninterrupted run's numbers";
+}
+
+TEST_F(ResumeCli, FinishedJournalAnswersAtOnceWithoutTouchingIt) {
+  const std::string journal = file("done.journal").string();
+  const Json first = count(16, {"--checkpoint", journal});
+  const std::string bytes = read_bytes(journal);
+  const Outcome again =
+      run({"count", "-n", "16", "-t", "2", "--checkpoint", journal, "--format", "json", "--log-level", "info"});
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  EXPECT_TRUE(contains(again.err, "already counted")) << again.err;
+  EXPECT_EQ(numbers(last_record(again)), numbers(first));
+  EXPECT_LT(last_record(again)["seconds"].get<double>(), 0.1);
+  EXPECT_EQ(read_bytes(journal), bytes);
+}
+
+TEST_F(ResumeCli, JournalOfAnotherRunIsRefusedWithExitCode2) {
+  const std::string journal = file("n12.journal").string();
+  count(12, {"--checkpoint", journal});
+  const std::string bytes = read_bytes(journal);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"-n", "13"}, "N is 12 there, 13 here"},
+      {{"-n", "12", "--symmetry", "mirror"}, "the symmetry mode is full there, mirror here"},
+      {{"-n", "12", "--split-depth", "4"}, "the split depth is 3 there, 4 here"}};
+  for (const auto& [options, message] : cases) {
+    std::vector<std::string> args = {"count", "--checkpoint", journal};
+    args.insert(args.end(), options.begin(), options.end());
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_TRUE(contains(r.err, message)) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_EQ(read_bytes(journal), bytes);
+  write_bytes(file("notes.txt"), "my notes\n");
+  const Outcome not_journal = run({"count", "-n", "12", "--checkpoint", file("notes.txt").string()});
+  EXPECT_EQ(not_journal.exit_code, 2) << describe(not_journal);
+  EXPECT_EQ(read_bytes(file("notes.txt")), "my notes\n");
+}
+
+TEST_F(ResumeCli, DamagedJournalIsRefusedWithExitCode3AndLeftAsItWas) {
+  const std::string journal = file("n13.journal").string();
+  count(13, {"--checkpoint", journal});
+  std::string bytes = read_bytes(journal);
+  const std::size_t at = bytes.find('\n', bytes.size() / 2) + 3;  // inside a record mid-file
+  bytes[at] = bytes[at] == '7' ? '8' : '7';
+  write_bytes(journal, bytes);
+  const Outcome r = run({"count", "-n", "13", "--checkpoint", journal});
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_TRUE(contains(r.err, "damaged")) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(read_bytes(journal), bytes);
+}
+
+TEST_F(ResumeCli, TornLastRecordIsDroppedWithAWarningAndRecounted) {
+  const std::string journal = file("n14.journal").string();
+  const Json whole = count(14, {"--checkpoint", journal});
+  std::string bytes = read_bytes(journal);
+  bytes.resize(bytes.size() - 12);  // the last record loses its end, as if the process died mid-write
+  write_bytes(journal, bytes);
+  const Outcome r = run({"count", "-n", "14", "-t", "2", "--checkpoint", journal, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.err, "[warning]") && contains(r.err, "torn")) << r.err;
+  EXPECT_EQ(numbers(last_record(r)), numbers(whole));
+  const nqueens::JournalScan scan = nqueens::scan_journal(read_bytes(journal), "journal");
+  EXPECT_EQ(scan.torn_bytes, 0u);
+  EXPECT_EQ(scan.units.size(), scan.header.unit_count);
+}
+
+// ---- interrupts ------------------------------------------------------------------------------
+
+TEST_F(ResumeCli, SigintStopsWithin2SecondsAndKeepsTheFinishedUnits) {
+  const fs::path journal = file("n18.journal");
+  Process process({"count", "-n", "18", "-t", "2", "--checkpoint", journal.string()}, dir_);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  process.signal(SIGINT);
+  const Outcome r = process.wait();
+  EXPECT_EQ(r.exit_code, 130) << describe(r);
+  EXPECT_LT(r.seconds, 2.5);
+  EXPECT_TRUE(contains(r.err, "interrupted by SIGINT") && contains(r.err, "run the same command again to resume"))
+      << r.err;
+  const nqueens::JournalScan scan = nqueens::scan_journal(read_bytes(journal), "journal");
+  ASSERT_GT(scan.units.size(), 0u);
+  EXPECT_LT(scan.units.size(), scan.header.unit_count);
+  const nqueens::WorkPlan plan = nqueens::split(18, nqueens::Symmetry::full);
+  for (std::size_t i = 0; i < scan.units.size(); i += scan.units.size() / 3 + 1)
+    EXPECT_EQ(scan.units[i].tally, nqueens::count_from(plan.units[scan.units[i].id], 18)) << "unit " << scan.units[i].id;
+}
+
+// At split depth 2, N = 20 has units of many seconds each: none can finish in time, so the exit
+// must not wait for them.
+TEST_F(ResumeCli, SigtermDoesNotWaitForLongUnits) {
+  const fs::path journal = file("n20.journal");
+  Process process({"count", "-n", "20", "--split-depth", "2", "-t", "2", "--checkpoint", journal.string()}, dir_);
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  process.signal(SIGTERM);
+  const Outcome r = process.wait();
+  EXPECT_EQ(r.exit_code, 143) << describe(r);
+  EXPECT_LT(r.seconds, 2.5);
+  EXPECT_TRUE(contains(r.err, "interrupted by SIGTERM")) << r.err;
+  EXPECT_NO_THROW(nqueens::scan_journal(read_bytes(journal), "journal"));
+}
+
+TEST_F(ResumeCli, SigintWithoutCheckpointSaysNothingWasSaved) {
+  Process process({"count", "-n", "20", "--split-depth", "2", "-t", "2"}, dir_);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  process.signal(SIGINT);
+  const Outcome r = process.wait();
+  EXPECT_EQ(r.exit_code, 130) << describe(r);
+  EXPECT_LT(r.seconds, 2.5);
+  EXPECT_TRUE(contains(r.err, "nothing was saved")) << r.err;
+}
+
+// ---- progress --------------------------------------------------------------------------------
+
+TEST_F(ResumeCli, ProgressLinesWhenStderrIsNotATerminal) {
+  const Outcome shown = run({"count", "-n", "16", "-t", "1", "--progress-interval", "0.1"});
+  ASSERT_EQ(shown.exit_code, 0) << describe(shown);
+  EXPECT_TRUE(std::regex_search(shown.err, std::regex(R"(\[progress\] N=16: \d+/860 units, ~\d+\.\d% of work, )"
+                                                      R"(\d:\d\d:\d\d elapsed, ETA (\d:\d\d:\d\d|-), \S+ sol/s)")))
+      << shown.err;
+  const Outcome hidden = run({"count", "-n", "16", "-t", "2", "--progress-interval", "0.1", "--no-progress"});
+  EXPECT_EQ(hidden.err, "");
+  const Outcome quiet = run({"count", "-n", "16", "-t", "2", "--progress-interval", "0.1", "-q"});
+  EXPECT_EQ(quiet.err, "");
+}
+
+// ---- shards and merge ------------------------------------------------------------------------
+
+class ShardCli : public ResumeCli {
+ protected:
+  // Shard files of `count -n n --shard i/k` for i = 1..k.
+  std::vector<std::string> shards(int n, int k, const std::string& prefix = "shard") {
+    std::vector<std::string> files;
+    for (int i = 1; i <= k; ++i) {
+      files.push_back(file(prefix + "-" + std::to_string(i) + "-of-" + std::to_string(k) + ".json").string());
+      const std::string shard = std::to_string(i) + "/" + std::to_string(k);
+      const Outcome r = run({"count", "-n", std::to_string(n), "-t", "2", "--shard", shard, "--output", files.back()});
+      EXPECT_EQ(r.exit_code, 0) << describe(r);
+      EXPECT_EQ(r.out, "");
+    }
+    return files;
+  }
+
+  Outcome merge(const std::vector<std::string>& files, std::vector<std::string> options = {}) {
+    std::vector<std::string> args = {"merge"};
+    args.insert(args.end(), files.begin(), files.end());
+    args.insert(args.end(), options.begin(), options.end());
+    return run(args);
+  }
+};
+
+TEST_F(ShardCli, MergedShardsEqualThePlainCount) {
+  const Json plain = count(14);
+  for (int k : {1, 3, 5}) {
+    const Outcome r = merge(shards(14, k), {"--format", "json", "--verify"});
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    EXPECT_EQ(numbers(last_record(r)), numbers(plain)) << "k=" << k;
+    EXPECT_EQ(last_record(r)["verified"], true);
+    EXPECT_EQ(last_record(r)["work_units"], plain["work_units"]);
+  }
+}
+
+TEST_F(ShardCli, ShardFileGoesToStdoutWithoutOutput) {
+  const Outcome r = run({"count", "-n", "10", "--shard", "1/1"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  write_bytes(file("stdout.json"), r.out);
+  const Outcome merged = merge({file("stdout.json").string()}, {"--format", "csv"});
+  ASSERT_EQ(merged.exit_code, 0) << describe(merged);
+  EXPECT_TRUE(contains(merged.out, "\n10,724,92,724,92,")) << merged.out;
+}
+
+TEST_F(ShardCli, MissingDoubledAlteredOrConflictingShardsAreNamedByIdWithNoTotal) {
+  const std::vector<std::string> files = shards(12, 3);
+  const nqueens::WorkPlan plan = nqueens::split(12, nqueens::Symmetry::full);
+  const std::vector<std::size_t> third = nqueens::shard_ids(plan, {3, 3});
+
+  auto expect_rejected = [&](const std::vector<std::string>& inputs, const std::string& message) {
+    const Outcome r = merge(inputs, {"--format", "json"});
+    EXPECT_EQ(r.exit_code, 1) << describe(r);
+    EXPECT_EQ(r.out, "") << "no total may be printed";
+    EXPECT_TRUE(contains(r.err, message)) << "expected '" << message << "' in\n" << r.err;
+    EXPECT_TRUE(contains(r.err, "no total")) << r.err;
+  };
+  expect_rejected({files[0], files[1]}, "missing (" + std::to_string(third.size()) + " of " +
+                                            std::to_string(plan.units.size()) + " units): units " +
+                                            std::to_string(third[0]));
+  expect_rejected({files[0], files[1], files[2], files[2]}, "duplicated: units " + std::to_string(third[0]));
+
+  // An edited count: its checksum no longer matches.
+  const nqueens::ShardFile second = nqueens::parse_shard_json(read_bytes(files[1]), files[1]);
+  const nqueens::UnitCount victim = second.units.at(2);
+  const std::string id_total = "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total);
+  std::string text = read_bytes(files[1]);
+  text.replace(text.find(id_total), id_total.size(),
+               "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total + 8));
+  write_bytes(file("altered.json"), text);
+  expect_rejected({files[0], file("altered.json").string(), files[2]},
+                  "altered (checksum does not match the counts): unit " + std::to_string(victim.id));
+
+  // A copy with a changed count and a checksum to match: the two files disagree.
+  nqueens::ShardFile forged = second;
+  forged.units[2].tally.total += 8;
+  write_bytes(file("forged.json"), nqueens::shard_json(forged));
+  expect_rejected({files[0], files[1], files[2], file("forged.json").string()},
+                  "conflicting counts: unit " + std::to_string(victim.id));
+}
+
+TEST_F(ShardCli, ShardsOfDifferentRunsAreBadInput) {
+  const std::vector<std::string> twelve = shards(12, 2, "n12");
+  const std::vector<std::string> thirteen = shards(13, 2, "n13");
+  const Outcome r = merge({twelve[0], thirteen[1]});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "N is 12 there, 13 here") || contains(r.err, "N is 13 there, 12 here")) << r.err;
+  write_bytes(file("junk.json"), "{\"not\": \"a shard\"}");
+  const Outcome junk = merge({twelve[0], file("junk.json").string()});
+  EXPECT_EQ(junk.exit_code, 3) << describe(junk);
+}
+
+TEST_F(ShardCli, BadOptionsAreUsageErrors) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"count", "-n", "8-10", "--checkpoint", file("j").string()},
+      {"count", "-n", "8,9", "--shard", "1/2"},
+      {"count", "-n", "8", "--shard", "3/2"},
+      {"count", "-n", "8", "--shard", "x"},
+      {"count", "-n", "8", "--output", file("o").string()},
+      {"count", "-n", "8", "--shard", "1/2", "--verify"},
+      {"count", "-n", "8", "--progress-interval", "0"},
+      {"merge"},
+      {"merge", file("does-not-exist.json").string()}};
+  for (const auto& args : cases) {
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args[3] << "\n" << describe(r);
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+}  // namespace

@@ -1,0 +1,217 @@
+// Shards: k fixed, balanced subsets of a run's unit ids, written to JSON and merged back. The
+// merge must give the run's exact totals, or name every missing, doubled, conflicting or
+// altered unit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "nqueens/nqueens.hpp"
+#include "nqueens/shard.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using nqueens::MergeReport;
+using nqueens::ShardFile;
+using nqueens::ShardSpec;
+using nqueens::Symmetry;
+using nqueens::UnitCount;
+using nqueens::UnitProblem;
+using nqueens::WorkPlan;
+using test_support::describe;
+using test_support::kModes;
+
+std::vector<std::size_t> all_ids(const WorkPlan& plan) {
+  std::vector<std::size_t> ids(plan.units.size());
+  std::iota(ids.begin(), ids.end(), std::size_t{0});
+  return ids;
+}
+
+// Shard `index` of `count` counted unit by unit, as `count --shard` would write it.
+ShardFile counted_shard(const WorkPlan& plan, int index, int count) {
+  ShardFile file;
+  file.source = "shard-" + std::to_string(index) + ".json";
+  file.header = nqueens::make_header(plan);
+  file.shard = {index, count};
+  file.threads = 1;
+  file.seconds = 0.5;
+  for (const std::size_t id : nqueens::shard_ids(plan, file.shard))
+    file.units.push_back({id, nqueens::count_from(plan.units[id], plan.n)});
+  return file;
+}
+
+std::vector<ShardFile> all_shards(const WorkPlan& plan, int count) {
+  std::vector<ShardFile> files;
+  for (int index = 1; index <= count; ++index) files.push_back(counted_shard(plan, index, count));
+  return files;
+}
+
+std::vector<std::size_t> ids_of(const std::vector<UnitProblem>& problems) {
+  std::vector<std::size_t> ids;
+  for (const UnitProblem& problem : problems) ids.push_back(problem.id);
+  return ids;
+}
+
+TEST(Shard, ShardsPartitionTheUnitsForEveryK) {
+  for (Symmetry mode : kModes)
+    for (int n : {1, 8, 12, 16}) {
+      const WorkPlan plan = nqueens::split(n, mode);
+      for (int k = 1; k <= 7; ++k) {
+        SCOPED_TRACE(testing::Message() << "n=" << n << " mode=" << nqueens::to_string(mode) << " k=" << k);
+        std::vector<std::size_t> seen;
+        for (int i = 1; i <= k; ++i) {
+          const std::vector<std::size_t> ids = nqueens::shard_ids(plan, {i, k});
+          EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end()));
+          EXPECT_EQ(ids, nqueens::shard_ids(plan, {i, k})) << "not deterministic";
+          seen.insert(seen.end(), ids.begin(), ids.end());
+        }
+        std::sort(seen.begin(), seen.end());
+        EXPECT_EQ(seen, all_ids(plan));
+      }
+    }
+}
+
+// Greedy assignment of the costliest unit first to the least loaded shard keeps every shard
+// within one unit's cost of every other.
+TEST(Shard, ShardsCarryNearlyEqualEstimatedWork) {
+  for (int n : {12, 16, 20}) {
+    const WorkPlan plan = nqueens::split(n, Symmetry::full);
+    std::uint64_t largest = 0;
+    for (const auto& unit : plan.units) largest = std::max(largest, nqueens::estimated_cost(unit, n));
+    for (int k = 2; k <= 7; ++k) {
+      std::vector<std::uint64_t> loads;
+      for (int i = 1; i <= k; ++i) {
+        std::uint64_t load = 0;
+        for (const std::size_t id : nqueens::shard_ids(plan, {i, k})) load += nqueens::estimated_cost(plan.units[id], n);
+        loads.push_back(load);
+      }
+      const auto [low, high] = std::minmax_element(loads.begin(), loads.end());
+      EXPECT_LE(*high - *low, largest) << "n=" << n << " k=" << k;
+    }
+  }
+}
+
+TEST(Shard, MoreShardsThanUnitsLeavesSomeEmpty) {
+  const WorkPlan plan = nqueens::split(4, Symmetry::full);
+  std::size_t total = 0;
+  for (int i = 1; i <= 50; ++i) total += nqueens::shard_ids(plan, {i, 50}).size();
+  EXPECT_EQ(total, plan.units.size());
+}
+
+TEST(Shard, ParsesShardSpecs) {
+  EXPECT_EQ(nqueens::parse_shard_spec("1/1"), (ShardSpec{1, 1}));
+  EXPECT_EQ(nqueens::parse_shard_spec("3/7"), (ShardSpec{3, 7}));
+  for (const char* bad : {"", "3", "0/3", "4/3", "1/0", "-1/3", "a/b", "1/3x", "1//3", " 1/3", "1/2000000"})
+    EXPECT_THROW(nqueens::parse_shard_spec(bad), std::invalid_argument) << "'" << bad << "'";
+}
+
+TEST(Shard, RunUnitsRejectsBadIds) {
+  const WorkPlan plan = nqueens::split(8, Symmetry::full);
+  EXPECT_THROW(nqueens::run_units(plan, 1, {}, {plan.units.size()}), std::invalid_argument);
+  EXPECT_THROW(nqueens::run_units(plan, 1, {}, {0, 1, 0}), std::invalid_argument);
+}
+
+TEST(Shard, ShardFileRoundTrips) {
+  const WorkPlan plan = nqueens::split(11, Symmetry::mirror);
+  const ShardFile written = counted_shard(plan, 2, 3);
+  const ShardFile read = nqueens::parse_shard_json(nqueens::shard_json(written), "x.json");
+  EXPECT_EQ(read.source, "x.json");
+  EXPECT_EQ(read.header, written.header);
+  EXPECT_EQ(read.shard, written.shard);
+  EXPECT_EQ(read.threads, written.threads);
+  EXPECT_EQ(read.seconds, written.seconds);
+  EXPECT_EQ(read.units, written.units);
+  EXPECT_TRUE(read.altered.empty());
+}
+
+TEST(Shard, EditedCountIsCaughtByItsChecksum) {
+  const WorkPlan plan = nqueens::split(10, Symmetry::full);
+  const ShardFile written = counted_shard(plan, 1, 2);
+  const UnitCount& victim = written.units.at(1);
+  std::string text = nqueens::shard_json(written);
+  const std::string field = "{\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total);
+  ASSERT_NE(text.find(field), std::string::npos);
+  text.replace(text.find(field), field.size(),
+               "{\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total + 8));
+  const ShardFile read = nqueens::parse_shard_json(text, "edited.json");
+  EXPECT_EQ(read.altered, std::vector<std::size_t>{victim.id});
+  EXPECT_EQ(read.units.size(), written.units.size() - 1);
+}
+
+TEST(Shard, MalformedFilesAreRefused) {
+  const WorkPlan plan = nqueens::split(8, Symmetry::full);
+  const std::string good = nqueens::shard_json(counted_shard(plan, 1, 1));
+  EXPECT_NO_THROW(nqueens::parse_shard_json(good, "good.json"));
+  for (const std::string& bad :
+       {std::string("not json"), std::string("{}"), good.substr(0, good.size() / 2),
+        std::regex_replace(good, std::regex("\"id\":0,"), "\"id\":999,"),
+        std::regex_replace(good, std::regex("\"nodes\":"), "\"nodez\":"),
+        std::regex_replace(good, std::regex("nqueens-shard"), "something-else")})
+    EXPECT_THROW(nqueens::parse_shard_json(bad, "bad.json"), nqueens::ShardFileError) << bad.substr(0, 80);
+}
+
+TEST(Shard, MergedShardsGiveTheRunsTotals) {
+  for (Symmetry mode : kModes) {
+    const WorkPlan plan = nqueens::split(13, mode);
+    const std::string whole = describe(nqueens::run_units(plan, 2));
+    for (int k : {1, 2, 3, 5, 7}) {
+      const MergeReport report = nqueens::merge_shards(all_shards(plan, k));
+      EXPECT_TRUE(report.complete()) << "k=" << k;
+      EXPECT_EQ(describe(report.totals), whole) << "k=" << k;
+    }
+  }
+}
+
+TEST(Shard, MergeNamesMissingUnits) {
+  const WorkPlan plan = nqueens::split(12, Symmetry::full);
+  std::vector<ShardFile> files = all_shards(plan, 3);
+  files.erase(files.begin() + 1);
+  const MergeReport report = nqueens::merge_shards(files);
+  EXPECT_FALSE(report.complete());
+  EXPECT_EQ(report.missing, nqueens::shard_ids(plan, {2, 3}));
+  EXPECT_TRUE(report.duplicated.empty() && report.conflicting.empty() && report.altered.empty());
+}
+
+TEST(Shard, MergeNamesDuplicatedAndConflictingUnits) {
+  const WorkPlan plan = nqueens::split(12, Symmetry::full);
+  std::vector<ShardFile> files = all_shards(plan, 3);
+  files.push_back(files[2]);  // shard 3 twice
+  ShardFile changed = files[0];
+  changed.units[0].tally.total += 1;
+  files.push_back(changed);
+  const MergeReport report = nqueens::merge_shards(files);
+  EXPECT_FALSE(report.complete());
+  EXPECT_TRUE(report.missing.empty());
+  std::vector<std::size_t> expected_duplicates = nqueens::shard_ids(plan, {3, 3});
+  for (std::size_t i = 1; i < files[0].units.size(); ++i) expected_duplicates.push_back(files[0].units[i].id);
+  std::sort(expected_duplicates.begin(), expected_duplicates.end());
+  EXPECT_EQ(ids_of(report.duplicated), expected_duplicates);
+  ASSERT_EQ(report.conflicting.size(), 1u);
+  EXPECT_EQ(report.conflicting[0], (UnitProblem{files[0].units[0].id, {0, 4}}));
+}
+
+TEST(Shard, MergeNamesAlteredUnitsAndDoesNotCountThem) {
+  const WorkPlan plan = nqueens::split(12, Symmetry::full);
+  std::vector<ShardFile> files = all_shards(plan, 2);
+  const std::size_t victim = files[1].units[3].id;
+  files[1].units.erase(files[1].units.begin() + 3);
+  files[1].altered.push_back(victim);
+  const MergeReport report = nqueens::merge_shards(files);
+  EXPECT_FALSE(report.complete());
+  ASSERT_EQ(report.altered.size(), 1u);
+  EXPECT_EQ(report.altered[0], (UnitProblem{victim, {1}}));
+  EXPECT_EQ(report.missing, std::vector<std::size_t>{victim});
+}
+
+TEST(Shard, MergeRefusesFilesOfDifferentRuns) {
+  std::vector<ShardFile> files = all_shards(nqueens::split(12, Symmetry::full), 2);
+  files.push_back(counted_shard(nqueens::split(12, Symmetry::mirror), 1, 2));
+  EXPECT_THROW(nqueens::merge_shards(files), std::invalid_argument);
+  EXPECT_THROW(nqueens::merge_shards(std::vector<ShardFile>{}), std::invalid_argument);
+}
+
+}  // namespace
