@@ -16,16 +16,20 @@ void add_checked(Count& sum, Count value) {
 }  // namespace
 
 Totals& Totals::operator+=(const Tally& unit) {
-  add_checked(total, unit.total);
-  for (std::size_t i = 0; i < orbits.size(); ++i) add_checked(orbits[i], unit.orbits[i]);
-  add_checked(nodes, unit.nodes);
-  return *this;
+  Totals other;
+  other.total = unit.total;
+  for (std::size_t i = 0; i < orbits.size(); ++i) other.orbits[i] = unit.orbits[i];
+  other.nodes = unit.nodes;
+  return *this += other;
 }
 
+// Adds into a copy first, so that an overflow leaves *this as it was.
 Totals& Totals::operator+=(const Totals& other) {
-  add_checked(total, other.total);
-  for (std::size_t i = 0; i < orbits.size(); ++i) add_checked(orbits[i], other.orbits[i]);
-  add_checked(nodes, other.nodes);
+  Totals sum = *this;
+  add_checked(sum.total, other.total);
+  for (std::size_t i = 0; i < orbits.size(); ++i) add_checked(sum.orbits[i], other.orbits[i]);
+  add_checked(sum.nodes, other.nodes);
+  *this = sum;
   return *this;
 }
 

@@ -23,7 +23,7 @@ struct Totals {
 };
 
 //! Sums per-thread totals. Every add is checked: a wrap-around throws std::overflow_error
-//! rather than print a wrong number.
+//! rather than print a wrong number (and leaves the left-hand Totals unchanged).
 Totals reduce(std::span<const Totals> per_thread);
 
 //! Decimal digits of a count (fmt and iostreams do not print 128-bit integers portably).
