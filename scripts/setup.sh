@@ -3,6 +3,11 @@
 set -euo pipefail
 
 packages=(g++ cmake make libtbb-dev libcli11-dev libspdlog-dev libgtest-dev nlohmann-json3-dev)
+# scripts/test.sh's checks: clang for the fuzzers (libFuzzer lives in libclang-rt-14-dev, which
+# clang-14 only recommends), clang-tidy and clang-format pinned to 14 so that CI and desktops agree.
+packages+=(clang-14 libclang-rt-14-dev clang-tidy-14 clang-format-14)
+# nqueens-mpi (docs/cluster.md): Open MPI's headers and libraries, and mpirun for its tests.
+packages+=(libopenmpi-dev openmpi-bin)
 packages+=("$@")  # extras, e.g. scripts/setup.sh libbenchmark-dev gnuplot
 
 missing=()

@@ -1,9 +1,101 @@
 #!/usr/bin/env bash
-# Sets up, builds (Release, warnings as errors) and runs the whole default test suite.
+# The README's test command, and CI's (.ci/run): sets up, then runs every check in turn and stops
+# at the first failure with a non-zero exit. docs/development.md explains each step.
+#
+#   scripts/test.sh            the release step (what CI runs for now, see below)
+#   scripts/test.sh all        every step
+#   scripts/test.sh --quick    format + release: a minute or two once built
+#   scripts/test.sh STEP...    only these steps, e.g. scripts/test.sh tidy asan
+#
+# Steps: format   clang-format: no tracked C++ file may differ from its formatted self
+#        release  Release build, warnings as errors; the fast test suite
+#        tidy     clang-tidy over src/ (.clang-tidy), every finding an error
+#        asan     AddressSanitizer + UndefinedBehaviorSanitizer build; the fast test suite
+#        tsan     ThreadSanitizer build; the tests labelled `threads`
+#        fuzz     the libFuzzer targets, 10 seconds each on their committed corpus
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+all_steps=(format release tidy asan tsan fuzz)
+steps=()
+for arg in "$@"; do
+  case "$arg" in
+    --quick) steps+=(format release) ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    format|release|tidy|asan|tsan|fuzz) steps+=("$arg") ;;
+    all) ;;
+    *) echo "test.sh: unknown step '$arg' (steps: ${all_steps[*]}, or --quick)" >&2; exit 2 ;;
+  esac
+done
+# CI (no arguments) runs the release step: the sanitizer, tidy, format and fuzz steps are in
+# place but were not yet verified end to end on a fresh machine within a session; run them with
+# `scripts/test.sh all` (or by name) until they are made the default.
+ci_steps=(release)
+if [ "${1:-}" = all ]; then steps=("${all_steps[@]}"); fi
+[ ${#steps[@]} -gt 0 ] || steps=("${ci_steps[@]}")
+
+jobs="$(nproc)"
+timings=()
+banner() { printf '\n======== %s ========\n' "$*"; }
+
+step_format() {
+  local files
+  mapfile -t files < <(git ls-files '*.cpp' '*.hpp')
+  # --dry-run -Werror: any file that would change is an error, shown as file:line diagnostics.
+  clang-format-14 --dry-run -Werror "${files[@]}"
+  echo "format: ${#files[@]} files match .clang-format"
+}
+
+step_release() {
+  cmake --preset release
+  cmake --build --preset release -j "$jobs"
+  ctest --preset release -j "$jobs"
+}
+
+step_tidy() {
+  # The release build's compile_commands.json names the files and flags (configured by `release`).
+  [ -f build/release/compile_commands.json ] || cmake --preset release >/dev/null
+  # Only the findings are shown: the counts of warnings suppressed in library headers are noise.
+  run-clang-tidy-14 -p build/release -j "$jobs" -quiet "$PWD/src/" 2>&1 |
+    { grep -v -E '^[0-9]+ warnings? (and [0-9]+ errors? )?generated\.$|^Suppressed [0-9]+ warnings|^Use -header-filter|^Running clang-tidy' || true; }
+  echo "tidy: src/ is clean"
+}
+
+step_asan() {
+  cmake --preset asan
+  cmake --build --preset asan -j "$jobs"
+  ctest --preset asan -j "$jobs"
+}
+
+step_tsan() {
+  cmake --preset tsan
+  cmake --build --preset tsan -j "$jobs"
+  ctest --preset tsan -j "$jobs"
+}
+
+step_fuzz() {
+  cmake --preset fuzz
+  cmake --build --preset fuzz -j "$jobs"
+  scripts/fuzz.sh -t 10 -j "$jobs"
+}
+
+# A failing command ends the script (set -e); this names the step it failed in.
+current=""
+trap 'status=$?; [ "$status" -eq 0 ] || [ -z "$current" ] ||
+      printf "\n======== FAILED: %s (exit %d after %ds) ========\n" "$current" "$status" $((SECONDS - start)) >&2' EXIT
+
+banner "setup"
 scripts/setup.sh
-cmake --preset release
-cmake --build --preset release -j "$(nproc)"
-ctest --preset release -j "$(nproc)"
+
+total_start=$SECONDS
+for step in "${steps[@]}"; do
+  banner "$step"
+  current="$step"
+  start=$SECONDS
+  "step_$step"
+  timings+=("$(printf '%-8s %4ds' "$step" $((SECONDS - start)))")
+done
+current=""
+
+banner "all passed in $((SECONDS - total_start))s"
+printf '  %s\n' "${timings[@]}"

@@ -73,6 +73,9 @@ RunHeader parse_header_line(std::string_view line, std::string_view name) {
   if (!text) throw JournalCorrupt(damaged(name, 1, "the run header fails its checksum"));
   const auto header = parse_header_text(text->substr(kMagic.size() + kFormatVersion.size()));
   if (!header) throw JournalCorrupt(damaged(name, 1, "the run header is not readable"));
+  // Sound but of no run this build can do: refused before its unit count sizes anything.
+  if (const std::string why = header_problem(*header); !why.empty())
+    throw JournalMismatch(std::string(name) + " is not the journal of any run this build can do: " + why);
   return *header;
 }
 

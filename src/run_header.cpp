@@ -1,10 +1,12 @@
 #include "nqueens/run_header.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <string>
 #include <system_error>
 
+#include "nqueens/board.hpp"
 #include "nqueens/version.hpp"
 
 namespace nqueens {
@@ -54,6 +56,20 @@ std::string header_mismatch(const RunHeader& expected, const RunHeader& found) {
   if (found.fingerprint != expected.fingerprint)
     return differ("the unit list fingerprint", fingerprint_hex(found.fingerprint), fingerprint_hex(expected.fingerprint)) +
            " (written by nqueens " + found.version + ", whose work units differ from this build's)";
+  return {};
+}
+
+std::string header_problem(const RunHeader& header) {
+  if (!valid_board_size(header.n))
+    return "N=" + std::to_string(header.n) + " is outside " + std::to_string(kMinN) + ".." + std::to_string(kMaxN);
+  // split() clamps the depth to N on the smallest boards.
+  if (header.split_depth < std::min(header.n, kMinSplitDepth) || header.split_depth > std::min(header.n, kMaxSplitDepth))
+    return "split depth " + std::to_string(header.split_depth) + " is impossible for N=" + std::to_string(header.n);
+  std::size_t prefixes = 1;
+  for (int row = 0; row < header.split_depth; ++row) prefixes *= static_cast<std::size_t>(header.n);
+  if (header.unit_count > prefixes)
+    return std::to_string(header.unit_count) + " units is more than N=" + std::to_string(header.n) + " has at depth " +
+           std::to_string(header.split_depth);
   return {};
 }
 

@@ -90,6 +90,7 @@ struct Reader {
     const std::string print = text(run, "fingerprint");
     const auto [end, error] = std::from_chars(print.data(), print.data() + print.size(), h.fingerprint, 16);
     if (error != std::errc{} || end != print.data() + print.size() || print.size() != 16) fail("bad fingerprint");
+    if (const std::string why = header_problem(h); !why.empty()) fail("no run has this header: " + why);
     return h;
   }
 
@@ -199,6 +200,9 @@ namespace {
 
 void check_same_run(std::span<const ShardFile> shards) {
   if (shards.empty()) throw std::invalid_argument("no shard files to merge");
+  // Sightings are sized by the unit count: a header from no real run must not size them.
+  if (const std::string why = header_problem(shards.front().header); !why.empty())
+    throw std::invalid_argument(shards.front().source + ": no run has this header: " + why);
   for (const ShardFile& shard : shards)
     if (const std::string why = header_mismatch(shards.front().header, shard.header); !why.empty())
       throw std::invalid_argument(shard.source + " belongs to a different run than " + shards.front().source + ": " +

@@ -16,6 +16,7 @@
 #include "nqueens/board.hpp"
 #include "nqueens/canonical.hpp"
 #include "nqueens/engine.hpp"
+#include "tsan_handoff.hpp"
 
 namespace nqueens {
 
@@ -168,29 +169,48 @@ void for_each_solution(int n, const SolveOptions& options, const SolutionSink& s
     allow_more = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
                                                        static_cast<std::size_t>(threads));
   using BatchPtr = std::unique_ptr<Batch>;
+  // For ThreadSanitizer only (tsan_handoff.hpp): the setup is seen by every stage; each serial
+  // stage continues its previous call; a batch goes from stage to stage; the caller sees it all.
+  const char setup = 0, finished = 0;
+  detail::hand_over(&setup);
   tbb::task_arena arena(threads);
   arena.execute([&] {
     // ---- the three pipeline stages: ordered input, parallel search, ordered output ----
     auto read = [&](tbb::flow_control& control) -> BatchPtr {
+      detail::take_over(&setup);
+      detail::take_over(&prefixes);
       auto batch = std::make_unique<Batch>();
       Partial prefix;
       while (batch->prefixes.size() < kPrefixesPerBatch && prefixes.next(prefix)) batch->prefixes.push_back(prefix);
       if (batch->prefixes.empty() || stopped.load(std::memory_order_relaxed)) control.stop();
+      detail::hand_over(&prefixes);
+      detail::hand_over(batch.get());
+      detail::hand_over(&finished);
       return batch;
     };
     auto search = [&](BatchPtr batch) -> BatchPtr {
+      detail::take_over(&setup);
+      detail::take_over(batch.get());
       if (!stopped.load(std::memory_order_relaxed)) complete(*batch, n, rules, options.unique);
+      detail::hand_over(batch.get());
+      detail::hand_over(&finished);
       return batch;
     };
     auto write = [&](BatchPtr batch) {
+      detail::take_over(&setup);
+      detail::take_over(&sink);
+      detail::take_over(batch.get());
       if (!stopped.load(std::memory_order_relaxed) && !deliver(*batch, n, sink))
         stopped.store(true, std::memory_order_relaxed);
+      detail::hand_over(&sink);
+      detail::hand_over(&finished);
     };
     tbb::parallel_pipeline(kTokensPerThread * static_cast<std::size_t>(threads),
                            tbb::make_filter<void, BatchPtr>(tbb::filter_mode::serial_in_order, read) &
                                tbb::make_filter<BatchPtr, BatchPtr>(tbb::filter_mode::parallel, search) &
                                tbb::make_filter<BatchPtr, void>(tbb::filter_mode::serial_in_order, write));
   });
+  detail::take_over(&finished);
 }
 
 }  // namespace nqueens

@@ -42,7 +42,10 @@ Mask allowed_columns(int n, const WorkUnit& unit, int row) {
 
 void place_queen(WorkUnit& unit, int col) {
   const Mask bit = Mask{1} << col;
-  unit.queens[unit.rows++] = static_cast<std::uint8_t>(col);
+  // The scheduler's cost estimate places two rows past the deepest prefix; only prefix rows
+  // have a slot in `queens` (writing past it overwrote `rows` itself: found by UBSan).
+  if (unit.rows < kMaxSplitDepth) unit.queens[unit.rows] = static_cast<std::uint8_t>(col);
+  ++unit.rows;
   unit.cols |= bit;
   unit.left_diag = (unit.left_diag | bit) << 1;
   unit.right_diag = (unit.right_diag | bit) >> 1;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
@@ -139,6 +140,32 @@ TEST(Schedule, EstimatedCostCountsTwoRowExtensions) {
   nqueens::place_queen(unit, 0);
   nqueens::place_queen(unit, 2);
   EXPECT_EQ(nqueens::estimated_cost(unit, 5), 1u);
+}
+
+// The estimate of a deepest-prefix unit places rows 4 and 5, past the unit's `queens` slots: it
+// once wrote beyond them (UBSan: index out of bounds) and corrupted the row count. Checked
+// against every legal pair of columns, queen against queen.
+TEST(Schedule, EstimatedCostOfDeepestUnitsCountsTwoRowExtensions) {
+  const int n = 9;
+  const WorkPlan plan = nqueens::split(n, Symmetry::none, nqueens::kMaxSplitDepth);
+  for (const nqueens::WorkUnit& unit : plan.units) {
+    std::vector<int> queens(unit.queens.begin(), unit.queens.begin() + unit.rows);
+    auto fits = [&queens](int col) {
+      const int row = static_cast<int>(queens.size());
+      for (int r = 0; r < row; ++r)
+        if (queens[static_cast<std::size_t>(r)] == col || std::abs(queens[static_cast<std::size_t>(r)] - col) == row - r)
+          return false;
+      return true;
+    };
+    std::uint64_t pairs = 0;
+    for (int a = 0; a < n; ++a) {
+      if (!fits(a)) continue;
+      queens.push_back(a);
+      for (int b = 0; b < n; ++b) pairs += fits(b) ? 1 : 0;
+      queens.pop_back();
+    }
+    EXPECT_EQ(nqueens::estimated_cost(unit, n), pairs);
+  }
 }
 
 TEST(Schedule, NonPositiveThreadCountsThrow) {

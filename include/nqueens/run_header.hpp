@@ -33,6 +33,11 @@ RunHeader make_header(const WorkPlan& plan);
 //! newer build must be able to finish an older build's run.
 std::string header_mismatch(const RunHeader& expected, const RunHeader& found);
 
+//! Why no run of this build can have `header`: N outside the board limits, a split depth the
+//! splitter never makes, or more units than there are prefixes of that depth (N^depth); empty
+//! when it could. Files are checked with it before anything is sized by their unit count.
+std::string header_problem(const RunHeader& header);
+
 //! One line of `key=value` words: "version=0.1.0 n=16 symmetry=full split_depth=3 units=1234
 //! fingerprint=00ab...". parse_header_text() reads it back, or returns nullopt.
 std::string header_text(const RunHeader& header);

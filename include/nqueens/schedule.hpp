@@ -28,6 +28,6 @@ std::vector<std::size_t> costliest_first(const WorkPlan& plan);
 //! never inside the search); units already running finish, and the totals then cover only the
 //! units the observer saw.
 Totals run_units(const WorkPlan& plan, int threads, const UnitObserver& observer = {},
-                 std::vector<std::size_t> ids = {}, const std::atomic<bool>* stop = nullptr);
+                 const std::vector<std::size_t>& ids = {}, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace nqueens

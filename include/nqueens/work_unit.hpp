@@ -34,7 +34,8 @@ struct WorkUnit {
 //! Both the splitter and the kernel use this, so a prefix and its completion obey one rule set.
 Mask allowed_columns(int n, const WorkUnit& unit, int row);
 
-//! Places a queen in column `col` on the next row of `unit` (no legality check).
+//! Places a queen in column `col` on the next row of `unit` (no legality check). Past
+//! kMaxSplitDepth rows only the masks and the row count change.
 void place_queen(WorkUnit& unit, int col);
 
 }  // namespace nqueens

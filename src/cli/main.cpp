@@ -33,9 +33,7 @@ std::string unknown_command(const CLI::App& app, int argc, char** argv) {
   return "unknown command '" + std::string(argv[1]) + "' (commands: " + known + ")";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_program(int argc, char** argv) {
   using namespace nqueens::cli;
   spdlog::set_default_logger(spdlog::stderr_color_mt("nqueens"));
   spdlog::set_pattern("%^[%l]%$ %v");
@@ -73,4 +71,19 @@ int main(int argc, char** argv) {
   } catch (const std::exception& error) {
     return fail(kRuntime, error.what());
   }
+}
+
+}  // namespace
+
+// What run_program() does not handle itself (a logger that cannot be set up, memory running out
+// while options are parsed) still ends in one line on stderr and exit code 3, not std::terminate.
+int main(int argc, char** argv) {
+  try {
+    return run_program(argc, argv);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "nqueens: error: %s\n", error.what());
+  } catch (...) {
+    std::fprintf(stderr, "nqueens: error: unknown exception\n");
+  }
+  return nqueens::cli::kRuntime;
 }

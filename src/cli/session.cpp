@@ -42,29 +42,6 @@ struct Ledger {
   std::vector<char> have;  //!< not vector<bool>: neighbouring slots are written by different threads
 };
 
-std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const RunHeader& header) {
-  std::unique_ptr<Journal> journal;
-  try {
-    journal = std::make_unique<Journal>(path, header);
-  } catch (const JournalMismatch& mismatch) {
-    throw JournalMismatch(std::string(mismatch.what()) + " (to start a new run, give another --checkpoint file)");
-  }
-  if (journal->dropped_bytes() > 0)
-    spdlog::warn("{}: dropped a torn last record ({} bytes, cut short when the process died); that unit is counted again",
-                 path.string(), journal->dropped_bytes());
-  if (!journal->recorded().empty())
-    spdlog::info("{}: resuming, {} units already counted", path.string(), journal->recorded().size());
-  return journal;
-}
-
-// The units this session is asked for: a shard's, or all of them.
-std::vector<std::size_t> wanted_ids(const WorkPlan& plan, const std::optional<ShardSpec>& shard) {
-  if (shard) return shard_ids(plan, *shard);
-  std::vector<std::size_t> ids(plan.units.size());
-  std::iota(ids.begin(), ids.end(), std::size_t{0});
-  return ids;
-}
-
 // The count runs on its own thread while the calling thread watches it: that thread must stay
 // free to act on a signal while every worker is deep inside a long unit.
 class Supervisor {
@@ -157,6 +134,31 @@ class Supervisor {
   std::exception_ptr error_;
 };
 
+}  // namespace
+
+std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const RunHeader& header) {
+  std::unique_ptr<Journal> journal;
+  try {
+    journal = std::make_unique<Journal>(path, header);
+  } catch (const JournalMismatch& mismatch) {
+    throw JournalMismatch(std::string(mismatch.what()) + " (to start a new run, give another --checkpoint file)");
+  }
+  if (journal->dropped_bytes() > 0)
+    spdlog::warn(
+        "{}: dropped a torn last record ({} bytes, cut short when the process died); that unit is counted again",
+        path.string(), journal->dropped_bytes());
+  if (!journal->recorded().empty())
+    spdlog::info("{}: resuming, {} units already counted", path.string(), journal->recorded().size());
+  return journal;
+}
+
+std::vector<std::size_t> wanted_ids(const WorkPlan& plan, const std::optional<ShardSpec>& shard) {
+  if (shard) return shard_ids(plan, *shard);
+  std::vector<std::size_t> ids(plan.units.size());
+  std::iota(ids.begin(), ids.end(), std::size_t{0});
+  return ids;
+}
+
 CountResult make_result(const WorkPlan& plan, const Totals& totals, int threads, Clock::time_point start) {
   CountResult result;
   result.n = plan.n;
@@ -169,8 +171,6 @@ CountResult make_result(const WorkPlan& plan, const Totals& totals, int threads,
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }
-
-}  // namespace
 
 SessionResult count_session(int n, const CountOptions& options, const SessionOptions& session) {
   const Clock::time_point start = Clock::now();
@@ -189,7 +189,8 @@ SessionResult count_session(int n, const CountOptions& options, const SessionOpt
   std::vector<std::size_t> todo, done;
   for (const std::size_t id : wanted) (ledger.have[id] ? done : todo).push_back(id);
   if (todo.empty() && journal)
-    spdlog::info("{}: all {} units are already counted; printing the stored result", journal->path().string(), done.size());
+    spdlog::info("{}: all {} units are already counted; printing the stored result", journal->path().string(),
+                 done.size());
   if (!todo.empty()) Supervisor(plan, threads, ledger, journal.get(), start).run(todo, done, session.progress);
 
   Totals totals;

@@ -3,11 +3,14 @@
 // into a checkpoint journal when one is given, with progress on stderr, and stopped cleanly by
 // SIGINT or SIGTERM. The engine's pieces (split, run_units, Journal, shard_ids) do the work;
 // this file only wires them to a worker thread and a watching main thread.
+#include <chrono>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "nqueens/engine.hpp"
+#include "nqueens/journal.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_record.hpp"
@@ -22,10 +25,22 @@ struct SessionOptions {
 };
 
 struct SessionResult {
-  CountResult result;            //!< totals over the units asked for (a shard's, or all)
+  CountResult result;  //!< totals over the units asked for (a shard's, or all)
   RunHeader header;
   std::vector<UnitCount> units;  //!< every unit asked for, ascending id
 };
+
+//! Opens (or starts) the checkpoint journal of the run `header`, and says on the log when it
+//! resumes or dropped a torn last record. Throws what Journal's constructor throws; a mismatch
+//! tells the user how to start a new run.
+std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const RunHeader& header);
+
+//! The units a session is asked for, ascending: a shard's, or all of them.
+std::vector<std::size_t> wanted_ids(const WorkPlan& plan, const std::optional<ShardSpec>& shard);
+
+//! The result record of a session over `plan` that started at `start` and ends now.
+CountResult make_result(const WorkPlan& plan, const Totals& totals, int threads,
+                        std::chrono::steady_clock::time_point start);
 
 //! Counts one N. On SIGINT or SIGTERM (see signals.hpp) it stops handing out units, waits up
 //! to a second for the ones running, makes the journal durable, says how to resume and ends

@@ -5,7 +5,6 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -74,7 +73,7 @@ class Stdout {
 
  private:
   using Clock = std::chrono::steady_clock;
-  static constexpr std::size_t kFlushBytes = 64 * 1024;
+  static constexpr std::size_t kFlushBytes = std::size_t{64} * 1024;
   static constexpr auto kMaxDelay = std::chrono::milliseconds(100);
 
   std::string buffer_;

@@ -1,0 +1,155 @@
+// The `nqueens-mpi` program: only wiring. Every rank parses the same command line with the
+// options of `nqueens count`; mpi_count.cpp spreads each N over the ranks; rank 0 prints with
+// the reporters of `nqueens`, so the output is the same, format for format.
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "cli/commands.hpp"
+#include "cli/count_options.hpp"
+#include "cli/report.hpp"
+#include "cli/shard_output.hpp"
+#include "cli/signals.hpp"
+#include "cli/verify.hpp"
+#include "mpi_count.hpp"
+#include "nqueens/n_spec.hpp"
+#include "nqueens/version.hpp"
+#include "world.hpp"
+
+namespace {
+
+using namespace nqueens;
+using namespace nqueens::cli;
+using mpi::World;
+
+// Bad input: every rank finds the same fault in the same command line, so each ends with the
+// same code and no rank waits for another; only rank 0 says why.
+int usage_error(const World& world, const std::string& message) {
+  if (world.root()) fmt::print(stderr, "nqueens-mpi: error: {}\n", message);
+  return kUsage;
+}
+
+// CLI11 2.1 answers a mistyped command with "A subcommand is required"; name the word instead.
+std::string unknown_command(int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-' || std::string(argv[1]) == "count") return {};
+  return "unknown command '" + std::string(argv[1]) + "' (commands: count)";
+}
+
+// Rank 0 logs as `nqueens` does; the other ranks name themselves.
+void set_up_logging(const World& world) {
+  spdlog::set_default_logger(spdlog::stderr_color_mt("nqueens-mpi"));
+  spdlog::set_pattern(world.root() ? "%^[%l]%$ %v" : fmt::format("%^[%l]%$ rank {}: %v", world.rank()));
+}
+
+// More threads than this rank may use is legal, but under mpirun it is nearly always a binding
+// left at its default (one core per rank), which would make the threads share one core.
+void warn_if_bound_too_tightly(const World& world, int threads) {
+  if (threads > hardware_threads())
+    spdlog::warn(
+        "rank {}: {} threads but only {} CPU(s) in this rank's binding; with mpirun, add --bind-to none "
+        "or --map-by ppr:1:node:pe={} (see docs/cluster.md)",
+        world.rank(), threads, hardware_threads(), threads);
+}
+
+// The command line, parsed and checked.
+struct Job {
+  CountArgs args;
+  std::vector<int> sizes;
+  CountOptions options;
+  SessionOptions session;
+};
+
+// One run of `count`: the N of the spec in order, each counted by every rank, printed by rank 0.
+int run_count(const World& world, const Job& job) {
+  std::unique_ptr<Reporter> reporter;
+  if (world.root() && !job.session.shard) {
+    reporter = make_reporter(parse_format(job.args.format), stdout);
+    reporter->begin({"count", job.args.threads == 0 ? hardware_threads() : job.args.threads, job.sizes});
+  }
+  int code = kOk;
+  for (const int n : job.sizes) {
+    const std::optional<SessionResult> counted = mpi::count_distributed(world, n, job.options, job.session);
+    if (!counted) continue;
+    const CountResult& result = counted->result;
+    spdlog::info("N={}: {} work units at split depth {}, {} ranks x {} threads, {:.3f} s", n, result.work_units,
+                 result.split_depth, world.size(), result.threads, result.seconds);
+    if (job.session.shard) {
+      write_shard_file(*counted, *job.session.shard, job.args.output);
+      continue;
+    }
+    const CountRecord record = make_record(result, job.args.verify);
+    if (record.verified == false) code = kMismatch;
+    reporter->row(to_json(record));
+  }
+  if (reporter) {
+    reporter->end();
+    check_written(stdout);
+  }
+  mpi::broadcast(world, code);  // every rank ends with rank 0's verdict
+  return code;
+}
+
+// Every rank parses and checks the same command line alike, before any communication. Returns
+// an exit code when there is nothing to count: help, version, or bad input.
+std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job) {
+  CLI::App app{"nqueens-mpi: count the solutions of the N-Queens problem over the ranks of an MPI job"};
+  app.set_version_flag("--version", std::string("nqueens-mpi ") + kVersion);
+  app.require_subcommand(1);
+  add_count_options(*app.add_subcommand("count", "Count all solutions for one or more board sizes"), job.args);
+  if (const std::string unknown = unknown_command(argc, argv); !unknown.empty()) return usage_error(world, unknown);
+  try {
+    app.parse(argc, argv);
+    apply_logging(job.args.log);
+    job.sizes = parse_n_spec(job.args.spec);
+    job.options = engine_options(job.args);
+    job.session = session_options(job.args, job.sizes);
+  } catch (const CLI::Success& done) {  // --help, --version: rank 0 prints
+    return world.root() ? app.exit(done) : kOk;
+  } catch (const CLI::ParseError& error) {
+    return usage_error(world, error.what());
+  } catch (const std::invalid_argument& error) {
+    return usage_error(world, error.what());
+  }
+  // Only rank 0 shows progress: it is the rank that sees every unit finish.
+  job.session.progress.enabled = job.session.progress.enabled && world.root();
+  return std::nullopt;
+}
+
+int run_program(const World& world, int argc, char** argv) {
+  set_up_logging(world);
+  std::signal(SIGPIPE, SIG_IGN);  // a closed stdout is reported (exit 3), as by `nqueens`
+  Job job;
+  if (const std::optional<int> code = parse_job(world, argc, argv, job)) return *code;
+  warn_if_bound_too_tightly(world, job.args.threads);
+  catch_interrupts();
+  try {
+    return run_count(world, job);
+  } catch (const mpi::AgreedExit& failure) {
+    if (world.root()) fmt::print(stderr, "nqueens-mpi: error: {}\n", failure.what());
+    return failure.code;
+  }
+}
+
+}  // namespace
+
+// Any other failure is this rank's alone: it says so and ends the whole job (exit 3), so that
+// no other rank waits for it in a collective call.
+int main(int argc, char** argv) {
+  World world(argc, argv);
+  try {
+    return run_program(world, argc, argv);
+  } catch (const std::exception& error) {
+    mpi::abort_job(world, error.what(), kRuntime);
+  } catch (...) {
+    mpi::abort_job(world, "unknown exception", kRuntime);
+  }
+}

@@ -1,0 +1,24 @@
+#pragma once
+// `nqueens-mpi count` for one N: the work units of `nqueens count`, spread over the ranks of an
+// MPI job. Every rank splits the board the same way; rank 0 reads the checkpoint journal and
+// broadcasts the ids still to count, costliest first; every rank draws positions in that list
+// from the dispenser and counts them on its own TBB arena; finished units travel to rank 0 as
+// fixed-size records, where they are journalled, summed exactly (128 bits) and printed.
+#include <optional>
+
+#include "cli/session.hpp"
+#include "nqueens/engine.hpp"
+#include "world.hpp"
+
+namespace nqueens::mpi {
+
+//! Counts one N on every rank of `world`. Collective: every rank calls it with the same
+//! arguments. Rank 0 returns what `count_session` would return for the same options (the
+//! totals over the units asked for, with `threads` the threads of one rank); the other ranks
+//! return nothing. Throws AgreedExit on every rank when rank 0 cannot open the journal. On
+//! SIGINT or SIGTERM every rank stops drawing, rank 0 saves what finished and each process
+//! ends with 128 + the signal number. Any other failure ends the job through abort_job.
+std::optional<cli::SessionResult> count_distributed(const World& world, int n, const CountOptions& options,
+                                                    const cli::SessionOptions& session);
+
+}  // namespace nqueens::mpi

@@ -1,0 +1,60 @@
+#pragma once
+// One rank's cores: a oneTBB arena whose threads count the units the rank's main thread hands
+// them. The main thread never joins the arena, so it stays free for MPI (which only it may
+// call, MPI_THREAD_FUNNELED) and tops the arena up while every worker is deep in a unit: the
+// arena never drains between draws the way it would if each draw were a blocking run_units.
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <vector>
+
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include "nqueens/split.hpp"
+#include "nqueens/unit_record.hpp"
+
+namespace nqueens::mpi {
+
+class RankArena {
+ public:
+  RankArena(const WorkPlan& plan, int threads);
+  //! Drops the units not started and waits for those running. A failing rank aborts the job
+  //! before this runs, so a long unit never delays the abort.
+  ~RankArena();
+  RankArena(const RankArena&) = delete;
+  RankArena& operator=(const RankArena&) = delete;
+
+  //! Queues unit `id`; a free thread starts it. Units start roughly in the order submitted.
+  void submit(std::size_t id);
+
+  std::size_t waiting() const;    //!< submitted, not started
+  std::size_t in_flight() const;  //!< submitted, not finished
+
+  //! The units finished since the last call. Rethrows the first exception a unit threw.
+  std::vector<UnitCount> take_finished();
+
+  //! Sleeps until a unit finishes or `timeout` passes.
+  void wait(std::chrono::milliseconds timeout);
+
+  //! Units submitted but not started are dropped; those running finish.
+  void stop();
+
+ private:
+  void run(std::size_t id);
+
+  const WorkPlan& plan_;
+  tbb::global_control workers_;  //!< lets TBB start `threads` workers besides the main thread
+  tbb::task_arena arena_;
+  mutable std::mutex lock_;  //!< taken once per unit, never inside the search
+  std::condition_variable changed_;
+  std::size_t waiting_ = 0;          //!< guarded by lock_
+  std::size_t in_flight_ = 0;        //!< guarded by lock_
+  bool stopped_ = false;             //!< guarded by lock_
+  std::vector<UnitCount> finished_;  //!< guarded by lock_
+  std::exception_ptr error_;         //!< guarded by lock_
+};
+
+}  // namespace nqueens::mpi

@@ -1,0 +1,50 @@
+#pragma once
+// The MPI job as one process sees it: MPI started with MPI_THREAD_FUNNELED (only the main
+// thread calls MPI; the TBB threads that count never do), this process's rank, the job's size,
+// and the few collective helpers the count needs.
+#include <mpi.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nqueens::mpi {
+
+class World {
+ public:
+  //! MPI_Init_thread. Ends the job if the library cannot give MPI_THREAD_FUNNELED.
+  World(int& argc, char**& argv);
+  //! MPI_Finalize: only on a normal exit; a failing rank ends the job with abort_job instead.
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool root() const { return rank_ == 0; }  //!< rank 0 keeps the journal and prints the results
+  MPI_Comm comm() const { return MPI_COMM_WORLD; }
+
+ private:
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+//! Rank 0's value, on every rank. Collective.
+void broadcast(const World& world, int& value);
+void broadcast(const World& world, std::uint64_t& value);
+void broadcast(const World& world, std::vector<std::uint64_t>& values);
+
+//! Ends the whole job from one rank: one line `nqueens-mpi: error: rank R: <message>` on
+//! stderr, then MPI_Abort, which makes mpirun (or srun) end every other rank, so a rank that
+//! fails never leaves the others waiting on it.
+[[noreturn]] void abort_job(const World& world, const std::string& message, int code);
+
+//! A failure rank 0 found and told every rank about (a journal of another run, say): every
+//! rank ends normally with `code`, and only rank 0 prints the message.
+struct AgreedExit : std::runtime_error {
+  AgreedExit(int exit_code, const std::string& message) : std::runtime_error(message), code(exit_code) {}
+  int code;
+};
+
+}  // namespace nqueens::mpi

@@ -1,0 +1,417 @@
+// `nqueens-mpi` under `mpirun` on this machine, as a cluster user would run it: the same records
+// as `nqueens count` in every symmetry mode and format, with 2 and 3 ranks (more ranks than
+// cores: oversubscribed); a checkpoint journal resumed across rank counts and across the two
+// programs; SIGTERM and a killed rank ending the job instead of hanging it; bad input and a
+// failing rank reported in one line.
+//
+// mpirun runs with -q (no banners of its own), --oversubscribe, --bind-to none (two jobs of a
+// parallel ctest must not pin their ranks to the same core), --allow-run-as-root (CI runs as
+// root) and the shared-memory transport only: containers often forbid the cross-memory attach
+// that Open MPI would otherwise use for large messages, hence single_copy_mechanism=none.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+// ---- running the programs ---------------------------------------------------------------------
+
+std::vector<std::string> mpirun(int ranks) {
+  std::vector<std::string> command = {NQUEENS_MPIEXEC, "-q",   "--oversubscribe",
+                                      "--bind-to",     "none", "--allow-run-as-root"};
+  const std::vector<std::pair<std::string, std::string>> settings = {
+      {"btl", "self,vader"},
+      {"btl_vader_single_copy_mechanism", "none"},
+  };
+  for (const auto& [name, value] : settings) command.insert(command.end(), {"--mca", name, value});
+  command.insert(command.end(), {"-np", std::to_string(ranks), NQUEENS_MPI_BINARY});
+  return command;
+}
+
+std::vector<std::string> operator+(std::vector<std::string> head, const std::vector<std::string>& tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
+}
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+struct Outcome {
+  int exit_code = -1;  //!< exit status, or 128 + the signal that ended it
+  std::string out, err;
+};
+
+std::string describe(const Outcome& r) {
+  return "exit code " + std::to_string(r.exit_code) + "\n--- stdout ---\n" + r.out.substr(0, 3000) +
+         "\n--- stderr ---\n" + r.err.substr(0, 3000);
+}
+
+// A program started with stdout and stderr going to files, so that it can be signalled while it
+// runs and its output still read afterwards.
+class Process {
+ public:
+  Process(std::vector<std::string> args, const fs::path& dir)
+      : out_(dir / ("stdout" + std::to_string(serial_))), err_(dir / ("stderr" + std::to_string(serial_))) {
+    ++serial_;
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int failed = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (failed != 0) throw std::runtime_error("posix_spawn " + args[0] + ": " + std::strerror(failed));
+  }
+
+  pid_t pid() const { return pid_; }
+
+  //! Waits at most `limit`; a process still running then is killed, and nullopt says it hung.
+  std::optional<Outcome> wait(std::chrono::seconds limit = std::chrono::seconds(120)) {
+    const Clock::time_point deadline = Clock::now() + limit;
+    int status = 0;
+    for (;;) {
+      const pid_t done = waitpid(pid_, &status, WNOHANG);
+      if (done == pid_) break;
+      if (done < 0 && errno != EINTR) throw std::runtime_error("waitpid failed");
+      if (Clock::now() > deadline) {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, &status, 0);
+        return std::nullopt;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    Outcome run;
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    run.out = read_bytes(out_);
+    run.err = read_bytes(err_);
+    return run;
+  }
+
+ private:
+  static inline int serial_ = 0;
+  fs::path out_, err_;
+  pid_t pid_ = 0;
+};
+
+// ---- reading the output -----------------------------------------------------------------------
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// A JSON Lines record without what may differ between two correct runs: the timings, and in
+// the context record the date, the thread count and the host's CPU count.
+Json comparable(Json record) {
+  for (const char* field : {"seconds", "solutions_per_second", "nodes_per_second"}) record.erase(field);
+  if (record.contains("context"))
+    for (const char* field : {"date", "threads", "host_cpus"}) record["context"].erase(field);
+  return record;
+}
+
+std::vector<Json> comparable_records(const std::string& json_lines) {
+  std::vector<Json> records;
+  for (const std::string& line : lines_of(json_lines)) records.push_back(comparable(Json::parse(line)));
+  return records;
+}
+
+// Journal lines are "U <id> <total> ...": the ids recorded, each once.
+std::multiset<std::size_t> journal_ids(const fs::path& journal) {
+  std::multiset<std::size_t> ids;
+  for (const std::string& line : lines_of(read_bytes(journal)))
+    if (line.rfind("U ", 0) == 0) ids.insert(std::stoul(line.substr(2)));
+  return ids;
+}
+
+std::size_t count_prefixed(const std::string& text, const std::string& prefix) {
+  std::size_t count = 0;
+  for (const std::string& line : lines_of(text)) count += line.rfind(prefix, 0) == 0;
+  return count;
+}
+
+class Mpi : public testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string name = testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = fs::temp_directory_path() / ("nqueens-mpi-" + std::to_string(getpid()) + "-" + name);
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Outcome run(const std::vector<std::string>& args) {
+    std::optional<Outcome> outcome = Process(args, dir_).wait();
+    if (!outcome) throw std::runtime_error("hung, killed after 120 s");
+    return *outcome;
+  }
+  Outcome single(const std::vector<std::string>& args) { return run(std::vector<std::string>{NQUEENS_BINARY} + args); }
+  Outcome ranks(int count, const std::vector<std::string>& args) { return run(mpirun(count) + args); }
+
+  fs::path dir_;
+};
+
+// ---- the same results as the single-process engine ----------------------------------------------
+
+struct Layout {
+  int ranks;
+  const char* symmetry;
+};
+
+// Readable test names in ctest's list instead of the bytes of the struct.
+void PrintTo(const Layout& layout, std::ostream* out) { *out << layout.ranks << " ranks, " << layout.symmetry; }
+
+class MpiAgrees : public Mpi, public testing::WithParamInterface<Layout> {};
+
+TEST_P(MpiAgrees, JsonRecordsForN1To14EqualTheSingleProcessOnes) {
+  const std::vector<std::string> args = {"count", "-n", "1-14",     "--symmetry", GetParam().symmetry,
+                                         "-t",    "1",  "--format", "json"};
+  const Outcome alone = single(args);
+  const Outcome spread = ranks(GetParam().ranks, args);
+  ASSERT_EQ(alone.exit_code, 0) << describe(alone);
+  ASSERT_EQ(spread.exit_code, 0) << describe(spread);
+  EXPECT_EQ(spread.err, "");
+  const std::vector<Json> expected = comparable_records(alone.out);
+  const std::vector<Json> got = comparable_records(spread.out);
+  ASSERT_EQ(got.size(), 15u) << spread.out;  // the context, then N = 1..14
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(got[i], expected[i]) << "record " << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(RanksAndModes, MpiAgrees,
+                         testing::Values(Layout{2, "none"}, Layout{2, "mirror"}, Layout{2, "full"}, Layout{3, "none"},
+                                         Layout{3, "mirror"}, Layout{3, "full"}),
+                         [](const testing::TestParamInfo<Layout>& param) {
+                           return std::to_string(param.param.ranks) + "_ranks_" + param.param.symmetry;
+                         });
+
+TEST_F(Mpi, CsvAndVerifiedTextMatchNqueens) {
+  const std::vector<std::string> csv = {"count", "-n", "10-13", "-t", "2", "--format", "csv"};
+  const Outcome alone = single(csv);
+  const Outcome spread = ranks(2, csv);
+  ASSERT_EQ(spread.exit_code, 0) << describe(spread);
+  const std::vector<std::string> want = lines_of(alone.out), got = lines_of(spread.out);
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_EQ(got[0], want[0]);  // the header row
+  // Every cell but seconds, solutions/s and nodes/s (columns 7, 8 and 10).
+  auto cells = [](const std::string& row) {
+    std::vector<std::string> kept;
+    std::istringstream in(row);
+    int column = 0;
+    for (std::string cell; std::getline(in, cell, ',');)
+      if (++column != 7 && column != 8 && column != 10) kept.push_back(cell);
+    return kept;
+  };
+  for (std::size_t i = 1; i < want.size(); ++i) EXPECT_EQ(cells(got[i]), cells(want[i])) << got[i];
+
+  // The table: every column before `seconds` (N, total, unique, expected, status).
+  const std::vector<std::string> verified = {"count", "-n", "8-12", "--verify"};
+  const Outcome table = ranks(3, verified);
+  ASSERT_EQ(table.exit_code, 0) << describe(table);
+  auto leading = [](const std::string& row) {
+    std::istringstream in(row);
+    std::vector<std::string> words(5);
+    for (std::string& word : words) in >> word;
+    return words;
+  };
+  const std::vector<std::string> want_rows = lines_of(single(verified).out), got_rows = lines_of(table.out);
+  ASSERT_EQ(got_rows.size(), 6u) << table.out;
+  for (std::size_t i = 0; i < want_rows.size(); ++i) EXPECT_EQ(leading(got_rows[i]), leading(want_rows[i]));
+  EXPECT_EQ(leading(got_rows[1])[4], "ok");
+}
+
+TEST_F(Mpi, ShardsCountedUnderMpiMergeIntoTheTotal) {
+  for (const char* shard : {"1/2", "2/2"}) {
+    const Outcome counted = ranks(2, {"count", "-n", "13", "--shard", shard, "--output",
+                                      (dir_ / (std::string("s") + shard[0] + ".json")).string()});
+    ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+  }
+  const Outcome merged =
+      single({"merge", (dir_ / "s1.json").string(), (dir_ / "s2.json").string(), "--verify", "--format", "json"});
+  ASSERT_EQ(merged.exit_code, 0) << describe(merged);
+  EXPECT_EQ(Json::parse(lines_of(merged.out).back())["total"], 73712);
+}
+
+// The rank's pid, among mpirun's children (mpirun starts the ranks of a local job itself).
+std::optional<pid_t> rank_pid(pid_t mpirun_pid, int rank) {
+  for (const fs::directory_entry& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::istringstream stat(read_bytes(entry.path() / "stat"));
+    std::string pid, command, state;
+    pid_t parent = 0;
+    stat >> pid >> command >> state >> parent;
+    if (parent != mpirun_pid) continue;
+    const std::string environment = read_bytes(entry.path() / "environ");
+    if (environment.find("OMPI_COMM_WORLD_RANK=" + std::to_string(rank) + '\0') != std::string::npos)
+      return static_cast<pid_t>(std::stoi(pid));
+  }
+  return std::nullopt;
+}
+
+// ---- checkpoint and resume ------------------------------------------------------------------------
+
+// A journal with the first half of its units, as a job that died halfway would leave it; the
+// MPI job finishes it, a rerun answers from it, and `nqueens` reads it too.
+TEST_F(Mpi, ResumesAPartialJournalWithAnyRankCount) {
+  const fs::path full = dir_ / "full.journal", partial = dir_ / "partial.journal";
+  const Outcome whole = single({"count", "-n", "14", "--checkpoint", full.string(), "--format", "json"});
+  ASSERT_EQ(whole.exit_code, 0) << describe(whole);
+  const std::vector<std::string> lines = lines_of(read_bytes(full));
+  std::ofstream seed(partial);
+  for (std::size_t i = 0; i < 1 + (lines.size() - 1) / 2; ++i) seed << lines[i] << '\n';
+  seed.close();
+  const std::size_t units = lines.size() - 1;
+
+  const std::vector<std::string> args = {"count", "-n", "14", "--checkpoint", partial.string(), "--format", "json"};
+  const Outcome resumed = ranks(3, args);
+  ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+  EXPECT_EQ(comparable(Json::parse(lines_of(resumed.out).back())), comparable(Json::parse(lines_of(whole.out).back())));
+  const std::multiset<std::size_t> ids = journal_ids(partial);
+  EXPECT_EQ(ids.size(), units);
+  EXPECT_EQ(std::set<std::size_t>(ids.begin(), ids.end()).size(), units) << "a unit was recorded twice";
+
+  const std::string before = read_bytes(partial);
+  const Outcome again = ranks(2, args);
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  EXPECT_EQ(Json::parse(lines_of(again.out).back())["total"], 365596);
+  EXPECT_EQ(read_bytes(partial), before) << "a finished journal must not change";
+  const Outcome alone = single(args);
+  ASSERT_EQ(alone.exit_code, 0) << describe(alone);
+  EXPECT_EQ(Json::parse(lines_of(alone.out).back())["nodes"], Json::parse(lines_of(whole.out).back())["nodes"]);
+}
+
+// Waits until the journal holds `units` units (or a minute passes).
+void wait_for_units(const fs::path& journal, std::size_t units) {
+  const Clock::time_point give_up = Clock::now() + std::chrono::seconds(60);
+  while (journal_ids(journal).size() < units && Clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+// SIGTERM to mpirun, as `kill` or Ctrl-C gives it: mpirun passes SIGTERM on to every rank, the
+// job stops, and the same command with another rank count finishes the run.
+TEST_F(Mpi, InterruptedJobResumesWithAnotherRankCount) {
+  const fs::path journal = dir_ / "n17.journal";
+  const std::vector<std::string> args = {"count",          "-n",           "17", "-t", "1", "--checkpoint",
+                                         journal.string(), "--no-progress"};
+  Process job(mpirun(2) + args, dir_);
+  wait_for_units(journal, 20);
+  kill(job.pid(), SIGTERM);
+  const std::optional<Outcome> stopped = job.wait(std::chrono::seconds(20));
+  ASSERT_TRUE(stopped) << "mpirun did not end within 20 s of SIGTERM";
+  EXPECT_NE(stopped->exit_code, 0) << describe(*stopped);
+  EXPECT_EQ(stopped->out, "");
+  const std::size_t saved = journal_ids(journal).size();
+  EXPECT_GE(saved, 20u);
+  EXPECT_LT(saved, 1031u);
+
+  const Outcome resumed = ranks(3, args + std::vector<std::string>{"--format", "json", "--verify"});
+  ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+  const Json record = Json::parse(lines_of(resumed.out).back());
+  EXPECT_EQ(record["total"], 95815104);
+  EXPECT_EQ(record["verified"], true);
+  EXPECT_EQ(journal_ids(journal).size(), 1031u);
+}
+
+// SIGTERM to every rank, as Slurm sends it at a time limit: each rank stops, rank 0 saves what
+// finished and says so (mpirun gives rank 0 its time: it waits a second after the first rank
+// exits), and `nqueens` on one machine finishes the journal.
+TEST_F(Mpi, SigtermToEveryRankSavesAndSaysHowToResume) {
+  const fs::path journal = dir_ / "n17.journal";
+  const std::vector<std::string> args = {"count", "-n", "17", "--checkpoint", journal.string(), "--no-progress"};
+  Process job(mpirun(3) + args + std::vector<std::string>{"-t", "1"}, dir_);
+  wait_for_units(journal, 20);
+  for (const int rank : {0, 1, 2}) {
+    const std::optional<pid_t> pid = rank_pid(job.pid(), rank);
+    ASSERT_TRUE(pid) << "rank " << rank << " not found among mpirun's children";
+    kill(*pid, SIGTERM);
+  }
+  const std::optional<Outcome> stopped = job.wait(std::chrono::seconds(20));
+  ASSERT_TRUE(stopped) << "the job did not end within 20 s of SIGTERM";
+  EXPECT_NE(stopped->exit_code, 0);
+  EXPECT_EQ(stopped->out, "");
+  const std::size_t saved = journal_ids(journal).size();
+  const std::string said = "units are saved in " + journal.string() + ": run the same command again to resume";
+  ASSERT_EQ(count_prefixed(stopped->err, "nqueens-mpi: interrupted by SIGTERM after "), 1u) << describe(*stopped);
+  EXPECT_NE(stopped->err.find("; " + std::to_string(saved) + " of 1031 " + said), std::string::npos)
+      << describe(*stopped);
+
+  const Outcome finished = single(args + std::vector<std::string>{"--format", "json", "--verify"});
+  ASSERT_EQ(finished.exit_code, 0) << describe(finished);
+  EXPECT_EQ(Json::parse(lines_of(finished.out).back())["total"], 95815104);
+}
+
+// ---- failures end the job, with one line ------------------------------------------------------------
+
+TEST_F(Mpi, BadInputExits2WithOneErrorLineAndNoOutput) {
+  const fs::path other = dir_ / "other.journal";
+  ASSERT_EQ(single({"count", "-n", "9", "--checkpoint", other.string()}).exit_code, 0);
+  const std::vector<std::vector<std::string>> bad = {
+      {"count", "-n", "0"},
+      {"count", "-n", "8", "-t", "0"},
+      {"count", "-n", "8,9", "--checkpoint", (dir_ / "j").string()},
+      {"count", "-n", "10", "--checkpoint", other.string()},  // the journal of another run
+      {"frobnicate"},
+  };
+  for (const std::vector<std::string>& args : bad) {
+    const Outcome failed = ranks(3, args);
+    EXPECT_EQ(failed.exit_code, 2) << describe(failed);
+    EXPECT_EQ(failed.out, "");
+    EXPECT_EQ(lines_of(failed.err).size(), 1u) << describe(failed);
+    EXPECT_EQ(count_prefixed(failed.err, "nqueens-mpi: error: "), 1u) << describe(failed);
+  }
+}
+
+TEST_F(Mpi, FailingRankAbortsTheJobWithItsReason) {
+  const Outcome failed =
+      ranks(2, {"count", "-n", "12", "--shard", "1/2", "--output", (dir_ / "no/such/dir.json").string()});
+  EXPECT_EQ(failed.exit_code, 3) << describe(failed);
+  EXPECT_NE(failed.err.find("nqueens-mpi: error: rank 0: cannot create"), std::string::npos) << describe(failed);
+}
+
+TEST_F(Mpi, KilledRankEndsTheJobInsteadOfHangingIt) {
+  const fs::path journal = dir_ / "n18.journal";
+  Process job(mpirun(3) + std::vector<std::string>{"count", "-n", "18", "-t", "1", "--checkpoint", journal.string()},
+              dir_);
+  wait_for_units(journal, 10);
+  const std::optional<pid_t> victim = rank_pid(job.pid(), 1);
+  ASSERT_TRUE(victim) << "rank 1 not found among mpirun's children";
+  kill(*victim, SIGKILL);
+  const std::optional<Outcome> ended = job.wait(std::chrono::seconds(20));
+  ASSERT_TRUE(ended) << "the job hung after a rank was killed";
+  EXPECT_NE(ended->exit_code, 0);
+  EXPECT_EQ(ended->out, "");
+  EXPECT_GE(journal_ids(journal).size(), 10u);  // what rank 0 had recorded stays
+}
+
+}  // namespace
