@@ -20,8 +20,8 @@ void kernel_over_plan(benchmark::State& state, nqueens::Symmetry symmetry) {
     nodes += sum.nodes;
   }
   state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
-  state.counters["ns/node"] = benchmark::Counter(static_cast<double>(nodes),
-                                                 benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns/node"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 void BM_KernelFull(benchmark::State& state) { kernel_over_plan(state, nqueens::Symmetry::full); }

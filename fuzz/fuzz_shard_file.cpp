@@ -40,7 +40,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<nqueens::ShardFile> twice{file, file};
   const nqueens::MergeReport doubled = nqueens::merge_shards(twice);
   check(doubled.missing == report.missing && doubled.totals == report.totals);
-  check(doubled.duplicated.size() + doubled.conflicting.size() + doubled.missing.size() ==
-        file.header.unit_count);
+  check(doubled.duplicated.size() + doubled.conflicting.size() + doubled.missing.size() == file.header.unit_count);
   return 0;
 }

@@ -116,19 +116,22 @@ NQUEENS_AVX2 void expand_avx2(const Level& in, Level& out, const RowRule& rule, 
     const __m256i cols = load(in.cols, i);
     const __m256i left = load(in.left, i);
     const __m256i right = load(in.right, i);
-    const __m256i parents = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i parents =
+        _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256i free = free_lanes(in, i, rule, cols);
     // Each pass takes the lowest free column of every board that still has one.
     while (!_mm256_testz_si256(free, free)) {
       const __m256i bit = _mm256_and_si256(free, _mm256_sub_epi32(zero, free));
       free = _mm256_xor_si256(free, bit);
-      const unsigned live = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(bit, zero)))) ^ 0xffu;
+      const unsigned live =
+          static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(bit, zero)))) ^ 0xffu;
       const __m256i order = _mm256_load_si256(reinterpret_cast<const __m256i*>(kPack.lanes[live].data()));
       store_packed(out.cols, size, _mm256_or_si256(cols, bit), order);
       store_packed(out.left, size, _mm256_slli_epi32(_mm256_or_si256(left, bit), 1), order);
       store_packed(out.right, size, _mm256_srli_epi32(_mm256_or_si256(right, bit), 1), order);
       if (with_parents)
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out.parent.data() + size), _mm256_permutevar8x32_epi32(parents, order));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out.parent.data() + size),
+                            _mm256_permutevar8x32_epi32(parents, order));
       size += static_cast<std::size_t>(__builtin_popcount(live));
     }
   }

@@ -42,8 +42,8 @@ Orbit classify(std::span<const std::uint8_t> columns) {
   std::array<std::uint8_t, kMaxN> inv{};
   for (int r = 0; r < n; ++r) inv[columns[r]] = static_cast<std::uint8_t>(r);
   int fixed = 1;  // the identity
-  for (Image g : {Image::mirror, Image::flip, Image::rot180, Image::transpose,
-                  Image::antitranspose, Image::rot90, Image::rot270}) {
+  for (Image g : {Image::mirror, Image::flip, Image::rot180, Image::transpose, Image::antitranspose, Image::rot90,
+                  Image::rot270}) {
     const int order = compare_image(g, n, columns.data(), inv.data());
     if (order < 0) return {};
     if (order == 0) ++fixed;

@@ -13,8 +13,8 @@ int hardware_threads() { return tbb::info::default_concurrency(); }
 CountResult count(int n, const CountOptions& options) {
   const int threads = options.threads == 0 ? hardware_threads() : options.threads;
   if (threads < 1 || threads > kMaxThreads)
-    throw std::invalid_argument("thread count must be between 1 and " + std::to_string(kMaxThreads) +
-                                ", got " + std::to_string(options.threads));
+    throw std::invalid_argument("thread count must be between 1 and " + std::to_string(kMaxThreads) + ", got " +
+                                std::to_string(options.threads));
   const auto start = std::chrono::steady_clock::now();
   const WorkPlan plan = split(n, options.symmetry, options.split_depth);
 

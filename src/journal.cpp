@@ -88,9 +88,11 @@ std::string add_record(std::string_view line, const RunHeader& header, std::vect
   const auto unit = parse_unit(*text);
   if (!unit) return "not a unit record";
   if (unit->id >= header.unit_count)
-    return "unit " + std::to_string(unit->id) + " is out of range (the run has " + std::to_string(header.unit_count) + ")";
+    return "unit " + std::to_string(unit->id) + " is out of range (the run has " + std::to_string(header.unit_count) +
+           ")";
   std::optional<Tally>& slot = seen[unit->id];
-  if (slot && *slot != unit->tally) return "unit " + std::to_string(unit->id) + " is recorded twice with different counts";
+  if (slot && *slot != unit->tally)
+    return "unit " + std::to_string(unit->id) + " is recorded twice with different counts";
   if (!slot) units.push_back(*unit);
   slot = unit->tally;
   return {};
@@ -151,8 +153,8 @@ JournalScan scan_journal(std::string_view bytes, std::string_view name) {
   scan.valid_bytes = begin;
   scan.torn_bytes = bytes.size() - begin;
   if (!looks_torn(bytes.substr(begin)))
-    throw JournalCorrupt(damaged(name, line_number + 1, "the file ends in " + std::to_string(scan.torn_bytes) +
-                                                            " bytes that are not a record"));
+    throw JournalCorrupt(damaged(
+        name, line_number + 1, "the file ends in " + std::to_string(scan.torn_bytes) + " bytes that are not a record"));
   return scan;
 }
 

@@ -16,14 +16,13 @@ std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"
 int parse_size(std::string_view text, std::string_view spec) {
   if (text.empty()) throw SpecError("empty board size in N spec " + quoted(spec));
   if (!std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    throw SpecError("board size " + quoted(text) + " in N spec " + quoted(spec) +
-                    " is not a whole number");
+    throw SpecError("board size " + quoted(text) + " in N spec " + quoted(spec) + " is not a whole number");
   int value = 0;
   if (text.size() <= 3)
     for (char c : text) value = value * 10 + (c - '0');
   if (text.size() > 3 || !valid_board_size(value))
-    throw SpecError("board size " + std::string(text) + " is out of range " + std::to_string(kMinN) +
-                    ".." + std::to_string(kMaxN));
+    throw SpecError("board size " + std::string(text) + " is out of range " + std::to_string(kMinN) + ".." +
+                    std::to_string(kMaxN));
   return value;
 }
 

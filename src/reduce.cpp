@@ -9,8 +9,7 @@ namespace nqueens {
 namespace {
 
 void add_checked(Count& sum, Count value) {
-  if (__builtin_add_overflow(sum, value, &sum))
-    throw std::overflow_error("count overflowed 128 bits");
+  if (__builtin_add_overflow(sum, value, &sum)) throw std::overflow_error("count overflowed 128 bits");
 }
 
 }  // namespace

@@ -14,8 +14,7 @@ bool attacks(const std::vector<int>& columns, int row, int col) {
   return false;
 }
 
-void backtrack(std::vector<int>& columns, int row,
-               const std::function<void(const std::vector<int>&)>& visit) {
+void backtrack(std::vector<int>& columns, int row, const std::function<void(const std::vector<int>&)>& visit) {
   const int n = static_cast<int>(columns.size());
   if (row == n) {
     visit(columns);

@@ -48,13 +48,15 @@ std::string header_mismatch(const RunHeader& expected, const RunHeader& found) {
   using std::to_string;
   if (found.n != expected.n) return differ("N", to_string(found.n), to_string(expected.n));
   if (found.symmetry != expected.symmetry)
-    return differ("the symmetry mode", std::string(to_string(found.symmetry)), std::string(to_string(expected.symmetry)));
+    return differ("the symmetry mode", std::string(to_string(found.symmetry)),
+                  std::string(to_string(expected.symmetry)));
   if (found.split_depth != expected.split_depth)
     return differ("the split depth", to_string(found.split_depth), to_string(expected.split_depth));
   if (found.unit_count != expected.unit_count)
     return differ("the unit count", to_string(found.unit_count), to_string(expected.unit_count));
   if (found.fingerprint != expected.fingerprint)
-    return differ("the unit list fingerprint", fingerprint_hex(found.fingerprint), fingerprint_hex(expected.fingerprint)) +
+    return differ("the unit list fingerprint", fingerprint_hex(found.fingerprint),
+                  fingerprint_hex(expected.fingerprint)) +
            " (written by nqueens " + found.version + ", whose work units differ from this build's)";
   return {};
 }
@@ -63,7 +65,8 @@ std::string header_problem(const RunHeader& header) {
   if (!valid_board_size(header.n))
     return "N=" + std::to_string(header.n) + " is outside " + std::to_string(kMinN) + ".." + std::to_string(kMaxN);
   // split() clamps the depth to N on the smallest boards.
-  if (header.split_depth < std::min(header.n, kMinSplitDepth) || header.split_depth > std::min(header.n, kMaxSplitDepth))
+  if (header.split_depth < std::min(header.n, kMinSplitDepth) ||
+      header.split_depth > std::min(header.n, kMaxSplitDepth))
     return "split depth " + std::to_string(header.split_depth) + " is impossible for N=" + std::to_string(header.n);
   std::size_t prefixes = 1;
   for (int row = 0; row < header.split_depth; ++row) prefixes *= static_cast<std::size_t>(header.n);
@@ -75,9 +78,8 @@ std::string header_problem(const RunHeader& header) {
 
 std::string header_text(const RunHeader& header) {
   return "version=" + header.version + " n=" + std::to_string(header.n) +
-         " symmetry=" + std::string(to_string(header.symmetry)) +
-         " split_depth=" + std::to_string(header.split_depth) + " units=" + std::to_string(header.unit_count) +
-         " fingerprint=" + fingerprint_hex(header.fingerprint);
+         " symmetry=" + std::string(to_string(header.symmetry)) + " split_depth=" + std::to_string(header.split_depth) +
+         " units=" + std::to_string(header.unit_count) + " fingerprint=" + fingerprint_hex(header.fingerprint);
 }
 
 std::optional<RunHeader> parse_header_text(std::string_view text) {

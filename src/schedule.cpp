@@ -47,8 +47,7 @@ std::vector<std::size_t> costliest_first(const WorkPlan& plan) {
   for (std::size_t id = 0; id < plan.units.size(); ++id) cost[id] = estimated_cost(plan.units[id], plan.n);
   std::vector<std::size_t> order(plan.units.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&cost](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
+  std::stable_sort(order.begin(), order.end(), [&cost](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
   return order;
 }
 
@@ -72,8 +71,8 @@ std::vector<std::size_t> run_order(const WorkPlan& plan, const std::vector<std::
 
 }  // namespace
 
-Totals run_units(const WorkPlan& plan, int threads, const UnitObserver& observer,
-                 const std::vector<std::size_t>& ids, const std::atomic<bool>* stop) {
+Totals run_units(const WorkPlan& plan, int threads, const UnitObserver& observer, const std::vector<std::size_t>& ids,
+                 const std::atomic<bool>* stop) {
   if (threads < 1) throw std::invalid_argument("thread count must be at least 1, got " + std::to_string(threads));
   const std::vector<std::size_t> order = run_order(plan, ids);
 
@@ -81,8 +80,8 @@ Totals run_units(const WorkPlan& plan, int threads, const UnitObserver& observer
   // threads than cores is legitimate (tests do it), so lift the cap for this run.
   std::unique_ptr<tbb::global_control> allow_more;
   if (threads > tbb::info::default_concurrency())
-    allow_more = std::make_unique<tbb::global_control>(
-        tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+    allow_more = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
+                                                       static_cast<std::size_t>(threads));
 
   tbb::enumerable_thread_specific<PaddedTotals> per_thread;
   // For ThreadSanitizer only: the setup above is seen by every task, every task by the reduction.

@@ -68,7 +68,8 @@ struct Reader {
     const Json& value = field(object, key);
     if (!value.is_number_unsigned()) fail(std::string("\"") + key + "\" is not a whole number");
     const auto raw = value.get<std::uint64_t>();
-    if (raw > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) fail(std::string("\"") + key + "\" is too large");
+    if (raw > static_cast<std::uint64_t>(std::numeric_limits<T>::max()))
+      fail(std::string("\"") + key + "\" is too large");
     return static_cast<T>(raw);
   }
 

@@ -33,9 +33,7 @@ WorkUnit start(UnitKind kind, int weight, int bound) {
   return unit;
 }
 
-void split_none(int n, int depth, std::vector<WorkUnit>& out) {
-  extend(n, depth, start(UnitKind::plain, 1, 0), out);
-}
+void split_none(int n, int depth, std::vector<WorkUnit>& out) { extend(n, depth, start(UnitKind::plain, 1, 0), out); }
 
 // Mirror: a board and its left-right reflection are different solutions, so searching only
 // first-row queens in the left half and counting each completion twice covers them all. With
@@ -55,8 +53,7 @@ void split_mirror(int n, int depth, std::vector<WorkUnit>& out) {
     return;
   }
   const Mask left_half = (Mask{1} << middle) - 1;
-  for (Mask free = left_half & ~(unit.cols | unit.left_diag | unit.right_diag); free != 0;
-       free &= free - 1) {
+  for (Mask free = left_half & ~(unit.cols | unit.left_diag | unit.right_diag); free != 0; free &= free - 1) {
     WorkUnit next = unit;
     place_queen(next, column_of(free & (0 - free)));
     extend(n, depth, next, out);
@@ -90,12 +87,11 @@ void split_full(int n, int depth, std::vector<WorkUnit>& out) {
 
 void check_inputs(int n, int depth) {
   if (!valid_board_size(n))
-    throw std::invalid_argument("N must be between " + std::to_string(kMinN) + " and " +
-                                std::to_string(kMaxN) + ", got " + std::to_string(n));
+    throw std::invalid_argument("N must be between " + std::to_string(kMinN) + " and " + std::to_string(kMaxN) +
+                                ", got " + std::to_string(n));
   if (depth != 0 && (depth < kMinSplitDepth || depth > kMaxSplitDepth))
-    throw std::invalid_argument("split depth must be between " + std::to_string(kMinSplitDepth) +
-                                " and " + std::to_string(kMaxSplitDepth) + ", got " +
-                                std::to_string(depth));
+    throw std::invalid_argument("split depth must be between " + std::to_string(kMinSplitDepth) + " and " +
+                                std::to_string(kMaxSplitDepth) + ", got " + std::to_string(depth));
 }
 
 }  // namespace

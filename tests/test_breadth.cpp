@@ -61,9 +61,9 @@ TEST(Breadth, SimdAndPortableAgreeWithDirectEnumeration) {
     for (std::size_t size : {0u, 1u, 7u, 8u, 9u, 100u, 1000u}) {
       const Level in = random_level(n, size, random);
       const Mask sides = Mask{1} | (Mask{1} << (n - 1));
-      for (const RowRule& rule : {RowRule{nqueens::board_mask(n), 0, false},
-                                  RowRule{nqueens::board_mask(n) & ~Mask{6}, 0, false},
-                                  RowRule{nqueens::board_mask(n), sides, true}}) {
+      for (const RowRule& rule :
+           {RowRule{nqueens::board_mask(n), 0, false}, RowRule{nqueens::board_mask(n) & ~Mask{6}, 0, false},
+            RowRule{nqueens::board_mask(n), sides, true}}) {
         Level fast, portable;
         nqueens::detail::expand(in, fast, rule, true);
         nqueens::detail::expand_scalar(in, portable, rule, true);

@@ -88,8 +88,7 @@ TEST(Canonical, FullModeOrbitsMatchTheBruteForceCensus) {
     const test_support::Census c = test_support::census(n);
     const nqueens::CountResult r = nqueens::count(n, test_support::options(nqueens::Symmetry::full));
     for (std::size_t slot = 0; slot < c.orbits.size(); ++slot)
-      EXPECT_EQ(nqueens::to_string(r.totals.orbits[slot]), std::to_string(c.orbits[slot]))
-          << "orbit slot " << slot;
+      EXPECT_EQ(nqueens::to_string(r.totals.orbits[slot]), std::to_string(c.orbits[slot])) << "orbit slot " << slot;
     ASSERT_TRUE(r.unique.has_value());
     EXPECT_EQ(nqueens::to_string(*r.unique), std::to_string(c.orbit_count));
   }

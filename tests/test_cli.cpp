@@ -162,21 +162,78 @@ std::vector<std::string> keys_of(const Json& object) {
 
 // OEIS A000170 (all solutions) and A002562 (up to rotation and reflection), n = 0..27,
 // typed in from the OEIS independently of src/oeis.cpp.
-constexpr std::array<std::uint64_t, 28> kA000170 = {
-    1ULL, 1ULL, 0ULL, 0ULL, 2ULL, 10ULL, 4ULL, 40ULL, 92ULL, 352ULL, 724ULL, 2680ULL, 14200ULL, 73712ULL,
-    365596ULL, 2279184ULL, 14772512ULL, 95815104ULL, 666090624ULL, 4968057848ULL, 39029188884ULL,
-    314666222712ULL, 2691008701644ULL, 24233937684440ULL, 227514171973736ULL, 2207893435808352ULL,
-    22317699616364044ULL, 234907967154122528ULL};
-constexpr std::array<std::uint64_t, 28> kA002562 = {
-    0ULL /* n = 0: not in A002562 */, 1ULL, 0ULL, 0ULL, 1ULL, 2ULL, 1ULL, 6ULL, 12ULL, 46ULL, 92ULL, 341ULL,
-    1787ULL, 9233ULL, 45752ULL, 285053ULL, 1846955ULL, 11977939ULL, 83263591ULL, 621012754ULL,
-    4878666808ULL, 39333324973ULL, 336376244042ULL, 3029242658210ULL, 28439272956934ULL,
-    275986683743434ULL, 2789712466510289ULL, 29363495934315694ULL};
+constexpr std::array<std::uint64_t, 28> kA000170 = {1ULL,
+                                                    1ULL,
+                                                    0ULL,
+                                                    0ULL,
+                                                    2ULL,
+                                                    10ULL,
+                                                    4ULL,
+                                                    40ULL,
+                                                    92ULL,
+                                                    352ULL,
+                                                    724ULL,
+                                                    2680ULL,
+                                                    14200ULL,
+                                                    73712ULL,
+                                                    365596ULL,
+                                                    2279184ULL,
+                                                    14772512ULL,
+                                                    95815104ULL,
+                                                    666090624ULL,
+                                                    4968057848ULL,
+                                                    39029188884ULL,
+                                                    314666222712ULL,
+                                                    2691008701644ULL,
+                                                    24233937684440ULL,
+                                                    227514171973736ULL,
+                                                    2207893435808352ULL,
+                                                    22317699616364044ULL,
+                                                    234907967154122528ULL};
+constexpr std::array<std::uint64_t, 28> kA002562 = {0ULL /* n = 0: not in A002562 */,
+                                                    1ULL,
+                                                    0ULL,
+                                                    0ULL,
+                                                    1ULL,
+                                                    2ULL,
+                                                    1ULL,
+                                                    6ULL,
+                                                    12ULL,
+                                                    46ULL,
+                                                    92ULL,
+                                                    341ULL,
+                                                    1787ULL,
+                                                    9233ULL,
+                                                    45752ULL,
+                                                    285053ULL,
+                                                    1846955ULL,
+                                                    11977939ULL,
+                                                    83263591ULL,
+                                                    621012754ULL,
+                                                    4878666808ULL,
+                                                    39333324973ULL,
+                                                    336376244042ULL,
+                                                    3029242658210ULL,
+                                                    28439272956934ULL,
+                                                    275986683743434ULL,
+                                                    2789712466510289ULL,
+                                                    29363495934315694ULL};
 
 // The fields of one `count` record and of the context record, in output order.
-const std::vector<std::string> kRecordKeys = {
-    "n",       "total",   "unique",           "expected_total", "expected_unique", "verified",    "seconds",
-    "solutions_per_second", "nodes", "nodes_per_second", "threads", "symmetry", "split_depth", "work_units"};
+const std::vector<std::string> kRecordKeys = {"n",
+                                              "total",
+                                              "unique",
+                                              "expected_total",
+                                              "expected_unique",
+                                              "verified",
+                                              "seconds",
+                                              "solutions_per_second",
+                                              "nodes",
+                                              "nodes_per_second",
+                                              "threads",
+                                              "symmetry",
+                                              "split_depth",
+                                              "work_units"};
 const std::vector<std::string> kContextKeys = {"tool",      "command", "version", "build_type",
                                                "host_cpus", "threads", "date",    "schema_version"};
 
@@ -222,8 +279,8 @@ TEST(CliHelp, CountHelpListsEveryOption) {
     EXPECT_EQ(r.exit_code, 0) << describe(r);
     EXPECT_EQ(r.err, "") << describe(r);
     EXPECT_NE(r.out.find("Usage:"), std::string::npos) << describe(r);
-    for (const char* option : {"-n,--n", "-t,--threads", "--symmetry", "--split-depth", "--verify", "--format",
-                               "-q,--quiet", "--log-level"})
+    for (const char* option :
+         {"-n,--n", "-t,--threads", "--symmetry", "--split-depth", "--verify", "--format", "-q,--quiet", "--log-level"})
       EXPECT_NE(r.out.find(option), std::string::npos) << option << "\n" << describe(r);
   }
 }
@@ -307,8 +364,7 @@ TEST(CliCount, JsonLinesStartWithTheContextRecord) {
   EXPECT_GE(context["host_cpus"].get<int>(), 1);
   EXPECT_EQ(context["threads"], context["host_cpus"]);  // no -t: every hardware thread
   ASSERT_TRUE(context["date"].is_string());
-  EXPECT_TRUE(std::regex_match(context["date"].get<std::string>(),
-                               std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")))
+  EXPECT_TRUE(std::regex_match(context["date"].get<std::string>(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")))
       << context["date"];
   EXPECT_EQ(context["schema_version"], 1);
 
@@ -398,8 +454,7 @@ TEST(CliCount, ThreadCountsChangeNothing) {
       EXPECT_EQ(lines[i]["threads"], std::stoi(threads));
       // Keep only what must not depend on scheduling.
       Json fixed;
-      for (const char* key : {"n", "total", "unique", "nodes", "split_depth", "work_units"})
-        fixed[key] = lines[i][key];
+      for (const char* key : {"n", "total", "unique", "nodes", "split_depth", "work_units"}) fixed[key] = lines[i][key];
       if (first.size() < 3)
         first.push_back(fixed);
       else
@@ -555,9 +610,9 @@ TEST(CliRuntime, UnwritableStdoutExitsThree) {
 // ---- bad input: exit code 2, one line on stderr, nothing on stdout ---------------------------
 
 struct BadInput {
-  const char* name;                //!< the test name
-  std::vector<std::string> args;   //!< the command line
-  const char* mentions;            //!< a piece of the error message ("" when none is fixed)
+  const char* name;               //!< the test name
+  std::vector<std::string> args;  //!< the command line
+  const char* mentions;           //!< a piece of the error message ("" when none is fixed)
 };
 
 void PrintTo(const BadInput& bad, std::ostream* os) { *os << bad.name; }
@@ -585,10 +640,8 @@ INSTANTIATE_TEST_SUITE_P(
         // CLI11 2.1.2 reports an unknown subcommand as a missing one, without naming it.
         BadInput{"UnknownSubcommand", {"frobnicate"}, "frobnicate"},
         BadInput{"UnknownOption", {"count", "-n", "8", "--fast"}, "--fast"},
-        BadInput{"UnknownOptionOeis", {"oeis", "--fast"}, "--fast"},
-        BadInput{"MissingN", {"count"}, "--n"},
-        BadInput{"NWithoutValue", {"count", "-n"}, "--n"},
-        BadInput{"NEmpty", {"count", "-n", ""}, "empty"},
+        BadInput{"UnknownOptionOeis", {"oeis", "--fast"}, "--fast"}, BadInput{"MissingN", {"count"}, "--n"},
+        BadInput{"NWithoutValue", {"count", "-n"}, "--n"}, BadInput{"NEmpty", {"count", "-n", ""}, "empty"},
         BadInput{"NZero", {"count", "-n", "0"}, "out of range"},
         BadInput{"NTooLarge", {"count", "-n", "33"}, "out of range"},
         BadInput{"NHuge", {"count", "-n", "99999999999999999999"}, "out of range"},

@@ -213,7 +213,8 @@ TEST_F(JournalTest, RepeatedIdenticalRecordCountsOnce) {
 
 TEST_F(JournalTest, JournalOfAnotherRunIsRefusedUntouched) {
   const fs::path path = make_journal(4);
-  expect_refused<JournalMismatch>(path, nqueens::make_header(nqueens::split(11, Symmetry::full)), "N is 10 there, 11 here");
+  expect_refused<JournalMismatch>(path, nqueens::make_header(nqueens::split(11, Symmetry::full)),
+                                  "N is 10 there, 11 here");
   expect_refused<JournalMismatch>(path, nqueens::make_header(nqueens::split(10, Symmetry::mirror)),
                                   "the symmetry mode is full there, mirror here");
   expect_refused<JournalMismatch>(path, nqueens::make_header(nqueens::split(10, Symmetry::full, 3)),

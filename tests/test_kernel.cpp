@@ -64,8 +64,7 @@ void expect_plain_unit(const WorkUnit& unit, int n, const Tally& tally) {
   EXPECT_EQ(tally.orbits, (std::array<std::uint64_t, 4>{}));  // orbits are a full-mode count
 }
 
-void expect_full_unit(const std::vector<ClassifiedBoard>& solutions, const WorkUnit& unit,
-                      const Tally& tally) {
+void expect_full_unit(const std::vector<ClassifiedBoard>& solutions, const WorkUnit& unit, const Tally& tally) {
   const Expected e = full_mode_expectation(solutions, unit);
   EXPECT_EQ(tally.total, e.total);
   EXPECT_EQ(tally.orbits, e.orbits);
@@ -82,8 +81,7 @@ TEST_P(KernelAgainstReference, EveryUnitMatchesAndUnitsSumToTheTotal) {
   const auto [mode, depth] = GetParam();
   for (int n = 1; n <= kLargestN; ++n) {
     const WorkPlan plan = nqueens::split(n, mode, depth);
-    const auto solutions = mode == Symmetry::full ? classified_solutions(n)
-                                                  : std::vector<ClassifiedBoard>{};
+    const auto solutions = mode == Symmetry::full ? classified_solutions(n) : std::vector<ClassifiedBoard>{};
     nqueens::Totals sum;
     for (std::size_t id = 0; id < plan.units.size(); ++id) {
       SCOPED_TRACE(testing::Message() << "n=" << n << " unit " << id);
@@ -111,8 +109,7 @@ TEST_P(KernelAgainstReference, NodesCountThePlacedQueens) {
     for (std::size_t id = 0; id < plan.units.size(); ++id) {
       const Tally tally = nqueens::count_from(plan.units[id], n);
       if (tally.total > 0) {
-        EXPECT_GE(tally.nodes, static_cast<std::uint64_t>(n - plan.units[id].rows))
-            << "n=" << n << " unit " << id;
+        EXPECT_GE(tally.nodes, static_cast<std::uint64_t>(n - plan.units[id].rows)) << "n=" << n << " unit " << id;
       }
       nodes += tally.nodes;
     }
@@ -123,15 +120,13 @@ TEST_P(KernelAgainstReference, NodesCountThePlacedQueens) {
 }
 
 std::string param_name(const ::testing::TestParamInfo<std::tuple<Symmetry, int>>& info) {
-  return std::string(nqueens::to_string(std::get<0>(info.param))) + "_depth" +
-         std::to_string(std::get<1>(info.param));
+  return std::string(nqueens::to_string(std::get<0>(info.param))) + "_depth" + std::to_string(std::get<1>(info.param));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    ModesAndDepths, KernelAgainstReference,
-    ::testing::Combine(::testing::ValuesIn(test_support::kModes),
-                       ::testing::Range(nqueens::kMinSplitDepth, nqueens::kMaxSplitDepth + 1)),
-    param_name);
+INSTANTIATE_TEST_SUITE_P(ModesAndDepths, KernelAgainstReference,
+                         ::testing::Combine(::testing::ValuesIn(test_support::kModes),
+                                            ::testing::Range(nqueens::kMinSplitDepth, nqueens::kMaxSplitDepth + 1)),
+                         param_name);
 
 // Hand-checked: on 4 x 4 the first queen in column 1 forces 1,3,0,2, the only completion.
 TEST(Kernel, CompletesAHandCheckedPrefix) {

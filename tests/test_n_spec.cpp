@@ -45,16 +45,13 @@ TEST_P(BadNSpec, ThrowsSpecErrorWithOneLineReason) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    EveryKind, BadNSpec,
-    ::testing::Values("", ",", "8,", ",8", "8,,9",           // empty items
-                      "-5", "5-", "8-10-12", "14-12",        // malformed or reversed ranges
-                      "0", "33", "99999999999", "1-33",      // out of range, overflow-sized
-                      "a", "8a", " 8", "8 ", "+8", "1.5",    // not plain digits
-                      "8,8", "8-10,9", "1-3,2-4"));          // listed twice
+INSTANTIATE_TEST_SUITE_P(EveryKind, BadNSpec,
+                         ::testing::Values("", ",", "8,", ",8", "8,,9",         // empty items
+                                           "-5", "5-", "8-10-12", "14-12",      // malformed or reversed ranges
+                                           "0", "33", "99999999999", "1-33",    // out of range, overflow-sized
+                                           "a", "8a", " 8", "8 ", "+8", "1.5",  // not plain digits
+                                           "8,8", "8-10,9", "1-3,2-4"));        // listed twice
 
-TEST(NSpec, SpecErrorIsAnInvalidArgument) {
-  EXPECT_THROW(parse_n_spec("x"), std::invalid_argument);
-}
+TEST(NSpec, SpecErrorIsAnInvalidArgument) { EXPECT_THROW(parse_n_spec("x"), std::invalid_argument); }
 
 }  // namespace

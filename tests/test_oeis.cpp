@@ -13,8 +13,8 @@ namespace {
 
 using nqueens::Count;
 using nqueens::Tally;
-using nqueens::Totals;
 using nqueens::to_string;
+using nqueens::Totals;
 using test_support::describe;
 
 constexpr Count kMaxCount = ~Count{0};

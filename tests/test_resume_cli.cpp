@@ -173,8 +173,9 @@ TEST_F(ResumeCli, KilledAtRandomMomentsThenResumedEndsWithTheOeisTotal) {
   SCOPED_TRACE(testing::Message() << "seed " << seed);
   std::mt19937 random(seed);
   std::uniform_int_distribution<int> delay_ms(5, 700);
-  const std::vector<std::string> args = {"count",          "-n",       std::to_string(kKilledN), "-t", "2",
-                                         "--checkpoint",   journal.string(), "--format", "json", "--no-progress"};
+  const std::vector<std::string> args = {"count", "-n",           std::to_string(kKilledN), "-t",
+                                         "2",     "--checkpoint", journal.string(),         "--format",
+                                         "json",  "--no-progress"};
   int kills = 0;
   Outcome finished;
   for (int attempt = 0; attempt < 200 && finished.exit_code != 0; ++attempt) {
@@ -285,7 +286,8 @@ TEST_F(ResumeCli, SigintStopsWithin2SecondsAndKeepsTheFinishedUnits) {
   EXPECT_LT(scan.units.size(), scan.header.unit_count);
   const nqueens::WorkPlan plan = nqueens::split(18, nqueens::Symmetry::full);
   for (std::size_t i = 0; i < scan.units.size(); i += scan.units.size() / 3 + 1)
-    EXPECT_EQ(scan.units[i].tally, nqueens::count_from(plan.units[scan.units[i].id], 18)) << "unit " << scan.units[i].id;
+    EXPECT_EQ(scan.units[i].tally, nqueens::count_from(plan.units[scan.units[i].id], 18))
+        << "unit " << scan.units[i].id;
 }
 
 // At split depth 2, N = 20 has units of many seconds each: none can finish in time, so the exit
@@ -391,7 +393,8 @@ TEST_F(ShardCli, MissingDoubledAlteredOrConflictingShardsAreNamedByIdWithNoTotal
   // An edited count: its checksum no longer matches.
   const nqueens::ShardFile second = nqueens::parse_shard_json(read_bytes(files[1]), files[1]);
   const nqueens::UnitCount victim = second.units.at(2);
-  const std::string id_total = "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total);
+  const std::string id_total =
+      "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total);
   std::string text = read_bytes(files[1]);
   text.replace(text.find(id_total), id_total.size(),
                "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total + 8));
@@ -419,16 +422,15 @@ TEST_F(ShardCli, ShardsOfDifferentRunsAreBadInput) {
 }
 
 TEST_F(ShardCli, BadOptionsAreUsageErrors) {
-  const std::vector<std::vector<std::string>> cases = {
-      {"count", "-n", "8-10", "--checkpoint", file("j").string()},
-      {"count", "-n", "8,9", "--shard", "1/2"},
-      {"count", "-n", "8", "--shard", "3/2"},
-      {"count", "-n", "8", "--shard", "x"},
-      {"count", "-n", "8", "--output", file("o").string()},
-      {"count", "-n", "8", "--shard", "1/2", "--verify"},
-      {"count", "-n", "8", "--progress-interval", "0"},
-      {"merge"},
-      {"merge", file("does-not-exist.json").string()}};
+  const std::vector<std::vector<std::string>> cases = {{"count", "-n", "8-10", "--checkpoint", file("j").string()},
+                                                       {"count", "-n", "8,9", "--shard", "1/2"},
+                                                       {"count", "-n", "8", "--shard", "3/2"},
+                                                       {"count", "-n", "8", "--shard", "x"},
+                                                       {"count", "-n", "8", "--output", file("o").string()},
+                                                       {"count", "-n", "8", "--shard", "1/2", "--verify"},
+                                                       {"count", "-n", "8", "--progress-interval", "0"},
+                                                       {"merge"},
+                                                       {"merge", file("does-not-exist.json").string()}};
   for (const auto& args : cases) {
     const Outcome r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args[3] << "\n" << describe(r);

@@ -50,8 +50,7 @@ TEST(Schedule, ThreadCountDoesNotChangeTotals) {
       const std::string one_thread = describe(nqueens::run_units(plan, 1));
       for (int threads : {2, 3, 8}) {
         EXPECT_EQ(describe(nqueens::run_units(plan, threads)), one_thread) << threads << " threads";
-        EXPECT_EQ(describe(nqueens::count(n, test_support::options(mode, threads)).totals),
-                  one_thread)
+        EXPECT_EQ(describe(nqueens::count(n, test_support::options(mode, threads)).totals), one_thread)
             << threads << " threads";
       }
     }
@@ -66,8 +65,7 @@ TEST(Schedule, ObserverSeesEveryUnitOnceWithItsKernelTally) {
     Totals observed;
     for (std::size_t id = 0; id < plan.units.size(); ++id) {
       EXPECT_EQ(recorder.calls[id], 1) << "unit " << id;
-      EXPECT_EQ(describe(recorder.tallies[id]), describe(nqueens::count_from(plan.units[id], plan.n)))
-          << "unit " << id;
+      EXPECT_EQ(describe(recorder.tallies[id]), describe(nqueens::count_from(plan.units[id], plan.n))) << "unit " << id;
       observed += recorder.tallies[id];
     }
     EXPECT_EQ(describe(observed), describe(totals));
@@ -153,7 +151,8 @@ TEST(Schedule, EstimatedCostOfDeepestUnitsCountsTwoRowExtensions) {
     auto fits = [&queens](int col) {
       const int row = static_cast<int>(queens.size());
       for (int r = 0; r < row; ++r)
-        if (queens[static_cast<std::size_t>(r)] == col || std::abs(queens[static_cast<std::size_t>(r)] - col) == row - r)
+        if (queens[static_cast<std::size_t>(r)] == col ||
+            std::abs(queens[static_cast<std::size_t>(r)] - col) == row - r)
           return false;
       return true;
     };
@@ -173,8 +172,10 @@ TEST(Schedule, NonPositiveThreadCountsThrow) {
   EXPECT_THROW(nqueens::run_units(plan, 0), std::invalid_argument);
   EXPECT_THROW(nqueens::run_units(plan, -3), std::invalid_argument);
   EXPECT_THROW(nqueens::count(6, test_support::options(Symmetry::full, -1)), std::invalid_argument);
-  EXPECT_THROW(nqueens::count(6, test_support::options(Symmetry::full, nqueens::kMaxThreads + 1)), std::invalid_argument);
-  EXPECT_EQ(nqueens::count(6, test_support::options(Symmetry::full, 0)).threads, nqueens::hardware_threads());  // 0 = auto
+  EXPECT_THROW(nqueens::count(6, test_support::options(Symmetry::full, nqueens::kMaxThreads + 1)),
+               std::invalid_argument);
+  EXPECT_EQ(nqueens::count(6, test_support::options(Symmetry::full, 0)).threads,
+            nqueens::hardware_threads());  // 0 = auto
 }
 
 }  // namespace

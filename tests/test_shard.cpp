@@ -86,7 +86,8 @@ TEST(Shard, ShardsCarryNearlyEqualEstimatedWork) {
       std::vector<std::uint64_t> loads;
       for (int i = 1; i <= k; ++i) {
         std::uint64_t load = 0;
-        for (const std::size_t id : nqueens::shard_ids(plan, {i, k})) load += nqueens::estimated_cost(plan.units[id], n);
+        for (const std::size_t id : nqueens::shard_ids(plan, {i, k}))
+          load += nqueens::estimated_cost(plan.units[id], n);
         loads.push_back(load);
       }
       const auto [low, high] = std::minmax_element(loads.begin(), loads.end());
@@ -146,11 +147,10 @@ TEST(Shard, MalformedFilesAreRefused) {
   const WorkPlan plan = nqueens::split(8, Symmetry::full);
   const std::string good = nqueens::shard_json(counted_shard(plan, 1, 1));
   EXPECT_NO_THROW(nqueens::parse_shard_json(good, "good.json"));
-  for (const std::string& bad :
-       {std::string("not json"), std::string("{}"), good.substr(0, good.size() / 2),
-        std::regex_replace(good, std::regex("\"id\":0,"), "\"id\":999,"),
-        std::regex_replace(good, std::regex("\"nodes\":"), "\"nodez\":"),
-        std::regex_replace(good, std::regex("nqueens-shard"), "something-else")})
+  for (const std::string& bad : {std::string("not json"), std::string("{}"), good.substr(0, good.size() / 2),
+                                 std::regex_replace(good, std::regex("\"id\":0,"), "\"id\":999,"),
+                                 std::regex_replace(good, std::regex("\"nodes\":"), "\"nodez\":"),
+                                 std::regex_replace(good, std::regex("nqueens-shard"), "something-else")})
     EXPECT_THROW(nqueens::parse_shard_json(bad, "bad.json"), nqueens::ShardFileError) << bad.substr(0, 80);
 }
 

@@ -19,21 +19,17 @@ using nqueens::WorkUnit;
 using test_support::kModes;
 
 bool same_unit(const WorkUnit& a, const WorkUnit& b) {
-  return a.queens == b.queens && a.rows == b.rows && a.kind == b.kind && a.weight == b.weight &&
-         a.bound == b.bound && a.cols == b.cols && a.left_diag == b.left_diag &&
-         a.right_diag == b.right_diag;
+  return a.queens == b.queens && a.rows == b.rows && a.kind == b.kind && a.weight == b.weight && a.bound == b.bound &&
+         a.cols == b.cols && a.left_diag == b.left_diag && a.right_diag == b.right_diag;
 }
 
-std::vector<int> prefix(const WorkUnit& unit) {
-  return {unit.queens.begin(), unit.queens.begin() + unit.rows};
-}
+std::vector<int> prefix(const WorkUnit& unit) { return {unit.queens.begin(), unit.queens.begin() + unit.rows}; }
 
 // Queen against queen, the way a person checks a board: no shared column, no shared diagonal.
 bool legal(const std::vector<int>& queens) {
   for (std::size_t a = 0; a < queens.size(); ++a)
     for (std::size_t b = a + 1; b < queens.size(); ++b)
-      if (queens[a] == queens[b] || std::abs(queens[a] - queens[b]) == static_cast<int>(b - a))
-        return false;
+      if (queens[a] == queens[b] || std::abs(queens[a] - queens[b]) == static_cast<int>(b - a)) return false;
   return true;
 }
 
@@ -66,10 +62,9 @@ TEST(Split, SameInputsGiveSameUnitsAndFingerprint) {
 }
 
 TEST(Split, FingerprintsDifferAcrossNSymmetryAndDepth) {
-  const std::vector<WorkPlan> plans = {
-      split(10, Symmetry::none, 2),   split(11, Symmetry::none, 2),
-      split(10, Symmetry::mirror, 2), split(10, Symmetry::full, 2),
-      split(10, Symmetry::none, 3),   split(10, Symmetry::none, 4)};
+  const std::vector<WorkPlan> plans = {split(10, Symmetry::none, 2),   split(11, Symmetry::none, 2),
+                                       split(10, Symmetry::mirror, 2), split(10, Symmetry::full, 2),
+                                       split(10, Symmetry::none, 3),   split(10, Symmetry::none, 4)};
   std::set<std::uint64_t> prints;
   for (const WorkPlan& plan : plans) prints.insert(nqueens::fingerprint(plan));
   EXPECT_EQ(prints.size(), plans.size());
@@ -137,8 +132,7 @@ TEST(Split, EveryPrefixIsLegalAndMasksMatchIt) {
   for (Symmetry mode : kModes)
     for (int n = 1; n <= 12; ++n)
       for (int depth = nqueens::kMinSplitDepth; depth <= nqueens::kMaxSplitDepth; ++depth) {
-        SCOPED_TRACE(testing::Message() << "n=" << n << " mode=" << nqueens::to_string(mode)
-                                        << " depth=" << depth);
+        SCOPED_TRACE(testing::Message() << "n=" << n << " mode=" << nqueens::to_string(mode) << " depth=" << depth);
         const WorkPlan plan = split(n, mode, depth);
         for (const WorkUnit& unit : plan.units) {
           EXPECT_EQ(static_cast<int>(unit.rows), plan.split_depth);

@@ -23,14 +23,13 @@ inline void PrintTo(Symmetry mode, std::ostream* os) { *os << to_string(mode); }
 
 namespace test_support {
 
-inline constexpr std::array<nqueens::Symmetry, 3> kModes = {
-    nqueens::Symmetry::none, nqueens::Symmetry::mirror, nqueens::Symmetry::full};
+inline constexpr std::array<nqueens::Symmetry, 3> kModes = {nqueens::Symmetry::none, nqueens::Symmetry::mirror,
+                                                            nqueens::Symmetry::full};
 
 inline std::string describe(const nqueens::Totals& t) {
   using nqueens::to_string;
-  return "total=" + to_string(t.total) + " orbits=" + to_string(t.orbits[0]) + "/" +
-         to_string(t.orbits[1]) + "/" + to_string(t.orbits[2]) + "/" + to_string(t.orbits[3]) +
-         " nodes=" + to_string(t.nodes);
+  return "total=" + to_string(t.total) + " orbits=" + to_string(t.orbits[0]) + "/" + to_string(t.orbits[1]) + "/" +
+         to_string(t.orbits[2]) + "/" + to_string(t.orbits[3]) + " nodes=" + to_string(t.nodes);
 }
 
 inline std::string describe(const nqueens::Tally& t) {
@@ -55,7 +54,7 @@ inline std::span<const std::uint8_t> prefix_of(const nqueens::WorkUnit& unit) {
 
 // ---- brute-force orbits ----------------------------------------------------------------------
 
-using Board = std::vector<int>;  // board[r] = column of the queen on row r
+using Board = std::vector<int>;      // board[r] = column of the queen on row r
 using Square = std::pair<int, int>;  // (row, col)
 
 inline constexpr int kSymmetries = 8;
@@ -82,7 +81,7 @@ inline Board image(const Board& board, int g) {
   std::set<Square> queens;
   for (int r = 0; r < n; ++r) queens.insert(map_square(g, {r, board[static_cast<std::size_t>(r)]}, n));
   Board out;
-  for (const auto& [row, col] : queens) {  // the set is sorted by row, one queen per row
+  for (const auto& [row, col] : queens) {                // the set is sorted by row, one queen per row
     if (row != static_cast<int>(out.size())) return {};  // not a permutation: cannot happen
     out.push_back(col);
   }

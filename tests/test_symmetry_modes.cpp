@@ -56,8 +56,7 @@ TEST(SymmetryModes, ResultEchoesTheModeAsked) {
 }
 
 TEST(SymmetryModes, NamesRoundTrip) {
-  for (Symmetry mode : test_support::kModes)
-    EXPECT_EQ(nqueens::parse_symmetry(nqueens::to_string(mode)), mode);
+  for (Symmetry mode : test_support::kModes) EXPECT_EQ(nqueens::parse_symmetry(nqueens::to_string(mode)), mode);
   EXPECT_FALSE(nqueens::parse_symmetry("Full").has_value());
   EXPECT_FALSE(nqueens::parse_symmetry("").has_value());
 }

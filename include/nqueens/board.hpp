@@ -11,9 +11,7 @@ inline constexpr int kMinN = 1;
 inline constexpr int kMaxN = 32;
 
 //! The columns of an N-wide board: the low N bits set.
-constexpr Mask board_mask(int n) {
-  return n >= 32 ? ~Mask{0} : (Mask{1} << n) - 1;
-}
+constexpr Mask board_mask(int n) { return n >= 32 ? ~Mask{0} : (Mask{1} << n) - 1; }
 
 //! Column index of a single-bit mask.
 constexpr int column_of(Mask bit) { return __builtin_ctz(bit); }

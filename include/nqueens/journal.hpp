@@ -96,14 +96,14 @@ class Journal {
   std::vector<UnitCount> recorded_;
   std::size_t dropped_bytes_ = 0;
 
-  mutable std::mutex write_lock_;      //!< one writer at a time; taken once per finished unit
-  bool sealed_ = false;                //!< guarded by write_lock_
-  std::size_t appended_ = 0;           //!< guarded by write_lock_
-  std::atomic<bool> dirty_ = false;    //!< written since the last fsync
-  std::atomic<int> flush_error_ = 0;   //!< errno of a failed background fsync
-  std::condition_variable_any wake_;   //!< ends the flusher's sleep early on destruction
+  mutable std::mutex write_lock_;     //!< one writer at a time; taken once per finished unit
+  bool sealed_ = false;               //!< guarded by write_lock_
+  std::size_t appended_ = 0;          //!< guarded by write_lock_
+  std::atomic<bool> dirty_ = false;   //!< written since the last fsync
+  std::atomic<int> flush_error_ = 0;  //!< errno of a failed background fsync
+  std::condition_variable_any wake_;  //!< ends the flusher's sleep early on destruction
   std::mutex wake_lock_;
-  std::jthread flusher_;               //!< fsyncs once a second while there is something new
+  std::jthread flusher_;  //!< fsyncs once a second while there is something new
 };
 
 }  // namespace nqueens

@@ -21,9 +21,7 @@ struct Tally {
 };
 
 //! Index into Tally::orbits for an orbit of `size` boards (1, 2, 4 or 8).
-constexpr std::size_t orbit_slot(int size) {
-  return size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
-}
+constexpr std::size_t orbit_slot(int size) { return size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3; }
 
 //! Counts all completions of `unit` on an n x n board.
 Tally count_from(const WorkUnit& unit, int n);

@@ -14,7 +14,7 @@
 namespace nqueens {
 
 struct RunHeader {
-  std::string version;           //!< the tool version that wrote it (informational, see below)
+  std::string version;  //!< the tool version that wrote it (informational, see below)
   int n = 0;
   Symmetry symmetry = Symmetry::full;
   int split_depth = 0;

@@ -40,7 +40,7 @@ std::vector<std::size_t> shard_ids(const WorkPlan& plan, ShardSpec shard);
 
 //! The contents of a shard file.
 struct ShardFile {
-  std::string source;             //!< where it was read from, for messages
+  std::string source;  //!< where it was read from, for messages
   RunHeader header;
   ShardSpec shard;
   int threads = 0;

@@ -13,8 +13,8 @@ namespace nqueens {
 struct WorkPlan {
   int n = 0;
   Symmetry symmetry = Symmetry::none;
-  int split_depth = 0;           //!< rows fixed by the splitter (clamped to n for tiny boards)
-  std::vector<WorkUnit> units;   //!< ordered by prefix, lexicographically
+  int split_depth = 0;          //!< rows fixed by the splitter (clamped to n for tiny boards)
+  std::vector<WorkUnit> units;  //!< ordered by prefix, lexicographically
 };
 
 //! The depth chosen when the user gives none. It depends on N alone, never on the thread

@@ -42,11 +42,8 @@ int run_program(int argc, char** argv) {
   app.set_version_flag("--version", std::string("nqueens ") + nqueens::kVersion);
   app.require_subcommand(1);
   const std::vector<std::pair<CLI::App*, Command>> commands = {
-      add_count_command(app),
-      add_oeis_command(app),
-      add_solve_command(app),
-      add_bench_command(app),
-      add_merge_command(app),
+      add_count_command(app), add_oeis_command(app),  add_solve_command(app),
+      add_bench_command(app), add_merge_command(app),
   };
 
   // A closed stdout must not kill the process silently: writes then fail with EPIPE, and each

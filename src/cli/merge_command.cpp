@@ -50,7 +50,8 @@ std::string id_ranges(const std::vector<std::size_t>& ids) {
     std::size_t j = i;
     while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
     if (runs == kMaxRuns) return text + ", ... (" + std::to_string(ids.size()) + " units in all)";
-    text += (text.size() == start ? "" : ", ") + (i == j ? std::to_string(ids[i]) : fmt::format("{}-{}", ids[i], ids[j]));
+    text +=
+        (text.size() == start ? "" : ", ") + (i == j ? std::to_string(ids[i]) : fmt::format("{}-{}", ids[i], ids[j]));
     i = j + 1;
   }
   return text;
@@ -88,8 +89,8 @@ void print_shard_hints(const std::vector<ShardFile>& shards) {
 
 void print_report(const MergeReport& report, const std::vector<ShardFile>& shards) {
   if (!report.missing.empty())
-    fmt::print(stderr, "nqueens: error: missing ({} of {} units): {}\n", report.missing.size(), report.header.unit_count,
-               id_ranges(report.missing));
+    fmt::print(stderr, "nqueens: error: missing ({} of {} units): {}\n", report.missing.size(),
+               report.header.unit_count, id_ranges(report.missing));
   print_problems("duplicated", report.duplicated, shards);
   print_problems("conflicting counts", report.conflicting, shards);
   print_problems("altered (checksum does not match the counts)", report.altered, shards);

@@ -13,22 +13,22 @@ Registered add_oeis_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("oeis", "Print the built-in OEIS tables A000170 and A002562");
   add_format_option(*command, *format);
   return {command, [format] {
-    auto reporter = make_reporter(parse_format(*format), stdout);
-    std::vector<int> sizes;
-    for (int n = 0; n <= kOeisMaxN; ++n) sizes.push_back(n);
-    reporter->begin({"oeis", 1, sizes});
-    for (int n : sizes) {
-      nlohmann::ordered_json record;
-      record["n"] = n;
-      record["total"] = *oeis_total(n);
-      const auto unique = oeis_unique(n);
-      record["unique"] = unique ? nlohmann::ordered_json(*unique) : nlohmann::ordered_json(nullptr);
-      reporter->row(record);
-    }
-    reporter->end();
-    check_written(stdout);
-    return kOk;
-  }};
+            auto reporter = make_reporter(parse_format(*format), stdout);
+            std::vector<int> sizes;
+            for (int n = 0; n <= kOeisMaxN; ++n) sizes.push_back(n);
+            reporter->begin({"oeis", 1, sizes});
+            for (int n : sizes) {
+              nlohmann::ordered_json record;
+              record["n"] = n;
+              record["total"] = *oeis_total(n);
+              const auto unique = oeis_unique(n);
+              record["unique"] = unique ? nlohmann::ordered_json(*unique) : nlohmann::ordered_json(nullptr);
+              reporter->row(record);
+            }
+            reporter->end();
+            check_written(stdout);
+            return kOk;
+          }};
 }
 
 }  // namespace nqueens::cli

@@ -36,8 +36,9 @@ Progress::Progress(const WorkPlan& plan, const std::vector<std::size_t>& todo, c
   cost_total_ += cost_before_;
   units_before_ = done.size();
   units_total_ = todo.size() + done.size();
-  period_ = terminal_ ? Clock::duration(kRedraw)
-                      : std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.interval_seconds));
+  period_ = terminal_
+                ? Clock::duration(kRedraw)
+                : std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.interval_seconds));
   start_ = Clock::now();
   next_ = start_ + (terminal_ ? Clock::duration(kFirstDraw) : period_);
 }
@@ -55,7 +56,8 @@ void Progress::unit_done(std::size_t id, const Tally& tally) {
 std::string Progress::status() const {
   const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
   const std::uint64_t cost_now = cost_done_.load(std::memory_order_relaxed);
-  const double share = cost_total_ ? static_cast<double>(cost_before_ + cost_now) / static_cast<double>(cost_total_) : 1.0;
+  const double share =
+      cost_total_ ? static_cast<double>(cost_before_ + cost_now) / static_cast<double>(cost_total_) : 1.0;
   // The ETA extrapolates this process's own pace: work counted before it started took no time here.
   std::string eta = "-";
   if (cost_now > 0) {

@@ -144,10 +144,14 @@ std::vector<Column> columns_for(const std::string& command, int count_width) {
   };
   if (command == "oeis") return columns;
   if (command == "bench") return bench_columns();
-  columns.push_back({"expected", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["expected_total"]); }});
+  columns.push_back(
+      {"expected", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["expected_total"]); }});
   columns.push_back({"status", 8, status_cell});
-  columns.push_back({"seconds", 10, [](const nlohmann::ordered_json& r) { return fmt::format("{:.3f}", r["seconds"].get<double>()); }});
-  columns.push_back({"solutions/s", 11, [](const nlohmann::ordered_json& r) { return rate_cell(r["solutions_per_second"]); }});
+  columns.push_back({"seconds", 10, [](const nlohmann::ordered_json& r) {
+                       return fmt::format("{:.3f}", r["seconds"].get<double>());
+                     }});
+  columns.push_back(
+      {"solutions/s", 11, [](const nlohmann::ordered_json& r) { return rate_cell(r["solutions_per_second"]); }});
   return columns;
 }
 
@@ -242,7 +246,8 @@ std::unique_ptr<Reporter> make_reporter(Format format, std::FILE* out) {
 }
 
 void check_written(std::FILE* out) {
-  if (std::fflush(out) != 0 || std::ferror(out)) throw std::runtime_error("could not write the results to standard output");
+  if (std::fflush(out) != 0 || std::ferror(out))
+    throw std::runtime_error("could not write the results to standard output");
 }
 
 }  // namespace nqueens::cli

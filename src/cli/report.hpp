@@ -18,7 +18,7 @@ namespace nqueens::cli {
 enum class Format { text, json, csv };
 
 struct RunContext {
-  std::string command;     //!< "count" or "oeis"
+  std::string command;  //!< "count" or "oeis"
   int threads = 0;
   std::vector<int> sizes;  //!< every N the run will print, for column widths
 };

@@ -87,7 +87,7 @@ struct Solution {
   int n;
   std::uint64_t index;  // 1-based position in the stream
   std::span<const std::uint8_t> columns;
-  int class_size;       // 0 unless --unique
+  int class_size;  // 0 unless --unique
 };
 
 void append_number(std::string& out, std::uint64_t value) {
@@ -237,8 +237,7 @@ Registered add_solve_command(CLI::App& app) {
   command->add_option("--format", args->format, "Output: board (Q and .), perm (columns), json (JSON Lines) or csv")
       ->check(CLI::IsMember({"board", "perm", "json", "csv"}))
       ->capture_default_str();
-  command->add_option("--limit", args->limit, "Stop after this many solutions")
-      ->check(positive_count());
+  command->add_option("--limit", args->limit, "Stop after this many solutions")->check(positive_count());
   command->add_flag("--unique", args->unique,
                     "One canonical board per class under rotation and reflection, with the class size");
   command->add_option("-t,--threads", args->threads, "Worker threads (default: all hardware threads)")

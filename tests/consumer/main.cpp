@@ -5,7 +5,6 @@
 
 int main() {
   const nqueens::CountResult result = nqueens::count(8);
-  std::cout << "N=8 total=" << nqueens::to_string(result.totals.total) << " (nqueens "
-            << nqueens::kVersion << ")\n";
+  std::cout << "N=8 total=" << nqueens::to_string(result.totals.total) << " (nqueens " << nqueens::kVersion << ")\n";
   return result.totals.total == 92 ? 0 : 1;
 }
