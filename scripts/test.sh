@@ -2,8 +2,7 @@
 # The README's test command, and CI's (.ci/run): sets up, then runs every check in turn and stops
 # at the first failure with a non-zero exit. docs/development.md explains each step.
 #
-#   scripts/test.sh            the release step (what CI runs for now, see below)
-#   scripts/test.sh all        every step
+#   scripts/test.sh            every step (what CI runs)
 #   scripts/test.sh --quick    format + release: a minute or two once built
 #   scripts/test.sh STEP...    only these steps, e.g. scripts/test.sh tidy asan
 #
@@ -21,18 +20,12 @@ steps=()
 for arg in "$@"; do
   case "$arg" in
     --quick) steps+=(format release) ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     format|release|tidy|asan|tsan|fuzz) steps+=("$arg") ;;
-    all) ;;
     *) echo "test.sh: unknown step '$arg' (steps: ${all_steps[*]}, or --quick)" >&2; exit 2 ;;
   esac
 done
-# CI (no arguments) runs the release step: the sanitizer, tidy, format and fuzz steps are in
-# place but were not yet verified end to end on a fresh machine within a session; run them with
-# `scripts/test.sh all` (or by name) until they are made the default.
-ci_steps=(release)
-if [ "${1:-}" = all ]; then steps=("${all_steps[@]}"); fi
-[ ${#steps[@]} -gt 0 ] || steps=("${ci_steps[@]}")
+[ ${#steps[@]} -gt 0 ] || steps=("${all_steps[@]}")
 
 jobs="$(nproc)"
 timings=()

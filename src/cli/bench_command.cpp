@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
+#include "count_options.hpp"
 #include "logging.hpp"
 #include "nqueens/bench.hpp"
 #include "nqueens/n_spec.hpp"
@@ -128,11 +129,7 @@ Registered add_bench_command(CLI::App& app) {
   command->add_option("-r,--repeats", args->repeats, "Timed runs per point; the median is reported")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
-  command->add_option("--symmetry", args->symmetry, "Symmetry mode of the engine: none, mirror or full")
-      ->check(CLI::IsMember({"none", "mirror", "full"}))
-      ->capture_default_str();
-  command->add_option("--split-depth", args->split_depth, "Rows fixed per work unit (default: chosen from N)")
-      ->check(CLI::Range(kMinSplitDepth, kMaxSplitDepth));
+  add_search_options(*command, args->symmetry, args->split_depth);
   command->add_flag("!--no-baseline", args->baseline, "Skip the textbook baseline (slow past N = 17)");
   add_format_option(*command, args->format);
   add_logging_options(*command, args->log);

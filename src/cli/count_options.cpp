@@ -22,16 +22,20 @@ std::string check_shard_spec(const std::string& text) {
 
 }  // namespace
 
+void add_search_options(CLI::App& command, std::string& symmetry, int& split_depth) {
+  command.add_option("--symmetry", symmetry, "Symmetry used to cut the search: none, mirror or full")
+      ->check(CLI::IsMember({"none", "mirror", "full"}))
+      ->capture_default_str();
+  command.add_option("--split-depth", split_depth, "Rows fixed per work unit (default: chosen from N)")
+      ->check(CLI::Range(kMinSplitDepth, kMaxSplitDepth));
+}
+
 void add_count_options(CLI::App& command, CountArgs& args) {
   command.add_option("-n,--n", args.spec, "Board sizes: N, a range A-B, or a list such as 8,10,12-14 (1..32)")
       ->required();
   command.add_option("-t,--threads", args.threads, "Worker threads (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
-  command.add_option("--symmetry", args.symmetry, "Symmetry used to cut the search: none, mirror or full")
-      ->check(CLI::IsMember({"none", "mirror", "full"}))
-      ->capture_default_str();
-  command.add_option("--split-depth", args.split_depth, "Rows fixed per work unit (default: chosen from N)")
-      ->check(CLI::Range(kMinSplitDepth, kMaxSplitDepth));
+  add_search_options(command, args.symmetry, args.split_depth);
   command.add_flag("--verify", args.verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(command, args.format);
   CLI::Option* shard =

@@ -27,6 +27,9 @@ struct CountArgs {
   LogArgs log;
 };
 
+//! Registers --symmetry and --split-depth, the options that shape the search (count and bench).
+void add_search_options(CLI::App& command, std::string& symmetry, int& split_depth);
+
 //! Registers every `count` option on `command`, bound to `args`.
 void add_count_options(CLI::App& command, CountArgs& args);
 
