@@ -8,6 +8,7 @@
 #include "nqueens/journal.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/split.hpp"
+#include "nqueens/unit_record.hpp"
 
 namespace {
 
@@ -71,6 +72,22 @@ TEST(FuzzRegressions, JournalWithAnImpossibleUnitCountIsRefused) {
     }
   }
   EXPECT_EQ(nqueens::scan_journal(nqueens::journal_header_line(header_with_units(16)), "j").header.unit_count, 16u);
+}
+
+// A header line whose checksum closes it right after the format version, with a correct CRC of
+// that short text: the reader cut the text short of its own preamble and substr() threw
+// std::out_of_range, which no handler caught (found by fuzz_journal, 10-minute run).
+TEST(FuzzRegressions, JournalHeaderEndingAtItsVersionIsCorrupt) {
+  const std::string text = "nqueens-journal 1";
+  for (const std::string tail : {"\n", "\n\xd3\t", "\nU 0 1 0 0 0 1 5 abcdef01\n"}) {
+    const std::string bytes = text + " crc=" + nqueens::checksum_hex(nqueens::crc32(text)) + tail;
+    try {
+      nqueens::scan_journal(bytes, "short.journal");
+      ADD_FAILURE() << "accepted";
+    } catch (const nqueens::JournalCorrupt& error) {
+      EXPECT_NE(std::string(error.what()).find("the run header is not readable"), std::string::npos) << error.what();
+    }
+  }
 }
 
 // Every header this build writes passes, tiny boards (whose split depth is clamped to N) included.
