@@ -61,6 +61,22 @@ void expand_scalar(const Level& in, Level& out, const RowRule& rule, bool with_p
   out.size = size;
 }
 
+TwoRows finish_two_rows_scalar(const Level& in, const RowRule& second_last, const RowRule& last,
+                               std::vector<Leaf>* leaves) {
+  TwoRows found;
+  for (std::size_t i = 0; i < in.size; ++i) {
+    for (Mask free = free_columns(in, i, second_last); free != 0; free &= free - 1) {
+      const Mask bit = free & (0 - free);
+      const Mask end = free_columns(in.cols[i] | bit, (in.left[i] | bit) << 1, (in.right[i] | bit) >> 1, last);
+      ++found.second_last;
+      if (end == 0) continue;
+      ++found.leaves;
+      if (leaves) leaves->push_back({static_cast<std::uint32_t>(i), bit, end});
+    }
+  }
+  return found;
+}
+
 #if defined(NQUEENS_HAVE_AVX2_PATH)
 
 namespace {
@@ -87,15 +103,10 @@ NQUEENS_AVX2 void store_packed(std::vector<Mask>& v, std::size_t at, __m256i val
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(v.data() + at), _mm256_permutevar8x32_epi32(values, order));
 }
 
-// Free columns of 8 boards, lanes past `count` cleared, the side-row rule applied per lane.
-NQUEENS_AVX2 __m256i free_lanes(const Level& in, std::size_t i, const RowRule& rule, __m256i cols) {
-  const __m256i attacked = _mm256_or_si256(cols, _mm256_or_si256(load(in.left, i), load(in.right, i)));
+// Free columns of 8 boards with these attacks, the side-row rule applied per lane.
+NQUEENS_AVX2 __m256i free_lanes(__m256i cols, __m256i left, __m256i right, const RowRule& rule) {
+  const __m256i attacked = _mm256_or_si256(cols, _mm256_or_si256(left, right));
   __m256i free = _mm256_andnot_si256(attacked, _mm256_set1_epi32(static_cast<int>(rule.allowed)));
-  const std::size_t count = in.size - i;
-  if (count < kLanes) {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    free = _mm256_and_si256(free, _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), lane));
-  }
   if (rule.force_sides) {
     const __m256i sides = _mm256_set1_epi32(static_cast<int>(rule.sides));
     const __m256i empty = _mm256_andnot_si256(cols, sides);
@@ -106,6 +117,36 @@ NQUEENS_AVX2 __m256i free_lanes(const Level& in, std::size_t i, const RowRule& r
     free = _mm256_blendv_epi8(free, _mm256_and_si256(free, empty), one_empty);
   }
   return free;
+}
+
+// Free columns of boards i..i+7 of `in`, lanes past its end cleared.
+NQUEENS_AVX2 __m256i free_lanes(const Level& in, std::size_t i, const RowRule& rule, __m256i cols) {
+  __m256i free = free_lanes(cols, load(in.left, i), load(in.right, i), rule);
+  const std::size_t count = in.size - i;
+  if (count < kLanes) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    free = _mm256_and_si256(free, _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), lane));
+  }
+  return free;
+}
+
+// The lanes (bit k: lane k) whose value is not zero.
+NQUEENS_AVX2 unsigned nonzero_lanes(__m256i values) {
+  const __m256i zero = _mm256_cmpeq_epi32(values, _mm256_setzero_si256());
+  return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(zero))) ^ 0xffu;
+}
+
+// Finished boards are rare (one in five boards with one row left, 1 % of all nodes at N = 15),
+// so spilling their lanes to memory costs little.
+NQUEENS_AVX2 void record_leaves(std::size_t first, unsigned lanes, __m256i second_last, __m256i last,
+                                std::vector<Leaf>& leaves) {
+  alignas(32) std::array<Mask, kLanes> seconds{}, ends{};
+  _mm256_store_si256(reinterpret_cast<__m256i*>(seconds.data()), second_last);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(ends.data()), last);
+  for (; lanes != 0; lanes &= lanes - 1) {
+    const int lane = __builtin_ctz(lanes);
+    leaves.push_back({static_cast<std::uint32_t>(first + static_cast<std::size_t>(lane)), seconds[lane], ends[lane]});
+  }
 }
 
 NQUEENS_AVX2 void expand_avx2(const Level& in, Level& out, const RowRule& rule, bool with_parents) {
@@ -123,8 +164,7 @@ NQUEENS_AVX2 void expand_avx2(const Level& in, Level& out, const RowRule& rule, 
     while (!_mm256_testz_si256(free, free)) {
       const __m256i bit = _mm256_and_si256(free, _mm256_sub_epi32(zero, free));
       free = _mm256_xor_si256(free, bit);
-      const unsigned live =
-          static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(bit, zero)))) ^ 0xffu;
+      const unsigned live = nonzero_lanes(bit);
       const __m256i order = _mm256_load_si256(reinterpret_cast<const __m256i*>(kPack.lanes[live].data()));
       store_packed(out.cols, size, _mm256_or_si256(cols, bit), order);
       store_packed(out.left, size, _mm256_slli_epi32(_mm256_or_si256(left, bit), 1), order);
@@ -138,6 +178,32 @@ NQUEENS_AVX2 void expand_avx2(const Level& in, Level& out, const RowRule& rule, 
   out.size = size;
 }
 
+// Each pass takes the lowest free column of every board on the second-last row, and checks in
+// the same registers whether the last row then has its one column free.
+NQUEENS_AVX2 TwoRows finish_two_rows_avx2(const Level& in, const RowRule& second_last, const RowRule& last,
+                                          std::vector<Leaf>* leaves) {
+  const __m256i zero = _mm256_setzero_si256();
+  TwoRows found;
+  for (std::size_t i = 0; i < in.size; i += kLanes) {
+    const __m256i cols = load(in.cols, i);
+    const __m256i left = load(in.left, i);
+    const __m256i right = load(in.right, i);
+    __m256i free = free_lanes(in, i, second_last, cols);
+    while (!_mm256_testz_si256(free, free)) {
+      const __m256i bit = _mm256_and_si256(free, _mm256_sub_epi32(zero, free));
+      free = _mm256_xor_si256(free, bit);
+      const __m256i end = free_lanes(_mm256_or_si256(cols, bit), _mm256_slli_epi32(_mm256_or_si256(left, bit), 1),
+                                     _mm256_srli_epi32(_mm256_or_si256(right, bit), 1), last);
+      const unsigned live = nonzero_lanes(bit);
+      const unsigned done = nonzero_lanes(end) & live;
+      found.second_last += static_cast<unsigned>(__builtin_popcount(live));
+      found.leaves += static_cast<unsigned>(__builtin_popcount(done));
+      if (leaves && done) record_leaves(i, done, bit, end, *leaves);
+    }
+  }
+  return found;
+}
+
 const bool kCpuHasAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi");
 
 }  // namespace
@@ -149,10 +215,19 @@ void expand(const Level& in, Level& out, const RowRule& rule, bool with_parents)
     expand_scalar(in, out, rule, with_parents);
 }
 
+TwoRows finish_two_rows(const Level& in, const RowRule& second_last, const RowRule& last, std::vector<Leaf>* leaves) {
+  if (kCpuHasAvx2) return finish_two_rows_avx2(in, second_last, last, leaves);
+  return finish_two_rows_scalar(in, second_last, last, leaves);
+}
+
 #else
 
 void expand(const Level& in, Level& out, const RowRule& rule, bool with_parents) {
   expand_scalar(in, out, rule, with_parents);
+}
+
+TwoRows finish_two_rows(const Level& in, const RowRule& second_last, const RowRule& last, std::vector<Leaf>* leaves) {
+  return finish_two_rows_scalar(in, second_last, last, leaves);
 }
 
 #endif

@@ -1,6 +1,7 @@
 #include "nqueens/kernel.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 
@@ -50,6 +51,7 @@ int switch_row(const WorkUnit& unit, int n) { return std::max(n / 2, static_cast
 struct Scratch {
   std::array<Level, kMaxN> levels;
   std::vector<std::uint8_t> paths;
+  std::vector<detail::Leaf> leaves;
 };
 
 Scratch& scratch() {
@@ -70,7 +72,8 @@ class Search {
         switch_(switch_row(unit, n)),
         rules_(make_rules(unit, n)),
         levels_(scratch().levels),
-        paths_(scratch().paths) {
+        paths_(scratch().paths),
+        leaves_found_(scratch().leaves) {
     for (int row = switch_; row < n; ++row) levels_[row].reserve(kBatch * 4, kWithParents);
     levels_[switch_].clear();
     if constexpr (kWithParents) paths_.resize(kBatch * static_cast<std::size_t>(switch_));
@@ -157,12 +160,30 @@ class Search {
 
   void finish_batch() {
     if (levels_[switch_].size == 0) return;
-    for (int row = switch_; row < last_; ++row) {
+    // The last two rows are filled without storing the boards between them (tiny boards, whose
+    // batch may already be on the second-last row or the last, go row by row).
+    const int stop = std::max(switch_, last_ - 1);
+    for (int row = switch_; row < stop; ++row) {
       detail::expand(levels_[row], levels_[row + 1], rules_[row], kWithParents);
       tally_.nodes += levels_[row + 1].size;
     }
-    count_leaves(levels_[last_]);
+    if (stop == last_ - 1)
+      finish_two_rows(levels_[stop]);
+    else
+      count_leaves(levels_[last_]);
     levels_[switch_].clear();
+  }
+
+  void finish_two_rows(const Level& second_last) {
+    leaves_found_.clear();
+    const detail::TwoRows found =
+        detail::finish_two_rows(second_last, rules_[last_ - 1], rules_[last_], kWithParents ? &leaves_found_ : nullptr);
+    tally_.nodes += found.second_last + found.leaves;
+    if constexpr (Kind == UnitKind::edge) {
+      for (const detail::Leaf& leaf : leaves_found_) classify_leaf(leaf);
+    } else {
+      leaves_ += found.leaves;
+    }
   }
 
   void count_leaves(const Level& final_row) {
@@ -170,7 +191,7 @@ class Search {
       const Mask last_bit = detail::free_columns(final_row, i, rules_[last_]);
       tally_.nodes += last_bit != 0;
       if constexpr (Kind == UnitKind::edge) {
-        if (last_bit != 0) classify_leaf(i, last_bit);
+        if (last_bit != 0) classify_leaf(i, last_, {last_bit});
       } else {
         leaves_ += last_bit != 0;
       }
@@ -185,12 +206,16 @@ class Search {
       ++leaves_;
   }
 
-  // Rebuilds a finished board from parent links and the batch path, then keeps it if canonical.
-  void classify_leaf(std::size_t i, Mask last_bit) {
+  void classify_leaf(const detail::Leaf& leaf) { classify_leaf(leaf.board, last_ - 1, {leaf.second_last, leaf.last}); }
+
+  // Rebuilds a finished board from board `i` of level `row` (its rows below `row` filled), the
+  // queens `bottom` that complete it, parent links and the batch path; keeps it if canonical.
+  void classify_leaf(std::size_t i, int level_row, std::initializer_list<Mask> bottom) {
     std::array<std::uint8_t, kMaxN> columns{};
-    columns[last_] = static_cast<std::uint8_t>(column_of(last_bit));
+    int bottom_row = level_row;
+    for (const Mask bit : bottom) columns[bottom_row++] = static_cast<std::uint8_t>(column_of(bit));
     std::size_t node = i;
-    for (int row = last_ - 1; row >= switch_; --row) {
+    for (int row = level_row - 1; row >= switch_; --row) {
       const std::size_t parent = levels_[row + 1].parent[node];
       columns[row] = static_cast<std::uint8_t>(column_of(levels_[row + 1].cols[node] ^ levels_[row].cols[parent]));
       node = parent;
@@ -211,7 +236,8 @@ class Search {
   const int n_, last_, switch_;
   const std::array<RowRule, kMaxN> rules_;
   std::array<Level, kMaxN>& levels_;
-  std::vector<std::uint8_t>& paths_;  // edge units: rows 0..switch-1 of each batch board
+  std::vector<std::uint8_t>& paths_;         // edge units: rows 0..switch-1 of each batch board
+  std::vector<detail::Leaf>& leaves_found_;  // edge units: the finished boards of a batch
   Frame stack_[kMaxN] = {};
   Tally tally_;
   std::uint64_t leaves_ = 0;

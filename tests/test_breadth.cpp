@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <random>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "breadth.hpp"
@@ -70,6 +71,62 @@ TEST(Breadth, SimdAndPortableAgreeWithDirectEnumeration) {
         const auto expected = expected_children(in, rule);
         EXPECT_EQ(children_of(fast, true), expected) << "n=" << n << " size=" << size;
         EXPECT_EQ(children_of(portable, true), expected) << "n=" << n << " size=" << size;
+      }
+    }
+  }
+}
+
+// Random boards lacking two rows: all columns but two taken, random diagonal attacks.
+Level two_rows_short(int n, std::size_t size, std::mt19937& random) {
+  Level level = random_level(n, size, random);
+  std::uniform_int_distribution<int> column(0, n - 1);
+  for (std::size_t i = 0; i < size; ++i) {
+    const int a = column(random);
+    int b = column(random);
+    while (b == a) b = column(random);
+    level.cols[i] = nqueens::board_mask(n) & ~(Mask{1} << a) & ~(Mask{1} << b);
+  }
+  return level;
+}
+
+// finish_two_rows() against two expand() steps and a look at the last row, the way it was done
+// before: the boards with one row left, and every finished board with its two last queens.
+TEST(Breadth, FinishTwoRowsFindsWhatTwoExpansionsFind) {
+  using nqueens::detail::Leaf;
+  std::mt19937 random(11);
+  for (int n : {5, 9, 16, 31, 32}) {
+    const Mask all = nqueens::board_mask(n);
+    const Mask sides = Mask{1} | (Mask{1} << (n - 1));
+    for (std::size_t size : {0u, 1u, 7u, 9u, 1000u}) {
+      const Level in = two_rows_short(n, size, random);
+      for (const auto& [second_last, last] :
+           {std::pair{RowRule{all, 0, false}, RowRule{all, 0, false}},
+            std::pair{RowRule{all, sides, true}, RowRule{all & ~Mask{3}, 0, false}}}) {
+        Level middle, bottom;
+        nqueens::detail::expand_scalar(in, middle, second_last, true);
+        nqueens::detail::expand_scalar(middle, bottom, last, true);
+        std::vector<std::tuple<std::uint32_t, Mask, Mask>> expected;
+        for (std::size_t i = 0; i < bottom.size; ++i) {
+          const std::uint32_t parent = bottom.parent[i];
+          expected.emplace_back(middle.parent[parent], middle.cols[parent] ^ in.cols[middle.parent[parent]],
+                                bottom.cols[i] ^ middle.cols[parent]);
+        }
+        std::sort(expected.begin(), expected.end());
+        for (const bool simd : {true, false}) {
+          std::vector<Leaf> leaves;
+          const auto found = simd ? nqueens::detail::finish_two_rows(in, second_last, last, &leaves)
+                                  : nqueens::detail::finish_two_rows_scalar(in, second_last, last, &leaves);
+          EXPECT_EQ(found.second_last, middle.size) << "n=" << n << " size=" << size << " simd=" << simd;
+          EXPECT_EQ(found.leaves, bottom.size) << "n=" << n << " size=" << size << " simd=" << simd;
+          std::vector<std::tuple<std::uint32_t, Mask, Mask>> got;
+          for (const Leaf& leaf : leaves) got.emplace_back(leaf.board, leaf.second_last, leaf.last);
+          std::sort(got.begin(), got.end());
+          EXPECT_EQ(got, expected) << "n=" << n << " size=" << size << " simd=" << simd;
+          EXPECT_EQ((simd ? nqueens::detail::finish_two_rows(in, second_last, last, nullptr)
+                          : nqueens::detail::finish_two_rows_scalar(in, second_last, last, nullptr))
+                        .leaves,
+                    bottom.size);
+        }
       }
     }
   }

@@ -103,7 +103,8 @@ class Journal {
   std::atomic<int> flush_error_ = 0;  //!< errno of a failed background fsync
   std::condition_variable_any wake_;  //!< ends the flusher's sleep early on destruction
   std::mutex wake_lock_;
-  std::jthread flusher_;  //!< fsyncs once a second while there is something new
+  //! fsyncs once a second while there is something new
+  std::jthread flusher_;
 };
 
 }  // namespace nqueens

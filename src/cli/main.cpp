@@ -41,10 +41,15 @@ int run_program(int argc, char** argv) {
   CLI::App app{"nqueens: count the solutions of the N-Queens problem, exactly and fast"};
   app.set_version_flag("--version", std::string("nqueens ") + nqueens::kVersion);
   app.require_subcommand(1);
+  // clang-format off
   const std::vector<std::pair<CLI::App*, Command>> commands = {
-      add_count_command(app), add_oeis_command(app),  add_solve_command(app),
-      add_bench_command(app), add_merge_command(app),
+      add_count_command(app),
+      add_oeis_command(app),
+      add_solve_command(app),
+      add_bench_command(app),
+      add_merge_command(app),
   };
+  // clang-format on
 
   // A closed stdout must not kill the process silently: writes then fail with EPIPE, and each
   // command decides (count reports exit 3, solve stops quietly).
