@@ -119,15 +119,12 @@ NQUEENS_AVX2 __m256i free_lanes(__m256i cols, __m256i left, __m256i right, const
   return free;
 }
 
-// Free columns of boards i..i+7 of `in`, lanes past its end cleared.
-NQUEENS_AVX2 __m256i free_lanes(const Level& in, std::size_t i, const RowRule& rule, __m256i cols) {
-  __m256i free = free_lanes(cols, load(in.left, i), load(in.right, i), rule);
-  const std::size_t count = in.size - i;
-  if (count < kLanes) {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    free = _mm256_and_si256(free, _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), lane));
-  }
-  return free;
+// `values` with the lanes of boards past a level's end cleared: `count` boards are left from the
+// group's first (the last group of a level may be partial).
+NQUEENS_AVX2 __m256i within_level(__m256i values, std::size_t count) {
+  if (count >= kLanes) return values;
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  return _mm256_and_si256(values, _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), lane));
 }
 
 // The lanes (bit k: lane k) whose value is not zero.
@@ -159,7 +156,7 @@ NQUEENS_AVX2 void expand_avx2(const Level& in, Level& out, const RowRule& rule, 
     const __m256i right = load(in.right, i);
     const __m256i parents =
         _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256i free = free_lanes(in, i, rule, cols);
+    __m256i free = within_level(free_lanes(cols, left, right, rule), in.size - i);
     // Each pass takes the lowest free column of every board that still has one.
     while (!_mm256_testz_si256(free, free)) {
       const __m256i bit = _mm256_and_si256(free, _mm256_sub_epi32(zero, free));
@@ -188,7 +185,7 @@ NQUEENS_AVX2 TwoRows finish_two_rows_avx2(const Level& in, const RowRule& second
     const __m256i cols = load(in.cols, i);
     const __m256i left = load(in.left, i);
     const __m256i right = load(in.right, i);
-    __m256i free = free_lanes(in, i, second_last, cols);
+    __m256i free = within_level(free_lanes(cols, left, right, second_last), in.size - i);
     while (!_mm256_testz_si256(free, free)) {
       const __m256i bit = _mm256_and_si256(free, _mm256_sub_epi32(zero, free));
       free = _mm256_xor_si256(free, bit);
