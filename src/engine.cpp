@@ -1,33 +1,53 @@
 #include "nqueens/engine.hpp"
 
+#include <array>
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <oneapi/tbb/info.h>
 
+#include "engine_seam.hpp"
+#include "session.hpp"
+
 namespace nqueens {
+
+namespace {
+
+constexpr std::array<std::pair<EngineKind, std::string_view>, 3> kEngineNames = {
+    {{EngineKind::automatic, "auto"}, {EngineKind::dfs, "dfs"}, {EngineKind::join, "join"}}};
+
+}  // namespace
+
+std::string_view to_string(EngineKind kind) {
+  for (const auto& [k, name] : kEngineNames)
+    if (k == kind) return name;
+  return "?";
+}
+
+std::optional<EngineKind> parse_engine(std::string_view text) {
+  for (const auto& [kind, name] : kEngineNames)
+    if (name == text) return kind;
+  return std::nullopt;
+}
 
 int hardware_threads() { return tbb::info::default_concurrency(); }
 
-CountResult count(int n, const CountOptions& options) {
-  const int threads = options.threads == 0 ? hardware_threads() : options.threads;
-  if (threads < 1 || threads > kMaxThreads)
+int resolve_threads(int requested) {
+  if (requested < 0 || requested > kMaxThreads)
     throw std::invalid_argument("thread count must be between 1 and " + std::to_string(kMaxThreads) + ", got " +
-                                std::to_string(options.threads));
-  const auto start = std::chrono::steady_clock::now();
-  const WorkPlan plan = split(n, options.symmetry, options.split_depth);
+                                std::to_string(requested));
+  return requested == 0 ? hardware_threads() : requested;
+}
 
-  CountResult result;
-  result.n = n;
-  result.totals = run_units(plan, threads, options.on_unit_done);
-  if (options.symmetry == Symmetry::full) result.unique = result.totals.unique();
-  result.symmetry = options.symmetry;
-  result.split_depth = plan.split_depth;
-  result.work_units = plan.units.size();
-  result.threads = threads;
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
+CountResult count(int n, const CountOptions& options) {
+  const int threads = resolve_threads(options.threads);
+  const auto start = std::chrono::steady_clock::now();
+  const std::unique_ptr<Engine> engine = make_engine(n, options);
+  Session session(*engine, all_ids(*engine), nullptr);
+  session.run(threads, options.on_unit_done);
+  return session.result(threads, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
 }  // namespace nqueens

@@ -10,13 +10,6 @@
 
 namespace nqueens {
 
-Tally& Tally::operator+=(const Tally& other) {
-  total += other.total;
-  for (std::size_t i = 0; i < orbits.size(); ++i) orbits[i] += other.orbits[i];
-  nodes += other.nodes;
-  return *this;
-}
-
 namespace {
 
 using detail::Level;

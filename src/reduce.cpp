@@ -14,6 +14,13 @@ void add_checked(Count& sum, Count value) {
 
 }  // namespace
 
+Tally& Tally::operator+=(const Tally& other) {
+  total += other.total;
+  for (std::size_t i = 0; i < orbits.size(); ++i) orbits[i] += other.orbits[i];
+  nodes += other.nodes;
+  return *this;
+}
+
 Totals& Totals::operator+=(const Tally& unit) {
   Totals other;
   other.total = unit.total;
@@ -32,10 +39,27 @@ Totals& Totals::operator+=(const Totals& other) {
   return *this;
 }
 
-Count Totals::unique() const {
-  Count sum = 0;
-  for (Count c : orbits) add_checked(sum, c);
+// Orbit counts scaled by their orbit sizes, every step checked like the sums themselves.
+Count Totals::quarter_turn_fixed() const {
+  Count sum = orbits[0];
+  add_checked(sum, orbits[1]);
+  add_checked(sum, orbits[1]);
   return sum;
+}
+
+Count Totals::half_turn_fixed() const {
+  Count sum = quarter_turn_fixed();
+  for (int i = 0; i < 4; ++i) add_checked(sum, orbits[2]);
+  return sum;
+}
+
+// Each orbit of 8 boards holds one canonical board; the smaller orbits are counted directly.
+Count Totals::unique() const {
+  const Count symmetric = half_turn_fixed();
+  if (total < symmetric || (total - symmetric) % 8 != 0)
+    throw std::logic_error("the totals are inconsistent: " + to_string(total) + " solutions, " +
+                           to_string(symmetric) + " of them rotation-symmetric");
+  return orbits[0] + orbits[1] + orbits[2] + (total - symmetric) / 8;
 }
 
 Totals reduce(std::span<const Totals> per_thread) {

@@ -1,4 +1,4 @@
-#include "nqueens/schedule.hpp"
+#include "schedule.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -8,12 +8,12 @@
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
-#include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/partitioner.h>
 #include <oneapi/tbb/task_arena.h>
 
+#include "thread_allowance.hpp"
 #include "tsan_handoff.hpp"
 
 namespace nqueens {
@@ -26,42 +26,19 @@ struct alignas(64) PaddedTotals {
   Totals totals;
 };
 
-std::uint64_t extensions(const WorkUnit& unit, int n, int rows_left) {
-  if (rows_left == 0 || unit.rows == n) return 1;
-  std::uint64_t sum = 0;
-  const Mask attacked = unit.cols | unit.left_diag | unit.right_diag;
-  for (Mask free = allowed_columns(n, unit, unit.rows) & ~attacked; free != 0; free &= free - 1) {
-    WorkUnit next = unit;
-    place_queen(next, column_of(free & (0 - free)));
-    sum += extensions(next, n, rows_left - 1);
-  }
-  return sum;
-}
-
 }  // namespace
-
-std::uint64_t estimated_cost(const WorkUnit& unit, int n) { return extensions(unit, n, 2); }
-
-std::vector<std::size_t> costliest_first(const WorkPlan& plan) {
-  std::vector<std::uint64_t> cost(plan.units.size());
-  for (std::size_t id = 0; id < plan.units.size(); ++id) cost[id] = estimated_cost(plan.units[id], plan.n);
-  std::vector<std::size_t> order(plan.units.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&cost](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
-  return order;
-}
 
 namespace {
 
-// The plan's ids, costliest first, restricted to `ids` unless that is empty.
-std::vector<std::size_t> run_order(const WorkPlan& plan, const std::vector<std::size_t>& ids) {
-  std::vector<std::size_t> order = costliest_first(plan);
+// The engine's ids, costliest first, restricted to `ids` unless that is empty.
+std::vector<std::size_t> run_order(const Engine& engine, const std::vector<std::size_t>& ids) {
+  std::vector<std::size_t> order = engine.costliest_first();
   if (ids.empty()) return order;
-  std::vector<bool> wanted(plan.units.size());
+  std::vector<bool> wanted(engine.unit_count());
   for (const std::size_t id : ids) {
-    if (id >= plan.units.size())
-      throw std::invalid_argument("unit id " + std::to_string(id) + " is out of range: the plan has " +
-                                  std::to_string(plan.units.size()) + " units");
+    if (id >= engine.unit_count())
+      throw std::invalid_argument("unit id " + std::to_string(id) + " is out of range: the run has " +
+                                  std::to_string(engine.unit_count()) + " units");
     if (wanted[id]) throw std::invalid_argument("unit id " + std::to_string(id) + " is listed twice");
     wanted[id] = true;
   }
@@ -71,19 +48,15 @@ std::vector<std::size_t> run_order(const WorkPlan& plan, const std::vector<std::
 
 }  // namespace
 
-Totals run_units(const WorkPlan& plan, int threads, const UnitObserver& observer, const std::vector<std::size_t>& ids,
+Totals run_units(const Engine& engine, int threads, const UnitObserver& observer, const std::vector<std::size_t>& ids,
                  const std::atomic<bool>* stop) {
   if (threads < 1) throw std::invalid_argument("thread count must be at least 1, got " + std::to_string(threads));
-  const std::vector<std::size_t> order = run_order(plan, ids);
+  const std::vector<std::size_t> order = run_order(engine, ids);
 
-  // TBB caps all arenas at the hardware thread count unless told otherwise; asking for more
-  // threads than cores is legitimate (tests do it), so lift the cap for this run.
-  std::unique_ptr<tbb::global_control> allow_more;
-  if (threads > tbb::info::default_concurrency())
-    allow_more = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
-                                                       static_cast<std::size_t>(threads));
+  const detail::ThreadAllowance allowance(threads);
 
   tbb::enumerable_thread_specific<PaddedTotals> per_thread;
+  CounterPool counters(engine);
   // For ThreadSanitizer only: the setup above is seen by every task, every task by the reduction.
   const char started = 0, finished = 0;
   detail::hand_over(&started);
@@ -97,12 +70,13 @@ Totals run_units(const WorkPlan& plan, int threads, const UnitObserver& observer
         [&](const tbb::blocked_range<std::size_t>& range) {
           detail::take_over(&started);
           Totals& mine = per_thread.local().totals;
+          UnitCounter& counter = counters.local();
           for (std::size_t i = range.begin(); i != range.end(); ++i) {
             // Once per unit: a stop request ends the run at unit granularity, at no cost to
             // the search itself.
             if (stop && stop->load(std::memory_order_relaxed)) break;
             const std::size_t id = order[i];
-            const Tally tally = count_from(plan.units[id], plan.n);
+            const Tally tally = counter.count(id);
             mine += tally;
             if (observer) observer(id, tally);
           }

@@ -11,7 +11,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "nqueens/schedule.hpp"
 
 namespace nqueens {
 
@@ -33,6 +32,7 @@ std::optional<int> parse_int(std::string_view text) {
 
 Json run_json(const RunHeader& header) {
   return {{"version", header.version},
+          {"engine", std::string(to_string(header.engine))},
           {"n", header.n},
           {"symmetry", std::string(to_string(header.symmetry))},
           {"split_depth", header.split_depth},
@@ -82,6 +82,12 @@ struct Reader {
   RunHeader header(const Json& run) const {
     RunHeader h;
     h.version = text(run, "version");
+    // Files written before the join engine existed name none: they are dfs runs.
+    if (run.is_object() && run.contains("engine")) {
+      const auto engine = parse_engine(text(run, "engine"));
+      if (!engine || *engine == EngineKind::automatic) fail("unknown engine");
+      h.engine = *engine;
+    }
     h.n = number<int>(run, "n");
     const auto symmetry = parse_symmetry(text(run, "symmetry"));
     if (!symmetry) fail("unknown symmetry mode");
@@ -131,26 +137,6 @@ ShardSpec parse_shard_spec(std::string_view text) {
   if (*index < 1 || *index > *count)
     throw std::invalid_argument(quoted + ": the shard index must be between 1 and " + std::to_string(*count));
   return {*index, *count};
-}
-
-std::vector<std::size_t> shard_ids(const WorkPlan& plan, ShardSpec shard) {
-  if (shard.count < 1 || shard.index < 1 || shard.index > shard.count)
-    throw std::invalid_argument("shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count) +
-                                " does not exist");
-  // Greedy longest-processing-time: each unit, costliest first, goes to the least loaded
-  // shard. A min-heap of (load, shard) keeps that O(units log k) for thousands of shards.
-  using Load = std::pair<std::uint64_t, int>;
-  std::priority_queue<Load, std::vector<Load>, std::greater<>> loads;
-  for (int s = 1; s <= shard.count; ++s) loads.push({0, s});
-  std::vector<std::size_t> ids;
-  for (const std::size_t id : costliest_first(plan)) {
-    auto [load, s] = loads.top();
-    loads.pop();
-    if (s == shard.index) ids.push_back(id);
-    loads.push({load + estimated_cost(plan.units[id], plan.n), s});
-  }
-  std::sort(ids.begin(), ids.end());
-  return ids;
 }
 
 // ---- shard files ------------------------------------------------------------------------------

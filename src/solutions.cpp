@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
@@ -16,6 +15,7 @@
 #include "nqueens/board.hpp"
 #include "nqueens/canonical.hpp"
 #include "nqueens/engine.hpp"
+#include "thread_allowance.hpp"
 #include "tsan_handoff.hpp"
 
 namespace nqueens {
@@ -145,29 +145,18 @@ bool deliver(const Batch& batch, int n, const SolutionSink& sink) {
   return true;
 }
 
-int checked_threads(int threads) {
-  if (threads < 0 || threads > kMaxThreads)
-    throw std::invalid_argument("thread count must be between 1 and " + std::to_string(kMaxThreads) + ", got " +
-                                std::to_string(threads));
-  return threads == 0 ? hardware_threads() : threads;
-}
-
 }  // namespace
 
 void for_each_solution(int n, const SolveOptions& options, const SolutionSink& sink) {
   if (!valid_board_size(n))
     throw std::invalid_argument("board size must be between " + std::to_string(kMinN) + " and " +
                                 std::to_string(kMaxN) + ", got " + std::to_string(n));
-  const int threads = checked_threads(options.threads);
+  const int threads = resolve_threads(options.threads);
   const Rules rules(n, options.unique);
   Descent prefixes(Partial{}, std::max(0, n - kTailRows), rules);
   std::atomic<bool> stopped = false;  // set by the output stage, read by the other two
 
-  // As in the counting scheduler: TBB caps arenas at the core count unless told otherwise.
-  std::unique_ptr<tbb::global_control> allow_more;
-  if (threads > tbb::info::default_concurrency())
-    allow_more = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
-                                                       static_cast<std::size_t>(threads));
+  const detail::ThreadAllowance allowance(threads);
   using BatchPtr = std::unique_ptr<Batch>;
   // For ThreadSanitizer only (tsan_handoff.hpp): the setup is seen by every stage; each serial
   // stage continues its previous call; a batch goes from stage to stage; the caller sees it all.

@@ -141,4 +141,22 @@ std::uint64_t fingerprint(const WorkPlan& plan) {
   return hash;
 }
 
+namespace {
+
+std::uint64_t extensions(const WorkUnit& unit, int n, int rows_left) {
+  if (rows_left == 0 || unit.rows == n) return 1;
+  std::uint64_t sum = 0;
+  const Mask attacked = unit.cols | unit.left_diag | unit.right_diag;
+  for (Mask free = allowed_columns(n, unit, unit.rows) & ~attacked; free != 0; free &= free - 1) {
+    WorkUnit next = unit;
+    place_queen(next, column_of(free & (0 - free)));
+    sum += extensions(next, n, rows_left - 1);
+  }
+  return sum;
+}
+
+}  // namespace
+
+std::uint64_t estimated_cost(const WorkUnit& unit, int n) { return extensions(unit, n, 2); }
+
 }  // namespace nqueens

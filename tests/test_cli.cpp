@@ -510,9 +510,11 @@ TEST(CliLogging, InfoLogsGoToStderrAndStdoutStaysJson) {
   const auto r = run({"count", "-n", "8,10", "--log-level", "info", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const std::vector<std::string> log = lines_of(r.err);
-  ASSERT_EQ(log.size(), 2u) << describe(r);  // one line per N
-  EXPECT_NE(log[0].find("N=8"), std::string::npos) << describe(r);
-  EXPECT_NE(log[1].find("N=10"), std::string::npos) << describe(r);
+  ASSERT_EQ(log.size(), 4u) << describe(r);  // per N: the engine chosen, then the result
+  EXPECT_NE(log[0].find("N=8: dfs engine"), std::string::npos) << describe(r);
+  EXPECT_NE(log[1].find("N=8"), std::string::npos) << describe(r);
+  EXPECT_NE(log[2].find("N=10: dfs engine"), std::string::npos) << describe(r);
+  EXPECT_NE(log[3].find("N=10"), std::string::npos) << describe(r);
   std::vector<Json> lines;
   ASSERT_NO_THROW(lines = json_lines(r.out)) << describe(r);
   ASSERT_EQ(lines.size(), 3u) << describe(r);

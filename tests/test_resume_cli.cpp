@@ -26,6 +26,8 @@
 
 #include "nqueens/journal.hpp"
 #include "nqueens/nqueens.hpp"
+#include "schedule.hpp"
+#include "session.hpp"
 #include "nqueens/shard.hpp"
 
 extern char** environ;
@@ -376,7 +378,7 @@ TEST_F(ShardCli, ShardFileGoesToStdoutWithoutOutput) {
 TEST_F(ShardCli, MissingDoubledAlteredOrConflictingShardsAreNamedByIdWithNoTotal) {
   const std::vector<std::string> files = shards(12, 3);
   const nqueens::WorkPlan plan = nqueens::split(12, nqueens::Symmetry::full);
-  const std::vector<std::size_t> third = nqueens::shard_ids(plan, {3, 3});
+  const std::vector<std::size_t> third = nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {3, 3});
 
   auto expect_rejected = [&](const std::vector<std::string>& inputs, const std::string& message) {
     const Outcome r = merge(inputs, {"--format", "json"});

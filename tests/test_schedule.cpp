@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "nqueens/nqueens.hpp"
+#include "schedule.hpp"
+#include "session.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -47,9 +49,9 @@ TEST(Schedule, ThreadCountDoesNotChangeTotals) {
     for (int n = 8; n <= 13; ++n) {
       SCOPED_TRACE(testing::Message() << "n=" << n << " mode=" << nqueens::to_string(mode));
       const WorkPlan plan = nqueens::split(n, mode);
-      const std::string one_thread = describe(nqueens::run_units(plan, 1));
+      const std::string one_thread = describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1));
       for (int threads : {2, 3, 8}) {
-        EXPECT_EQ(describe(nqueens::run_units(plan, threads)), one_thread) << threads << " threads";
+        EXPECT_EQ(describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), threads)), one_thread) << threads << " threads";
         EXPECT_EQ(describe(nqueens::count(n, test_support::options(mode, threads)).totals), one_thread)
             << threads << " threads";
       }
@@ -61,7 +63,7 @@ TEST(Schedule, ObserverSeesEveryUnitOnceWithItsKernelTally) {
     SCOPED_TRACE(nqueens::to_string(mode));
     const WorkPlan plan = nqueens::split(11, mode, 3);
     Recorder recorder(plan.units.size());
-    const Totals totals = nqueens::run_units(plan, 3, recorder.observer());
+    const Totals totals = nqueens::run_units(*nqueens::make_dfs_engine(plan), 3, recorder.observer());
     Totals observed;
     for (std::size_t id = 0; id < plan.units.size(); ++id) {
       EXPECT_EQ(recorder.calls[id], 1) << "unit " << id;
@@ -91,7 +93,7 @@ TEST(Schedule, SubsetOfIdsGivesTheSumOfThoseUnits) {
     for (std::size_t id = 0; id < plan.units.size(); id += 3) ids.push_back(id);
     if (ids.back() != plan.units.size() - 1) ids.push_back(plan.units.size() - 1);
     Recorder recorder(plan.units.size());
-    const Totals got = nqueens::run_units(plan, 2, recorder.observer(), ids);
+    const Totals got = nqueens::run_units(*nqueens::make_dfs_engine(plan), 2, recorder.observer(), ids);
     EXPECT_EQ(describe(got), describe(sum_of_units(plan, ids)));
     for (std::size_t id = 0; id < plan.units.size(); ++id)
       EXPECT_EQ(recorder.calls[id], std::count(ids.begin(), ids.end(), id) > 0 ? 1 : 0) << id;
@@ -102,14 +104,14 @@ TEST(Schedule, AllIdsInAnyOrderGiveTheFullTotal) {
   const WorkPlan plan = nqueens::split(10, Symmetry::mirror, 3);
   std::vector<std::size_t> ids(plan.units.size());
   std::iota(ids.rbegin(), ids.rend(), std::size_t{0});
-  EXPECT_EQ(describe(nqueens::run_units(plan, 2, {}, ids)), describe(nqueens::run_units(plan, 1)));
+  EXPECT_EQ(describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 2, {}, ids)), describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1)));
 }
 
 TEST(Schedule, CostliestFirstIsADeterministicPermutation) {
   for (Symmetry mode : kModes) {
     const WorkPlan plan = nqueens::split(12, mode);
-    const std::vector<std::size_t> order = nqueens::costliest_first(plan);
-    EXPECT_EQ(nqueens::costliest_first(plan), order);
+    const std::vector<std::size_t> order = nqueens::make_dfs_engine(plan)->costliest_first();
+    EXPECT_EQ(nqueens::make_dfs_engine(plan)->costliest_first(), order);
     std::vector<std::size_t> sorted = order;
     std::sort(sorted.begin(), sorted.end());
     std::vector<std::size_t> all(plan.units.size());
@@ -120,7 +122,7 @@ TEST(Schedule, CostliestFirstIsADeterministicPermutation) {
 
 TEST(Schedule, CostliestFirstSortsByCostThenId) {
   const WorkPlan plan = nqueens::split(12, Symmetry::none, 3);
-  const std::vector<std::size_t> order = nqueens::costliest_first(plan);
+  const std::vector<std::size_t> order = nqueens::make_dfs_engine(plan)->costliest_first();
   for (std::size_t i = 1; i < order.size(); ++i) {
     const auto before = nqueens::estimated_cost(plan.units[order[i - 1]], plan.n);
     const auto after = nqueens::estimated_cost(plan.units[order[i]], plan.n);
@@ -169,8 +171,8 @@ TEST(Schedule, EstimatedCostOfDeepestUnitsCountsTwoRowExtensions) {
 
 TEST(Schedule, NonPositiveThreadCountsThrow) {
   const WorkPlan plan = nqueens::split(6, Symmetry::none);
-  EXPECT_THROW(nqueens::run_units(plan, 0), std::invalid_argument);
-  EXPECT_THROW(nqueens::run_units(plan, -3), std::invalid_argument);
+  EXPECT_THROW(nqueens::run_units(*nqueens::make_dfs_engine(plan), 0), std::invalid_argument);
+  EXPECT_THROW(nqueens::run_units(*nqueens::make_dfs_engine(plan), -3), std::invalid_argument);
   EXPECT_THROW(nqueens::count(6, test_support::options(Symmetry::full, -1)), std::invalid_argument);
   EXPECT_THROW(nqueens::count(6, test_support::options(Symmetry::full, nqueens::kMaxThreads + 1)),
                std::invalid_argument);

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "nqueens/nqueens.hpp"
+#include "schedule.hpp"
+#include "session.hpp"
 #include "nqueens/shard.hpp"
 #include "test_support.hpp"
 
@@ -39,7 +41,7 @@ ShardFile counted_shard(const WorkPlan& plan, int index, int count) {
   file.shard = {index, count};
   file.threads = 1;
   file.seconds = 0.5;
-  for (const std::size_t id : nqueens::shard_ids(plan, file.shard))
+  for (const std::size_t id : nqueens::shard_ids(*nqueens::make_dfs_engine(plan), file.shard))
     file.units.push_back({id, nqueens::count_from(plan.units[id], plan.n)});
   return file;
 }
@@ -64,9 +66,9 @@ TEST(Shard, ShardsPartitionTheUnitsForEveryK) {
         SCOPED_TRACE(testing::Message() << "n=" << n << " mode=" << nqueens::to_string(mode) << " k=" << k);
         std::vector<std::size_t> seen;
         for (int i = 1; i <= k; ++i) {
-          const std::vector<std::size_t> ids = nqueens::shard_ids(plan, {i, k});
+          const std::vector<std::size_t> ids = nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {i, k});
           EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end()));
-          EXPECT_EQ(ids, nqueens::shard_ids(plan, {i, k})) << "not deterministic";
+          EXPECT_EQ(ids, nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {i, k})) << "not deterministic";
           seen.insert(seen.end(), ids.begin(), ids.end());
         }
         std::sort(seen.begin(), seen.end());
@@ -86,7 +88,7 @@ TEST(Shard, ShardsCarryNearlyEqualEstimatedWork) {
       std::vector<std::uint64_t> loads;
       for (int i = 1; i <= k; ++i) {
         std::uint64_t load = 0;
-        for (const std::size_t id : nqueens::shard_ids(plan, {i, k}))
+        for (const std::size_t id : nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {i, k}))
           load += nqueens::estimated_cost(plan.units[id], n);
         loads.push_back(load);
       }
@@ -99,7 +101,7 @@ TEST(Shard, ShardsCarryNearlyEqualEstimatedWork) {
 TEST(Shard, MoreShardsThanUnitsLeavesSomeEmpty) {
   const WorkPlan plan = nqueens::split(4, Symmetry::full);
   std::size_t total = 0;
-  for (int i = 1; i <= 50; ++i) total += nqueens::shard_ids(plan, {i, 50}).size();
+  for (int i = 1; i <= 50; ++i) total += nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {i, 50}).size();
   EXPECT_EQ(total, plan.units.size());
 }
 
@@ -112,8 +114,8 @@ TEST(Shard, ParsesShardSpecs) {
 
 TEST(Shard, RunUnitsRejectsBadIds) {
   const WorkPlan plan = nqueens::split(8, Symmetry::full);
-  EXPECT_THROW(nqueens::run_units(plan, 1, {}, {plan.units.size()}), std::invalid_argument);
-  EXPECT_THROW(nqueens::run_units(plan, 1, {}, {0, 1, 0}), std::invalid_argument);
+  EXPECT_THROW(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1, {}, {plan.units.size()}), std::invalid_argument);
+  EXPECT_THROW(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1, {}, {0, 1, 0}), std::invalid_argument);
 }
 
 TEST(Shard, ShardFileRoundTrips) {
@@ -157,7 +159,7 @@ TEST(Shard, MalformedFilesAreRefused) {
 TEST(Shard, MergedShardsGiveTheRunsTotals) {
   for (Symmetry mode : kModes) {
     const WorkPlan plan = nqueens::split(13, mode);
-    const std::string whole = describe(nqueens::run_units(plan, 2));
+    const std::string whole = describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 2));
     for (int k : {1, 2, 3, 5, 7}) {
       const MergeReport report = nqueens::merge_shards(all_shards(plan, k));
       EXPECT_TRUE(report.complete()) << "k=" << k;
@@ -172,7 +174,7 @@ TEST(Shard, MergeNamesMissingUnits) {
   files.erase(files.begin() + 1);
   const MergeReport report = nqueens::merge_shards(files);
   EXPECT_FALSE(report.complete());
-  EXPECT_EQ(report.missing, nqueens::shard_ids(plan, {2, 3}));
+  EXPECT_EQ(report.missing, nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {2, 3}));
   EXPECT_TRUE(report.duplicated.empty() && report.conflicting.empty() && report.altered.empty());
 }
 
@@ -186,7 +188,7 @@ TEST(Shard, MergeNamesDuplicatedAndConflictingUnits) {
   const MergeReport report = nqueens::merge_shards(files);
   EXPECT_FALSE(report.complete());
   EXPECT_TRUE(report.missing.empty());
-  std::vector<std::size_t> expected_duplicates = nqueens::shard_ids(plan, {3, 3});
+  std::vector<std::size_t> expected_duplicates = nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {3, 3});
   for (std::size_t i = 1; i < files[0].units.size(); ++i) expected_duplicates.push_back(files[0].units[i].id);
   std::sort(expected_duplicates.begin(), expected_duplicates.end());
   EXPECT_EQ(ids_of(report.duplicated), expected_duplicates);

@@ -1,25 +1,45 @@
 #pragma once
-// The engine: split, schedule, reduce, in one call. This is what the CLI and other programs use.
+// Counting in one call: split, schedule, reduce. This is what the CLI and other programs use.
 #include <cstddef>
+#include <functional>
 #include <optional>
+#include <string_view>
 
 #include "nqueens/reduce.hpp"
-#include "nqueens/schedule.hpp"
 #include "nqueens/symmetry.hpp"
 
 namespace nqueens {
 
+//! The two ways of counting. Both split N into numbered work units and share everything after
+//! that (scheduler, journal, shards, MPI); they differ in what a unit is and how it is counted.
+enum class EngineKind {
+  automatic,  //!< the engine measured fastest for this N on this kind of machine
+  dfs,        //!< board prefixes completed by the bitmask depth-first search
+  join,       //!< row sets whose east and west half-boards are joined by diagonal keys
+};
+
+std::string_view to_string(EngineKind kind);
+std::optional<EngineKind> parse_engine(std::string_view text);  //!< "auto", "dfs" or "join"
+
+//! Called once per finished unit with its id and counts, from whichever thread ran it: it must
+//! be thread-safe. This is the hook journals and progress reports attach to.
+using UnitObserver = std::function<void(std::size_t id, const Tally& tally)>;
+
 struct CountOptions {
-  Symmetry symmetry = Symmetry::full;
-  int split_depth = 0;  //!< 0: automatic (auto_split_depth)
-  int threads = 0;      //!< 0: every hardware thread
+  EngineKind engine = EngineKind::automatic;
+  Symmetry symmetry = Symmetry::full;  //!< dfs only: the join engine always folds every symmetry
+  int split_depth = 0;                 //!< dfs only; 0: automatic (auto_split_depth)
+  int threads = 0;                     //!< 0: every hardware thread
   UnitObserver on_unit_done;
 };
 
 struct CountResult {
   int n = 0;
   Totals totals;
-  std::optional<Count> unique;  //!< set when the symmetry mode yields it (full)
+  std::optional<Count> unique;              //!< set when the run yields it (full symmetry, whole run)
+  std::optional<Count> half_turn_fixed;     //!< S180, set with `unique`
+  std::optional<Count> quarter_turn_fixed;  //!< S90, set with `unique`
+  EngineKind engine = EngineKind::dfs;      //!< the engine that counted (never automatic)
   Symmetry symmetry = Symmetry::full;
   int split_depth = 0;
   std::size_t work_units = 0;
@@ -32,6 +52,10 @@ inline constexpr int kMaxThreads = 4096;
 
 //! Hardware threads available to this process.
 int hardware_threads();
+
+//! The thread count a run uses for a request: 0 means every hardware thread. Throws
+//! std::invalid_argument outside 0..kMaxThreads.
+int resolve_threads(int requested);
 
 //! Counts all solutions on an n x n board. Throws std::invalid_argument on bad options.
 CountResult count(int n, const CountOptions& options = {});

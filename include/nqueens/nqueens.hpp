@@ -21,7 +21,6 @@
 #include "nqueens/oeis.hpp"
 #include "nqueens/reduce.hpp"
 #include "nqueens/reference.hpp"
-#include "nqueens/schedule.hpp"
 #include "nqueens/split.hpp"
 #include "nqueens/symmetry.hpp"
 #include "nqueens/version.hpp"

@@ -1,12 +1,27 @@
 #pragma once
 // The reduction: per-thread totals summed exactly, once, at the end of a run.
 #include <array>
+#include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 
-#include "nqueens/kernel.hpp"
-
 namespace nqueens {
+
+//! What one unit contributes. 64 bits suffice per unit: even at N = 32 a single unit would
+//! need centuries of search to pass 2^64 completions. Sums across units use `Totals`.
+struct Tally {
+  std::uint64_t total = 0;                //!< boards this unit stands for, weights applied
+  std::array<std::uint64_t, 4> orbits{};  //!< full mode: canonical boards of orbit 1, 2, 4, 8
+  std::uint64_t nodes = 0;                //!< queens placed by the search
+
+  Tally& operator+=(const Tally& other);
+  friend bool operator==(const Tally&, const Tally&) = default;
+};
+
+//! Index into Tally::orbits for an orbit of `size` boards (1, 2, 4 or 8).
+constexpr std::size_t orbit_slot(int size) { return size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3; }
+
 
 //! An exact count. A000170 passes 2^64 at N = 29, so sums across units are 128 bits wide.
 __extension__ using Count = unsigned __int128;
@@ -18,7 +33,12 @@ struct Totals {
 
   Totals& operator+=(const Tally& unit);
   Totals& operator+=(const Totals& other);
-  Count unique() const;  //!< solutions up to rotation and reflection (full mode only)
+  //! Solutions up to rotation and reflection (full mode only). The orbit-8 class is derived,
+  //! not summed, as (total - o1 - 2 o2 - 4 o4) / 8: the DFS engine fills every slot and the
+  //! join engine only the rotation-symmetric ones, and the formula is exact for both.
+  Count unique() const;
+  Count half_turn_fixed() const;     //!< S180: solutions equal to their half-turn image
+  Count quarter_turn_fixed() const;  //!< S90: solutions equal to their quarter-turn image
   friend bool operator==(const Totals&, const Totals&) = default;
 };
 

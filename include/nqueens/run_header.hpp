@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "nqueens/engine.hpp"
 #include "nqueens/split.hpp"
 #include "nqueens/symmetry.hpp"
 
@@ -15,16 +16,17 @@ namespace nqueens {
 
 struct RunHeader {
   std::string version;  //!< the tool version that wrote it (informational, see below)
+  EngineKind engine = EngineKind::dfs;  //!< files of one engine are refused by the other
   int n = 0;
   Symmetry symmetry = Symmetry::full;
-  int split_depth = 0;
+  int split_depth = 0;  //!< dfs: rows fixed by the splitter; join: 0
   std::size_t unit_count = 0;
   std::uint64_t fingerprint = 0;  //!< fingerprint() of the unit list
 
   friend bool operator==(const RunHeader&, const RunHeader&) = default;
 };
 
-//! The header of a run over `plan`, written by this build.
+//! The header of a dfs run over `plan`, written by this build.
 RunHeader make_header(const WorkPlan& plan);
 
 //! Why a file with header `found` can not be used for the run `expected`: the first field that
@@ -38,8 +40,9 @@ std::string header_mismatch(const RunHeader& expected, const RunHeader& found);
 //! when it could. Files are checked with it before anything is sized by their unit count.
 std::string header_problem(const RunHeader& header);
 
-//! One line of `key=value` words: "version=0.1.0 n=16 symmetry=full split_depth=3 units=1234
-//! fingerprint=00ab...". parse_header_text() reads it back, or returns nullopt.
+//! One line of `key=value` words: "version=0.1.0 engine=dfs n=16 symmetry=full split_depth=3
+//! units=1234 fingerprint=00ab...". parse_header_text() reads it back, or returns nullopt; a line
+//! without `engine=` (written before the join engine existed) is a dfs run.
 std::string header_text(const RunHeader& header);
 std::optional<RunHeader> parse_header_text(std::string_view text);
 

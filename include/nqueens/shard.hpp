@@ -2,9 +2,6 @@
 // Shards: a run cut into k fixed subsets of unit ids, counted anywhere (a batch scheduler's job
 // array, several machines), each written as a shard file, and merged back into one result.
 //
-//   nqueens::WorkPlan plan = nqueens::split(20, nqueens::Symmetry::full);
-//   std::vector<std::size_t> mine = nqueens::shard_ids(plan, {2, 8});  // shard 2 of 8
-//
 // A shard file is JSON: the run header, the shard, and one entry per unit with its counts and
 // the CRC-32 of its record text (unit_record.hpp), so an edited count is caught by id.
 #include <cstddef>
@@ -16,7 +13,6 @@
 
 #include "nqueens/reduce.hpp"
 #include "nqueens/run_header.hpp"
-#include "nqueens/split.hpp"
 #include "nqueens/unit_record.hpp"
 
 namespace nqueens {
@@ -31,12 +27,6 @@ inline constexpr int kMaxShards = 1'000'000;
 
 //! "i/k" with 1 <= i <= k <= kMaxShards. Throws std::invalid_argument with a one-line reason.
 ShardSpec parse_shard_spec(std::string_view text);
-
-//! The ids of one shard, ascending. Units are dealt costliest first (by estimated_cost, ties by
-//! id) to whichever shard has the least estimated work so far (ties: the lowest shard), so the
-//! shards of a run partition its ids, carry nearly equal work, and are the same on every
-//! machine.
-std::vector<std::size_t> shard_ids(const WorkPlan& plan, ShardSpec shard);
 
 //! The contents of a shard file.
 struct ShardFile {

@@ -25,6 +25,10 @@ int auto_split_depth(int n);
 //! [kMinSplitDepth, kMaxSplitDepth]. Throws std::invalid_argument on a bad n or depth.
 WorkPlan split(int n, Symmetry symmetry, int depth = 0);
 
+//! A cheap estimate of a unit's search cost: the number of ways to extend its prefix by two
+//! more rows. Used only to order work, never for counts.
+std::uint64_t estimated_cost(const WorkUnit& unit, int n);
+
 //! A 64-bit FNV-1a hash of everything that defines the plan: two plans with the same
 //! fingerprint have the same units in the same order.
 std::uint64_t fingerprint(const WorkPlan& plan);

@@ -4,17 +4,20 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "count_options.hpp"
-#include "logging.hpp"
+#include "engine_seam.hpp"
+#include "shell/count_options.hpp"
+#include "shell/logging.hpp"
 #include "nqueens/bench.hpp"
 #include "nqueens/n_spec.hpp"
-#include "report.hpp"
+#include "shell/report.hpp"
 
 namespace nqueens::cli {
 
@@ -24,8 +27,8 @@ struct BenchArgs {
   std::string spec = "14-16";
   std::vector<int> threads;
   int repeats = 3;
-  std::string symmetry = "full";
-  int split_depth = 0;
+  SearchArgs search;
+  std::vector<std::string> engines;  //!< several to compare them in one run; empty: --engine's one
   bool baseline = true;
   std::string format = "text";
   LogArgs log;
@@ -33,6 +36,7 @@ struct BenchArgs {
 
 struct Baseline {
   double seconds = 0;
+  std::uint64_t total = 0;  //!< its count, which the engine's must equal
 };
 
 nlohmann::ordered_json optional_number(std::optional<double> value) {
@@ -41,8 +45,8 @@ nlohmann::ordered_json optional_number(std::optional<double> value) {
 
 // One (N, threads) measurement as a record; the ratios are what docs/performance.md quotes.
 nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, int repeats,
-                                    std::optional<double> one_thread_seconds, std::optional<Baseline> baseline,
-                                    const CriticalPath& path) {
+                                    std::optional<double> one_thread_seconds, std::optional<double> dfs_seconds,
+                                    std::optional<Baseline> baseline, const CriticalPath& path) {
   const double seconds = timing.median_seconds;
   const double nodes = static_cast<double>(r.totals.nodes);
   auto ratio = [seconds](std::optional<double> other) -> std::optional<double> {
@@ -51,6 +55,7 @@ nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, 
   };
   nlohmann::ordered_json json;
   json["n"] = r.n;
+  json["engine"] = std::string(to_string(r.engine));
   json["threads"] = r.threads;
   json["total"] = count_json(r.totals.total);
   json["unique"] = r.unique ? count_json(*r.unique) : nlohmann::ordered_json(nullptr);
@@ -62,6 +67,7 @@ nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, 
   json["nodes_per_second"] = seconds > 0 ? nodes / seconds : 0.0;
   json["ns_per_node"] = nodes > 0 ? seconds * 1e9 * r.threads / nodes : 0.0;
   json["speedup_vs_1_thread"] = optional_number(ratio(one_thread_seconds));
+  json["vs_dfs"] = optional_number(ratio(dfs_seconds));
   json["baseline_seconds"] = optional_number(baseline ? std::optional(baseline->seconds) : std::nullopt);
   json["vs_baseline"] = optional_number(ratio(baseline ? std::optional(baseline->seconds) : std::nullopt));
   json["work_units"] = r.work_units;
@@ -73,31 +79,59 @@ nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, 
   return json;
 }
 
+// The textbook baseline's time, after checking that it counts what the engine counted: a
+// speed ratio between two programs that disagree would mean nothing.
 std::optional<Baseline> measure_baseline(int n, const BenchArgs& args) {
   if (!args.baseline) return std::nullopt;
   std::uint64_t total = 0;
   const Timing timing = time_textbook(n, args.repeats, total);
   spdlog::info("N={}: textbook baseline {:.3f} s (median of {})", n, timing.median_seconds, args.repeats);
-  return Baseline{timing.median_seconds};
+  return Baseline{timing.median_seconds, total};
 }
 
-// Times every thread count for one N. Per-unit node counts from the last repeat give the
-// critical path; they are written by unit id, each id by exactly one thread.
+void check_against_baseline(const CountResult& result, const std::optional<Baseline>& baseline) {
+  if (baseline && result.totals.total != baseline->total)
+    throw std::runtime_error(fmt::format("N={}: the {} engine counted {} but the textbook baseline {}", result.n,
+                                         to_string(result.engine), to_string(result.totals.total),
+                                         baseline->total));
+}
+
+// The engines to time, resolved for n: `--engine dfs,join` compares them in one run.
+std::vector<CountOptions> engines_for(int n, const BenchArgs& args) {
+  std::vector<CountOptions> all;
+  for (const std::string& name : args.engines.empty() ? std::vector<std::string>{args.search.engine} : args.engines) {
+    SearchArgs search = args.search;
+    search.engine = name;
+    CountOptions options = search_options(search);
+    options.engine = choose_engine(n, options);
+    all.push_back(options);
+  }
+  return all;
+}
+
+// Times every engine and thread count for one N. Per-unit node counts from the last repeat
+// give the critical path; they are written by unit id, each id by exactly one thread.
 void bench_one_size(int n, const BenchArgs& args, Reporter& reporter) {
   const std::optional<Baseline> baseline = measure_baseline(n, args);
-  std::optional<double> one_thread;
-  for (int threads : args.threads) {
-    CountOptions options;
-    options.symmetry = *parse_symmetry(args.symmetry);
-    options.split_depth = args.split_depth;
-    options.threads = threads;
-    std::vector<std::uint64_t> unit_nodes(split(n, options.symmetry, options.split_depth).units.size());
-    options.on_unit_done = [&unit_nodes](std::size_t id, const Tally& tally) { unit_nodes[id] = tally.nodes; };
-    CountResult last;
-    const Timing timing = time_engine(n, options, args.repeats, last);
-    if (threads == 1) one_thread = timing.median_seconds;
-    spdlog::info("N={} threads={}: median {:.3f} s", n, threads, timing.median_seconds);
-    reporter.row(bench_record(last, timing, args.repeats, one_thread, baseline, critical_path(unit_nodes)));
+  std::map<int, double> dfs_seconds;  // by thread count, when dfs is timed in this run
+  for (CountOptions options : engines_for(n, args)) {
+    std::optional<double> one_thread;
+    for (int threads : args.threads) {
+      options.threads = threads;
+      std::vector<std::uint64_t> unit_nodes(make_engine(n, options)->unit_count());
+      options.on_unit_done = [&unit_nodes](std::size_t id, const Tally& tally) { unit_nodes[id] = tally.nodes; };
+      CountResult last;
+      const Timing timing = time_engine(n, options, args.repeats, last);
+      check_against_baseline(last, baseline);
+      if (threads == 1) one_thread = timing.median_seconds;
+      if (last.engine == EngineKind::dfs) dfs_seconds[threads] = timing.median_seconds;
+      const auto dfs = dfs_seconds.find(threads);
+      spdlog::info("N={} engine={} threads={}: median {:.3f} s", n, to_string(last.engine), threads,
+                   timing.median_seconds);
+      reporter.row(bench_record(last, timing, args.repeats, one_thread,
+                                dfs == dfs_seconds.end() ? std::nullopt : std::optional(dfs->second), baseline,
+                                critical_path(unit_nodes)));
+    }
   }
 }
 
@@ -129,7 +163,11 @@ Registered add_bench_command(CLI::App& app) {
   command->add_option("-r,--repeats", args->repeats, "Timed runs per point; the median is reported")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
-  add_search_options(*command, args->symmetry, args->split_depth);
+  add_search_options(*command, args->search);
+  command->add_option("--engines", args->engines, "Engines to compare in one run, e.g. dfs,join (vs_dfs column)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"auto", "dfs", "join"}))
+      ->excludes("--engine");
   command->add_flag("!--no-baseline", args->baseline, "Skip the textbook baseline (slow past N = 17)");
   add_format_option(*command, args->format);
   add_logging_options(*command, args->log);

@@ -6,10 +6,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "shell/exit_codes.hpp"
+
 namespace nqueens::cli {
 
-//! Exit codes, as documented in docs/usage.md.
-enum ExitCode : int { kOk = 0, kMismatch = 1, kUsage = 2, kRuntime = 3 };
+using namespace nqueens::shell;  // the shell is the program's own layer: its names read unqualified here
 
 using Command = std::function<int()>;
 using Registered = std::pair<CLI::App*, Command>;

@@ -7,14 +7,14 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "count_options.hpp"
+#include "shell/count_options.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/n_spec.hpp"
-#include "report.hpp"
-#include "session.hpp"
-#include "shard_output.hpp"
-#include "signals.hpp"
-#include "verify.hpp"
+#include "shell/report.hpp"
+#include "shell/supervisor.hpp"
+#include "shell/shard_output.hpp"
+#include "shell/signals.hpp"
+#include "shell/verify.hpp"
 
 namespace nqueens::cli {
 
@@ -35,12 +35,12 @@ int run(const CountArgs& args) {
   if (session.shard) return run_shard(args, sizes.front(), options, session);
 
   auto reporter = make_reporter(parse_format(args.format), stdout);
-  reporter->begin({"count", args.threads == 0 ? hardware_threads() : args.threads, sizes});
+  reporter->begin({"count", resolve_threads(args.threads), sizes});
   bool mismatch = false;
   for (int n : sizes) {
     const CountResult result = count_session(n, options, session).result;
-    spdlog::info("N={}: {} work units at split depth {}, {} threads, {:.3f} s", n, result.work_units,
-                 result.split_depth, result.threads, result.seconds);
+    spdlog::info("N={}: {} work units ({} engine), {} threads, {:.3f} s", n, result.work_units,
+                 to_string(result.engine), result.threads, result.seconds);
     const CountRecord record = make_record(result, args.verify);
     mismatch = mismatch || record.verified == false;
     reporter->row(to_json(record));

@@ -14,10 +14,11 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "logging.hpp"
+#include "session.hpp"
+#include "shell/logging.hpp"
 #include "nqueens/shard.hpp"
-#include "report.hpp"
-#include "verify.hpp"
+#include "shell/report.hpp"
+#include "shell/verify.hpp"
 
 namespace nqueens::cli {
 
@@ -98,21 +99,16 @@ void print_report(const MergeReport& report, const std::vector<ShardFile>& shard
   fmt::print(stderr, "nqueens: error: no total: the files do not hold every unit of the run exactly once\n");
 }
 
+// The shards' own figures: their seconds added up (the machine time the run took), and the
+// widest thread count among them.
 CountResult merged_result(const MergeReport& report, const std::vector<ShardFile>& shards) {
-  CountResult result;
-  result.n = report.header.n;
-  result.totals = report.totals;
-  if (report.header.symmetry == Symmetry::full) result.unique = report.totals.unique();
-  result.symmetry = report.header.symmetry;
-  result.split_depth = report.header.split_depth;
-  result.work_units = report.header.unit_count;
-  // The shards' own figures: their seconds added up (the machine time the run took), and the
-  // widest thread count among them.
+  double seconds = 0;
+  int threads = 0;
   for (const ShardFile& shard : shards) {
-    result.seconds += shard.seconds;
-    result.threads = std::max(result.threads, shard.threads);
+    seconds += shard.seconds;
+    threads = std::max(threads, shard.threads);
   }
-  return result;
+  return make_count_result(report.header, report.totals, true, threads, seconds);
 }
 
 int run(const MergeArgs& args) {

@@ -4,7 +4,7 @@
 
 #include "commands.hpp"
 #include "nqueens/oeis.hpp"
-#include "report.hpp"
+#include "shell/report.hpp"
 
 namespace nqueens::cli {
 

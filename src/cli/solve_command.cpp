@@ -16,11 +16,11 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "logging.hpp"
+#include "shell/logging.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/solutions.hpp"
-#include "report.hpp"
+#include "shell/report.hpp"
 
 namespace nqueens::cli {
 
@@ -190,7 +190,7 @@ int single_size(const std::string& spec) {
 int run(const SolveArgs& args) {
   apply_logging(args.log);
   const int n = single_size(args.spec);
-  const int threads = args.threads == 0 ? hardware_threads() : args.threads;
+  const int threads = resolve_threads(args.threads);
   // main() ignores SIGPIPE, so a reader that goes away (`| head`) shows up as EPIPE: a normal
   // end here.
 

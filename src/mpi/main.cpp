@@ -14,12 +14,12 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include "cli/commands.hpp"
-#include "cli/count_options.hpp"
-#include "cli/report.hpp"
-#include "cli/shard_output.hpp"
-#include "cli/signals.hpp"
-#include "cli/verify.hpp"
+#include "shell/exit_codes.hpp"
+#include "shell/count_options.hpp"
+#include "shell/report.hpp"
+#include "shell/shard_output.hpp"
+#include "shell/signals.hpp"
+#include "shell/verify.hpp"
 #include "mpi_count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/version.hpp"
@@ -28,7 +28,7 @@
 namespace {
 
 using namespace nqueens;
-using namespace nqueens::cli;
+using namespace nqueens::shell;
 using mpi::World;
 
 // Bad input: every rank finds the same fault in the same command line, so each ends with the
@@ -73,15 +73,15 @@ int run_count(const World& world, const Job& job) {
   std::unique_ptr<Reporter> reporter;
   if (world.root() && !job.session.shard) {
     reporter = make_reporter(parse_format(job.args.format), stdout);
-    reporter->begin({"count", job.args.threads == 0 ? hardware_threads() : job.args.threads, job.sizes});
+    reporter->begin({"count", resolve_threads(job.args.threads), job.sizes});
   }
   int code = kOk;
   for (const int n : job.sizes) {
     const std::optional<SessionResult> counted = mpi::count_distributed(world, n, job.options, job.session);
     if (!counted) continue;
     const CountResult& result = counted->result;
-    spdlog::info("N={}: {} work units at split depth {}, {} ranks x {} threads, {:.3f} s", n, result.work_units,
-                 result.split_depth, world.size(), result.threads, result.seconds);
+    spdlog::info("N={}: {} work units ({} engine), {} ranks x {} threads, {:.3f} s", n, result.work_units,
+                 to_string(result.engine), world.size(), result.threads, result.seconds);
     if (job.session.shard) {
       write_shard_file(*counted, *job.session.shard, job.args.output);
       continue;

@@ -13,12 +13,12 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
-#include "cli/commands.hpp"
-#include "cli/progress.hpp"
-#include "cli/signals.hpp"
+#include "shell/exit_codes.hpp"
+#include "shell/progress.hpp"
+#include "shell/signals.hpp"
 #include "dispenser.hpp"
 #include "nqueens/journal.hpp"
-#include "nqueens/schedule.hpp"
+#include "session.hpp"
 #include "rank_arena.hpp"
 
 namespace nqueens::mpi {
@@ -64,13 +64,6 @@ UnitCount decode(const std::uint64_t* words) {
   return unit;
 }
 
-// Rank 0's counts of one run, by unit id.
-struct Ledger {
-  explicit Ledger(std::size_t units) : tallies(units), have(units, 0) {}
-  std::vector<Tally> tallies;
-  std::vector<char> have;
-};
-
 // ---- what a rank does with the units it finished ---------------------------------------------
 
 class Role {
@@ -90,7 +83,7 @@ class Role {
   role.wind_up(signal, grace_end);
   std::fflush(stdout);
   std::fflush(stderr);
-  std::_Exit(cli::interrupted_exit_code(signal));
+  std::_Exit(shell::interrupted_exit_code(signal));
 }
 
 // Rank 0: every finished unit, its own or another rank's, goes to the ledger, the journal and
@@ -98,23 +91,12 @@ class Role {
 // count --checkpoint` writes, and a run may be resumed with any number of ranks, or none.
 class Collector final : public Role {
  public:
-  Collector(const World& world, Ledger& ledger, Journal* journal, cli::Progress* progress, std::size_t wanted,
-            std::size_t done_before, Clock::time_point start)
-      : world_(world),
-        ledger_(ledger),
-        journal_(journal),
-        progress_(progress),
-        wanted_(wanted),
-        done_before_(done_before),
-        start_(start) {}
+  Collector(const World& world, Session& session, Journal* journal, shell::Progress* progress, Clock::time_point start)
+      : world_(world), session_(session), journal_(journal), progress_(progress), start_(start) {}
 
   void deliver(const std::vector<UnitCount>& units) override {
     for (const UnitCount& unit : units) {
-      if (unit.id >= ledger_.have.size() || ledger_.have[unit.id])
-        throw std::runtime_error(fmt::format("unit {} arrived twice or is not in the run", unit.id));
-      ledger_.tallies[unit.id] = unit.tally;
-      ledger_.have[unit.id] = 1;
-      if (journal_) journal_->append(unit);
+      session_.record(unit);
       if (progress_) progress_->unit_done(unit.id, unit.tally);
     }
   }
@@ -130,7 +112,7 @@ class Collector final : public Role {
   // Rank 0's own units are done; the others' keep arriving until each rank says it is done.
   void finish() override {
     while (ranks_done_ < world_.size() - 1) {
-      if (const int signal = cli::interrupt_signal()) exit_interrupted(*this, signal, Clock::now());
+      if (const int signal = shell::interrupt_signal()) exit_interrupted(*this, signal, Clock::now());
       poll();
       std::this_thread::sleep_for(kPoll);
     }
@@ -143,16 +125,16 @@ class Collector final : public Role {
     const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     if (journal_) {
       journal_->seal();
-      const std::size_t saved = done_before_ + journal_->units() - journal_->recorded().size();
+      const std::size_t saved = session_.done_before() + journal_->units() - journal_->recorded().size();
       fmt::print(stderr,
                  "nqueens-mpi: interrupted by {} after {:.1f} s; {} of {} units are saved in {}: "
                  "run the same command again to resume\n",
-                 cli::signal_name(signal), seconds, saved, wanted_, journal_->path().string());
+                 shell::signal_name(signal), seconds, saved, session_.wanted().size(), journal_->path().string());
     } else {
       fmt::print(stderr,
                  "nqueens-mpi: interrupted by {} after {:.1f} s; nothing was saved "
                  "(give --checkpoint FILE to make a run resumable)\n",
-                 cli::signal_name(signal), seconds);
+                 shell::signal_name(signal), seconds);
     }
   }
 
@@ -175,11 +157,9 @@ class Collector final : public Role {
   }
 
   const World& world_;
-  Ledger& ledger_;
+  Session& session_;
   Journal* journal_;
-  cli::Progress* progress_;
-  std::size_t wanted_;       //!< units of the run (or of its shard)
-  std::size_t done_before_;  //!< of those, the journal held at the start
+  shell::Progress* progress_;
   Clock::time_point start_;
   int ranks_done_ = 0;  //!< other ranks that have sent their last unit
 };
@@ -243,7 +223,7 @@ std::size_t feed(const World& world, Dispenser& dispenser, RankArena& arena, con
   bool drawn_dry = todo.empty();
   std::size_t counted = 0;
   for (;;) {
-    if (const int signal = cli::interrupt_signal()) stop_on_signal(signal, arena, role);
+    if (const int signal = shell::interrupt_signal()) stop_on_signal(signal, arena, role);
     for (std::size_t waiting = arena.waiting(); !drawn_dry && waiting < static_cast<std::size_t>(threads);
          waiting = arena.waiting()) {
       const Block block = dispenser.draw(draw_size(dispenser.remaining(), waiting, world.size(), threads));
@@ -262,10 +242,10 @@ std::size_t feed(const World& world, Dispenser& dispenser, RankArena& arena, con
 }
 
 // What every rank runs once the list is known.
-void run_rank(const World& world, const WorkPlan& plan, const std::vector<std::uint64_t>& todo, Role& role,
+void run_rank(const World& world, const Engine& engine, const std::vector<std::uint64_t>& todo, Role& role,
               int threads) {
   Dispenser dispenser(world, todo.size());
-  RankArena arena(plan, threads);
+  RankArena arena(engine, threads);
   std::size_t counted = 0;
   // Caught here, while the arena still exists: unwinding it would wait for the units running
   // (minutes at large N), and a rank that fails must end the job at once.
@@ -273,18 +253,18 @@ void run_rank(const World& world, const WorkPlan& plan, const std::vector<std::u
     counted = feed(world, dispenser, arena, todo, role, threads);
     role.finish();
   } catch (const std::exception& error) {
-    abort_job(world, error.what(), cli::kRuntime);
+    abort_job(world, error.what(), shell::kRuntime);
   }
   dispenser.close();
-  spdlog::info("N={}: counted {} of {} units on this rank", plan.n, counted, todo.size());
+  spdlog::info("N={}: counted {} of {} units on this rank", engine.n(), counted, todo.size());
 }
 
 // ---- setting up one N ----------------------------------------------------------------------------
 
 // Every rank splits the board itself. Ranks built from different sources could list different
 // units; the fingerprint catches that before a single unit is counted.
-void check_same_plan(const World& world, const WorkPlan& plan) {
-  const std::uint64_t mine = fingerprint(plan);
+void check_same_plan(const World& world, const Engine& engine) {
+  const std::uint64_t mine = engine.header().fingerprint;
   std::uint64_t root = mine;
   broadcast(world, root);
   if (root != mine)
@@ -297,98 +277,66 @@ void check_same_plan(const World& world, const WorkPlan& plan) {
 // Rank 0 opens the journal, and every rank learns whether that worked: a journal of another
 // run or a damaged one ends every rank the same way, with rank 0's message, instead of leaving
 // the others waiting in the next collective call.
-std::unique_ptr<Journal> open_agreed(const World& world, const cli::SessionOptions& session, const RunHeader& header) {
-  int code = cli::kOk;
+std::unique_ptr<Journal> open_agreed(const World& world, const shell::SessionOptions& session, const RunHeader& header) {
+  int code = shell::kOk;
   std::string message;
   std::unique_ptr<Journal> journal;
   if (world.root() && session.checkpoint) {
     try {
-      journal = cli::open_journal(*session.checkpoint, header);
+      journal = shell::open_journal(*session.checkpoint, header);
     } catch (const std::invalid_argument& bad) {  // a journal of another run: bad input
-      code = cli::kUsage;
+      code = shell::kUsage;
       message = bad.what();
     } catch (const std::exception& failure) {
-      code = cli::kRuntime;
+      code = shell::kRuntime;
       message = failure.what();
     }
   }
   broadcast(world, code);
-  if (code != cli::kOk) throw AgreedExit(code, message);
+  if (code != shell::kOk) throw AgreedExit(code, message);
   return journal;
 }
 
-// The ids still to count, costliest first: the list every rank draws positions in.
-std::vector<std::uint64_t> todo_list(const WorkPlan& plan, const std::vector<std::size_t>& wanted,
-                                     const Ledger& ledger) {
-  std::vector<char> want(plan.units.size(), 0);
-  for (const std::size_t id : wanted) want[id] = 1;
-  std::vector<std::uint64_t> todo;
-  for (const std::size_t id : costliest_first(plan))
-    if (want[id] && !ledger.have[id]) todo.push_back(id);
-  return todo;
-}
-
-cli::SessionResult count_as_root(const World& world, const WorkPlan& plan, int threads,
-                                 const cli::SessionOptions& session, Journal* journal, Clock::time_point start) {
-  Ledger ledger(plan.units.size());
-  if (journal)
-    for (const UnitCount& unit : journal->recorded()) {
-      ledger.tallies[unit.id] = unit.tally;
-      ledger.have[unit.id] = 1;
-    }
-  const std::vector<std::size_t> wanted = cli::wanted_ids(plan, session.shard);
-  std::vector<std::size_t> done;
-  for (const std::size_t id : wanted)
-    if (ledger.have[id]) done.push_back(id);
-  std::vector<std::uint64_t> todo = todo_list(plan, wanted, ledger);
+shell::SessionResult count_as_root(const World& world, const Engine& engine, int threads,
+                                   const shell::SessionOptions& options, Journal* journal, Clock::time_point start) {
+  Session session(engine, shell::wanted_ids(engine, options.shard), journal);
+  shell::log_start(engine, session, journal);
+  // The ids still to count, costliest first: the list every rank draws positions in.
+  const std::vector<std::size_t> ids = session.todo();
+  std::vector<std::uint64_t> todo(ids.begin(), ids.end());
   broadcast(world, todo);
-
-  if (todo.empty() && journal)
-    spdlog::info("{}: all {} units are already counted; printing the stored result", journal->path().string(),
-                 done.size());
   if (!todo.empty()) {
-    std::unique_ptr<cli::Progress> progress;
-    if (session.progress.enabled)
-      progress = std::make_unique<cli::Progress>(plan, std::vector<std::size_t>(todo.begin(), todo.end()), done,
-                                                 session.progress);
-    Collector collector(world, ledger, journal, progress.get(), wanted.size(), done.size(), start);
-    run_rank(world, plan, todo, collector, threads);
+    std::unique_ptr<shell::Progress> progress;
+    if (options.progress.enabled)
+      progress = std::make_unique<shell::Progress>(engine, ids, session.done(), options.progress);
+    Collector collector(world, session, journal, progress.get(), start);
+    run_rank(world, engine, todo, collector, threads);
   }
-
-  cli::SessionResult out;
-  out.header = make_header(plan);
-  Totals totals;
-  for (const std::size_t id : wanted) {
-    if (!ledger.have[id]) throw std::runtime_error(fmt::format("unit {} was never counted", id));
-    totals += ledger.tallies[id];
-    out.units.push_back({id, ledger.tallies[id]});
-  }
-  out.result = cli::make_result(plan, totals, threads, start);
-  return out;
+  return shell::finish_session(session, threads, start);
 }
 
-void count_as_worker(const World& world, const WorkPlan& plan, int threads) {
+void count_as_worker(const World& world, const Engine& engine, int threads) {
   std::vector<std::uint64_t> todo;
   broadcast(world, todo);
   if (todo.empty()) return;
   Courier courier(world);
-  run_rank(world, plan, todo, courier, threads);
+  run_rank(world, engine, todo, courier, threads);
 }
 
 }  // namespace
 
-std::optional<cli::SessionResult> count_distributed(const World& world, int n, const CountOptions& options,
-                                                    const cli::SessionOptions& session) {
+std::optional<shell::SessionResult> count_distributed(const World& world, int n, const CountOptions& options,
+                                                    const shell::SessionOptions& session) {
   const Clock::time_point start = Clock::now();
-  const int threads = options.threads == 0 ? hardware_threads() : options.threads;
-  const WorkPlan plan = split(n, options.symmetry, options.split_depth);
-  check_same_plan(world, plan);
-  const std::unique_ptr<Journal> journal = open_agreed(world, session, make_header(plan));
+  const int threads = resolve_threads(options.threads);
+  const std::unique_ptr<Engine> engine = make_engine(n, options);
+  check_same_plan(world, *engine);
+  const std::unique_ptr<Journal> journal = open_agreed(world, session, engine->header());
   if (!world.root()) {
-    count_as_worker(world, plan, threads);
+    count_as_worker(world, *engine, threads);
     return std::nullopt;
   }
-  return count_as_root(world, plan, threads, session, journal.get(), start);
+  return count_as_root(world, *engine, threads, session, journal.get(), start);
 }
 
 }  // namespace nqueens::mpi

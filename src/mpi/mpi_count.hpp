@@ -6,7 +6,7 @@
 // fixed-size records, where they are journalled, summed exactly (128 bits) and printed.
 #include <optional>
 
-#include "cli/session.hpp"
+#include "shell/supervisor.hpp"
 #include "nqueens/engine.hpp"
 #include "world.hpp"
 
@@ -18,7 +18,7 @@ namespace nqueens::mpi {
 //! return nothing. Throws AgreedExit on every rank when rank 0 cannot open the journal. On
 //! SIGINT or SIGTERM every rank stops drawing, rank 0 saves what finished and each process
 //! ends with 128 + the signal number. Any other failure ends the job through abort_job.
-std::optional<cli::SessionResult> count_distributed(const World& world, int n, const CountOptions& options,
-                                                    const cli::SessionOptions& session);
+std::optional<shell::SessionResult> count_distributed(const World& world, int n, const CountOptions& options,
+                                                    const shell::SessionOptions& session);
 
 }  // namespace nqueens::mpi

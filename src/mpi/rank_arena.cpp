@@ -1,6 +1,7 @@
 #include "rank_arena.hpp"
 
-#include "nqueens/kernel.hpp"
+#include <stdexcept>
+#include <string>
 
 namespace nqueens::mpi {
 
@@ -8,8 +9,9 @@ namespace nqueens::mpi {
 // to TBB workers. TBB keeps one thread fewer than max_allowed_parallelism as workers, counting
 // the main thread as the last one, so the cap is threads + 1; the main thread only sleeps and
 // polls, and takes no core from them.
-RankArena::RankArena(const WorkPlan& plan, int threads)
-    : plan_(plan),
+RankArena::RankArena(const Engine& engine, int threads)
+    : engine_(engine),
+      counters_(engine),
       workers_(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads) + 1),
       arena_(threads, 0) {}
 
@@ -42,7 +44,8 @@ void RankArena::run(std::size_t id) {
   std::exception_ptr error;
   if (!skip) {
     try {
-      done.tally = count_from(plan_.units.at(id), plan_.n);
+      if (id >= engine_.unit_count()) throw std::out_of_range("unit " + std::to_string(id) + " is not in the run");
+      done.tally = counters_.local().count(id);
     } catch (...) {
       error = std::current_exception();
     }

@@ -13,14 +13,14 @@
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include "nqueens/split.hpp"
+#include "engine_seam.hpp"
 #include "nqueens/unit_record.hpp"
 
 namespace nqueens::mpi {
 
 class RankArena {
  public:
-  RankArena(const WorkPlan& plan, int threads);
+  RankArena(const Engine& engine, int threads);
   //! Drops the units not started and waits for those running. A failing rank aborts the job
   //! before this runs, so a long unit never delays the abort.
   ~RankArena();
@@ -45,7 +45,8 @@ class RankArena {
  private:
   void run(std::size_t id);
 
-  const WorkPlan& plan_;
+  const Engine& engine_;
+  CounterPool counters_;  //!< each worker's own kernel state
   tbb::global_control workers_;  //!< lets TBB start `threads` workers besides the main thread
   tbb::task_arena arena_;
   mutable std::mutex lock_;  //!< taken once per unit, never inside the search

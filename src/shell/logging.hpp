@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 struct LogArgs {
   bool quiet = false;
@@ -16,4 +16,4 @@ void add_logging_options(CLI::App& command, LogArgs& args);
 //! Sets spdlog's level from parsed options.
 void apply_logging(const LogArgs& args);
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

@@ -10,7 +10,7 @@
 #include "nqueens/oeis.hpp"
 #include "nqueens/version.hpp"
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 namespace {
 
@@ -250,4 +250,4 @@ void check_written(std::FILE* out) {
     throw std::runtime_error("could not write the results to standard output");
 }
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

@@ -6,7 +6,7 @@
 #include "nqueens/symmetry.hpp"
 #include "report.hpp"
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 namespace {
 
@@ -22,12 +22,26 @@ std::string check_shard_spec(const std::string& text) {
 
 }  // namespace
 
-void add_search_options(CLI::App& command, std::string& symmetry, int& split_depth) {
-  command.add_option("--symmetry", symmetry, "Symmetry used to cut the search: none, mirror or full")
+void add_search_options(CLI::App& command, SearchArgs& args) {
+  command
+      .add_option("--engine", args.engine,
+                  "Counting engine: join (half-boards joined by diagonal keys), dfs (depth-first search), "
+                  "or auto (the faster one for each N)")
+      ->check(CLI::IsMember({"auto", "dfs", "join"}))
+      ->capture_default_str();
+  command.add_option("--symmetry", args.symmetry, "Symmetry used to cut the search: none, mirror or full (dfs)")
       ->check(CLI::IsMember({"none", "mirror", "full"}))
       ->capture_default_str();
-  command.add_option("--split-depth", split_depth, "Rows fixed per work unit (default: chosen from N)")
+  command.add_option("--split-depth", args.split_depth, "Rows fixed per work unit (dfs; default: chosen from N)")
       ->check(CLI::Range(kMinSplitDepth, kMaxSplitDepth));
+}
+
+CountOptions search_options(const SearchArgs& args) {
+  CountOptions options;
+  options.engine = *parse_engine(args.engine);
+  options.symmetry = *parse_symmetry(args.symmetry);
+  options.split_depth = args.split_depth;
+  return options;
 }
 
 void add_count_options(CLI::App& command, CountArgs& args) {
@@ -35,7 +49,7 @@ void add_count_options(CLI::App& command, CountArgs& args) {
       ->required();
   command.add_option("-t,--threads", args.threads, "Worker threads (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
-  add_search_options(command, args.symmetry, args.split_depth);
+  add_search_options(command, args.search);
   command.add_flag("--verify", args.verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(command, args.format);
   CLI::Option* shard =
@@ -62,9 +76,7 @@ void add_count_options(CLI::App& command, CountArgs& args) {
 }
 
 CountOptions engine_options(const CountArgs& args) {
-  CountOptions options;
-  options.symmetry = *parse_symmetry(args.symmetry);
-  options.split_depth = args.split_depth;
+  CountOptions options = search_options(args.search);
   options.threads = args.threads;
   return options;
 }
@@ -81,4 +93,4 @@ SessionOptions session_options(const CountArgs& args, const std::vector<int>& si
   return session;
 }
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

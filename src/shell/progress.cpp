@@ -8,9 +8,8 @@
 
 #include <fmt/core.h>
 
-#include "nqueens/schedule.hpp"
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 namespace {
 
@@ -27,12 +26,11 @@ std::string clock_text(double seconds) {
 
 }  // namespace
 
-Progress::Progress(const WorkPlan& plan, const std::vector<std::size_t>& todo, const std::vector<std::size_t>& done,
+Progress::Progress(const Engine& engine, const std::vector<std::size_t>& todo, const std::vector<std::size_t>& done,
                    const ProgressOptions& options)
-    : n_(plan.n), cost_(plan.units.size()), terminal_(isatty(STDERR_FILENO) == 1) {
-  for (std::size_t id = 0; id < plan.units.size(); ++id) cost_[id] = estimated_cost(plan.units[id], plan.n);
-  for (const std::size_t id : todo) cost_total_ += cost_[id];
-  for (const std::size_t id : done) cost_before_ += cost_[id];
+    : n_(engine.n()), engine_(engine), terminal_(isatty(STDERR_FILENO) == 1) {
+  for (const std::size_t id : todo) cost_total_ += engine.cost(id);
+  for (const std::size_t id : done) cost_before_ += engine.cost(id);
   cost_total_ += cost_before_;
   units_before_ = done.size();
   units_total_ = todo.size() + done.size();
@@ -47,7 +45,7 @@ Progress::~Progress() { finish(); }
 
 void Progress::unit_done(std::size_t id, const Tally& tally) {
   units_done_.fetch_add(1, std::memory_order_relaxed);
-  cost_done_.fetch_add(cost_[id], std::memory_order_relaxed);
+  cost_done_.fetch_add(engine_.cost(id), std::memory_order_relaxed);
   solutions_.fetch_add(tally.total, std::memory_order_relaxed);
 }
 
@@ -90,4 +88,4 @@ void Progress::finish() {
   drawn_ = false;
 }
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

@@ -2,7 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 void add_logging_options(CLI::App& command, LogArgs& args) {
   CLI::Option* quiet = command.add_flag("-q,--quiet", args.quiet, "Log errors only");
@@ -16,4 +16,4 @@ void apply_logging(const LogArgs& args) {
   spdlog::set_level(args.quiet ? spdlog::level::err : spdlog::level::from_str(args.level));
 }
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

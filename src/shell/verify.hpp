@@ -3,10 +3,10 @@
 #include "nqueens/engine.hpp"
 #include "report.hpp"
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 //! The record to print for `result`. Under `verify`, also compares with the OEIS and logs each
 //! disagreement at error level; a size past the table is logged as a warning, not failed.
 CountRecord make_record(const CountResult& result, bool verify);
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

@@ -8,15 +8,21 @@
 
 #include "logging.hpp"
 #include "nqueens/engine.hpp"
-#include "session.hpp"
+#include "supervisor.hpp"
 
-namespace nqueens::cli {
+namespace nqueens::shell {
+
+//! The options that choose how N is counted, shared by count and bench.
+struct SearchArgs {
+  std::string engine = "auto";
+  std::string symmetry = "full";
+  int split_depth = 0;
+};
 
 struct CountArgs {
   std::string spec;
   int threads = 0;
-  std::string symmetry = "full";
-  int split_depth = 0;
+  SearchArgs search;
   bool verify = false;
   std::string format = "text";
   std::string checkpoint;
@@ -27,17 +33,21 @@ struct CountArgs {
   LogArgs log;
 };
 
-//! Registers --symmetry and --split-depth, the options that shape the search (count and bench).
-void add_search_options(CLI::App& command, std::string& symmetry, int& split_depth);
+//! Registers --engine, --symmetry and --split-depth, the options that shape the search (count
+//! and bench).
+void add_search_options(CLI::App& command, SearchArgs& args);
+
+//! The engine options those name (threads left at 0).
+CountOptions search_options(const SearchArgs& args);
 
 //! Registers every `count` option on `command`, bound to `args`.
 void add_count_options(CLI::App& command, CountArgs& args);
 
-//! The engine's options: symmetry, split depth and threads per process (0: every hardware thread).
+//! The engine's options: engine, symmetry, split depth and threads per process (0: every hardware thread).
 CountOptions engine_options(const CountArgs& args);
 
 //! The options that make a session more than a plain count. A journal or a shard names one
 //! run, so both need a single N: throws std::invalid_argument otherwise.
 SessionOptions session_options(const CountArgs& args, const std::vector<int>& sizes);
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

@@ -4,7 +4,7 @@
 // Ctrl-C ends the process at once the default way.
 #include <string_view>
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 //! Installs the handlers. Call once, before counting starts.
 void catch_interrupts();
@@ -18,4 +18,4 @@ std::string_view signal_name(int signal);
 //! The shell's exit code for a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM).
 constexpr int interrupted_exit_code(int signal) { return 128 + signal; }
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

@@ -3,7 +3,7 @@
 #include <atomic>
 #include <csignal>
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 namespace {
 
@@ -36,4 +36,4 @@ std::string_view signal_name(int signal) {
   }
 }
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

@@ -1,22 +1,24 @@
 #pragma once
 // One N counted the way `count` runs it: all units or one shard's, resumed from and recorded
 // into a checkpoint journal when one is given, with progress on stderr, and stopped cleanly by
-// SIGINT or SIGTERM. The engine's pieces (split, run_units, Journal, shard_ids) do the work;
-// this file only wires them to a worker thread and a watching main thread.
+// SIGINT or SIGTERM. The library's Session (src/session.hpp) does the counting; this file only
+// wires it to a worker thread and a watching main thread.
 #include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "engine_seam.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_record.hpp"
 #include "progress.hpp"
+#include "session.hpp"
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 struct SessionOptions {
   std::optional<std::filesystem::path> checkpoint;  //!< the journal to resume from and record into
@@ -36,15 +38,17 @@ struct SessionResult {
 std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const RunHeader& header);
 
 //! The units a session is asked for, ascending: a shard's, or all of them.
-std::vector<std::size_t> wanted_ids(const WorkPlan& plan, const std::optional<ShardSpec>& shard);
+std::vector<std::size_t> wanted_ids(const Engine& engine, const std::optional<ShardSpec>& shard);
 
-//! The result record of a session over `plan` that started at `start` and ends now.
-CountResult make_result(const WorkPlan& plan, const Totals& totals, int threads,
-                        std::chrono::steady_clock::time_point start);
+//! Says on the log which engine counts, what it built, and what a journal already holds.
+void log_start(const Engine& engine, const Session& session, const Journal* journal);
+
+//! The finished session's record for the report or the shard file.
+SessionResult finish_session(const Session& session, int threads, std::chrono::steady_clock::time_point start);
 
 //! Counts one N. On SIGINT or SIGTERM (see signals.hpp) it stops handing out units, waits up
 //! to a second for the ones running, makes the journal durable, says how to resume and ends
 //! the process with 128 + the signal number; it does not return then.
 SessionResult count_session(int n, const CountOptions& options, const SessionOptions& session);
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

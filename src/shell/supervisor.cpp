@@ -1,4 +1,4 @@
-#include "session.hpp"
+#include "supervisor.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -8,7 +8,6 @@
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <numeric>
 #include <thread>
 
 #include <fmt/core.h>
@@ -17,7 +16,7 @@
 #include "nqueens/journal.hpp"
 #include "signals.hpp"
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 namespace {
 
@@ -30,36 +29,21 @@ constexpr auto kWatchPeriod = std::chrono::milliseconds(50);
 // are counted again on resume). Keeps the exit within about two seconds of the signal.
 constexpr auto kGracePeriod = std::chrono::milliseconds(1000);
 
-// The counts of one run's units as they arrive. Each slot is written by the one worker that ran
-// that unit, and read after the workers are joined, so it needs no lock.
-struct Ledger {
-  explicit Ledger(std::size_t units) : tallies(units), have(units, 0) {}
-  void record(std::size_t id, const Tally& tally) {
-    tallies[id] = tally;
-    have[id] = 1;
-  }
-  std::vector<Tally> tallies;
-  std::vector<char> have;  //!< not vector<bool>: neighbouring slots are written by different threads
-};
-
 // The count runs on its own thread while the calling thread watches it: that thread must stay
 // free to act on a signal while every worker is deep inside a long unit.
 class Supervisor {
  public:
-  Supervisor(const WorkPlan& plan, int threads, Ledger& ledger, Journal* journal, Clock::time_point start)
-      : plan_(plan), threads_(threads), ledger_(ledger), journal_(journal), start_(start) {}
+  Supervisor(Session& session, int threads, Journal* journal, Clock::time_point start)
+      : session_(session), threads_(threads), journal_(journal), start_(start) {}
 
-  void run(const std::vector<std::size_t>& todo, const std::vector<std::size_t>& done, const ProgressOptions& options) {
-    units_done_before_ = done.size();
-    units_wanted_ = todo.size() + done.size();
+  void run(const ProgressOptions& options) {
     std::unique_ptr<Progress> progress;
-    if (options.enabled) progress = std::make_unique<Progress>(plan_, todo, done, options);
-    const UnitObserver observer = [this, &progress](std::size_t id, const Tally& tally) {
-      ledger_.record(id, tally);
-      if (journal_) journal_->append({id, tally});
+    if (options.enabled)
+      progress = std::make_unique<Progress>(session_.engine(), session_.todo(), session_.done(), options);
+    const UnitObserver observer = [&progress](std::size_t id, const Tally& tally) {
       if (progress) progress->unit_done(id, tally);
     };
-    std::thread worker([&] { work(observer, todo); });
+    std::thread worker([&] { work(observer); });
     watch(progress.get());
     worker.join();
     if (progress) progress->finish();
@@ -67,9 +51,9 @@ class Supervisor {
   }
 
  private:
-  void work(const UnitObserver& observer, const std::vector<std::size_t>& todo) {
+  void work(const UnitObserver& observer) {
     try {
-      run_units(plan_, threads_, observer, todo, &stop_);
+      session_.run(threads_, observer, &stop_);
     } catch (...) {
       error_ = std::current_exception();
     }
@@ -104,11 +88,11 @@ class Supervisor {
     const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     if (journal_) {
       journal_->seal();
-      const std::size_t saved = units_done_before_ + journal_->units() - journal_->recorded().size();
+      const std::size_t saved = session_.done_before() + journal_->units() - journal_->recorded().size();
       fmt::print(stderr,
                  "nqueens: interrupted by {} after {:.1f} s; {} of {} units are saved in {}: "
                  "run the same command again to resume\n",
-                 signal_name(signal), seconds, saved, units_wanted_, journal_->path().string());
+                 signal_name(signal), seconds, saved, session_.wanted().size(), journal_->path().string());
     } else {
       fmt::print(stderr,
                  "nqueens: interrupted by {} after {:.1f} s; nothing was saved "
@@ -120,13 +104,10 @@ class Supervisor {
     std::_Exit(interrupted_exit_code(signal));
   }
 
-  const WorkPlan& plan_;
+  Session& session_;
   int threads_;
-  Ledger& ledger_;
   Journal* journal_;
   Clock::time_point start_;
-  std::size_t units_done_before_ = 0;  //!< of the units asked for, those the journal already held
-  std::size_t units_wanted_ = 0;       //!< all units of the run, or of its shard
   std::atomic<bool> stop_{false};
   std::mutex lock_;
   std::condition_variable finished_signal_;
@@ -152,54 +133,32 @@ std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const R
   return journal;
 }
 
-std::vector<std::size_t> wanted_ids(const WorkPlan& plan, const std::optional<ShardSpec>& shard) {
-  if (shard) return shard_ids(plan, *shard);
-  std::vector<std::size_t> ids(plan.units.size());
-  std::iota(ids.begin(), ids.end(), std::size_t{0});
-  return ids;
+std::vector<std::size_t> wanted_ids(const Engine& engine, const std::optional<ShardSpec>& shard) {
+  return shard ? shard_ids(engine, *shard) : all_ids(engine);
 }
 
-CountResult make_result(const WorkPlan& plan, const Totals& totals, int threads, Clock::time_point start) {
-  CountResult result;
-  result.n = plan.n;
-  result.totals = totals;
-  if (plan.symmetry == Symmetry::full) result.unique = totals.unique();
-  result.symmetry = plan.symmetry;
-  result.split_depth = plan.split_depth;
-  result.work_units = plan.units.size();
-  result.threads = threads;
-  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return result;
+void log_start(const Engine& engine, const Session& session, const Journal* journal) {
+  spdlog::info("N={}: {}", engine.n(), engine.describe());
+  if (journal && session.todo().empty())
+    spdlog::info("{}: all {} units are already counted; printing the stored result", journal->path().string(),
+                 session.wanted().size());
+}
+
+SessionResult finish_session(const Session& session, int threads, Clock::time_point start) {
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return {session.result(threads, seconds), session.engine().header(), session.units()};
 }
 
 SessionResult count_session(int n, const CountOptions& options, const SessionOptions& session) {
   const Clock::time_point start = Clock::now();
-  const int threads = options.threads == 0 ? hardware_threads() : options.threads;
-  const WorkPlan plan = split(n, options.symmetry, options.split_depth);
-  SessionResult out;
-  out.header = make_header(plan);
-
-  Ledger ledger(plan.units.size());
+  const int threads = resolve_threads(options.threads);
+  const std::unique_ptr<Engine> engine = make_engine(n, options);
   std::unique_ptr<Journal> journal;
-  if (session.checkpoint) journal = open_journal(*session.checkpoint, out.header);
-  if (journal)
-    for (const UnitCount& unit : journal->recorded()) ledger.record(unit.id, unit.tally);
-
-  const std::vector<std::size_t> wanted = wanted_ids(plan, session.shard);
-  std::vector<std::size_t> todo, done;
-  for (const std::size_t id : wanted) (ledger.have[id] ? done : todo).push_back(id);
-  if (todo.empty() && journal)
-    spdlog::info("{}: all {} units are already counted; printing the stored result", journal->path().string(),
-                 done.size());
-  if (!todo.empty()) Supervisor(plan, threads, ledger, journal.get(), start).run(todo, done, session.progress);
-
-  Totals totals;
-  for (const std::size_t id : wanted) {
-    totals += ledger.tallies[id];
-    out.units.push_back({id, ledger.tallies[id]});
-  }
-  out.result = make_result(plan, totals, threads, start);
-  return out;
+  if (session.checkpoint) journal = open_journal(*session.checkpoint, engine->header());
+  Session counting(*engine, wanted_ids(*engine, session.shard), journal.get());
+  log_start(*engine, counting, journal.get());
+  if (!counting.complete()) Supervisor(counting, threads, journal.get(), start).run(session.progress);
+  return finish_session(counting, threads, start);
 }
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

@@ -12,7 +12,7 @@
 
 #include "report.hpp"
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 namespace {
 
@@ -58,4 +58,4 @@ void write_shard_file(const SessionResult& session, ShardSpec shard, const std::
                file.units.size(), session.header.unit_count, path.empty() ? "stdout" : path);
 }
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

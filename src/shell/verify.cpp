@@ -4,7 +4,7 @@
 
 #include "nqueens/oeis.hpp"
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 CountRecord make_record(const CountResult& result, bool verify) {
   CountRecord record{result, oeis_total(result.n), oeis_unique(result.n), std::nullopt};
@@ -25,4 +25,4 @@ CountRecord make_record(const CountResult& result, bool verify) {
   return record;
 }
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

@@ -12,10 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "nqueens/kernel.hpp"
-#include "nqueens/split.hpp"
+#include "engine_seam.hpp"
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 struct ProgressOptions {
   bool enabled = true;
@@ -25,7 +24,7 @@ struct ProgressOptions {
 class Progress {
  public:
   //! `todo`: the units this run will count; `done`: the units already counted (a journal's).
-  Progress(const WorkPlan& plan, const std::vector<std::size_t>& todo, const std::vector<std::size_t>& done,
+  Progress(const Engine& engine, const std::vector<std::size_t>& todo, const std::vector<std::size_t>& done,
            const ProgressOptions& options);
   ~Progress();
   Progress(const Progress&) = delete;
@@ -44,7 +43,7 @@ class Progress {
   std::string status() const;
 
   int n_;
-  std::vector<std::uint64_t> cost_;  //!< estimated_cost of each unit of the plan
+  const Engine& engine_;  //!< its costs weigh the units done against those left
   std::size_t units_total_ = 0;      //!< units of this run, counted before or now
   std::size_t units_before_ = 0;     //!< of which counted before this process started
   std::uint64_t cost_total_ = 0;
@@ -60,4 +59,4 @@ class Progress {
   std::atomic<std::uint64_t> solutions_{0};
 };
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

@@ -13,7 +13,7 @@
 
 #include "nqueens/engine.hpp"
 
-namespace nqueens::cli {
+namespace nqueens::shell {
 
 enum class Format { text, json, csv };
 
@@ -59,4 +59,4 @@ nlohmann::ordered_json count_json(Count value);
 //! Throws std::runtime_error if the stream could not be written (full disk, closed pipe).
 void check_written(std::FILE* out);
 
-}  // namespace nqueens::cli
+}  // namespace nqueens::shell

@@ -1,0 +1,182 @@
+// Single-thread timings of the join engine's core: for each n, every unit's halves are
+// enumerated (quarter-table pairs, and for comparison a per-unit bitmask DFS) and their keys
+// joined with the disjoint-pair counter. Usage: join_bench [n_low n_high] [--no-dfs] | --tables
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "join/disjoint_count.hpp"
+#include "join/half_boards.hpp"
+#include "join/join_kernel.hpp"
+#include "join/join_layout.hpp"
+#include "join/join_plan.hpp"
+#include "join/quarter_table.hpp"
+
+namespace {
+
+using namespace nqueens::join;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// The alternative to pairing quarter entries: place the half's queens row by row, a bitmask
+// DFS over the side's columns with board-numbered diagonals.
+class DfsHalfEnumerator {
+ public:
+  void enumerate(const UnitLayout& layout, const SideLayout& side, KeyBuffer& keys) {
+    layout_ = &layout;
+    keys_ = &keys;
+    keys.clear();
+    rows_.clear();
+    const int far = side.south.row0;
+    for (std::uint32_t r = side.north_rows; r != 0; r &= r - 1) rows_.push_back(side.north.row0 + std::countr_zero(r));
+    for (std::uint32_t r = side.south_rows; r != 0; r &= r - 1) rows_.push_back(far + std::countr_zero(r));
+    columns_ = side.columns << side.north.col0;
+    place(0, columns_, layout.forbidden_sums, layout.forbidden_differences, mirrored(layout.forbidden_differences));
+  }
+
+ private:
+  // Difference d = r - c + n - 1 stored at bit 2n - 2 - d = c - r + n - 1, so that one shift
+  // gives the attacked columns of a row.
+  std::uint64_t mirrored(std::uint64_t differences) const {
+    std::uint64_t out = 0;
+    for (std::uint64_t d = differences; d != 0; d &= d - 1) out |= std::uint64_t{1} << (2 * layout_->n - 2 - std::countr_zero(d));
+    return out;
+  }
+
+  void place(std::size_t index, std::uint32_t free_columns, std::uint64_t sums, std::uint64_t differences,
+             std::uint64_t mirrored_differences) {
+    if (index == rows_.size()) {
+      const std::uint64_t mask = (std::uint64_t{1} << layout_->crossing_bits) - 1;
+      const std::uint64_t key = ((sums >> layout_->crossing_low) & mask) |
+                                (((differences >> layout_->crossing_low) & mask) << layout_->crossing_bits);
+      *keys_->make_room(1) = key;
+      keys_->commit(1);
+      return;
+    }
+    const int row = rows_[index];
+    const auto sum_attacks = static_cast<std::uint32_t>(sums >> row);
+    const auto difference_attacks = static_cast<std::uint32_t>(mirrored_differences >> (layout_->n - 1 - row));
+    for (std::uint32_t open = free_columns & ~sum_attacks & ~difference_attacks; open != 0; open &= open - 1) {
+      const int column = std::countr_zero(open);
+      place(index + 1, free_columns & ~(std::uint32_t{1} << column), sums | (std::uint64_t{1} << (row + column)),
+            differences | (std::uint64_t{1} << (row - column + layout_->n - 1)),
+            mirrored_differences | (std::uint64_t{1} << (column - row + layout_->n - 1)));
+    }
+  }
+
+  const UnitLayout* layout_ = nullptr;
+  KeyBuffer* keys_ = nullptr;
+  std::vector<int> rows_;
+  std::uint32_t columns_ = 0;
+};
+
+// Ranks of `values` (ties broken by position), for a rank correlation.
+std::vector<double> ranks(const std::vector<double>& values) {
+  std::vector<std::size_t> order(values.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return values[x] < values[y]; });
+  std::vector<double> rank(values.size());
+  for (std::size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<double>(i);
+  return rank;
+}
+
+// Spearman's rank correlation: how well estimated_cost orders units by their real work.
+double rank_correlation(const std::vector<double>& x, const std::vector<double>& y) {
+  const std::vector<double> rx = ranks(x), ry = ranks(y);
+  const double mean = (static_cast<double>(x.size()) - 1) / 2;
+  double xy = 0, xx = 0, yy = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    xy += (rx[i] - mean) * (ry[i] - mean);
+    xx += (rx[i] - mean) * (rx[i] - mean);
+    yy += (ry[i] - mean) * (ry[i] - mean);
+  }
+  return xy / std::sqrt(xx * yy);
+}
+
+struct Figures {
+  double enumerate_s = 0, join_s = 0, dfs_s = 0;
+  std::uint64_t total = 0, halves = 0, pair_tests = 0, dfs_halves = 0;
+};
+
+void bench(int n, bool with_dfs) {
+  const auto build_start = Clock::now();
+  const JoinTables tables(n);
+  const double build_s = seconds_since(build_start);
+  const JoinPlan plan = split(n);
+  HalfEnumerator enumerator;
+  DfsHalfEnumerator dfs;
+  KeyBuffer east, west;
+  DisjointCounter matcher;
+  Figures f;
+  std::vector<double> estimated, measured;
+  for (const JoinUnit& unit : plan.units) {
+    const UnitLayout layout = layout_of(n, unit);
+    auto start = Clock::now();
+    enumerator.enumerate(tables.quarter(), layout, layout.east, east);
+    enumerator.enumerate(tables.quarter(), layout, layout.west, west);
+    f.enumerate_s += seconds_since(start);
+    f.halves += east.size() + west.size();
+    f.pair_tests += std::uint64_t{east.size()} * west.size();
+    estimated.push_back(static_cast<double>(estimated_cost(plan, unit)));
+    measured.push_back(static_cast<double>(east.size() * west.size() + east.size() + west.size()));
+    start = Clock::now();
+    f.total += unit.weight * count_disjoint_pairs(matcher, east.keys(), west.keys(), layout.key_bits());
+    f.join_s += seconds_since(start);
+    if (!with_dfs) continue;
+    start = Clock::now();
+    dfs.enumerate(layout, layout.east, east);
+    dfs.enumerate(layout, layout.west, west);
+    f.dfs_s += seconds_since(start);
+    f.dfs_halves += east.size() + west.size();
+  }
+  std::printf("n=%d units=%zu total=%llu halves=%llu pair_tests=%.3g table=%.1fMB build=%.3fs enumerate=%.3fs "
+              "join=%.3fs",
+              n, plan.units.size(), static_cast<unsigned long long>(f.total),
+              static_cast<unsigned long long>(f.halves), static_cast<double>(f.pair_tests),
+              static_cast<double>(tables.memory_bytes()) / 1e6, build_s, f.enumerate_s, f.join_s);
+  std::printf(" cost_rank_correlation=%.3f", rank_correlation(estimated, measured));
+  if (with_dfs) std::printf(" dfs_enumerate=%.3fs dfs_halves_match=%d", f.dfs_s, f.dfs_halves == f.halves ? 1 : 0);
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+void bench_tables(int k_high) {
+  for (int k = 2; k <= k_high; ++k) {
+    const auto start = Clock::now();
+    const QuarterTable table(k);
+    std::printf("k=%d entries=%zu memory=%.1fMB build=%.3fs\n", k, table.entry_count(),
+                static_cast<double>(table.memory_bytes()) / 1e6, seconds_since(start));
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int low = 14, high = 18;
+  bool with_dfs = true;
+  std::vector<int> numbers;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--tables") == 0) {
+      bench_tables(11);
+      return 0;
+    }
+    if (std::strcmp(argv[i], "--no-dfs") == 0) {
+      with_dfs = false;
+    } else {
+      numbers.push_back(std::atoi(argv[i]));
+    }
+  }
+  if (numbers.size() == 2) {
+    low = numbers[0];
+    high = numbers[1];
+  }
+  for (int n = low; n <= high; ++n) bench(n, with_dfs);
+}

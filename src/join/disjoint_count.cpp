@@ -1,0 +1,402 @@
+#include "join/disjoint_count.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace nqueens::join {
+
+namespace {
+
+constexpr int kMinChunkBits = 4;
+constexpr int kMaxChunkBits = 6;
+constexpr std::size_t kTableAlignWords = 8;  // 64 bytes: one AVX-512 vector, one cache line
+
+bool cpu_has_avx2() {
+#if defined(__x86_64__)
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("popcnt");
+#else
+  return false;
+#endif
+}
+
+bool cpu_has_avx512() {
+#if defined(__x86_64__)
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vpopcntdq");
+#else
+  return false;
+#endif
+}
+
+std::size_t lane_words_of(MatchPath path) {
+  switch (path) {
+    case MatchPath::avx512: return detail::kAvx512LaneWords;
+    case MatchPath::avx2: return detail::kAvx2LaneWords;
+    case MatchPath::scalar: break;
+  }
+  return detail::kScalarLaneWords;
+}
+
+MatchPath checked(MatchPath path) {
+  if (!supported(path))
+    throw std::invalid_argument(std::string("DisjointCounter: this CPU cannot run the ") + to_string(path) +
+                                " path (see best_match_path())");
+  return path;
+}
+
+int checked_chunk_bits(int chunk_bits) {
+  if (chunk_bits < kMinChunkBits || chunk_bits > kMaxChunkBits)
+    throw std::invalid_argument("DisjointCounter: chunk_bits must be in 4..6, got " + std::to_string(chunk_bits));
+  return chunk_bits;
+}
+
+std::uint64_t low_bits(int count) { return count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1; }
+
+// Builds one block's tables with the lanes as a vector of Words words (GCC vector extension):
+// compiled into the path wrappers below, so that the same code runs on AVX-512, AVX2 or plain
+// registers.
+template <std::size_t Words>
+struct BlockBuilder {
+  typedef std::uint64_t Vector __attribute__((vector_size(Words * sizeof(std::uint64_t))));
+
+  // Through references: passing these vectors by value would depend on the target's ABI.
+  static void load(Vector& vector, const std::uint64_t* words) { __builtin_memcpy(&vector, words, sizeof vector); }
+  static void store(std::uint64_t* words, const Vector& vector) { __builtin_memcpy(words, &vector, sizeof vector); }
+
+  // In place: afterwards bit i of rows[j] is what bit j of rows[i] was, in every word. Six rounds
+  // of swapping ever smaller off-diagonal blocks cost about 20 operations a key, where moving
+  // the bits one at a time would cost a few per key bit.
+  static void transpose(Vector (&rows)[64]) {
+    constexpr std::array<std::uint64_t, 6> kLowHalves = {0x00000000ffffffffULL, 0x0000ffff0000ffffULL,
+                                                         0x00ff00ff00ff00ffULL, 0x0f0f0f0f0f0f0f0fULL,
+                                                         0x3333333333333333ULL, 0x5555555555555555ULL};
+    unsigned width = 32;
+    for (const std::uint64_t low : kLowHalves) {
+      for (std::size_t top = 0; top < 64; top += 2 * width) {
+        for (std::size_t row = top; row < top + width; ++row) {
+          const Vector swapped = ((rows[row] >> width) ^ rows[row + width]) & low;
+          rows[row] ^= swapped << width;
+          rows[row + width] ^= swapped;
+        }
+      }
+      width /= 2;
+    }
+  }
+
+  // `rows`: word w of row i holds the inverted compressed key of lane 64 w + i (0 for padding).
+  static void build(const std::uint64_t* rows, const std::uint64_t* valid, std::span<const detail::Chunk> chunks,
+                    std::uint64_t* block) {
+    Vector planes[64];  // a plain array: std::array<Vector, 64> would drop the vector attribute
+    for (std::size_t row = 0; row < 64; ++row) load(planes[row], rows + row * Words);
+    transpose(planes);
+    for (const detail::Chunk& chunk : chunks) {
+      std::uint64_t* entries = block + chunk.first_entry * Words;
+      Vector lanes;
+      load(lanes, valid);
+      store(entries, lanes);
+      for (std::size_t value = 1; value < (std::size_t{1} << chunk.width); ++value) {
+        Vector smaller;
+        load(smaller, entries + (value & (value - 1)) * Words);
+        const Vector& plane = planes[static_cast<std::size_t>(chunk.first_bit + std::countr_zero(value))];
+        store(entries + value * Words, smaller & plane);
+      }
+    }
+  }
+};
+
+using BuildBlock = void (*)(const std::uint64_t*, const std::uint64_t*, std::span<const detail::Chunk>,
+                            std::uint64_t*);
+
+void build_block_scalar(const std::uint64_t* rows, const std::uint64_t* valid, std::span<const detail::Chunk> chunks,
+                        std::uint64_t* block) {
+  BlockBuilder<detail::kScalarLaneWords>::build(rows, valid, chunks, block);
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"), flatten)) void build_block_avx2(const std::uint64_t* rows, const std::uint64_t* valid,
+                                                               std::span<const detail::Chunk> chunks,
+                                                               std::uint64_t* block) {
+  BlockBuilder<detail::kAvx2LaneWords>::build(rows, valid, chunks, block);
+}
+
+__attribute__((target("avx512f"), flatten)) void build_block_avx512(const std::uint64_t* rows,
+                                                                    const std::uint64_t* valid,
+                                                                    std::span<const detail::Chunk> chunks,
+                                                                    std::uint64_t* block) {
+  BlockBuilder<detail::kAvx512LaneWords>::build(rows, valid, chunks, block);
+}
+#endif
+
+BuildBlock block_builder(MatchPath path) {
+  switch (path) {
+#if defined(__x86_64__)
+    case MatchPath::avx512: return &build_block_avx512;
+    case MatchPath::avx2: return &build_block_avx2;
+#endif
+    default: return &build_block_scalar;
+  }
+}
+
+std::uint64_t count_pairs_one_by_one(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                                     std::uint64_t key_mask) {
+  std::uint64_t pairs = 0;
+  for (const std::uint64_t left : a) {
+    const std::uint64_t masked = left & key_mask;
+    for (const std::uint64_t right : b) pairs += (masked & right) == 0 ? 1 : 0;
+  }
+  return pairs;
+}
+
+template <std::size_t Active>
+std::uint64_t count_matches_scalar_fixed(const detail::MatchJob& job) {
+  constexpr std::size_t kWords = detail::kScalarLaneWords;
+  std::uint64_t total = 0;
+  for (std::size_t block = 0; block < job.blocks; ++block) {
+    const char* table = reinterpret_cast<const char*>(job.tables) + block * job.block_bytes;
+    const std::uint16_t* offsets = job.offsets;
+    for (std::size_t query = 0; query < job.queries; ++query, offsets += Active) {
+      std::array<std::uint64_t, kWords> lanes{};
+      const auto* first = reinterpret_cast<const std::uint64_t*>(table + offsets[0]);
+      for (std::size_t word = 0; word < kWords; ++word) lanes[word] = first[word];
+      for (std::size_t chunk = 1; chunk < Active; ++chunk) {
+        const auto* entry = reinterpret_cast<const std::uint64_t*>(table + offsets[chunk]);
+        for (std::size_t word = 0; word < kWords; ++word) lanes[word] &= entry[word];
+      }
+      for (const std::uint64_t word : lanes) total += static_cast<std::uint64_t>(std::popcount(word));
+    }
+  }
+  return total;
+}
+
+template <std::size_t... Active>
+constexpr auto scalar_kernels(std::index_sequence<Active...>) {
+  return std::array{&count_matches_scalar_fixed<Active + 1>...};
+}
+
+}  // namespace
+
+MatchPath best_match_path() {
+  if (cpu_has_avx512()) return MatchPath::avx512;
+  if (cpu_has_avx2()) return MatchPath::avx2;
+  return MatchPath::scalar;
+}
+
+const char* to_string(MatchPath path) {
+  switch (path) {
+    case MatchPath::scalar: return "scalar";
+    case MatchPath::avx2: return "avx2";
+    case MatchPath::avx512: return "avx512";
+  }
+  return "unknown";
+}
+
+bool supported(MatchPath path) {
+  switch (path) {
+    case MatchPath::scalar: return true;
+    case MatchPath::avx2: return cpu_has_avx2();
+    case MatchPath::avx512: return cpu_has_avx512();
+  }
+  return false;
+}
+
+namespace detail {
+
+std::uint64_t count_matches_scalar(const MatchJob& job) {
+  static constexpr auto kKernels = scalar_kernels(std::make_index_sequence<kMaxActiveChunks>{});
+  return kKernels[job.active - 1](job);
+}
+
+}  // namespace detail
+
+DisjointCounter::DisjointCounter(MatchPath path) : DisjointCounter(path, kDefaultChunkBits) {}
+
+DisjointCounter::DisjointCounter(MatchPath path, int chunk_bits)
+    : path_(checked(path)), chunk_bits_(checked_chunk_bits(chunk_bits)), lane_words_(lane_words_of(path)) {}
+
+void DisjointCounter::load(std::span<const std::uint64_t> stored, int key_bits) {
+  if (key_bits < 1 || key_bits > 64)
+    throw std::invalid_argument("DisjointCounter::load: key_bits must be in 1..64, got " + std::to_string(key_bits));
+  key_mask_ = low_bits(key_bits);
+  stored_count_ = stored.size();
+  live_bits_ = 0;
+  for (const std::uint64_t key : stored) live_bits_ |= key;
+  live_bits_ &= key_mask_;
+  choose_compression();
+  plan_chunks();
+
+  blocks_ = live_count_ == 0 ? 0 : (stored.size() + lanes() - 1) / lanes();
+  const std::size_t needed = blocks_ * block_words() + kTableAlignWords;
+  if (tables_storage_.size() < needed) tables_storage_.resize(needed);
+  const auto address = reinterpret_cast<std::uintptr_t>(tables_storage_.data());
+  tables_skew_ = (kTableAlignWords - (address / sizeof(std::uint64_t)) % kTableAlignWords) % kTableAlignWords;
+  for (std::size_t block = 0; block < blocks_; ++block) {
+    const std::size_t first = block * lanes();
+    build_block(stored.subspan(first, std::min(lanes(), stored.size() - first)), tables() + block * block_words());
+  }
+}
+
+// Per byte of a key, where its live bits land in the compressed key: eight lookups compress a
+// key, which is cheaper than a loop over its bits, and than PEXT on CPUs that microcode it.
+void DisjointCounter::build_compress_tables() {
+  std::array<std::uint64_t, 64> landing{};  // where each key bit goes in the compressed key (0: dropped)
+  int next = 0;
+  for (int bit = 0; bit < 64; ++bit)
+    if ((live_bits_ >> bit) & 1) landing[static_cast<std::size_t>(bit)] = std::uint64_t{1} << next++;
+  compress_bytes_ = (64 - std::countl_zero(live_bits_) + 7) / 8;
+  const std::size_t entries = static_cast<std::size_t>(compress_bytes_) * 256;
+  if (compress_tables_.size() < entries) compress_tables_.resize(entries);
+  for (std::size_t byte = 0; byte < static_cast<std::size_t>(compress_bytes_); ++byte) {
+    std::uint64_t* table = compress_tables_.data() + byte * 256;
+    table[0] = 0;
+    for (unsigned value = 1; value < 256; ++value)
+      table[value] = table[value & (value - 1)] | landing[byte * 8 + static_cast<std::size_t>(std::countr_zero(value))];
+  }
+}
+
+// Packing the live bits pays only when it saves a chunk (a lookup per query and block); building
+// its tables costs about a microsecond, which would dominate small units, so otherwise keys keep
+// their bits where they are (below the highest live bit) and the dead ones cost nothing but
+// table space.
+void DisjointCounter::choose_compression() {
+  const int span = 64 - std::countl_zero(live_bits_);
+  const int packed = std::popcount(live_bits_);
+  const auto chunks_for = [this](int bits) { return (bits + chunk_bits_ - 1) / chunk_bits_; };
+  packed_ = chunks_for(packed) < chunks_for(span);
+  live_count_ = packed_ ? packed : span;
+  if (packed_) build_compress_tables();
+}
+
+std::uint64_t DisjointCounter::compress(std::uint64_t key) const {
+  if (!packed_) return key & live_bits_;
+  std::uint64_t compressed = 0;
+  for (int byte = 0; byte < compress_bytes_; ++byte)
+    compressed |= compress_tables_[static_cast<std::size_t>(byte) * 256 + ((key >> (byte * 8)) & 0xff)];
+  return compressed;
+}
+
+// Chunks of nearly equal width: a 38-bit key with c = 5 gets six chunks of 5 bits and two of 4
+// rather than seven of 5 and one of 3 (same number of lookups, fewer table entries to build).
+void DisjointCounter::plan_chunks() {
+  chunks_.clear();
+  entries_per_block_ = 0;
+  if (live_count_ == 0) return;
+  const int count = (live_count_ + chunk_bits_ - 1) / chunk_bits_;
+  int first_bit = 0;
+  for (int chunk = 0; chunk < count; ++chunk) {
+    const int width = live_count_ / count + (chunk < live_count_ % count ? 1 : 0);
+    chunks_.push_back({first_bit, width, entries_per_block_});
+    first_bit += width;
+    entries_per_block_ += std::size_t{1} << width;
+  }
+}
+
+void DisjointCounter::build_block(std::span<const std::uint64_t> keys, std::uint64_t* block) {
+  const std::size_t words = lane_words_;
+  std::array<std::uint64_t, detail::kAvx512LaneWords> valid{};
+  block_rows_.assign(64 * words, 0);
+  // Padding lanes get no plane bit; entry 0 of every chunk also leaves them out, so they never match.
+  for (std::size_t lane = 0; lane < keys.size(); ++lane)
+    block_rows_[(lane % 64) * words + lane / 64] = ~compress(keys[lane]);
+  for (std::size_t word = 0; word < words; ++word) {
+    const std::size_t first = word * 64;
+    valid[word] = keys.size() > first ? low_bits(static_cast<int>(std::min<std::size_t>(64, keys.size() - first))) : 0;
+  }
+  block_builder(path_)(block_rows_.data(), valid.data(), chunks_, block);
+}
+
+std::uint64_t DisjointCounter::count(std::span<const std::uint64_t> queries) const {
+  if (stored_count_ == 0 || queries.empty()) return 0;
+  if (live_count_ == 0) return stored_count_ * queries.size();
+  return count_bit_sliced(queries);
+}
+
+std::uint64_t DisjointCounter::count_bit_sliced(std::span<const std::uint64_t> queries) const {
+  // A query with no live bit matches every stored key: counted here rather than sent through
+  // the tables.
+  std::uint64_t matched_everything = 0;
+  std::uint64_t query_bits = 0;
+  compressed_queries_.clear();
+  for (const std::uint64_t query : queries) {
+    const std::uint64_t compressed = compress(query);
+    if (compressed == 0) {
+      ++matched_everything;
+      continue;
+    }
+    compressed_queries_.push_back(compressed);
+    query_bits |= compressed;
+  }
+  const std::uint64_t easy = matched_everything * stored_count_;
+  if (compressed_queries_.empty()) return easy;
+
+  // A chunk no query has a bit in would always pick entry 0 (only the lane mask): skipped, as
+  // long as one chunk remains to apply that mask.
+  std::array<const Chunk*, detail::kMaxActiveChunks> active{};
+  std::size_t active_count = 0;
+  for (const Chunk& chunk : chunks_)
+    if (((query_bits >> chunk.first_bit) & low_bits(chunk.width)) != 0) active[active_count++] = &chunk;
+
+  const std::size_t entry_bytes = lane_words_ * sizeof(std::uint64_t);
+  query_offsets_.resize(compressed_queries_.size() * active_count);
+  std::uint16_t* offsets = query_offsets_.data();
+  for (const std::uint64_t query : compressed_queries_) {
+    for (std::size_t chunk = 0; chunk < active_count; ++chunk) {
+      const Chunk& c = *active[chunk];
+      const std::size_t entry = c.first_entry + ((query >> c.first_bit) & low_bits(c.width));
+      *offsets++ = static_cast<std::uint16_t>(entry * entry_bytes);
+    }
+  }
+
+  detail::MatchJob job;
+  job.tables = tables();
+  job.blocks = blocks_;
+  job.block_bytes = block_words() * sizeof(std::uint64_t);
+  job.offsets = query_offsets_.data();
+  job.queries = compressed_queries_.size();
+  job.active = active_count;
+  switch (path_) {
+#if defined(__x86_64__)
+    case MatchPath::avx512: return easy + detail::count_matches_avx512(job);
+    case MatchPath::avx2: return easy + detail::count_matches_avx2(job);
+#endif
+    default: return easy + detail::count_matches_scalar(job);
+  }
+}
+
+namespace {
+
+// Rough times in nanoseconds, measured on a Zen 4 core with bench/join_match_bench.cpp and a
+// load/count split: building one block's tables (whatever its lane count), answering one query
+// for one block, preparing one query, and testing one pair one at a time.
+constexpr double kBuildBlockNs = 2000;
+constexpr double kQueryBlockNs = 3;
+constexpr double kQueryNs = 10;
+constexpr double kPairOneByOneNs = 0.35;
+
+double bit_sliced_ns(std::size_t stored, std::size_t queries, std::size_t lanes) {
+  const double blocks = static_cast<double>((stored + lanes - 1) / lanes);
+  return blocks * (kBuildBlockNs + static_cast<double>(queries) * kQueryBlockNs) +
+         static_cast<double>(queries) * kQueryNs;
+}
+
+}  // namespace
+
+std::uint64_t count_disjoint_pairs(DisjointCounter& counter, std::span<const std::uint64_t> a,
+                                   std::span<const std::uint64_t> b, int key_bits) {
+  if (key_bits < 1 || key_bits > 64)
+    throw std::invalid_argument("count_disjoint_pairs: key_bits must be in 1..64, got " + std::to_string(key_bits));
+  if (a.empty() || b.empty()) return 0;
+  const std::size_t lanes = counter.lanes();
+  const double store_a = bit_sliced_ns(a.size(), b.size(), lanes);
+  const double store_b = bit_sliced_ns(b.size(), a.size(), lanes);
+  const double one_by_one = static_cast<double>(a.size()) * static_cast<double>(b.size()) * kPairOneByOneNs;
+  if (one_by_one < std::min(store_a, store_b)) return count_pairs_one_by_one(a, b, low_bits(key_bits));
+  const bool load_a = store_a <= store_b;
+  counter.load(load_a ? a : b, key_bits);
+  return counter.count(load_a ? b : a);
+}
+
+}  // namespace nqueens::join

@@ -1,0 +1,164 @@
+#include "join/join_plan.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <stdexcept>
+
+#include "join/join_layout.hpp"
+#include "join/quarter_table.hpp"
+
+namespace nqueens::join {
+
+namespace {
+
+// Keys hold 2(n - 1) crossing diagonals in a 64-bit word; the memory bound bites long before.
+constexpr int kMaxKeyN = 33;
+
+std::uint32_t reverse_rows(std::uint32_t rows, int n) {
+  std::uint32_t reversed = 0;
+  for (std::uint32_t rest = rows; rest != 0; rest &= rest - 1) {
+    reversed |= std::uint32_t{1} << (n - 1 - std::countr_zero(rest));
+  }
+  return reversed;
+}
+
+// The north-south reflection maps R to its reversal and the east-west one to its complement
+// (both keep the free rows free when the middle row is the only one removed). The smallest
+// member of {R, rev R, comp R, rev comp R} stands for the orbit.
+struct Orbit {
+  std::uint32_t representative;
+  std::uint8_t size;
+};
+
+Orbit reflection_orbit(std::uint32_t rows, int n, std::uint32_t free) {
+  const std::uint32_t complement = free & ~rows;
+  std::array<std::uint32_t, 4> members = {rows, reverse_rows(rows, n), complement, reverse_rows(complement, n)};
+  std::sort(members.begin(), members.end());
+  const auto distinct = std::unique(members.begin(), members.end()) - members.begin();
+  return {members[0], static_cast<std::uint8_t>(distinct)};
+}
+
+// Calls visit(R) for every R made of `count` rows of `free`, in increasing order (Gosper's
+// successor on the free rows' ranks, then each rank mapped back to its row).
+template <typename Visit>
+void for_each_row_set(std::uint32_t free, int count, Visit visit) {
+  const int slots = std::popcount(free);
+  std::array<int, 32> row_of_rank{};
+  int rank = 0;
+  for (std::uint32_t rest = free; rest != 0; rest &= rest - 1) row_of_rank[std::size_t(rank++)] = std::countr_zero(rest);
+  const std::uint64_t end = std::uint64_t{1} << slots;
+  for (std::uint64_t ranks = (std::uint64_t{1} << count) - 1; ranks < end;) {
+    std::uint32_t rows = 0;
+    for (std::uint64_t rest = ranks; rest != 0; rest &= rest - 1) {
+      rows |= std::uint32_t{1} << row_of_rank[std::size_t(std::countr_zero(rest))];
+    }
+    visit(rows);
+    const std::uint64_t low_filled = ranks | (ranks - 1);
+    ranks = (low_filled + 1) | (((~low_filled & (low_filled + 1)) - 1) >> (std::countr_zero(ranks) + 1));
+  }
+}
+
+void add_folded_units(int n, JoinCase kind, std::vector<JoinUnit>& units) {
+  const std::uint32_t free = free_rows(n, kind, 0);
+  for_each_row_set(free, n / 2, [&](std::uint32_t rows) {
+    const Orbit orbit = reflection_orbit(rows, n, free);
+    if (orbit.representative == rows) units.push_back({kind, 0, 0, rows, orbit.size});
+  });
+}
+
+// Off centre, (a, b) ranges over 0 < a < b <= k: each solution has exactly one image there
+// under the square's eight symmetries, and no symmetry fixes (a, b), so R is not folded.
+void add_off_centre_units(int n, std::vector<JoinUnit>& units) {
+  const int k = n / 2;
+  for (int a = 1; a < k; ++a) {
+    for (int b = a + 1; b <= k; ++b) {
+      const auto fixed_a = static_cast<std::uint8_t>(a);
+      const auto fixed_b = static_cast<std::uint8_t>(b);
+      for_each_row_set(free_rows(n, JoinCase::off_centre, b), k, [&](std::uint32_t rows) {
+        units.push_back({JoinCase::off_centre, fixed_a, fixed_b, rows, 8});
+      });
+    }
+  }
+}
+
+class Fnv1a {
+ public:
+  void add(std::uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) {
+      hash_ ^= (value >> (8 * i)) & 0xffu;
+      hash_ *= 0x100000001b3ull;
+    }
+  }
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  std::uint64_t hash_ = 0xcbf29ce484222325ull;
+};
+
+double binomial(int n, int r) {
+  if (r < 0 || r > n) return 0;
+  double value = 1;
+  for (int i = 1; i <= r; ++i) value = value * (n - r + i) / i;
+  return value;
+}
+
+// Halves of one side if each quadrant's placements spread evenly over its column sets.
+double estimated_halves(const SideLayout& side, int k, const std::vector<std::uint64_t>& per_row_set) {
+  const int north = std::popcount(side.north_rows);
+  const int south = std::popcount(side.south_rows);
+  const double north_per_column_set = double(per_row_set[side.north_rows]) / binomial(k, north);
+  const double south_per_column_set = double(per_row_set[side.south_rows]) / binomial(k, south);
+  return binomial(std::popcount(side.columns), north) * north_per_column_set * south_per_column_set;
+}
+
+}  // namespace
+
+std::string unsupported_reason(int n) {
+  const std::string board = "n = " + std::to_string(n);
+  if (n < kMinJoinN) return board + " is too small to split into half-boards (the join needs n >= 4)";
+  if (n > kMaxKeyN) return board + " is too large: a half's crossing diagonals must fit a 64-bit key";
+  const std::uint64_t bytes = estimated_quarter_bytes(n / 2);
+  if (bytes > kMaxQuarterTableBytes) {
+    return board + " needs a quarter table of about " + std::to_string(bytes >> 20) + " MiB (limit " +
+           std::to_string(kMaxQuarterTableBytes >> 20) + " MiB)";
+  }
+  return "";
+}
+
+JoinPlan split(int n) {
+  if (const std::string reason = unsupported_reason(n); !reason.empty()) throw std::invalid_argument(reason);
+  JoinPlan plan;
+  plan.n = n;
+  if (n % 2 == 0) {
+    add_folded_units(n, JoinCase::even, plan.units);
+  } else {
+    add_folded_units(n, JoinCase::centre, plan.units);
+    add_off_centre_units(n, plan.units);
+  }
+  return plan;
+}
+
+std::uint64_t fingerprint(const JoinPlan& plan) {
+  Fnv1a hash;
+  hash.add(static_cast<std::uint32_t>(plan.n), 4);
+  for (const JoinUnit& unit : plan.units) {
+    hash.add(static_cast<std::uint8_t>(unit.kind), 1);
+    hash.add(unit.a, 1);
+    hash.add(unit.b, 1);
+    hash.add(unit.rows, 4);
+    hash.add(unit.weight, 1);
+  }
+  return hash.value();
+}
+
+std::uint64_t estimated_cost(const JoinPlan& plan, const JoinUnit& unit) {
+  const UnitLayout layout = layout_of(plan.n, unit);
+  const std::vector<std::uint64_t>& per_row_set = placements_per_row_set(layout.k);
+  const double east = estimated_halves(layout.east, layout.k, per_row_set);
+  const double west = estimated_halves(layout.west, layout.k, per_row_set);
+  return static_cast<std::uint64_t>(std::llround(east * west + east + west));
+}
+
+}  // namespace nqueens::join

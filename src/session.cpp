@@ -1,0 +1,136 @@
+#include "session.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <queue>
+#include <utility>
+#include <stdexcept>
+#include <string>
+
+#include "schedule.hpp"
+
+namespace nqueens {
+
+Session::Session(const Engine& engine, const std::vector<std::size_t>& wanted, Journal* journal)
+    : engine_(engine),
+      journal_(journal),
+      wanted_(wanted),
+      tallies_(engine.unit_count()),
+      have_(engine.unit_count(), 0) {
+  std::sort(wanted_.begin(), wanted_.end());
+  if (journal_)
+    for (const UnitCount& unit : journal_->recorded()) {
+      tallies_[unit.id] = unit.tally;
+      have_[unit.id] = 1;
+    }
+  for (const std::size_t id : wanted_) {
+    if (id >= engine_.unit_count())
+      throw std::invalid_argument("unit id " + std::to_string(id) + " is out of range: the run has " +
+                                  std::to_string(engine_.unit_count()) + " units");
+    done_before_ += have_[id] ? 1 : 0;
+  }
+}
+
+std::vector<std::size_t> Session::done() const {
+  std::vector<std::size_t> ids;
+  for (const std::size_t id : wanted_)
+    if (have_[id]) ids.push_back(id);
+  return ids;
+}
+
+std::vector<std::size_t> Session::todo() const {
+  std::vector<char> want(engine_.unit_count(), 0);
+  for (const std::size_t id : wanted_) want[id] = 1;
+  std::vector<std::size_t> ids;
+  for (const std::size_t id : engine_.costliest_first())
+    if (want[id] && !have_[id]) ids.push_back(id);
+  return ids;
+}
+
+void Session::record(const UnitCount& unit) {
+  if (unit.id >= have_.size() || have_[unit.id])
+    throw std::runtime_error("unit " + std::to_string(unit.id) + " was counted twice or is not in the run");
+  tallies_[unit.id] = unit.tally;
+  have_[unit.id] = 1;
+  if (journal_) journal_->append(unit);
+}
+
+void Session::run(int threads, const UnitObserver& observer, const std::atomic<bool>* stop) {
+  const std::vector<std::size_t> ids = todo();
+  if (ids.empty()) return;
+  run_units(
+      engine_, threads,
+      [this, &observer](std::size_t id, const Tally& tally) {
+        record({id, tally});
+        if (observer) observer(id, tally);
+      },
+      ids, stop);
+}
+
+bool Session::complete() const {
+  return std::all_of(wanted_.begin(), wanted_.end(), [this](std::size_t id) { return have_[id] != 0; });
+}
+
+std::vector<UnitCount> Session::units() const {
+  std::vector<UnitCount> units;
+  for (const std::size_t id : wanted_) {
+    if (!have_[id]) throw std::runtime_error("unit " + std::to_string(id) + " was never counted");
+    units.push_back({id, tallies_[id]});
+  }
+  return units;
+}
+
+// The exact reduction of a session: the per-unit tallies of the ledger, summed once in 128 bits.
+CountResult Session::result(int threads, double seconds) const {
+  Totals totals;
+  for (const UnitCount& unit : units()) totals += unit.tally;
+  return make_count_result(engine_.header(), totals, wanted_.size() == engine_.unit_count(), threads, seconds);
+}
+
+std::vector<std::size_t> all_ids(const Engine& engine) {
+  std::vector<std::size_t> ids(engine.unit_count());
+  std::iota(ids.begin(), ids.end(), std::size_t{0});
+  return ids;
+}
+
+std::vector<std::size_t> shard_ids(const Engine& engine, ShardSpec shard) {
+  if (shard.count < 1 || shard.index < 1 || shard.index > shard.count)
+    throw std::invalid_argument("shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count) +
+                                " does not exist");
+  // Greedy longest-processing-time: each unit, costliest first, goes to the least loaded
+  // shard. A min-heap of (load, shard) keeps that O(units log k) for thousands of shards.
+  using Load = std::pair<std::uint64_t, int>;
+  std::priority_queue<Load, std::vector<Load>, std::greater<>> loads;
+  for (int s = 1; s <= shard.count; ++s) loads.push({0, s});
+  std::vector<std::size_t> ids;
+  for (const std::size_t id : engine.costliest_first()) {
+    auto [load, s] = loads.top();
+    loads.pop();
+    if (s == shard.index) ids.push_back(id);
+    loads.push({load + engine.cost(id), s});
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+CountResult make_count_result(const RunHeader& header, const Totals& totals, bool whole_run, int threads,
+                              double seconds) {
+  CountResult result;
+  result.n = header.n;
+  result.totals = totals;
+  if (header.symmetry == Symmetry::full && (whole_run || header.engine == EngineKind::dfs)) {
+    result.unique = totals.unique();
+    result.half_turn_fixed = totals.half_turn_fixed();
+    result.quarter_turn_fixed = totals.quarter_turn_fixed();
+  }
+  result.engine = header.engine;
+  result.symmetry = header.symmetry;
+  result.split_depth = header.split_depth;
+  result.work_units = header.unit_count;
+  result.threads = threads;
+  result.seconds = seconds;
+  return result;
+}
+
+}  // namespace nqueens

@@ -1,0 +1,164 @@
+// The two engines behind one seam: the join engine against the DFS engine and the slow
+// reference, the unique and rotation-symmetric counts against brute force, the automatic
+// choice, and the pipeline (threads, shards, headers) run over the join engine.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "engine_seam.hpp"
+#include "join/join_plan.hpp"
+#include "nqueens/nqueens.hpp"
+#include "schedule.hpp"
+#include "session.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using nqueens::CountOptions;
+using nqueens::CountResult;
+using nqueens::EngineKind;
+using nqueens::to_string;
+using test_support::describe;
+
+CountOptions with_engine(EngineKind engine, int threads = 2) {
+  CountOptions options;
+  options.engine = engine;
+  options.threads = threads;
+  return options;
+}
+
+CountResult count_with(int n, EngineKind engine, int threads = 2) {
+  return nqueens::count(n, with_engine(engine, threads));
+}
+
+// Brute force over every solution of the reference solver: how many are their own half-turn
+// and quarter-turn images (test_support::image moves the queens square by square).
+std::pair<std::uint64_t, std::uint64_t> brute_rotation_fixed(int n) {
+  std::uint64_t half = 0, quarter = 0;
+  nqueens::reference_solutions(n, [&](const std::vector<int>& board) {
+    half += test_support::image(board, 3) == board ? 1 : 0;
+    quarter += test_support::image(board, 6) == board ? 1 : 0;
+  });
+  return {half, quarter};
+}
+
+TEST(JoinEngine, AgreesWithTheDfsEngineAndTheReferenceForEverySmallN) {
+  for (int n = nqueens::join::kMinJoinN; n <= 14; ++n) {
+    const CountResult join = count_with(n, EngineKind::join);
+    const CountResult dfs = count_with(n, EngineKind::dfs);
+    EXPECT_EQ(join.engine, EngineKind::join);
+    EXPECT_EQ(to_string(join.totals.total), to_string(dfs.totals.total)) << "n=" << n;
+    ASSERT_TRUE(join.unique && dfs.unique) << "n=" << n;
+    EXPECT_EQ(to_string(*join.unique), to_string(*dfs.unique)) << "n=" << n;
+    if (n <= 11) {
+      EXPECT_EQ(join.totals.total, nqueens::reference_count(n)) << "n=" << n;
+    }
+  }
+}
+
+TEST(JoinEngine, RotationFixedCountsMatchBruteForceAndTheDfsOrbits) {
+  for (int n = nqueens::join::kMinJoinN; n <= 13; ++n) {
+    const CountResult join = count_with(n, EngineKind::join);
+    const CountResult dfs = count_with(n, EngineKind::dfs);
+    ASSERT_TRUE(join.half_turn_fixed && join.quarter_turn_fixed && dfs.half_turn_fixed) << "n=" << n;
+    EXPECT_EQ(to_string(*join.half_turn_fixed), to_string(*dfs.half_turn_fixed)) << "n=" << n;
+    EXPECT_EQ(to_string(*join.quarter_turn_fixed), to_string(*dfs.quarter_turn_fixed)) << "n=" << n;
+    if (n <= 11) {
+      const auto [half, quarter] = brute_rotation_fixed(n);
+      EXPECT_EQ(*join.half_turn_fixed, half) << "n=" << n;
+      EXPECT_EQ(*join.quarter_turn_fixed, quarter) << "n=" << n;
+    }
+  }
+}
+
+TEST(JoinEngine, MatchesTheOeisUpTo17) {
+  for (int n = 15; n <= 17; ++n) {
+    const CountResult r = count_with(n, EngineKind::join);
+    EXPECT_EQ(to_string(r.totals.total), std::to_string(*nqueens::oeis_total(n))) << "n=" << n;
+    ASSERT_TRUE(r.unique.has_value());
+    EXPECT_EQ(to_string(*r.unique), std::to_string(*nqueens::oeis_unique(n))) << "n=" << n;
+  }
+}
+
+TEST(JoinEngine, EveryUnitCountsTheSameOnAnyThreadCount) {
+  for (int n : {12, 13}) {
+    const auto engine = nqueens::make_join_engine(n);
+    std::map<int, std::vector<nqueens::Tally>> per_unit;
+    for (int threads : {1, 3}) {
+      std::vector<nqueens::Tally> tallies(engine->unit_count());
+      nqueens::run_units(*engine, threads, [&tallies](std::size_t id, const nqueens::Tally& t) { tallies[id] = t; });
+      per_unit[threads] = tallies;
+    }
+    EXPECT_EQ(per_unit[1], per_unit[3]) << "n=" << n;
+  }
+}
+
+TEST(JoinEngine, ShardsOfAJoinRunAddUpToTheWholeRun) {
+  const auto engine = nqueens::make_join_engine(13);
+  nqueens::Totals summed;
+  std::size_t units = 0;
+  for (int i = 1; i <= 3; ++i) {
+    nqueens::Session shard(*engine, nqueens::shard_ids(*engine, {i, 3}), nullptr);
+    shard.run(2);
+    const CountResult part = shard.result(2, 0);
+    EXPECT_FALSE(part.unique.has_value()) << "a shard of a join run has no unique count of its own";
+    summed += part.totals;
+    units += shard.wanted().size();
+  }
+  EXPECT_EQ(units, engine->unit_count());
+  EXPECT_EQ(to_string(summed.total), "73712");
+  const CountResult merged = nqueens::make_count_result(engine->header(), summed, true, 2, 0);
+  ASSERT_TRUE(merged.unique.has_value());
+  EXPECT_EQ(to_string(*merged.unique), "9233");
+}
+
+TEST(JoinEngine, ItsHeaderNamesTheEngineAndIsRefusedForADfsRun) {
+  const auto join = nqueens::make_join_engine(12);
+  const auto dfs = nqueens::make_dfs_engine(nqueens::split(12, nqueens::Symmetry::full));
+  EXPECT_EQ(join->header().engine, EngineKind::join);
+  EXPECT_EQ(dfs->header().engine, EngineKind::dfs);
+  EXPECT_NE(nqueens::header_mismatch(dfs->header(), join->header()).find("the engine is join there, dfs here"),
+            std::string::npos);
+  EXPECT_EQ(nqueens::header_problem(join->header()), "");
+  const auto text = nqueens::header_text(join->header());
+  EXPECT_NE(text.find("engine=join"), std::string::npos) << text;
+  EXPECT_EQ(nqueens::parse_header_text(text), join->header());
+  // A header written before engines existed reads as a dfs run.
+  std::string old = nqueens::header_text(dfs->header());
+  old.erase(old.find(" engine=dfs"), std::string(" engine=dfs").size());
+  EXPECT_EQ(nqueens::parse_header_text(old), dfs->header());
+}
+
+TEST(EngineChoice, AutoPicksTheMeasuredFasterEngineAndFallsBackWhereTheJoinCannotRun) {
+  const CountOptions automatic = with_engine(EngineKind::automatic);
+  EXPECT_EQ(nqueens::choose_engine(1, automatic), EngineKind::dfs);
+  EXPECT_EQ(nqueens::choose_engine(3, automatic), EngineKind::dfs);
+  EXPECT_EQ(nqueens::choose_engine(16, automatic), EngineKind::join);
+  EXPECT_EQ(nqueens::choose_engine(17, automatic), EngineKind::join);
+  EXPECT_EQ(nqueens::choose_engine(27, automatic), EngineKind::dfs) << "the join's tables would not fit";
+  CountOptions mirror = automatic;
+  mirror.symmetry = nqueens::Symmetry::mirror;
+  EXPECT_EQ(nqueens::choose_engine(16, mirror), EngineKind::dfs) << "--symmetry is a dfs option";
+  EXPECT_EQ(count_with(3, EngineKind::automatic).totals.total, 0u);
+}
+
+TEST(EngineChoice, AnExplicitJoinThatCannotRunIsBadInputWithTheReason) {
+  const CountOptions join = with_engine(EngineKind::join);
+  for (int n : {1, 2, 3, 27}) {
+    try {
+      (void)nqueens::choose_engine(n, join);
+      ADD_FAILURE() << "n=" << n << " was accepted";
+    } catch (const std::invalid_argument& error) {
+      EXPECT_NE(std::string(error.what()).find("the join engine cannot count N=" + std::to_string(n)),
+                std::string::npos)
+          << error.what();
+    }
+  }
+  CountOptions depth = join;
+  depth.split_depth = 3;
+  EXPECT_THROW((void)nqueens::choose_engine(16, depth), std::invalid_argument);
+}
+
+}  // namespace

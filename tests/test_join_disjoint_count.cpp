@@ -1,0 +1,262 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "join/disjoint_count.hpp"
+
+namespace {
+
+using nqueens::join::count_disjoint_pairs;
+using nqueens::join::DisjointCounter;
+using nqueens::join::MatchPath;
+
+constexpr MatchPath kAllPaths[] = {MatchPath::scalar, MatchPath::avx2, MatchPath::avx512};
+
+std::uint64_t key_mask(int key_bits) { return key_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1; }
+
+std::uint64_t naive_count(const std::vector<std::uint64_t>& stored, const std::vector<std::uint64_t>& queries,
+                          int key_bits) {
+  const std::uint64_t mask = key_mask(key_bits);
+  std::uint64_t pairs = 0;
+  for (const std::uint64_t s : stored)
+    for (const std::uint64_t q : queries) pairs += (s & q & mask) == 0 ? 1 : 0;
+  return pairs;
+}
+
+// Keys whose bits are each set with probability `density`, within key_bits.
+std::vector<std::uint64_t> random_keys(std::mt19937_64& rng, std::size_t count, int key_bits, double density) {
+  std::bernoulli_distribution bit_set(density);
+  std::vector<std::uint64_t> keys(count);
+  for (std::uint64_t& key : keys)
+    for (int bit = 0; bit < key_bits; ++bit)
+      if (bit_set(rng)) key |= std::uint64_t{1} << bit;
+  return keys;
+}
+
+// A density that leaves a fair share of pairs disjoint: P(disjoint) = (1 - d^2)^bits near 1/3.
+double balanced_density(int key_bits) { return std::sqrt(1.0 - std::pow(1.0 / 3.0, 1.0 / key_bits)); }
+
+class DisjointCountTest : public ::testing::TestWithParam<MatchPath> {
+ protected:
+  void SetUp() override {
+    if (!nqueens::join::supported(GetParam()))
+      GTEST_SKIP() << "this CPU cannot run the " << nqueens::join::to_string(GetParam()) << " path";
+  }
+
+  void expect_matches_naive(DisjointCounter& counter, const std::vector<std::uint64_t>& stored,
+                            const std::vector<std::uint64_t>& queries, int key_bits) {
+    counter.load(stored, key_bits);
+    EXPECT_EQ(counter.count(queries), naive_count(stored, queries, key_bits))
+        << "path " << nqueens::join::to_string(GetParam()) << ", " << stored.size() << " stored, " << queries.size()
+        << " queries, " << key_bits << " key bits";
+  }
+};
+
+TEST_P(DisjointCountTest, ReportsItsPath) {
+  DisjointCounter counter(GetParam());
+  EXPECT_EQ(counter.path(), GetParam());
+  EXPECT_EQ(counter.chunk_bits(), DisjointCounter::kDefaultChunkBits);
+}
+
+TEST_P(DisjointCountTest, NothingLoadedOrNoQueriesCountsZero) {
+  DisjointCounter counter(GetParam());
+  const std::vector<std::uint64_t> none;
+  const std::vector<std::uint64_t> some = {1, 2, 3};
+  expect_matches_naive(counter, none, some, 8);
+  expect_matches_naive(counter, some, none, 8);
+  expect_matches_naive(counter, none, none, 8);
+}
+
+TEST_P(DisjointCountTest, SizesAroundTheLaneCount) {
+  std::mt19937_64 rng(11);
+  DisjointCounter counter(GetParam());
+  const std::size_t lanes = counter.lanes();
+  const std::vector<std::size_t> sizes = {1,         2,         63,        64,        65,           lanes - 1,
+                                          lanes,     lanes + 1, 2 * lanes, 3 * lanes + 7, 5 * lanes - 1};
+  for (const std::size_t stored_size : sizes) {
+    for (const std::size_t query_size : {std::size_t{1}, std::size_t{3}, std::size_t{4}, std::size_t{5}, lanes + 3}) {
+      const int key_bits = 34;
+      const double density = balanced_density(key_bits);
+      expect_matches_naive(counter, random_keys(rng, stored_size, key_bits, density),
+                           random_keys(rng, query_size, key_bits, density), key_bits);
+    }
+  }
+}
+
+TEST_P(DisjointCountTest, EveryKeyWidth) {
+  std::mt19937_64 rng(12);
+  for (int key_bits = 1; key_bits <= 64; ++key_bits) {
+    DisjointCounter counter(GetParam());
+    const double density = balanced_density(key_bits);
+    const std::size_t stored_size = 2 * counter.lanes() + 37;
+    expect_matches_naive(counter, random_keys(rng, stored_size, key_bits, density),
+                         random_keys(rng, 301, key_bits, density), key_bits);
+  }
+}
+
+TEST_P(DisjointCountTest, EveryChunkWidth) {
+  std::mt19937_64 rng(13);
+  for (int chunk_bits = 4; chunk_bits <= 6; ++chunk_bits) {
+    DisjointCounter counter(GetParam(), chunk_bits);
+    EXPECT_EQ(counter.chunk_bits(), chunk_bits);
+    for (const int key_bits : {1, 7, 30, 38, 62, 63, 64}) {
+      const double density = balanced_density(key_bits);
+      expect_matches_naive(counter, random_keys(rng, counter.lanes() + 100, key_bits, density),
+                           random_keys(rng, 150, key_bits, density), key_bits);
+    }
+  }
+}
+
+TEST_P(DisjointCountTest, DenseAndSparseKeys) {
+  std::mt19937_64 rng(14);
+  DisjointCounter counter(GetParam());
+  for (const int key_bits : {30, 40, 62, 64}) {
+    for (const double density : {0.02, 0.1, 0.3, 0.6, 0.95}) {
+      const auto stored = random_keys(rng, counter.lanes() + 211, key_bits, density);
+      const auto queries = random_keys(rng, 257, key_bits, density);
+      expect_matches_naive(counter, stored, queries, key_bits);
+    }
+  }
+}
+
+TEST_P(DisjointCountTest, StoredAndQueriesWithDifferentDensities) {
+  std::mt19937_64 rng(15);
+  DisjointCounter counter(GetParam());
+  const auto sparse = random_keys(rng, 700, 38, 0.05);
+  const auto dense = random_keys(rng, 700, 38, 0.5);
+  expect_matches_naive(counter, sparse, dense, 38);
+  expect_matches_naive(counter, dense, sparse, 38);
+}
+
+TEST_P(DisjointCountTest, AllZeroKeysMatchEverything) {
+  std::mt19937_64 rng(16);
+  DisjointCounter counter(GetParam());
+  const std::vector<std::uint64_t> zeros(counter.lanes() + 5, 0);
+  const auto keys = random_keys(rng, 99, 40, 0.5);
+  expect_matches_naive(counter, zeros, keys, 40);
+  EXPECT_EQ(counter.count(keys), zeros.size() * keys.size());
+  expect_matches_naive(counter, keys, zeros, 40);
+  EXPECT_EQ(counter.count(zeros), zeros.size() * keys.size());
+}
+
+TEST_P(DisjointCountTest, AllOnesKeysMatchOnlyZeroKeys) {
+  std::mt19937_64 rng(17);
+  DisjointCounter counter(GetParam());
+  for (const int key_bits : {5, 34, 64}) {
+    const std::vector<std::uint64_t> ones(counter.lanes() + 9, key_mask(key_bits));
+    auto keys = random_keys(rng, 130, key_bits, 0.3);
+    keys[7] = 0;
+    keys[100] = 0;
+    expect_matches_naive(counter, ones, keys, key_bits);
+    expect_matches_naive(counter, keys, ones, key_bits);
+    expect_matches_naive(counter, ones, ones, key_bits);
+  }
+}
+
+TEST_P(DisjointCountTest, KeysUsingFewOfTheirBits) {
+  // Every third bit of 60 (packing the live bits saves chunks), and a single high bit.
+  std::mt19937_64 rng(22);
+  DisjointCounter counter(GetParam());
+  std::uint64_t every_third = 0;
+  for (int bit = 0; bit < 60; bit += 3) every_third |= std::uint64_t{1} << bit;
+  auto stored = random_keys(rng, counter.lanes() + 50, 60, 0.25);
+  auto queries = random_keys(rng, 200, 60, 0.25);
+  for (std::uint64_t& key : stored) key &= every_third;
+  expect_matches_naive(counter, stored, queries, 60);
+  const std::vector<std::uint64_t> high_bit(90, std::uint64_t{1} << 61);
+  expect_matches_naive(counter, high_bit, queries, 62);
+  expect_matches_naive(counter, queries, high_bit, 62);
+}
+
+TEST_P(DisjointCountTest, BitsAboveKeyBitsAreIgnored) {
+  std::mt19937_64 rng(18);
+  DisjointCounter counter(GetParam());
+  auto stored = random_keys(rng, 300, 20, 0.2);
+  auto queries = random_keys(rng, 300, 20, 0.2);
+  const std::uint64_t expected = naive_count(stored, queries, 20);
+  for (std::uint64_t& key : stored) key |= std::uint64_t{1} << 40;
+  for (std::uint64_t& key : queries) key |= std::uint64_t{1} << 40;
+  counter.load(stored, 20);
+  EXPECT_EQ(counter.count(queries), expected);
+}
+
+TEST_P(DisjointCountTest, ReusedCounterKeepsNothingFromABiggerLoad) {
+  std::mt19937_64 rng(19);
+  DisjointCounter counter(GetParam());
+  const std::size_t lanes = counter.lanes();
+  // Big and wide first, then small and narrow: stale tables, planes or chunk plans would show.
+  const std::vector<std::pair<std::size_t, int>> loads = {
+      {7 * lanes + 5, 64}, {lanes / 2, 38}, {3, 34}, {2 * lanes, 62}, {1, 1}, {lanes + 1, 12}, {0, 30}, {70, 40}};
+  const auto queries = random_keys(rng, 333, 64, 0.05);
+  for (const auto& [size, key_bits] : loads) {
+    const double density = balanced_density(key_bits);
+    const auto stored = random_keys(rng, size, key_bits, density);
+    expect_matches_naive(counter, stored, random_keys(rng, 333, key_bits, density), key_bits);
+    EXPECT_EQ(counter.count(queries), naive_count(stored, queries, key_bits));
+  }
+}
+
+TEST_P(DisjointCountTest, OneLoadAnswersSeveralQueryLists) {
+  std::mt19937_64 rng(20);
+  DisjointCounter counter(GetParam());
+  const auto stored = random_keys(rng, 1000, 36, balanced_density(36));
+  counter.load(stored, 36);
+  for (const std::size_t size : {2000, 10, 1, 500}) {
+    const auto queries = random_keys(rng, size, 36, balanced_density(36));
+    EXPECT_EQ(counter.count(queries), naive_count(stored, queries, 36));
+  }
+}
+
+TEST_P(DisjointCountTest, PairsCountedEitherWayRound) {
+  std::mt19937_64 rng(21);
+  DisjointCounter counter(GetParam());
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+      {0, 10}, {1, 1}, {3, 5000}, {40, 5000}, {300, 300}, {1500, 900}, {16, 17}, {8, 2000}};
+  for (const auto& [left_size, right_size] : shapes) {
+    const int key_bits = 34;
+    const double density = balanced_density(key_bits);
+    const auto left = random_keys(rng, left_size, key_bits, density);
+    const auto right = random_keys(rng, right_size, key_bits, density);
+    const std::uint64_t expected = naive_count(left, right, key_bits);
+    EXPECT_EQ(count_disjoint_pairs(counter, left, right, key_bits), expected) << left_size << " x " << right_size;
+    EXPECT_EQ(count_disjoint_pairs(counter, right, left, key_bits), expected) << right_size << " x " << left_size;
+  }
+}
+
+TEST_P(DisjointCountTest, BadKeyBitsAreRejected) {
+  DisjointCounter counter(GetParam());
+  const std::vector<std::uint64_t> keys = {1, 2};
+  EXPECT_THROW(counter.load(keys, 0), std::invalid_argument);
+  EXPECT_THROW(counter.load(keys, 65), std::invalid_argument);
+  EXPECT_THROW(count_disjoint_pairs(counter, keys, keys, 0), std::invalid_argument);
+  EXPECT_THROW(DisjointCounter(GetParam(), 3), std::invalid_argument);
+  EXPECT_THROW(DisjointCounter(GetParam(), 7), std::invalid_argument);
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, DisjointCountTest, ::testing::ValuesIn(kAllPaths),
+                         [](const ::testing::TestParamInfo<MatchPath>& param_info) {
+                           return std::string(nqueens::join::to_string(param_info.param));
+                         });
+
+TEST(MatchPathTest, NamesAndSupport) {
+  EXPECT_STREQ(nqueens::join::to_string(MatchPath::scalar), "scalar");
+  EXPECT_STREQ(nqueens::join::to_string(MatchPath::avx2), "avx2");
+  EXPECT_STREQ(nqueens::join::to_string(MatchPath::avx512), "avx512");
+  EXPECT_TRUE(nqueens::join::supported(MatchPath::scalar));
+  EXPECT_TRUE(nqueens::join::supported(nqueens::join::best_match_path()));
+  EXPECT_EQ(DisjointCounter().path(), nqueens::join::best_match_path());
+}
+
+TEST(MatchPathTest, UnsupportedPathIsRefusedNotRun) {
+  for (const MatchPath path : kAllPaths) {
+    if (nqueens::join::supported(path)) continue;
+    EXPECT_THROW(DisjointCounter{path}, std::invalid_argument) << nqueens::join::to_string(path);
+  }
+}
+
+}  // namespace
