@@ -18,6 +18,14 @@
 #include "thread_allowance.hpp"
 #include "tsan_handoff.hpp"
 
+// Why solve does not go through the engine seam (src/engine_seam.hpp): its contract is one
+// lexicographic stream of boards, in order, from the first row down. The counting engines give
+// up exactly that order to go fast: the dfs splitter folds mirror images into canonical prefixes
+// and its kernel expands rows breadth-first in SIMD lanes that never materialise a board; the
+// join engine never holds a whole board at all, only diagonal keys of half-boards. Emitting
+// boards from either would mean unfolding symmetries and re-sorting unbounded output. So solve
+// keeps its own ordered prefix pipeline, and shares with counting what does not constrain order:
+// the canonical-board classifier (canonical.hpp) and the thread allowance.
 namespace nqueens {
 
 namespace {

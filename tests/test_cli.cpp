@@ -233,7 +233,10 @@ const std::vector<std::string> kRecordKeys = {"n",
                                               "threads",
                                               "symmetry",
                                               "split_depth",
-                                              "work_units"};
+                                              "work_units",
+                                              "engine",
+                                              "half_turn_fixed",
+                                              "quarter_turn_fixed"};
 const std::vector<std::string> kContextKeys = {"tool",      "command", "version", "build_type",
                                                "host_cpus", "threads", "date",    "schema_version"};
 
@@ -309,11 +312,13 @@ TEST(CliCount, VerifiedTextTableHasOneOkRowPerN) {
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 13u) << describe(r);
   EXPECT_EQ(words(lines[0]),
-            (std::vector<std::string>{"N", "total", "unique", "expected", "status", "seconds", "solutions/s"}));
+            (std::vector<std::string>{"N", "total", "unique", "expected", "status", "seconds", "solutions/s", "S180", "S90",
+                                      "engine"}));
   for (int n = 1; n <= 12; ++n) {
     const std::vector<std::string> cells = words(lines[static_cast<std::size_t>(n)]);
-    ASSERT_EQ(cells.size(), 7u) << lines[static_cast<std::size_t>(n)];
+    ASSERT_EQ(cells.size(), 10u) << lines[static_cast<std::size_t>(n)];
     EXPECT_EQ(cells[0], std::to_string(n));
+    EXPECT_EQ(cells[9], n >= 12 ? "join" : "dfs") << "N=" << n;  // auto: the faster engine for each N
     EXPECT_EQ(cells[1], std::to_string(kA000170[static_cast<std::size_t>(n)])) << "N=" << n;
     EXPECT_EQ(cells[2], std::to_string(kA002562[static_cast<std::size_t>(n)])) << "N=" << n;
     EXPECT_EQ(cells[3], std::to_string(kA000170[static_cast<std::size_t>(n)])) << "N=" << n;
@@ -327,7 +332,7 @@ TEST(CliCount, TextWithoutVerifyShowsNoStatus) {
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 2u) << describe(r);
   const std::vector<std::string> cells = words(lines[1]);
-  ASSERT_EQ(cells.size(), 7u) << describe(r);
+  ASSERT_EQ(cells.size(), 10u) << describe(r);
   EXPECT_EQ(cells[1], "92");
   EXPECT_EQ(cells[4], "-");
 }
@@ -338,7 +343,7 @@ TEST(CliCount, TextShowsDashForUniqueWithoutFullSymmetry) {
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 2u) << describe(r);
   const std::vector<std::string> cells = words(lines[1]);
-  ASSERT_EQ(cells.size(), 7u) << describe(r);
+  ASSERT_EQ(cells.size(), 10u) << describe(r);
   EXPECT_EQ(cells[1], "92");
   EXPECT_EQ(cells[2], "-");
 }

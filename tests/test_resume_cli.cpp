@@ -221,12 +221,13 @@ TEST_F(ResumeCli, FinishedJournalAnswersAtOnceWithoutTouchingIt) {
 
 TEST_F(ResumeCli, JournalOfAnotherRunIsRefusedWithExitCode2) {
   const std::string journal = file("n12.journal").string();
-  count(12, {"--checkpoint", journal});
+  count(12, {"--checkpoint", journal, "--engine", "dfs"});
   const std::string bytes = read_bytes(journal);
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"-n", "13"}, "N is 12 there, 13 here"},
+      {{"-n", "13", "--engine", "dfs"}, "N is 12 there, 13 here"},
       {{"-n", "12", "--symmetry", "mirror"}, "the symmetry mode is full there, mirror here"},
-      {{"-n", "12", "--split-depth", "4"}, "the split depth is 3 there, 4 here"}};
+      {{"-n", "12", "--split-depth", "4"}, "the split depth is 3 there, 4 here"},
+      {{"-n", "12", "--engine", "join"}, "the engine is dfs there, join here"}};
   for (const auto& [options, message] : cases) {
     std::vector<std::string> args = {"count", "--checkpoint", journal};
     args.insert(args.end(), options.begin(), options.end());
@@ -275,7 +276,7 @@ TEST_F(ResumeCli, TornLastRecordIsDroppedWithAWarningAndRecounted) {
 
 TEST_F(ResumeCli, SigintStopsWithin2SecondsAndKeepsTheFinishedUnits) {
   const fs::path journal = file("n18.journal");
-  Process process({"count", "-n", "18", "-t", "2", "--checkpoint", journal.string()}, dir_);
+  Process process({"count", "-n", "18", "-t", "2", "--engine", "dfs", "--checkpoint", journal.string()}, dir_);
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   process.signal(SIGINT);
   const Outcome r = process.wait();
@@ -319,7 +320,7 @@ TEST_F(ResumeCli, SigintWithoutCheckpointSaysNothingWasSaved) {
 // ---- progress --------------------------------------------------------------------------------
 
 TEST_F(ResumeCli, ProgressLinesWhenStderrIsNotATerminal) {
-  const Outcome shown = run({"count", "-n", "16", "-t", "1", "--progress-interval", "0.1"});
+  const Outcome shown = run({"count", "-n", "16", "-t", "1", "--engine", "dfs", "--progress-interval", "0.1"});
   ASSERT_EQ(shown.exit_code, 0) << describe(shown);
   EXPECT_TRUE(std::regex_search(shown.err, std::regex(R"(\[progress\] N=16: \d+/860 units, ~\d+\.\d% of work, )"
                                                       R"(\d:\d\d:\d\d elapsed, ETA (\d:\d\d:\d\d|-), \S+ sol/s)")))
@@ -377,8 +378,8 @@ TEST_F(ShardCli, ShardFileGoesToStdoutWithoutOutput) {
 
 TEST_F(ShardCli, MissingDoubledAlteredOrConflictingShardsAreNamedByIdWithNoTotal) {
   const std::vector<std::string> files = shards(12, 3);
-  const nqueens::WorkPlan plan = nqueens::split(12, nqueens::Symmetry::full);
-  const std::vector<std::size_t> third = nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {3, 3});
+  const auto engine = nqueens::make_engine(12, {});  // the CLI's default: auto, which is join at 12
+  const std::vector<std::size_t> third = nqueens::shard_ids(*engine, {3, 3});
 
   auto expect_rejected = [&](const std::vector<std::string>& inputs, const std::string& message) {
     const Outcome r = merge(inputs, {"--format", "json"});
@@ -388,7 +389,7 @@ TEST_F(ShardCli, MissingDoubledAlteredOrConflictingShardsAreNamedByIdWithNoTotal
     EXPECT_TRUE(contains(r.err, "no total")) << r.err;
   };
   expect_rejected({files[0], files[1]}, "missing (" + std::to_string(third.size()) + " of " +
-                                            std::to_string(plan.units.size()) + " units): units " +
+                                            std::to_string(engine->unit_count()) + " units): units " +
                                             std::to_string(third[0]));
   expect_rejected({files[0], files[1], files[2], files[2]}, "duplicated: units " + std::to_string(third[0]));
 

@@ -121,6 +121,7 @@ std::vector<Column> bench_columns() {
   using J = nlohmann::ordered_json;
   return {
       {"N", 3, [](const J& r) { return r["n"].dump(); }},
+      {"engine", 6, [](const J& r) { return r["engine"].get<std::string>(); }},
       {"threads", 7, [](const J& r) { return r["threads"].dump(); }},
       {"median_s", 9, [](const J& r) { return number_cell(r["median_seconds"], "{:.3f}"); }},
       {"solutions/s", 11, [](const J& r) { return number_cell(r["solutions_per_second"], "{:.3g}"); }},
@@ -129,6 +130,7 @@ std::vector<Column> bench_columns() {
       {"speedup", 7, [](const J& r) { return number_cell(r["speedup_vs_1_thread"], "{:.2f}x"); }},
       {"baseline_s", 10, [](const J& r) { return number_cell(r["baseline_seconds"], "{:.3f}"); }},
       {"vs_baseline", 11, [](const J& r) { return number_cell(r["vs_baseline"], "{:.2f}x"); }},
+      {"vs_dfs", 6, [](const J& r) { return number_cell(r["vs_dfs"], "{:.2f}x"); }},
       {"largest_unit", 12, [](const J& r) { return number_cell(r["largest_unit_share"], "{:.2e}"); }},
       {"ceil@16", 7, [](const J& r) { return number_cell(r["ceiling_16"], "{:.1f}"); }},
       {"ceil@64", 7, [](const J& r) { return number_cell(r["ceiling_64"], "{:.1f}"); }},
@@ -152,6 +154,10 @@ std::vector<Column> columns_for(const std::string& command, int count_width) {
                      }});
   columns.push_back(
       {"solutions/s", 11, [](const nlohmann::ordered_json& r) { return rate_cell(r["solutions_per_second"]); }});
+  // S180 and S90 are small next to the total: a narrower column fits any N up to 32.
+  columns.push_back({"S180", 11, [](const nlohmann::ordered_json& r) { return text_cell(r["half_turn_fixed"]); }});
+  columns.push_back({"S90", 9, [](const nlohmann::ordered_json& r) { return text_cell(r["quarter_turn_fixed"]); }});
+  columns.push_back({"engine", 6, [](const nlohmann::ordered_json& r) { return r["engine"].get<std::string>(); }});
   return columns;
 }
 
@@ -221,6 +227,10 @@ nlohmann::ordered_json to_json(const CountRecord& record) {
   json["symmetry"] = std::string(to_string(r.symmetry));
   json["split_depth"] = r.split_depth;
   json["work_units"] = r.work_units;
+  json["engine"] = std::string(to_string(r.engine));
+  json["half_turn_fixed"] = r.half_turn_fixed ? count_json(*r.half_turn_fixed) : nlohmann::ordered_json(nullptr);
+  json["quarter_turn_fixed"] =
+      r.quarter_turn_fixed ? count_json(*r.quarter_turn_fixed) : nlohmann::ordered_json(nullptr);
   return json;
 }
 
