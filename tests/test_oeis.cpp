@@ -21,13 +21,16 @@ constexpr Count kMaxCount = ~Count{0};
 
 // ---- the engine against the published sequences ----------------------------------------
 
-TEST(Oeis, CountMatchesA000170UpTo15) {
-  for (int n = 1; n <= 15; ++n) {
-    const nqueens::CountResult r = nqueens::count(n);  // the default: full symmetry
-    EXPECT_EQ(to_string(r.totals.total), std::to_string(*nqueens::oeis_total(n))) << "n=" << n;
-    ASSERT_TRUE(r.unique.has_value());
-    EXPECT_EQ(to_string(*r.unique), std::to_string(*nqueens::oeis_unique(n))) << "n=" << n;
-  }
+TEST(Oeis, CountMatchesA000170UpTo15WithEveryEngine) {
+  for (const auto engine : {nqueens::EngineKind::automatic, nqueens::EngineKind::dfs})
+    for (int n = 1; n <= 15; ++n) {
+      nqueens::CountOptions options;  // the default: full symmetry
+      options.engine = engine;
+      const nqueens::CountResult r = nqueens::count(n, options);
+      EXPECT_EQ(to_string(r.totals.total), std::to_string(*nqueens::oeis_total(n))) << "n=" << n;
+      ASSERT_TRUE(r.unique.has_value());
+      EXPECT_EQ(to_string(*r.unique), std::to_string(*nqueens::oeis_unique(n))) << "n=" << n;
+    }
 }
 
 TEST(Oeis, SpotValues) {

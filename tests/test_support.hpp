@@ -38,10 +38,11 @@ inline std::string describe(const nqueens::Tally& t) {
   return describe(as_totals);
 }
 
-//! Options for count(), set field by field: designated initializers that leave out the
-//! observer trip -Wmissing-field-initializers.
+//! Options for a count() by the dfs engine (the one with symmetry modes), set field by field:
+//! designated initializers that leave out the observer trip -Wmissing-field-initializers.
 inline nqueens::CountOptions options(nqueens::Symmetry mode, int threads = 0) {
   nqueens::CountOptions o;
+  o.engine = nqueens::EngineKind::dfs;
   o.symmetry = mode;
   o.threads = threads;
   return o;
