@@ -5,10 +5,10 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
-#include <numeric>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 #include <vector>
 
 #include "join/disjoint_count.hpp"
@@ -46,7 +46,8 @@ class DfsHalfEnumerator {
   // gives the attacked columns of a row.
   std::uint64_t mirrored(std::uint64_t differences) const {
     std::uint64_t out = 0;
-    for (std::uint64_t d = differences; d != 0; d &= d - 1) out |= std::uint64_t{1} << (2 * layout_->n - 2 - std::countr_zero(d));
+    for (std::uint64_t d = differences; d != 0; d &= d - 1)
+      out |= std::uint64_t{1} << (2 * layout_->n - 2 - std::countr_zero(d));
     return out;
   }
 
@@ -136,11 +137,12 @@ void bench(int n, bool with_dfs) {
     f.dfs_s += seconds_since(start);
     f.dfs_halves += east.size() + west.size();
   }
-  std::printf("n=%d units=%zu total=%llu halves=%llu pair_tests=%.3g table=%.1fMB build=%.3fs enumerate=%.3fs "
-              "join=%.3fs",
-              n, plan.units.size(), static_cast<unsigned long long>(f.total),
-              static_cast<unsigned long long>(f.halves), static_cast<double>(f.pair_tests),
-              static_cast<double>(tables.memory_bytes()) / 1e6, build_s, f.enumerate_s, f.join_s);
+  std::printf(
+      "n=%d units=%zu total=%llu halves=%llu pair_tests=%.3g table=%.1fMB build=%.3fs enumerate=%.3fs "
+      "join=%.3fs",
+      n, plan.units.size(), static_cast<unsigned long long>(f.total), static_cast<unsigned long long>(f.halves),
+      static_cast<double>(f.pair_tests), static_cast<double>(tables.memory_bytes()) / 1e6, build_s, f.enumerate_s,
+      f.join_s);
   std::printf(" cost_rank_correlation=%.3f", rank_correlation(estimated, measured));
   if (with_dfs) std::printf(" dfs_enumerate=%.3fs dfs_halves_match=%d", f.dfs_s, f.dfs_halves == f.halves ? 1 : 0);
   std::printf("\n");

@@ -70,7 +70,8 @@ void bench_shape(const Shape& shape) {
   std::printf("%zu x %zu keys of %d bits\n", shape.left, shape.right, shape.key_bits);
 
   std::uint64_t expected = 0;
-  const double baseline = pairs_per_second(shape, [&] { return count_one_by_one(left, right); }, expected);
+  const double baseline = pairs_per_second(
+      shape, [&] { return count_one_by_one(left, right); }, expected);
   report("one pair at a time", baseline, baseline, expected, expected);
 
   for (const MatchPath path : {MatchPath::scalar, MatchPath::avx2, MatchPath::avx512}) {

@@ -12,7 +12,8 @@ void Engine::set_units(RunHeader header, std::vector<std::uint64_t> costs) {
   costs_ = std::move(costs);
   order_.resize(costs_.size());
   std::iota(order_.begin(), order_.end(), std::size_t{0});
-  std::stable_sort(order_.begin(), order_.end(), [this](std::size_t a, std::size_t b) { return costs_[a] > costs_[b]; });
+  std::stable_sort(order_.begin(), order_.end(),
+                   [this](std::size_t a, std::size_t b) { return costs_[a] > costs_[b]; });
 }
 
 namespace {
@@ -32,7 +33,8 @@ EngineKind choose_engine(int n, const CountOptions& options) {
     case EngineKind::dfs: return EngineKind::dfs;
     case EngineKind::join:
       if (dfs_only_options(options))
-        throw std::invalid_argument("the join engine takes no --symmetry or --split-depth: it always folds every symmetry");
+        throw std::invalid_argument(
+            "the join engine takes no --symmetry or --split-depth: it always folds every symmetry");
       if (const std::string why = join_unsupported_reason(n); !why.empty())
         throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + why);
       return EngineKind::join;

@@ -59,8 +59,7 @@ class Engine {
 //! arena and an MPI rank's arena) take their counters from here.
 class CounterPool {
  public:
-  explicit CounterPool(const Engine& engine)
-      : counters_([&engine] { return engine.make_counter(); }) {}
+  explicit CounterPool(const Engine& engine) : counters_([&engine] { return engine.make_counter(); }) {}
   UnitCounter& local() { return *counters_.local(); }
 
  private:

@@ -57,8 +57,8 @@ Count Totals::half_turn_fixed() const {
 Count Totals::unique() const {
   const Count symmetric = half_turn_fixed();
   if (total < symmetric || (total - symmetric) % 8 != 0)
-    throw std::logic_error("the totals are inconsistent: " + to_string(total) + " solutions, " +
-                           to_string(symmetric) + " of them rotation-symmetric");
+    throw std::logic_error("the totals are inconsistent: " + to_string(total) + " solutions, " + to_string(symmetric) +
+                           " of them rotation-symmetric");
   return orbits[0] + orbits[1] + orbits[2] + (total - symmetric) / 8;
 }
 

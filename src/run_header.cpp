@@ -97,9 +97,9 @@ std::string header_problem(const RunHeader& header) {
 
 std::string header_text(const RunHeader& header) {
   return "version=" + header.version + " engine=" + std::string(to_string(header.engine)) +
-         " n=" + std::to_string(header.n) +
-         " symmetry=" + std::string(to_string(header.symmetry)) + " split_depth=" + std::to_string(header.split_depth) +
-         " units=" + std::to_string(header.unit_count) + " fingerprint=" + fingerprint_hex(header.fingerprint);
+         " n=" + std::to_string(header.n) + " symmetry=" + std::string(to_string(header.symmetry)) +
+         " split_depth=" + std::to_string(header.split_depth) + " units=" + std::to_string(header.unit_count) +
+         " fingerprint=" + fingerprint_hex(header.fingerprint);
 }
 
 std::optional<RunHeader> parse_header_text(std::string_view text) {
@@ -115,7 +115,9 @@ std::optional<RunHeader> parse_header_text(std::string_view text) {
   const auto depth = parse_number<int>(field("split_depth"));
   const auto units = parse_number<std::size_t>(field("units"));
   const auto print = parse_number<std::uint64_t>(field("fingerprint"), 16);
-  if (field("version").empty() || !engine || *engine == EngineKind::automatic || !n || !symmetry || !depth || !units || !print) return std::nullopt;
+  if (field("version").empty() || !engine || *engine == EngineKind::automatic || !n || !symmetry || !depth || !units ||
+      !print)
+    return std::nullopt;
   return RunHeader{std::string(field("version")), *engine, *n, *symmetry, *depth, *units, *print};
 }
 

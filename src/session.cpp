@@ -4,9 +4,9 @@
 #include <functional>
 #include <numeric>
 #include <queue>
-#include <utility>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "schedule.hpp"
 

@@ -24,9 +24,9 @@ class Session {
 
   const Engine& engine() const { return engine_; }
   const std::vector<std::size_t>& wanted() const { return wanted_; }  //!< ascending
-  std::size_t done_before() const { return done_before_; }  //!< wanted units the journal held
-  std::vector<std::size_t> done() const;                    //!< wanted and counted, ascending
-  std::vector<std::size_t> todo() const;                    //!< wanted, not counted, costliest first
+  std::size_t done_before() const { return done_before_; }            //!< wanted units the journal held
+  std::vector<std::size_t> done() const;                              //!< wanted and counted, ascending
+  std::vector<std::size_t> todo() const;                              //!< wanted, not counted, costliest first
 
   //! A finished unit: into the ledger, then the journal. Distinct ids may be recorded from
   //! different threads at once. Throws std::runtime_error for an id outside the run or one

@@ -311,9 +311,8 @@ TEST(CliCount, VerifiedTextTableHasOneOkRowPerN) {
   EXPECT_EQ(r.err, "") << describe(r);
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 13u) << describe(r);
-  EXPECT_EQ(words(lines[0]),
-            (std::vector<std::string>{"N", "total", "unique", "expected", "status", "seconds", "solutions/s", "S180", "S90",
-                                      "engine"}));
+  EXPECT_EQ(words(lines[0]), (std::vector<std::string>{"N", "total", "unique", "expected", "status", "seconds",
+                                                       "solutions/s", "S180", "S90", "engine"}));
   for (int n = 1; n <= 12; ++n) {
     const std::vector<std::string> cells = words(lines[static_cast<std::size_t>(n)]);
     ASSERT_EQ(cells.size(), 10u) << lines[static_cast<std::size_t>(n)];

@@ -107,9 +107,8 @@ TEST(JoinUnits, EachUnitMatchesItsReferenceSolutions) {
     for (const JoinUnit& unit : split(n).units) {
       const auto found = expected.find(key_of(unit));
       const std::uint64_t want = found == expected.end() ? 0 : found->second;
-      EXPECT_EQ(counter.count(unit).pairs, want)
-          << "n = " << n << " case " << int(unit.kind) << " a " << int(unit.a) << " b " << int(unit.b) << " rows "
-          << unit.rows;
+      EXPECT_EQ(counter.count(unit).pairs, want) << "n = " << n << " case " << int(unit.kind) << " a " << int(unit.a)
+                                                 << " b " << int(unit.b) << " rows " << unit.rows;
     }
   }
 }

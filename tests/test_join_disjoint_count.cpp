@@ -76,8 +76,8 @@ TEST_P(DisjointCountTest, SizesAroundTheLaneCount) {
   std::mt19937_64 rng(11);
   DisjointCounter counter(GetParam());
   const std::size_t lanes = counter.lanes();
-  const std::vector<std::size_t> sizes = {1,         2,         63,        64,        65,           lanes - 1,
-                                          lanes,     lanes + 1, 2 * lanes, 3 * lanes + 7, 5 * lanes - 1};
+  const std::vector<std::size_t> sizes = {
+      1, 2, 63, 64, 65, lanes - 1, lanes, lanes + 1, 2 * lanes, 3 * lanes + 7, 5 * lanes - 1};
   for (const std::size_t stored_size : sizes) {
     for (const std::size_t query_size : {std::size_t{1}, std::size_t{3}, std::size_t{4}, std::size_t{5}, lanes + 3}) {
       const int key_bits = 34;
@@ -215,8 +215,8 @@ TEST_P(DisjointCountTest, OneLoadAnswersSeveralQueryLists) {
 TEST_P(DisjointCountTest, PairsCountedEitherWayRound) {
   std::mt19937_64 rng(21);
   DisjointCounter counter(GetParam());
-  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
-      {0, 10}, {1, 1}, {3, 5000}, {40, 5000}, {300, 300}, {1500, 900}, {16, 17}, {8, 2000}};
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {{0, 10},    {1, 1},      {3, 5000}, {40, 5000},
+                                                                   {300, 300}, {1500, 900}, {16, 17},  {8, 2000}};
   for (const auto& [left_size, right_size] : shapes) {
     const int key_bits = 34;
     const double density = balanced_density(key_bits);

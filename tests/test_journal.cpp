@@ -111,7 +111,9 @@ TEST_F(JournalTest, UnitsFromManyWorkerThreadsAllArrive) {
   const fs::path path = dir_ / "threads.journal";
   {
     Journal journal(path, header);
-    nqueens::run_units(*nqueens::make_dfs_engine(plan), 4, [&journal](std::size_t id, const nqueens::Tally& t) { journal.append({id, t}); });
+    nqueens::run_units(*nqueens::make_dfs_engine(plan), 4, [&journal](std::size_t id, const nqueens::Tally& t) {
+      journal.append({id, t});
+    });
   }
   Journal reopened(path, header);
   nqueens::Totals sum;

@@ -323,8 +323,8 @@ void wait_for_units(const fs::path& journal, std::size_t units) {
 // run of N = 17 has 183,479 row-set units and the rotation unit.
 TEST_F(Mpi, InterruptedJobResumesWithAnotherRankCount) {
   const fs::path journal = dir_ / "n17.journal";
-  const std::vector<std::string> args = {"count",          "-n",           "17",     "-t",   "1", "--checkpoint",
-                                         journal.string(), "--no-progress", "--engine", "join"};
+  const std::vector<std::string> args = {
+      "count", "-n", "17", "-t", "1", "--checkpoint", journal.string(), "--no-progress", "--engine", "join"};
   Process job(mpirun(2) + args, dir_);
   wait_for_units(journal, 20);
   kill(job.pid(), SIGTERM);
@@ -350,8 +350,8 @@ TEST_F(Mpi, InterruptedJobResumesWithAnotherRankCount) {
 // exits), and `nqueens` on one machine finishes the journal.
 TEST_F(Mpi, SigtermToEveryRankSavesAndSaysHowToResume) {
   const fs::path journal = dir_ / "n17.journal";
-  const std::vector<std::string> args = {"count",          "-n",            "17",       "--checkpoint",
-                                         journal.string(), "--no-progress", "--engine", "dfs"};
+  const std::vector<std::string> args = {"count",         "-n",       "17", "--checkpoint", journal.string(),
+                                         "--no-progress", "--engine", "dfs"};
   Process job(mpirun(3) + args + std::vector<std::string>{"-t", "1"}, dir_);
   wait_for_units(journal, 20);
   for (const int rank : {0, 1, 2}) {

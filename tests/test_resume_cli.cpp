@@ -26,9 +26,9 @@
 
 #include "nqueens/journal.hpp"
 #include "nqueens/nqueens.hpp"
+#include "nqueens/shard.hpp"
 #include "schedule.hpp"
 #include "session.hpp"
-#include "nqueens/shard.hpp"
 
 extern char** environ;
 

@@ -51,7 +51,8 @@ TEST(Schedule, ThreadCountDoesNotChangeTotals) {
       const WorkPlan plan = nqueens::split(n, mode);
       const std::string one_thread = describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1));
       for (int threads : {2, 3, 8}) {
-        EXPECT_EQ(describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), threads)), one_thread) << threads << " threads";
+        EXPECT_EQ(describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), threads)), one_thread)
+            << threads << " threads";
         EXPECT_EQ(describe(nqueens::count(n, test_support::options(mode, threads)).totals), one_thread)
             << threads << " threads";
       }
@@ -104,7 +105,8 @@ TEST(Schedule, AllIdsInAnyOrderGiveTheFullTotal) {
   const WorkPlan plan = nqueens::split(10, Symmetry::mirror, 3);
   std::vector<std::size_t> ids(plan.units.size());
   std::iota(ids.rbegin(), ids.rend(), std::size_t{0});
-  EXPECT_EQ(describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 2, {}, ids)), describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1)));
+  EXPECT_EQ(describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 2, {}, ids)),
+            describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1)));
 }
 
 TEST(Schedule, CostliestFirstIsADeterministicPermutation) {

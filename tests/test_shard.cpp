@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "nqueens/nqueens.hpp"
+#include "nqueens/shard.hpp"
 #include "schedule.hpp"
 #include "session.hpp"
-#include "nqueens/shard.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -22,7 +22,6 @@ struct Tally {
 //! Index into Tally::orbits for an orbit of `size` boards (1, 2, 4 or 8).
 constexpr std::size_t orbit_slot(int size) { return size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3; }
 
-
 //! An exact count. A000170 passes 2^64 at N = 29, so sums across units are 128 bits wide.
 __extension__ using Count = unsigned __int128;
 

@@ -15,7 +15,7 @@
 namespace nqueens {
 
 struct RunHeader {
-  std::string version;  //!< the tool version that wrote it (informational, see below)
+  std::string version;                  //!< the tool version that wrote it (informational, see below)
   EngineKind engine = EngineKind::dfs;  //!< files of one engine are refused by the other
   int n = 0;
   Symmetry symmetry = Symmetry::full;

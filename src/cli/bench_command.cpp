@@ -13,10 +13,10 @@
 
 #include "commands.hpp"
 #include "engine_seam.hpp"
-#include "shell/count_options.hpp"
-#include "shell/logging.hpp"
 #include "nqueens/bench.hpp"
 #include "nqueens/n_spec.hpp"
+#include "shell/count_options.hpp"
+#include "shell/logging.hpp"
 #include "shell/report.hpp"
 
 namespace nqueens::cli {
@@ -92,8 +92,7 @@ std::optional<Baseline> measure_baseline(int n, const BenchArgs& args) {
 void check_against_baseline(const CountResult& result, const std::optional<Baseline>& baseline) {
   if (baseline && result.totals.total != baseline->total)
     throw std::runtime_error(fmt::format("N={}: the {} engine counted {} but the textbook baseline {}", result.n,
-                                         to_string(result.engine), to_string(result.totals.total),
-                                         baseline->total));
+                                         to_string(result.engine), to_string(result.totals.total), baseline->total));
 }
 
 // The engines to time, resolved for n: `--engine dfs,join` compares them in one run.

@@ -7,13 +7,13 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "shell/count_options.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/n_spec.hpp"
+#include "shell/count_options.hpp"
 #include "shell/report.hpp"
-#include "shell/supervisor.hpp"
 #include "shell/shard_output.hpp"
 #include "shell/signals.hpp"
+#include "shell/supervisor.hpp"
 #include "shell/verify.hpp"
 
 namespace nqueens::cli {

@@ -14,9 +14,9 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
+#include "nqueens/shard.hpp"
 #include "session.hpp"
 #include "shell/logging.hpp"
-#include "nqueens/shard.hpp"
 #include "shell/report.hpp"
 #include "shell/verify.hpp"
 

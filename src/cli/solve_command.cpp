@@ -16,10 +16,10 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "shell/logging.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/solutions.hpp"
+#include "shell/logging.hpp"
 #include "shell/report.hpp"
 
 namespace nqueens::cli {

@@ -108,8 +108,7 @@ struct BlockBuilder {
   }
 };
 
-using BuildBlock = void (*)(const std::uint64_t*, const std::uint64_t*, std::span<const detail::Chunk>,
-                            std::uint64_t*);
+using BuildBlock = void (*)(const std::uint64_t*, const std::uint64_t*, std::span<const detail::Chunk>, std::uint64_t*);
 
 void build_block_scalar(const std::uint64_t* rows, const std::uint64_t* valid, std::span<const detail::Chunk> chunks,
                         std::uint64_t* block) {

@@ -113,12 +113,12 @@ namespace detail {
 
 //! One count's work for a path's kernel: every query against every block.
 struct MatchJob {
-  const std::uint64_t* tables = nullptr;   // 64-byte aligned; block b starts at b * block_bytes
+  const std::uint64_t* tables = nullptr;  // 64-byte aligned; block b starts at b * block_bytes
   std::size_t blocks = 0;
   std::size_t block_bytes = 0;
   const std::uint16_t* offsets = nullptr;  // per query, `active` byte offsets into a block's tables
   std::size_t queries = 0;
-  std::size_t active = 0;                  // 1..kMaxActiveChunks
+  std::size_t active = 0;  // 1..kMaxActiveChunks
 };
 
 constexpr std::size_t kMaxActiveChunks = 16;

@@ -57,7 +57,8 @@ NQUEENS_AVX2 std::uint64_t count_matches_avx2_fixed(const MatchJob& job) {
     }
     for (; query < job.queries; ++query, offsets += Active) {
       __m256i lanes = entry(table, offsets[0]);
-      for (std::size_t chunk = 1; chunk < Active; ++chunk) lanes = _mm256_and_si256(lanes, entry(table, offsets[chunk]));
+      for (std::size_t chunk = 1; chunk < Active; ++chunk)
+        lanes = _mm256_and_si256(lanes, entry(table, offsets[chunk]));
       total = _mm256_add_epi64(total, _mm256_sad_epu8(byte_popcount(lanes), zero));
     }
   }

@@ -45,7 +45,8 @@ NQUEENS_AVX512 std::uint64_t count_matches_avx512_fixed(const MatchJob& job) {
     }
     for (; query < job.queries; ++query, offsets += Active) {
       __m512i lanes = entry(table, offsets[0]);
-      for (std::size_t chunk = 1; chunk < Active; ++chunk) lanes = _mm512_and_si512(lanes, entry(table, offsets[chunk]));
+      for (std::size_t chunk = 1; chunk < Active; ++chunk)
+        lanes = _mm512_and_si512(lanes, entry(table, offsets[chunk]));
       total = _mm512_add_epi64(total, _mm512_popcnt_epi64(lanes));
     }
   }

@@ -47,7 +47,8 @@ void for_each_row_set(std::uint32_t free, int count, Visit visit) {
   const int slots = std::popcount(free);
   std::array<int, 32> row_of_rank{};
   int rank = 0;
-  for (std::uint32_t rest = free; rest != 0; rest &= rest - 1) row_of_rank[std::size_t(rank++)] = std::countr_zero(rest);
+  for (std::uint32_t rest = free; rest != 0; rest &= rest - 1)
+    row_of_rank[std::size_t(rank++)] = std::countr_zero(rest);
   const std::uint64_t end = std::uint64_t{1} << slots;
   for (std::uint64_t ranks = (std::uint64_t{1} << count) - 1; ranks < end;) {
     std::uint32_t rows = 0;

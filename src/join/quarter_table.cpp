@@ -89,8 +89,8 @@ std::size_t QuarterTable::memory_bytes() const {
 std::uint64_t estimated_quarter_entries(int k) {
   // Counted by this table's own enumeration; above the last one each k multiplies the count
   // by about 9 (the ratio is 8.9 from k = 10 to 11 and still growing).
-  static constexpr std::array<std::uint64_t, 12> kKnown = {1,      2,      5,       18,      87,      462,
-                                                           2635,   16870,  118969,  915442,  7535369, 66807234};
+  static constexpr std::array<std::uint64_t, 12> kKnown = {1,    2,     5,      18,     87,      462,
+                                                           2635, 16870, 118969, 915442, 7535369, 66807234};
   if (k < 0) return 0;
   if (k < static_cast<int>(kKnown.size())) return kKnown[static_cast<std::size_t>(k)];
   std::uint64_t entries = kKnown.back();

@@ -14,15 +14,15 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include "shell/exit_codes.hpp"
+#include "mpi_count.hpp"
+#include "nqueens/n_spec.hpp"
+#include "nqueens/version.hpp"
 #include "shell/count_options.hpp"
+#include "shell/exit_codes.hpp"
 #include "shell/report.hpp"
 #include "shell/shard_output.hpp"
 #include "shell/signals.hpp"
 #include "shell/verify.hpp"
-#include "mpi_count.hpp"
-#include "nqueens/n_spec.hpp"
-#include "nqueens/version.hpp"
 #include "world.hpp"
 
 namespace {

@@ -13,13 +13,13 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
+#include "dispenser.hpp"
+#include "nqueens/journal.hpp"
+#include "rank_arena.hpp"
+#include "session.hpp"
 #include "shell/exit_codes.hpp"
 #include "shell/progress.hpp"
 #include "shell/signals.hpp"
-#include "dispenser.hpp"
-#include "nqueens/journal.hpp"
-#include "session.hpp"
-#include "rank_arena.hpp"
 
 namespace nqueens::mpi {
 
@@ -277,7 +277,8 @@ void check_same_plan(const World& world, const Engine& engine) {
 // Rank 0 opens the journal, and every rank learns whether that worked: a journal of another
 // run or a damaged one ends every rank the same way, with rank 0's message, instead of leaving
 // the others waiting in the next collective call.
-std::unique_ptr<Journal> open_agreed(const World& world, const shell::SessionOptions& session, const RunHeader& header) {
+std::unique_ptr<Journal> open_agreed(const World& world, const shell::SessionOptions& session,
+                                     const RunHeader& header) {
   int code = shell::kOk;
   std::string message;
   std::unique_ptr<Journal> journal;
@@ -326,7 +327,7 @@ void count_as_worker(const World& world, const Engine& engine, int threads) {
 }  // namespace
 
 std::optional<shell::SessionResult> count_distributed(const World& world, int n, const CountOptions& options,
-                                                    const shell::SessionOptions& session) {
+                                                      const shell::SessionOptions& session) {
   const Clock::time_point start = Clock::now();
   const int threads = resolve_threads(options.threads);
   const std::unique_ptr<Engine> engine = make_engine(n, options);

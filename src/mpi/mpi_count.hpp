@@ -6,8 +6,8 @@
 // fixed-size records, where they are journalled, summed exactly (128 bits) and printed.
 #include <optional>
 
-#include "shell/supervisor.hpp"
 #include "nqueens/engine.hpp"
+#include "shell/supervisor.hpp"
 #include "world.hpp"
 
 namespace nqueens::mpi {
@@ -19,6 +19,6 @@ namespace nqueens::mpi {
 //! SIGINT or SIGTERM every rank stops drawing, rank 0 saves what finished and each process
 //! ends with 128 + the signal number. Any other failure ends the job through abort_job.
 std::optional<shell::SessionResult> count_distributed(const World& world, int n, const CountOptions& options,
-                                                    const shell::SessionOptions& session);
+                                                      const shell::SessionOptions& session);
 
 }  // namespace nqueens::mpi

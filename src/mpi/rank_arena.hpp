@@ -46,7 +46,7 @@ class RankArena {
   void run(std::size_t id);
 
   const Engine& engine_;
-  CounterPool counters_;  //!< each worker's own kernel state
+  CounterPool counters_;         //!< each worker's own kernel state
   tbb::global_control workers_;  //!< lets TBB start `threads` workers besides the main thread
   tbb::task_arena arena_;
   mutable std::mutex lock_;  //!< taken once per unit, never inside the search

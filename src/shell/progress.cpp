@@ -8,7 +8,6 @@
 
 #include <fmt/core.h>
 
-
 namespace nqueens::shell {
 
 namespace {

@@ -43,9 +43,9 @@ class Progress {
   std::string status() const;
 
   int n_;
-  const Engine& engine_;  //!< its costs weigh the units done against those left
-  std::size_t units_total_ = 0;      //!< units of this run, counted before or now
-  std::size_t units_before_ = 0;     //!< of which counted before this process started
+  const Engine& engine_;          //!< its costs weigh the units done against those left
+  std::size_t units_total_ = 0;   //!< units of this run, counted before or now
+  std::size_t units_before_ = 0;  //!< of which counted before this process started
   std::uint64_t cost_total_ = 0;
   std::uint64_t cost_before_ = 0;
   bool terminal_ = false;
