@@ -74,7 +74,7 @@ struct BlockBuilder {
     constexpr std::array<std::uint64_t, 6> kLowHalves = {0x00000000ffffffffULL, 0x0000ffff0000ffffULL,
                                                          0x00ff00ff00ff00ffULL, 0x0f0f0f0f0f0f0f0fULL,
                                                          0x3333333333333333ULL, 0x5555555555555555ULL};
-    unsigned width = 32;
+    std::size_t width = 32;
     for (const std::uint64_t low : kLowHalves) {
       for (std::size_t top = 0; top < 64; top += 2 * width) {
         for (std::size_t row = top; row < top + width; ++row) {
@@ -376,7 +376,8 @@ constexpr double kQueryNs = 10;
 constexpr double kPairOneByOneNs = 0.35;
 
 double bit_sliced_ns(std::size_t stored, std::size_t queries, std::size_t lanes) {
-  const double blocks = static_cast<double>((stored + lanes - 1) / lanes);
+  const std::size_t whole_blocks = (stored + lanes - 1) / lanes;
+  const auto blocks = static_cast<double>(whole_blocks);
   return blocks * (kBuildBlockNs + static_cast<double>(queries) * kQueryBlockNs) +
          static_cast<double>(queries) * kQueryNs;
 }
