@@ -473,6 +473,50 @@ TEST(CliCount, ThreadCountsChangeNothing) {
   EXPECT_EQ(records[0]["nodes"], first[2]["nodes"]);
 }
 
+// ---- engines ----------------------------------------------------------------------------------
+
+TEST(CliEngine, BothEnginesGiveTheSameRecordButForEngineAndTimings) {
+  for (const char* n : {"12", "13"}) {
+    const auto dfs = run({"count", "-n", n, "--engine", "dfs", "--format", "json"});
+    const auto join = run({"count", "-n", n, "--engine", "join", "--format", "json"});
+    ASSERT_EQ(dfs.exit_code, 0) << describe(dfs);
+    ASSERT_EQ(join.exit_code, 0) << describe(join);
+    const Json a = json_lines(dfs.out).back(), b = json_lines(join.out).back();
+    EXPECT_EQ(a["engine"], "dfs");
+    EXPECT_EQ(b["engine"], "join");
+    for (const char* field : {"total", "unique", "half_turn_fixed", "quarter_turn_fixed"})
+      EXPECT_EQ(a[field], b[field]) << field << " at N=" << n;
+  }
+}
+
+TEST(CliEngine, AJoinThatCannotRunIsExit2WithTheReason) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"count", "-n", "3", "--engine", "join"}, "the join engine cannot count N=3"},
+      {{"count", "-n", "24", "--engine", "join"}, "the join engine cannot count N=24"},
+      {{"count", "-n", "12", "--engine", "join", "--symmetry", "mirror"}, "takes no --symmetry"},
+      {{"count", "-n", "12", "--engine", "magic"}, "--engine"}};
+  for (const auto& [args, message] : cases) {
+    const auto r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_EQ(r.out, "") << describe(r);
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << describe(r);
+    EXPECT_NE(r.err.find(message), std::string::npos) << describe(r);
+  }
+}
+
+TEST(CliEngine, BenchComparesTheEnginesInOneRun) {
+  const auto r = run({"bench", "-n", "12", "-t", "1", "-r", "1", "--engines", "dfs,join", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<Json> lines = json_lines(r.out);
+  ASSERT_EQ(lines.size(), 3u) << describe(r);  // context, dfs, join
+  EXPECT_EQ(lines[1]["engine"], "dfs");
+  EXPECT_EQ(lines[2]["engine"], "join");
+  EXPECT_EQ(lines[1]["total"], 14200);
+  EXPECT_EQ(lines[2]["total"], 14200);
+  EXPECT_TRUE(lines[2]["vs_dfs"].is_number()) << describe(r);
+  EXPECT_TRUE(lines[2]["vs_baseline"].is_number()) << describe(r);
+}
+
 // ---- count: CSV -----------------------------------------------------------------------------
 
 TEST(CliCount, CsvHeaderNamesTheJsonFieldsInOrder) {

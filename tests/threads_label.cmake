@@ -2,7 +2,7 @@
 # label `threads` to every test that runs the engine, a journal or `nqueens solve` on several
 # threads. Those are the tests the tsan preset runs under ThreadSanitizer.
 foreach(test IN LISTS nqueens_tests_TESTS)
-  if(test MATCHES "^(Schedule|SymmetryModes|Oeis)\\." OR test MATCHES "^(Reduce\\.ReduceSumsEveryThreadsTotals|Split\\.PlanDoesNotDependOnThreads)$")
+  if(test MATCHES "^(Schedule|SymmetryModes|Oeis|JoinEngine)\\." OR test MATCHES "^Split\\.PlanDoesNotDependOnThreads$")
     set_tests_properties("${test}" PROPERTIES LABELS threads)
   endif()
 endforeach()

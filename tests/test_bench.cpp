@@ -1,0 +1,45 @@
+// The measurement helpers behind `nqueens bench`: medians, the critical path, timed repeats.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "nqueens/bench.hpp"
+#include "nqueens/nqueens.hpp"
+
+namespace {
+
+TEST(Bench, MedianOfOddEvenAndEmptySamples) {
+  EXPECT_EQ(nqueens::median({3.0, 1.0, 2.0}), 2.0);
+  EXPECT_EQ(nqueens::median({4.0, 1.0, 3.0, 2.0}), 2.5);
+  EXPECT_EQ(nqueens::median({}), 0.0);
+}
+
+TEST(Bench, CriticalPathIsBoundedByTheLargestUnit) {
+  // 100 nodes in all, the largest unit 25: no schedule beats 100 / 25 = 4x, whatever the threads.
+  const nqueens::CriticalPath path = nqueens::critical_path({25, 5, 10, 20, 15, 25});
+  EXPECT_DOUBLE_EQ(path.largest_unit_share, 0.25);
+  EXPECT_DOUBLE_EQ(path.ceiling_16, 4.0);
+  EXPECT_DOUBLE_EQ(path.ceiling_256, 4.0);
+  // Many equal units: the ceiling is the thread count until the units run out.
+  const nqueens::CriticalPath even = nqueens::critical_path(std::vector<std::uint64_t>(100, 1));
+  EXPECT_DOUBLE_EQ(even.ceiling_16, 16.0);
+  EXPECT_DOUBLE_EQ(even.ceiling_64, 64.0);
+  EXPECT_DOUBLE_EQ(even.ceiling_256, 100.0);
+  EXPECT_DOUBLE_EQ(nqueens::critical_path({}).ceiling_16, 0.0);
+}
+
+TEST(Bench, TimedRunsRepeatAndKeepTheLastResult) {
+  nqueens::CountOptions options;
+  options.engine = nqueens::EngineKind::join;
+  options.threads = 1;
+  nqueens::CountResult last;
+  const nqueens::Timing timing = nqueens::time_engine(10, options, 3, last);
+  EXPECT_EQ(timing.seconds.size(), 3u);
+  EXPECT_EQ(last.totals.total, 724u);
+  EXPECT_EQ(last.engine, nqueens::EngineKind::join);
+  std::uint64_t textbook = 0;
+  EXPECT_EQ(nqueens::time_textbook(10, 2, textbook).seconds.size(), 2u);
+  EXPECT_EQ(textbook, 724u);
+}
+
+}  // namespace
