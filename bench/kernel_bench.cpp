@@ -2,9 +2,9 @@
 //   cmake --preset bench && cmake --build --preset bench && build/bench/bench/nqueens_kernel_bench
 #include <benchmark/benchmark.h>
 
-#include "nqueens/baseline.hpp"
-#include "nqueens/kernel.hpp"
-#include "nqueens/split.hpp"
+#include "baseline.hpp"
+#include "kernel.hpp"
+#include "split.hpp"
 
 namespace {
 

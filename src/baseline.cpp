@@ -1,4 +1,4 @@
-#include "nqueens/baseline.hpp"
+#include "baseline.hpp"
 
 #include <stdexcept>
 

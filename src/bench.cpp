@@ -1,10 +1,10 @@
-#include "nqueens/bench.hpp"
+#include "bench.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <numeric>
 
-#include "nqueens/baseline.hpp"
+#include "baseline.hpp"
 
 namespace nqueens {
 

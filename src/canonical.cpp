@@ -1,4 +1,4 @@
-#include "nqueens/canonical.hpp"
+#include "canonical.hpp"
 
 #include <array>
 

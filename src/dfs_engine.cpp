@@ -4,8 +4,8 @@
 #include <utility>
 
 #include "engine_seam.hpp"
-#include "nqueens/kernel.hpp"
-#include "nqueens/split.hpp"
+#include "kernel.hpp"
+#include "split.hpp"
 
 namespace nqueens {
 

@@ -13,7 +13,7 @@
 
 #include "nqueens/engine.hpp"
 #include "nqueens/run_header.hpp"
-#include "nqueens/split.hpp"
+#include "split.hpp"
 
 namespace nqueens {
 

@@ -1,4 +1,4 @@
-#include "nqueens/kernel.hpp"
+#include "kernel.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "breadth.hpp"
-#include "nqueens/canonical.hpp"
+#include "canonical.hpp"
 
 namespace nqueens {
 

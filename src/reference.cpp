@@ -1,4 +1,4 @@
-#include "nqueens/reference.hpp"
+#include "reference.hpp"
 
 #include <cstdlib>
 

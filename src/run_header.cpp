@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "nqueens/board.hpp"
+#include "split.hpp"
 #include "nqueens/version.hpp"
 
 namespace nqueens {

@@ -13,7 +13,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include "nqueens/board.hpp"
-#include "nqueens/canonical.hpp"
+#include "canonical.hpp"
 #include "nqueens/engine.hpp"
 #include "thread_allowance.hpp"
 #include "tsan_handoff.hpp"

@@ -1,4 +1,4 @@
-#include "nqueens/split.hpp"
+#include "split.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -1,4 +1,4 @@
-#include "nqueens/work_unit.hpp"
+#include "work_unit.hpp"
 
 namespace nqueens {
 

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "nqueens/bench.hpp"
+#include "bench.hpp"
 #include "nqueens/nqueens.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 
 #include "nqueens/journal.hpp"
 #include "nqueens/shard.hpp"
-#include "nqueens/split.hpp"
+#include "split.hpp"
 #include "nqueens/unit_record.hpp"
 
 namespace {

@@ -12,7 +12,7 @@
 #include "join/join_kernel.hpp"
 #include "join/join_plan.hpp"
 #include "join/quarter_table.hpp"
-#include "nqueens/reference.hpp"
+#include "reference.hpp"
 
 namespace nqueens::join {
 namespace {

@@ -14,7 +14,9 @@
 
 #include "nqueens/journal.hpp"
 #include "nqueens/nqueens.hpp"
+#include "kernel.hpp"
 #include "schedule.hpp"
+#include "split.hpp"
 #include "session.hpp"
 
 namespace {

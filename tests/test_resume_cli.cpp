@@ -27,7 +27,9 @@
 #include "nqueens/journal.hpp"
 #include "nqueens/nqueens.hpp"
 #include "nqueens/shard.hpp"
+#include "kernel.hpp"
 #include "schedule.hpp"
+#include "split.hpp"
 #include "session.hpp"
 
 extern char** environ;

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "nqueens/oeis.hpp"
-#include "nqueens/reference.hpp"
+#include "reference.hpp"
 #include "rotation_fixed.hpp"
 #include "test_support.hpp"
 

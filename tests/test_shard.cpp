@@ -11,7 +11,9 @@
 
 #include "nqueens/nqueens.hpp"
 #include "nqueens/shard.hpp"
+#include "kernel.hpp"
 #include "schedule.hpp"
+#include "split.hpp"
 #include "session.hpp"
 #include "test_support.hpp"
 

@@ -29,7 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include "nqueens/oeis.hpp"
-#include "nqueens/reference.hpp"
+#include "reference.hpp"
 #include "nqueens/solutions.hpp"
 
 extern char** environ;

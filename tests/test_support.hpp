@@ -14,7 +14,13 @@
 #include <utility>
 #include <vector>
 
+#include "canonical.hpp"
+#include "engine_seam.hpp"
+#include "kernel.hpp"
 #include "nqueens/nqueens.hpp"
+#include "reference.hpp"
+#include "split.hpp"
+#include "work_unit.hpp"
 
 // GoogleTest prints parameters through PrintTo found by argument-dependent lookup.
 namespace nqueens {

@@ -1,27 +1,32 @@
 #pragma once
-// nqueens: exact N-Queens solution counts.
+// nqueens: exact N-Queens solution counts. This header is the library's whole public API.
 //
 //   #include <nqueens/nqueens.hpp>
 //
-//   nqueens::CountResult r = nqueens::count(16);            // full symmetry, all cores
-//   std::string total = nqueens::to_string(r.totals.total); // "14772512"
+//   const nqueens::CountResult result = nqueens::count(8);  // fastest engine, every core
+//   std::cout << nqueens::to_string(result.totals.total);   // "92"
 //
-// The pipeline behind count(), each step in its own header:
-//   split.hpp     N and a symmetry mode -> an ordered list of work units (board prefixes)
-//   kernel.hpp    the bitmask depth-first search that completes one unit
-//   schedule.hpp  a oneTBB task arena runs every unit, per-thread counters
-//   reduce.hpp    the per-thread counters summed exactly (128-bit)
-// reference.hpp holds the slow independent counter the tests compare against, oeis.hpp the
-// published values.
+// (tests/consumer/main.cpp is this example, built against the installed package by the tests.)
+//
+//   engine.hpp       count(), CountOptions (engine, symmetry, threads, a per-unit observer),
+//                    CountResult (totals, unique, S180 / S90, engine, timings)
+//   reduce.hpp       exact 128-bit counts: Count, Totals, Tally, to_string
+//   solutions.hpp    for_each_solution(): the boards themselves, in order
+//   oeis.hpp         the published values (A000170, A002562) to check against
+//   journal.hpp, shard.hpp, run_header.hpp, unit_record.hpp
+//                    the checkpoint journal and shard files the program writes, for tools
+//                    that read them
+// How count() works inside (splitters, kernels, scheduler, session) is in docs/design.md; those
+// headers live under src/ and are not installed.
 #include "nqueens/board.hpp"
-#include "nqueens/canonical.hpp"
 #include "nqueens/engine.hpp"
-#include "nqueens/kernel.hpp"
+#include "nqueens/journal.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/oeis.hpp"
 #include "nqueens/reduce.hpp"
-#include "nqueens/reference.hpp"
-#include "nqueens/split.hpp"
+#include "nqueens/run_header.hpp"
+#include "nqueens/shard.hpp"
+#include "nqueens/solutions.hpp"
 #include "nqueens/symmetry.hpp"
+#include "nqueens/unit_record.hpp"
 #include "nqueens/version.hpp"
-#include "nqueens/work_unit.hpp"

@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "nqueens/engine.hpp"
-#include "nqueens/split.hpp"
 #include "nqueens/symmetry.hpp"
 
 namespace nqueens {
@@ -25,9 +24,6 @@ struct RunHeader {
 
   friend bool operator==(const RunHeader&, const RunHeader&) = default;
 };
-
-//! The header of a dfs run over `plan`, written by this build.
-RunHeader make_header(const WorkPlan& plan);
 
 //! Why a file with header `found` can not be used for the run `expected`: the first field that
 //! differs, both values named ("N is 15 there, 16 here"); empty when they match. The tool

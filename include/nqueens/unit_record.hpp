@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "nqueens/kernel.hpp"
+#include "nqueens/reduce.hpp"
 
 namespace nqueens {
 

@@ -13,7 +13,7 @@
 
 #include "commands.hpp"
 #include "engine_seam.hpp"
-#include "nqueens/bench.hpp"
+#include "bench.hpp"
 #include "nqueens/n_spec.hpp"
 #include "shell/count_options.hpp"
 #include "shell/logging.hpp"

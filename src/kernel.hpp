@@ -3,7 +3,7 @@
 // masks) that counts every completion of one work unit. It knows nothing of threads, files or
 // logging, and is what every speed measurement looks at first.
 #include "nqueens/reduce.hpp"
-#include "nqueens/work_unit.hpp"
+#include "work_unit.hpp"
 
 namespace nqueens {
 

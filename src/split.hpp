@@ -5,8 +5,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "nqueens/run_header.hpp"
 #include "nqueens/symmetry.hpp"
-#include "nqueens/work_unit.hpp"
+#include "work_unit.hpp"
 
 namespace nqueens {
 
@@ -28,6 +29,9 @@ WorkPlan split(int n, Symmetry symmetry, int depth = 0);
 //! A cheap estimate of a unit's search cost: the number of ways to extend its prefix by two
 //! more rows. Used only to order work, never for counts.
 std::uint64_t estimated_cost(const WorkUnit& unit, int n);
+
+//! The header of a dfs run over `plan`, written by this build.
+RunHeader make_header(const WorkPlan& plan);
 
 //! A 64-bit FNV-1a hash of everything that defines the plan: two plans with the same
 //! fingerprint have the same units in the same order.
