@@ -15,10 +15,6 @@ namespace {
 using detail::Level;
 using detail::RowRule;
 
-// Boards gathered at the switch row before the breadth-first part takes them. Large enough
-// that every level is long for SIMD, small enough that the levels stay in L2.
-constexpr std::size_t kBatch = 1024;
-
 // The unit's symmetry rules as one RowRule per row, unpacked once per unit.
 std::array<RowRule, kMaxN> make_rules(const WorkUnit& unit, int n) {
   std::array<RowRule, kMaxN> rules{};
@@ -58,8 +54,9 @@ Scratch& scratch() {
 template <UnitKind Kind>
 class Search {
  public:
-  Search(const WorkUnit& unit, int n)
+  Search(const WorkUnit& unit, int n, std::size_t batch_size)
       : unit_(unit),
+        batch_size_(batch_size),
         n_(n),
         last_(n - 1),
         switch_(switch_row(unit, n)),
@@ -67,9 +64,9 @@ class Search {
         levels_(scratch().levels),
         paths_(scratch().paths),
         leaves_found_(scratch().leaves) {
-    for (int row = switch_; row < n; ++row) levels_[row].reserve(kBatch * 4, kWithParents);
+    for (int row = switch_; row < n; ++row) levels_[row].reserve(batch_size_ * 4, kWithParents);
     levels_[switch_].clear();
-    if constexpr (kWithParents) paths_.resize(kBatch * static_cast<std::size_t>(switch_));
+    if constexpr (kWithParents) paths_.resize(batch_size_ * static_cast<std::size_t>(switch_));
   }
 
   Tally run() {
@@ -137,7 +134,7 @@ class Search {
     batch.left[i] = left;
     batch.right[i] = right;
     if constexpr (kWithParents) record_path(i, stack, rows);
-    if (batch.size == kBatch) finish_batch();
+    if (batch.size == batch_size_) finish_batch();
   }
 
   // The columns of rows 0..switch-1 of batch board i: the unit's prefix, then each stacked row's
@@ -226,6 +223,7 @@ class Search {
   }
 
   const WorkUnit& unit_;
+  const std::size_t batch_size_;  // boards gathered before each breadth-first pass
   const int n_, last_, switch_;
   const std::array<RowRule, kMaxN> rules_;
   std::array<Level, kMaxN>& levels_;
@@ -238,13 +236,16 @@ class Search {
 
 }  // namespace
 
-Tally count_from(const WorkUnit& unit, int n) {
+Tally count_from(const WorkUnit& unit, int n) { return count_from_in_batches(unit, n, kKernelBatch); }
+
+Tally count_from_in_batches(const WorkUnit& unit, int n, std::size_t batch_size) {
   if (!valid_board_size(n) || unit.rows > n)
     throw std::invalid_argument("work unit does not fit an N = " + std::to_string(n) + " board");
+  if (batch_size == 0) throw std::invalid_argument("the kernel's batch size must be at least 1");
   switch (unit.kind) {
-    case UnitKind::plain: return Search<UnitKind::plain>(unit, n).run();
-    case UnitKind::corner: return Search<UnitKind::corner>(unit, n).run();
-    case UnitKind::edge: return Search<UnitKind::edge>(unit, n).run();
+    case UnitKind::plain: return Search<UnitKind::plain>(unit, n, batch_size).run();
+    case UnitKind::corner: return Search<UnitKind::corner>(unit, n, batch_size).run();
+    case UnitKind::edge: return Search<UnitKind::edge>(unit, n, batch_size).run();
   }
   return {};
 }

@@ -99,6 +99,28 @@ TEST_P(KernelAgainstReference, EveryUnitMatchesAndUnitsSumToTheTotal) {
   }
 }
 
+// The batch flush inside the descent, exercised on boards small enough for the reference: with
+// batches of 1 and 7 boards every unit flushes many times, and 1024 is the production size.
+TEST_P(KernelAgainstReference, EveryBatchSizeGivesTheSameTallies) {
+  const auto [mode, depth] = GetParam();
+  for (int n = 1; n <= kLargestN; ++n) {
+    const WorkPlan plan = nqueens::split(n, mode, depth);
+    const auto solutions = mode == Symmetry::full ? classified_solutions(n) : std::vector<ClassifiedBoard>{};
+    for (const std::size_t batch : {std::size_t{1}, std::size_t{7}, nqueens::kKernelBatch}) {
+      for (std::size_t id = 0; id < plan.units.size(); ++id) {
+        SCOPED_TRACE(testing::Message() << "n=" << n << " unit " << id << " batch " << batch);
+        const Tally tally = nqueens::count_from_in_batches(plan.units[id], n, batch);
+        if (mode == Symmetry::full) {
+          expect_full_unit(solutions, plan.units[id], tally);
+        } else {
+          expect_plain_unit(plan.units[id], n, tally);
+        }
+        EXPECT_EQ(tally.nodes, nqueens::count_from(plan.units[id], n).nodes);
+      }
+    }
+  }
+}
+
 // Tally::nodes counts the queens the search places (kernel.hpp), so a unit that finds a board
 // has placed at least the queens its prefix lacked, and a search below the prefix is never free.
 TEST_P(KernelAgainstReference, NodesCountThePlacedQueens) {
