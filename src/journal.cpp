@@ -10,6 +10,8 @@
 #include <cstring>
 #include <optional>
 
+#include "text_numbers.hpp"
+
 namespace nqueens {
 
 namespace {
@@ -29,12 +31,7 @@ std::string damaged(std::string_view name, std::size_t line, std::string_view pr
          "; the journal is damaged and was left as it is (move it away to start the run over)";
 }
 
-std::optional<std::uint64_t> parse_u64(std::string_view text) {
-  std::uint64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
+std::optional<std::uint64_t> parse_u64(std::string_view text) { return detail::parse_whole<std::uint64_t>(text); }
 
 // "U <id> <total> <o1> <o2> <o4> <o8> <nodes>" in its canonical spelling (no leading zeros,
 // single spaces), or nullopt.

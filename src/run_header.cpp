@@ -7,20 +7,13 @@
 #include <system_error>
 
 #include "nqueens/board.hpp"
-#include "split.hpp"
 #include "nqueens/version.hpp"
+#include "split.hpp"
+#include "text_numbers.hpp"
 
 namespace nqueens {
 
 namespace {
-
-template <typename Int>
-std::optional<Int> parse_number(std::string_view text, int base = 10) {
-  Int value{};
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-  if (error != std::errc{} || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
 
 // "a=1 b=2" -> {a: 1, b: 2}; nullopt for a word without '=' or a key given twice.
 std::optional<std::map<std::string, std::string, std::less<>>> parse_words(std::string_view text) {
@@ -111,22 +104,17 @@ std::optional<RunHeader> parse_header_text(std::string_view text) {
     return found == words->end() ? std::string_view{} : std::string_view(found->second);
   };
   const auto engine = words->count("engine") ? parse_engine(field("engine")) : EngineKind::dfs;
-  const auto n = parse_number<int>(field("n"));
+  const auto n = detail::parse_whole<int>(field("n"));
   const auto symmetry = parse_symmetry(field("symmetry"));
-  const auto depth = parse_number<int>(field("split_depth"));
-  const auto units = parse_number<std::size_t>(field("units"));
-  const auto print = parse_number<std::uint64_t>(field("fingerprint"), 16);
+  const auto depth = detail::parse_whole<int>(field("split_depth"));
+  const auto units = detail::parse_whole<std::size_t>(field("units"));
+  const auto print = detail::parse_whole<std::uint64_t>(field("fingerprint"), 16);
   if (field("version").empty() || !engine || *engine == EngineKind::automatic || !n || !symmetry || !depth || !units ||
       !print)
     return std::nullopt;
   return RunHeader{std::string(field("version")), *engine, *n, *symmetry, *depth, *units, *print};
 }
 
-std::string fingerprint_hex(std::uint64_t fingerprint) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex(16, '0');
-  for (int i = 15; i >= 0; --i, fingerprint >>= 4) hex[static_cast<std::size_t>(i)] = kDigits[fingerprint & 0xF];
-  return hex;
-}
+std::string fingerprint_hex(std::uint64_t fingerprint) { return detail::to_hex(fingerprint, 16); }
 
 }  // namespace nqueens

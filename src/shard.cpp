@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text_numbers.hpp"
+
 namespace nqueens {
 
 namespace {
@@ -19,13 +21,6 @@ using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kFormat = "nqueens-shard";
 constexpr int kFormatVersion = 1;
-
-std::optional<int> parse_int(std::string_view text) {
-  int value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc{} || end != text.data() + text.size() || text.empty() || text[0] == '-') return std::nullopt;
-  return value;
-}
 
 // ---- writing ----------------------------------------------------------------------------------
 
@@ -94,8 +89,9 @@ struct Reader {
     h.split_depth = number<int>(run, "split_depth");
     h.unit_count = number<std::size_t>(run, "units");
     const std::string print = text(run, "fingerprint");
-    const auto [end, error] = std::from_chars(print.data(), print.data() + print.size(), h.fingerprint, 16);
-    if (error != std::errc{} || end != print.data() + print.size() || print.size() != 16) fail("bad fingerprint");
+    const auto fingerprint = detail::parse_whole<std::uint64_t>(print, 16);
+    if (!fingerprint || print.size() != 16) fail("bad fingerprint");
+    h.fingerprint = *fingerprint;
     if (const std::string why = header_problem(h); !why.empty()) fail("no run has this header: " + why);
     return h;
   }
@@ -128,8 +124,8 @@ ShardSpec parse_shard_spec(std::string_view text) {
   const std::string quoted = "shard '" + std::string(text) + "'";
   const std::size_t slash = text.find('/');
   if (slash == std::string_view::npos) throw std::invalid_argument(quoted + " is not of the form i/k (e.g. 2/8)");
-  const auto index = parse_int(text.substr(0, slash));
-  const auto count = parse_int(text.substr(slash + 1));
+  const auto index = detail::parse_whole<int>(text.substr(0, slash));
+  const auto count = detail::parse_whole<int>(text.substr(slash + 1));
   if (!index || !count) throw std::invalid_argument(quoted + " is not of the form i/k with whole numbers i and k");
   if (*count < 1 || *count > kMaxShards)
     throw std::invalid_argument(quoted + ": the shard count must be between 1 and " + std::to_string(kMaxShards));

@@ -12,8 +12,8 @@
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include "nqueens/board.hpp"
 #include "canonical.hpp"
+#include "nqueens/board.hpp"
 #include "nqueens/engine.hpp"
 #include "thread_allowance.hpp"
 #include "tsan_handoff.hpp"

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "text_numbers.hpp"
+
 namespace nqueens {
 
 namespace {
@@ -35,11 +37,6 @@ std::string unit_record_text(const UnitCount& unit) {
 
 std::uint32_t unit_checksum(const UnitCount& unit) { return crc32(unit_record_text(unit)); }
 
-std::string checksum_hex(std::uint32_t checksum) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex(8, '0');
-  for (int i = 7; i >= 0; --i, checksum >>= 4) hex[static_cast<std::size_t>(i)] = kDigits[checksum & 0xF];
-  return hex;
-}
+std::string checksum_hex(std::uint32_t checksum) { return detail::to_hex(checksum, 8); }
 
 }  // namespace nqueens

@@ -7,8 +7,8 @@
 
 #include "nqueens/journal.hpp"
 #include "nqueens/shard.hpp"
-#include "split.hpp"
 #include "nqueens/unit_record.hpp"
+#include "split.hpp"
 
 namespace {
 

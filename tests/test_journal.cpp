@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "kernel.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/nqueens.hpp"
-#include "kernel.hpp"
 #include "schedule.hpp"
-#include "split.hpp"
 #include "session.hpp"
+#include "split.hpp"
 
 namespace {
 

@@ -24,13 +24,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "kernel.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/nqueens.hpp"
 #include "nqueens/shard.hpp"
-#include "kernel.hpp"
 #include "schedule.hpp"
-#include "split.hpp"
 #include "session.hpp"
+#include "split.hpp"
 
 extern char** environ;
 

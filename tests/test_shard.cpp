@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "kernel.hpp"
 #include "nqueens/nqueens.hpp"
 #include "nqueens/shard.hpp"
-#include "kernel.hpp"
 #include "schedule.hpp"
-#include "split.hpp"
 #include "session.hpp"
+#include "split.hpp"
 #include "test_support.hpp"
 
 namespace {

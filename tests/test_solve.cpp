@@ -29,8 +29,8 @@
 #include <nlohmann/json.hpp>
 
 #include "nqueens/oeis.hpp"
-#include "reference.hpp"
 #include "nqueens/solutions.hpp"
+#include "reference.hpp"
 
 extern char** environ;
 

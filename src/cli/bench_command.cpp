@@ -11,9 +11,9 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
+#include "bench.hpp"
 #include "commands.hpp"
 #include "engine_seam.hpp"
-#include "bench.hpp"
 #include "nqueens/n_spec.hpp"
 #include "shell/count_options.hpp"
 #include "shell/logging.hpp"

@@ -21,6 +21,7 @@
 #include "nqueens/solutions.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
+#include "text_numbers.hpp"
 
 namespace nqueens::cli {
 
@@ -219,10 +220,8 @@ int run(const SolveArgs& args) {
 CLI::Validator positive_count() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        std::int64_t value = 0;
-        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (error != std::errc() || end != text.data() + text.size() || value < 1)
-          return "Value " + text + " is not a whole number from 1 to 9223372036854775807";
+        const std::optional<std::int64_t> value = detail::parse_whole<std::int64_t>(text);
+        if (!value || *value < 1) return "Value " + text + " is not a whole number from 1 to 9223372036854775807";
         return {};
       },
       "POSITIVE");

@@ -123,19 +123,7 @@ class Collector final : public Role {
     poll();  // what the other ranks finished in their grace period
     if (progress_) progress_->finish();
     const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
-    if (journal_) {
-      journal_->seal();
-      const std::size_t saved = session_.done_before() + journal_->units() - journal_->recorded().size();
-      fmt::print(stderr,
-                 "nqueens-mpi: interrupted by {} after {:.1f} s; {} of {} units are saved in {}: "
-                 "run the same command again to resume\n",
-                 shell::signal_name(signal), seconds, saved, session_.wanted().size(), journal_->path().string());
-    } else {
-      fmt::print(stderr,
-                 "nqueens-mpi: interrupted by {} after {:.1f} s; nothing was saved "
-                 "(give --checkpoint FILE to make a run resumable)\n",
-                 shell::signal_name(signal), seconds);
-    }
+    shell::report_interrupt("nqueens-mpi", signal, seconds, session_, journal_);
   }
 
  private:

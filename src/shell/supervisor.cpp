@@ -86,19 +86,7 @@ class Supervisor {
     }
     if (progress) progress->finish();
     const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
-    if (journal_) {
-      journal_->seal();
-      const std::size_t saved = session_.done_before() + journal_->units() - journal_->recorded().size();
-      fmt::print(stderr,
-                 "nqueens: interrupted by {} after {:.1f} s; {} of {} units are saved in {}: "
-                 "run the same command again to resume\n",
-                 signal_name(signal), seconds, saved, session_.wanted().size(), journal_->path().string());
-    } else {
-      fmt::print(stderr,
-                 "nqueens: interrupted by {} after {:.1f} s; nothing was saved "
-                 "(give --checkpoint FILE to make a run resumable)\n",
-                 signal_name(signal), seconds);
-    }
+    report_interrupt("nqueens", signal, seconds, session_, journal_);
     std::fflush(stdout);
     std::fflush(stderr);
     std::_Exit(interrupted_exit_code(signal));
@@ -131,6 +119,22 @@ std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const R
   if (!journal->recorded().empty())
     spdlog::info("{}: resuming, {} units already counted", path.string(), journal->recorded().size());
   return journal;
+}
+
+void report_interrupt(std::string_view program, int signal, double seconds, const Session& session, Journal* journal) {
+  if (journal) {
+    journal->seal();
+    const std::size_t saved = session.done_before() + journal->units() - journal->recorded().size();
+    fmt::print(stderr,
+               "{}: interrupted by {} after {:.1f} s; {} of {} units are saved in {}: "
+               "run the same command again to resume\n",
+               program, signal_name(signal), seconds, saved, session.wanted().size(), journal->path().string());
+  } else {
+    fmt::print(stderr,
+               "{}: interrupted by {} after {:.1f} s; nothing was saved "
+               "(give --checkpoint FILE to make a run resumable)\n",
+               program, signal_name(signal), seconds);
+  }
 }
 
 std::vector<std::size_t> wanted_ids(const Engine& engine, const std::optional<ShardSpec>& shard) {

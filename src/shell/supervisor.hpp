@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "engine_seam.hpp"
@@ -36,6 +37,10 @@ struct SessionResult {
 //! resumes or dropped a torn last record. Throws what Journal's constructor throws; a mismatch
 //! tells the user how to start a new run.
 std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const RunHeader& header);
+
+//! After SIGINT or SIGTERM: seals the journal and says on stderr how much of the run is saved
+//! and how to resume. `program` names the one speaking ("nqueens", "nqueens-mpi").
+void report_interrupt(std::string_view program, int signal, double seconds, const Session& session, Journal* journal);
 
 //! The units a session is asked for, ascending: a shard's, or all of them.
 std::vector<std::size_t> wanted_ids(const Engine& engine, const std::optional<ShardSpec>& shard);
