@@ -2,130 +2,34 @@
 // output format, the exit codes, and every bad input. The binary is started directly with
 // posix_spawn (no shell, so each argument arrives exactly as written), with stdout and stderr
 // captured separately: stdout must carry results only, stderr one line per error.
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <array>
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
 #include <regex>
 #include <sstream>
-#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-extern char** environ;
+#include "program_harness.hpp"
 
 namespace {
 
 using Json = nlohmann::ordered_json;
+using harness::describe;
+using harness::lines_of;
 
 // ---- running the program --------------------------------------------------------------------
 
-struct Run {
-  int exit_code = -1;  //!< the exit status, or 128 + signal number if the program was killed
-  std::string out;     //!< everything written to stdout
-  std::string err;     //!< everything written to stderr
-};
-
-// Drains both pipes together, so a child that fills one while we wait on the other can not
-// deadlock.
-void drain(int out_fd, int err_fd, Run& result) {
-  std::array<pollfd, 2> fds{{{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}}};
-  std::array<std::string*, 2> sinks{&result.out, &result.err};
-  int open = (out_fd >= 0) + (err_fd >= 0);
-  char buffer[4096];
-  while (open > 0) {
-    if (poll(fds.data(), fds.size(), -1) < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
-    }
-    for (std::size_t i = 0; i < fds.size(); ++i) {
-      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
-      const ssize_t got = read(fds[i].fd, buffer, sizeof buffer);
-      if (got > 0) {
-        sinks[i]->append(buffer, static_cast<std::size_t>(got));
-      } else if (got == 0 || errno != EINTR) {
-        close(fds[i].fd);
-        fds[i].fd = -1;
-        --open;
-      }
-    }
-  }
-}
-
-// Runs the built program with `args`. Its stdout goes to a pipe, or to the file `stdout_path`
-// when one is given (the captured `out` is then empty).
-Run run(std::vector<std::string> args, const char* stdout_path = nullptr) {
+// Runs the built program with `args`, its output captured through pipes (or stdout to a file).
+harness::Outcome run(std::vector<std::string> args, const harness::Options& options = {}) {
   args.insert(args.begin(), NQUEENS_BINARY);
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-
-  int out_pipe[2] = {-1, -1};
-  int err_pipe[2] = {-1, -1};
-  if (pipe2(err_pipe, O_CLOEXEC) != 0 || (!stdout_path && pipe2(out_pipe, O_CLOEXEC) != 0))
-    throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
-
-  // The pipe ends are close-on-exec; dup2 gives the child plain copies on fds 1 and 2.
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  if (stdout_path)
-    posix_spawn_file_actions_addopen(&actions, 1, stdout_path, O_WRONLY, 0);
-  else
-    posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
-
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (!stdout_path) close(out_pipe[1]);
-  close(err_pipe[1]);
-  if (spawned != 0) {
-    if (!stdout_path) close(out_pipe[0]);
-    close(err_pipe[0]);
-    throw std::runtime_error(std::string("posix_spawn " NQUEENS_BINARY ": ") + std::strerror(spawned));
-  }
-
-  Run result;
-  drain(stdout_path ? -1 : out_pipe[0], err_pipe[0], result);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return result;
-}
-
-// What a Run looked like, for failure messages.
-std::string describe(const Run& r) {
-  return "exit code " + std::to_string(r.exit_code) + "\n--- stdout ---\n" + r.out + "--- stderr ---\n" + r.err;
+  return harness::run_program(std::move(args), options);
 }
 
 // ---- reading the output ---------------------------------------------------------------------
-
-// The lines of a text, without their '\n'. A last line without '\n' is kept.
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    const std::size_t end = text.find('\n', begin);
-    if (end == std::string::npos) {
-      lines.push_back(text.substr(begin));
-      break;
-    }
-    lines.push_back(text.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  return lines;
-}
 
 std::vector<std::string> split(const std::string& line, char separator) {
   std::vector<std::string> cells;
@@ -649,7 +553,7 @@ TEST(CliRuntime, UnwritableStdoutExitsThree) {
       {"oeis", "--format", "json"},
   };
   for (const auto& args : commands) {
-    const auto r = run(args, "/dev/full");
+    const auto r = run(args, harness::Options::stdout_to("/dev/full"));
     EXPECT_EQ(r.exit_code, 3) << args[0] << " " << args.back() << "\n" << describe(r);
     const std::vector<std::string> lines = lines_of(r.err);
     ASSERT_EQ(lines.size(), 1u) << describe(r);

@@ -8,15 +8,10 @@
 // parallel ctest must not pin their ranks to the same core), --allow-run-as-root (CI runs as
 // root) and the shared-memory transport only: containers often forbid the cross-memory attach
 // that Open MPI would otherwise use for large messages, hence single_copy_mechanism=none.
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -26,12 +21,13 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-extern char** environ;
+#include "program_harness.hpp"
 
 namespace {
 
@@ -58,79 +54,18 @@ std::vector<std::string> operator+(std::vector<std::string> head, const std::vec
   return head;
 }
 
-std::string read_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+using harness::describe;
+using harness::lines_of;
+using harness::Outcome;
+using harness::read_bytes;
+
+// A program started with stdout and stderr going to files in `dir`, so that it can be signalled
+// while it runs and its output still read afterwards.
+harness::Process start(std::vector<std::string> command, const fs::path& dir) {
+  return harness::Process(std::move(command), harness::Options::captured_in(dir));
 }
-
-struct Outcome {
-  int exit_code = -1;  //!< exit status, or 128 + the signal that ended it
-  std::string out, err;
-};
-
-std::string describe(const Outcome& r) {
-  return "exit code " + std::to_string(r.exit_code) + "\n--- stdout ---\n" + r.out.substr(0, 3000) +
-         "\n--- stderr ---\n" + r.err.substr(0, 3000);
-}
-
-// A program started with stdout and stderr going to files, so that it can be signalled while it
-// runs and its output still read afterwards.
-class Process {
- public:
-  Process(std::vector<std::string> args, const fs::path& dir)
-      : out_(dir / ("stdout" + std::to_string(serial_))), err_(dir / ("stderr" + std::to_string(serial_))) {
-    ++serial_;
-    std::vector<char*> argv;
-    for (std::string& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int failed = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (failed != 0) throw std::runtime_error("posix_spawn " + args[0] + ": " + std::strerror(failed));
-  }
-
-  pid_t pid() const { return pid_; }
-
-  //! Waits at most `limit`; a process still running then is killed, and nullopt says it hung.
-  std::optional<Outcome> wait(std::chrono::seconds limit = std::chrono::seconds(120)) {
-    const Clock::time_point deadline = Clock::now() + limit;
-    int status = 0;
-    for (;;) {
-      const pid_t done = waitpid(pid_, &status, WNOHANG);
-      if (done == pid_) break;
-      if (done < 0 && errno != EINTR) throw std::runtime_error("waitpid failed");
-      if (Clock::now() > deadline) {
-        kill(pid_, SIGKILL);
-        waitpid(pid_, &status, 0);
-        return std::nullopt;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    Outcome run;
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    run.out = read_bytes(out_);
-    run.err = read_bytes(err_);
-    return run;
-  }
-
- private:
-  static inline int serial_ = 0;
-  fs::path out_, err_;
-  pid_t pid_ = 0;
-};
 
 // ---- reading the output -----------------------------------------------------------------------
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 // A JSON Lines record without what may differ between two correct runs: the timings, and in
 // the context record the date, the thread count and the host's CPU count.
@@ -172,7 +107,7 @@ class Mpi : public testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   Outcome run(const std::vector<std::string>& args) {
-    std::optional<Outcome> outcome = Process(args, dir_).wait();
+    std::optional<Outcome> outcome = start(args, dir_).wait_for(std::chrono::seconds(120));
     if (!outcome) throw std::runtime_error("hung, killed after 120 s");
     return *outcome;
   }
@@ -325,10 +260,10 @@ TEST_F(Mpi, InterruptedJobResumesWithAnotherRankCount) {
   const fs::path journal = dir_ / "n17.journal";
   const std::vector<std::string> args = {
       "count", "-n", "17", "-t", "1", "--checkpoint", journal.string(), "--no-progress", "--engine", "join"};
-  Process job(mpirun(2) + args, dir_);
+  harness::Process job = start(mpirun(2) + args, dir_);
   wait_for_units(journal, 20);
-  kill(job.pid(), SIGTERM);
-  const std::optional<Outcome> stopped = job.wait(std::chrono::seconds(20));
+  job.signal(SIGTERM);
+  const std::optional<Outcome> stopped = job.wait_for(std::chrono::seconds(20));
   ASSERT_TRUE(stopped) << "mpirun did not end within 20 s of SIGTERM";
   EXPECT_NE(stopped->exit_code, 0) << describe(*stopped);
   EXPECT_EQ(stopped->out, "");
@@ -352,14 +287,14 @@ TEST_F(Mpi, SigtermToEveryRankSavesAndSaysHowToResume) {
   const fs::path journal = dir_ / "n17.journal";
   const std::vector<std::string> args = {"count",         "-n",       "17", "--checkpoint", journal.string(),
                                          "--no-progress", "--engine", "dfs"};
-  Process job(mpirun(3) + args + std::vector<std::string>{"-t", "1"}, dir_);
+  harness::Process job = start(mpirun(3) + args + std::vector<std::string>{"-t", "1"}, dir_);
   wait_for_units(journal, 20);
   for (const int rank : {0, 1, 2}) {
     const std::optional<pid_t> pid = rank_pid(job.pid(), rank);
     ASSERT_TRUE(pid) << "rank " << rank << " not found among mpirun's children";
     kill(*pid, SIGTERM);
   }
-  const std::optional<Outcome> stopped = job.wait(std::chrono::seconds(20));
+  const std::optional<Outcome> stopped = job.wait_for(std::chrono::seconds(20));
   ASSERT_TRUE(stopped) << "the job did not end within 20 s of SIGTERM";
   EXPECT_NE(stopped->exit_code, 0);
   EXPECT_EQ(stopped->out, "");
@@ -404,13 +339,13 @@ TEST_F(Mpi, FailingRankAbortsTheJobWithItsReason) {
 
 TEST_F(Mpi, KilledRankEndsTheJobInsteadOfHangingIt) {
   const fs::path journal = dir_ / "n18.journal";
-  Process job(mpirun(3) + std::vector<std::string>{"count", "-n", "18", "-t", "1", "--checkpoint", journal.string()},
-              dir_);
+  harness::Process job = start(
+      mpirun(3) + std::vector<std::string>{"count", "-n", "18", "-t", "1", "--checkpoint", journal.string()}, dir_);
   wait_for_units(journal, 10);
   const std::optional<pid_t> victim = rank_pid(job.pid(), 1);
   ASSERT_TRUE(victim) << "rank 1 not found among mpirun's children";
   kill(*victim, SIGKILL);
-  const std::optional<Outcome> ended = job.wait(std::chrono::seconds(20));
+  const std::optional<Outcome> ended = job.wait_for(std::chrono::seconds(20));
   ASSERT_TRUE(ended) << "the job hung after a rank was killed";
   EXPECT_NE(ended->exit_code, 0);
   EXPECT_EQ(ended->out, "");

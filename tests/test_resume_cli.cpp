@@ -2,23 +2,18 @@
 // killed at random moments and resumed until done, interrupted with SIGINT and SIGTERM, fed
 // wrong, torn and damaged journals, and sharded and merged with files missing, doubled and
 // edited. The files the program writes are read back with the library.
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <random>
 #include <regex>
-#include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -28,22 +23,17 @@
 #include "nqueens/journal.hpp"
 #include "nqueens/nqueens.hpp"
 #include "nqueens/shard.hpp"
+#include "program_harness.hpp"
 #include "schedule.hpp"
 #include "session.hpp"
 #include "split.hpp"
-
-extern char** environ;
 
 namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
-using Clock = std::chrono::steady_clock;
 
-std::string read_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using harness::read_bytes;
 
 void write_bytes(const fs::path& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
@@ -51,71 +41,14 @@ void write_bytes(const fs::path& path, const std::string& bytes) {
 
 // ---- running the program ---------------------------------------------------------------------
 
-struct Outcome {
-  int exit_code = -1;  //!< exit status, or 128 + the signal that ended it
-  std::string out, err;
-  double seconds = 0;  //!< from start, or from the signal when one was sent
-};
+using harness::describe;
+using harness::Outcome;
 
-// The program started with stdout and stderr going to files, so that it can be signalled or
-// killed while it runs and its output still read afterwards.
-class Process {
- public:
-  Process(std::vector<std::string> args, const fs::path& dir) : out_(dir / "stdout"), err_(dir / "stderr") {
-    args.insert(args.begin(), NQUEENS_BINARY);
-    std::vector<char*> argv;
-    for (std::string& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    start_ = Clock::now();
-    const int failed = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (failed != 0) throw std::runtime_error(std::string("posix_spawn: ") + std::strerror(failed));
-  }
-
-  //! Sends `signal` and restarts the clock, so that wait() measures how long the exit took.
-  void signal(int signal) {
-    kill(pid_, signal);
-    start_ = Clock::now();
-  }
-
-  //! True if the process already ended (then wait() returns at once).
-  bool ended() {
-    if (status_) return true;
-    int status = 0;
-    if (waitpid(pid_, &status, WNOHANG) == pid_) status_ = status;
-    return status_.has_value();
-  }
-
-  Outcome wait() {
-    if (!status_) {
-      int status = 0;
-      while (waitpid(pid_, &status, 0) < 0)
-        if (errno != EINTR) throw std::runtime_error("waitpid failed");
-      status_ = status;
-    }
-    Outcome run;
-    run.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
-    run.exit_code = WIFEXITED(*status_) ? WEXITSTATUS(*status_) : 128 + WTERMSIG(*status_);
-    run.out = read_bytes(out_);
-    run.err = read_bytes(err_);
-    return run;
-  }
-
- private:
-  fs::path out_, err_;
-  pid_t pid_ = 0;
-  std::optional<int> status_;
-  Clock::time_point start_;
-};
-
-std::string describe(const Outcome& r) {
-  return "exit code " + std::to_string(r.exit_code) + "\n--- stdout ---\n" + r.out.substr(0, 2000) +
-         "\n--- stderr ---\n" + r.err.substr(0, 2000);
+// The program started with stdout and stderr going to files in `dir`, so that it can be
+// signalled or killed while it runs and its output still read afterwards.
+harness::Process start(std::vector<std::string> args, const fs::path& dir) {
+  args.insert(args.begin(), NQUEENS_BINARY);
+  return harness::Process(std::move(args), harness::Options::captured_in(dir));
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -140,7 +73,7 @@ class ResumeCli : public testing::Test {
     if (!HasFailure()) fs::remove_all(dir_);
   }
 
-  Outcome run(const std::vector<std::string>& args) { return Process(args, dir_).wait(); }
+  Outcome run(const std::vector<std::string>& args) { return start(args, dir_).wait(); }
   fs::path file(const std::string& name) const { return dir_ / name; }
 
   // `count -n N` with `args` and --format json, expecting success: its count record.
@@ -183,7 +116,7 @@ TEST_F(ResumeCli, KilledAtRandomMomentsThenResumedEndsWithTheOeisTotal) {
   int kills = 0;
   Outcome finished;
   for (int attempt = 0; attempt < 200 && finished.exit_code != 0; ++attempt) {
-    Process process(args, dir_);
+    harness::Process process = start(args, dir_);
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(random)));
     if (!process.ended()) {
       process.signal(SIGKILL);
@@ -278,7 +211,8 @@ TEST_F(ResumeCli, TornLastRecordIsDroppedWithAWarningAndRecounted) {
 
 TEST_F(ResumeCli, SigintStopsWithin2SecondsAndKeepsTheFinishedUnits) {
   const fs::path journal = file("n18.journal");
-  Process process({"count", "-n", "18", "-t", "2", "--engine", "dfs", "--checkpoint", journal.string()}, dir_);
+  harness::Process process =
+      start({"count", "-n", "18", "-t", "2", "--engine", "dfs", "--checkpoint", journal.string()}, dir_);
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   process.signal(SIGINT);
   const Outcome r = process.wait();
@@ -299,7 +233,8 @@ TEST_F(ResumeCli, SigintStopsWithin2SecondsAndKeepsTheFinishedUnits) {
 // must not wait for them.
 TEST_F(ResumeCli, SigtermDoesNotWaitForLongUnits) {
   const fs::path journal = file("n20.journal");
-  Process process({"count", "-n", "20", "--split-depth", "2", "-t", "2", "--checkpoint", journal.string()}, dir_);
+  harness::Process process =
+      start({"count", "-n", "20", "--split-depth", "2", "-t", "2", "--checkpoint", journal.string()}, dir_);
   std::this_thread::sleep_for(std::chrono::milliseconds(800));
   process.signal(SIGTERM);
   const Outcome r = process.wait();
@@ -310,7 +245,7 @@ TEST_F(ResumeCli, SigtermDoesNotWaitForLongUnits) {
 }
 
 TEST_F(ResumeCli, SigintWithoutCheckpointSaysNothingWasSaved) {
-  Process process({"count", "-n", "20", "--split-depth", "2", "-t", "2"}, dir_);
+  harness::Process process = start({"count", "-n", "20", "--split-depth", "2", "-t", "2"}, dir_);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   process.signal(SIGINT);
   const Outcome r = process.wait();

@@ -2,21 +2,14 @@
 // back from its format and checked by code that shares nothing with the library: a queen-by-queen
 // attack check, lexicographic order, and the 8 symmetries of the square written as coordinate
 // maps (not canonical.cpp's classify()).
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -30,9 +23,8 @@
 
 #include "nqueens/oeis.hpp"
 #include "nqueens/solutions.hpp"
+#include "program_harness.hpp"
 #include "reference.hpp"
-
-extern char** environ;
 
 namespace {
 
@@ -40,99 +32,21 @@ using Board = std::vector<int>;  // board[r] = column of the queen on row r
 
 // ---- running the program ---------------------------------------------------------------------
 
-struct Outcome {
-  int exit_code = -1;  // -1: killed by a signal
-  std::string out, err;
-  long max_rss_kib = 0;
-};
+using harness::lines_of;
+using harness::Outcome;
 
-std::string temp_path(const std::string& tag) {
-  static int serial = 0;
-  return testing::TempDir() + "nqueens_solve_" + std::to_string(getpid()) + "_" + std::to_string(serial++) + tag;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::vector<char*> argv_of(std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  return argv;
-}
-
-// Waits for the child and decodes its exit status; a death by signal reads as -1.
-int wait_for(pid_t pid, long* max_rss_kib) {
-  int status = 0;
-  rusage usage{};
-  if (wait4(pid, &status, 0, &usage) != pid) throw std::runtime_error("wait4 failed");
-  if (max_rss_kib != nullptr) *max_rss_kib = usage.ru_maxrss;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-// Runs `nqueens args...` with stdout to `stdout_path` (read back when empty: a temp file).
-Outcome run_nqueens(std::vector<std::string> args, const std::string& stdout_path = "") {
+// Runs `nqueens args...`, its output captured through pipes (or stdout to a file).
+Outcome run_nqueens(std::vector<std::string> args, const harness::Options& options = {}) {
   args.insert(args.begin(), NQUEENS_BINARY);
-  const std::string out_path = stdout_path.empty() ? temp_path(".out") : stdout_path;
-  const std::string err_path = temp_path(".err");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
-  std::vector<char*> argv = argv_of(args);
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) throw std::runtime_error("could not start " + args[0]);
-  Outcome outcome;
-  outcome.exit_code = wait_for(pid, &outcome.max_rss_kib);
-  if (stdout_path.empty()) {
-    outcome.out = slurp(out_path);
-    std::remove(out_path.c_str());
-  }
-  outcome.err = slurp(err_path);
-  std::remove(err_path.c_str());
-  return outcome;
+  return harness::run_program(std::move(args), options);
 }
 
 // Runs `nqueens args...` into a pipe, reads `bytes` of it and closes the pipe, as `| head` does.
 Outcome run_and_hang_up(std::vector<std::string> args, std::size_t bytes) {
   args.insert(args.begin(), NQUEENS_BINARY);
-  int fds[2];
-  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-  const std::string err_path = temp_path(".err");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  posix_spawn_file_actions_addclose(&actions, fds[1]);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
-  std::vector<char*> argv = argv_of(args);
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  if (spawned != 0) throw std::runtime_error("could not start " + args[0]);
-  Outcome outcome;
-  outcome.out.resize(bytes);
-  std::size_t got = 0;
-  for (ssize_t r = 1; got < bytes && r > 0; got += static_cast<std::size_t>(std::max<ssize_t>(r, 0)))
-    r = read(fds[0], outcome.out.data() + got, bytes - got);
-  outcome.out.resize(got);
-  close(fds[0]);
-  outcome.exit_code = wait_for(pid, nullptr);
-  outcome.err = slurp(err_path);
-  std::remove(err_path.c_str());
-  return outcome;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
+  harness::Process process(std::move(args));
+  process.hang_up_after(bytes);
+  return process.wait();
 }
 
 // ---- the independent checker -----------------------------------------------------------------
@@ -438,7 +352,7 @@ TEST(Solve, StreamsInBoundedMemory) {
   GTEST_SKIP() << "a sanitizer's shadow memory and quarantine dwarf the bound";
 #endif
   // N = 15 as boards is 550 MB of text for 2.28 million solutions: holding either would show.
-  const Outcome run = run_nqueens({"solve", "-n", "15", "-t", "2"}, "/dev/null");
+  const Outcome run = run_nqueens({"solve", "-n", "15", "-t", "2"}, harness::Options::stdout_to("/dev/null"));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_LT(run.max_rss_kib, 64 * 1024);
 }
@@ -478,7 +392,7 @@ TEST(Solve, BadInputIsAUsageError) {
 }
 
 TEST(Solve, WriteFailureIsARuntimeError) {
-  const Outcome run = run_nqueens({"solve", "-n", "10"}, "/dev/full");
+  const Outcome run = run_nqueens({"solve", "-n", "10"}, harness::Options::stdout_to("/dev/full"));
   EXPECT_EQ(run.exit_code, 3);
   EXPECT_EQ(run.err.rfind("nqueens: error: ", 0), 0u) << run.err;
   EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
