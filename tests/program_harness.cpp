@@ -21,6 +21,8 @@
 #include <thread>
 #include <utility>
 
+#include <gtest/gtest.h>
+
 extern char** environ;
 
 namespace harness {
@@ -264,6 +266,14 @@ std::vector<std::string> lines_of(const std::string& text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
+}
+
+fs::path fresh_test_directory(const std::string& prefix) {
+  const std::string test = testing::UnitTest::GetInstance()->current_test_info()->name();
+  const fs::path directory = fs::temp_directory_path() / (prefix + "-" + std::to_string(getpid()) + "-" + test);
+  fs::remove_all(directory);
+  fs::create_directories(directory);
+  return directory;
 }
 
 std::string read_bytes(const fs::path& path) {

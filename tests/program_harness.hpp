@@ -93,6 +93,10 @@ std::string describe(const Outcome& outcome);
 //! The lines of a text without their '\n'; a last line without '\n' is kept.
 std::vector<std::string> lines_of(const std::string& text);
 
+//! An empty directory for the running test, <temp>/<prefix>-<pid>-<test name>: tests of one suite
+//! run in parallel by ctest never share files.
+std::filesystem::path fresh_test_directory(const std::string& prefix);
+
 //! A whole file's bytes ("" if it cannot be read).
 std::string read_bytes(const std::filesystem::path& path);
 

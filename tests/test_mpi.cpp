@@ -9,7 +9,6 @@
 // root) and the shared-memory transport only: containers often forbid the cross-memory attach
 // that Open MPI would otherwise use for large messages, hence single_copy_mechanism=none.
 #include <signal.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -98,12 +97,7 @@ std::size_t count_prefixed(const std::string& text, const std::string& prefix) {
 
 class Mpi : public testing::Test {
  protected:
-  void SetUp() override {
-    const std::string name = testing::UnitTest::GetInstance()->current_test_info()->name();
-    dir_ = fs::temp_directory_path() / ("nqueens-mpi-" + std::to_string(getpid()) + "-" + name);
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = harness::fresh_test_directory("nqueens-mpi"); }
   void TearDown() override { fs::remove_all(dir_); }
 
   Outcome run(const std::vector<std::string>& args) {

@@ -3,7 +3,6 @@
 // wrong, torn and damaged journals, and sharded and merged with files missing, doubled and
 // edited. The files the program writes are read back with the library.
 #include <signal.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
@@ -63,12 +62,7 @@ Json last_record(const Outcome& r) {
 
 class ResumeCli : public testing::Test {
  protected:
-  void SetUp() override {
-    const std::string name = testing::UnitTest::GetInstance()->current_test_info()->name();
-    dir_ = fs::temp_directory_path() / ("nqueens-resume-" + std::to_string(getpid()) + "-" + name);
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = harness::fresh_test_directory("nqueens-resume"); }
   void TearDown() override {
     if (!HasFailure()) fs::remove_all(dir_);
   }
