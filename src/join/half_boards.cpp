@@ -37,18 +37,6 @@ struct QuadrantView {
   }
 };
 
-// Keys of a group's entries that attack no fixed queen; `out` is resized to hold them all and
-// shrunk to the survivors, which keeps the loop free of branches.
-void load_group(std::span<const QuarterEntry> group, const QuadrantView& view, std::vector<std::uint64_t>& out) {
-  out.resize(group.size());
-  std::size_t kept = 0;
-  for (const QuarterEntry& entry : group) {
-    out[kept] = view.key(entry);
-    kept += view.attacks_fixed_queen(entry) ? 0u : 1u;
-  }
-  out.resize(kept);
-}
-
 // Appends every n | s with n & s == 0. A north and a south quadrant of one half can only meet
 // on crossing diagonals, so the keys alone decide whether the two placements fit.
 std::size_t append_compatible(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
@@ -65,21 +53,50 @@ std::size_t append_compatible(std::span<const std::uint64_t> north, std::span<co
 
 }  // namespace
 
+// The keys of every entry of `rows` whose column set lies in `columns` and that attacks no fixed
+// queen, grouped by column set. One pass over the row set's groups into storage sized once: at
+// odd n most units are small, and resizing per group (zero-filling included) cost more than the
+// keys themselves.
+void QuadrantKeys::load(const QuarterTable& table, const UnitLayout& layout, const Quadrant& quadrant,
+                        std::uint32_t rows, std::uint32_t columns) {
+  const QuadrantView view(layout, quadrant);
+  const std::size_t column_masks = std::size_t{1} << table.k();
+  if (starts_.size() < column_masks) {
+    starts_.resize(column_masks);
+    ends_.resize(column_masks);
+  }
+  const auto sets = table.column_sets(std::popcount(rows));
+  const std::size_t capacity = table.group(rows, sets.back()).data() + table.group(rows, sets.back()).size() -
+                               table.group(rows, sets.front()).data();
+  if (keys_.size() < capacity) keys_.resize(capacity);
+  std::uint32_t kept = 0;
+  for (const std::uint32_t set : sets) {
+    starts_[set] = kept;
+    if ((set & ~columns) == 0) {
+      for (const QuarterEntry& entry : table.group(rows, set)) {
+        keys_[kept] = view.key(entry);
+        kept += view.attacks_fixed_queen(entry) ? 0u : 1u;
+      }
+    }
+    ends_[set] = kept;
+  }
+}
+
 void HalfEnumerator::enumerate(const QuarterTable& table, const UnitLayout& layout, const SideLayout& side,
                                KeyBuffer& keys) {
   keys.clear();
-  const QuadrantView north_view(layout, side.north);
-  const QuadrantView south_view(layout, side.south);
+  const int north_count = std::popcount(side.north_rows);
+  if (north_count + std::popcount(side.south_rows) != std::popcount(side.columns)) return;
+  north_.load(table, layout, side.north, side.north_rows, side.columns);
+  south_.load(table, layout, side.south, side.south_rows, side.columns);
   // Every split of the half's columns between the quadrants: C north, the rest south.
-  for (const std::uint32_t north_columns : table.column_sets(std::popcount(side.north_rows))) {
+  for (const std::uint32_t north_columns : table.column_sets(north_count)) {
     if ((north_columns & ~side.columns) != 0) continue;
-    const auto north_group = table.group(side.north_rows, north_columns);
-    const auto south_group = table.group(side.south_rows, side.columns & ~north_columns);
-    if (north_group.empty() || south_group.empty()) continue;
-    load_group(north_group, north_view, north_keys_);
-    load_group(south_group, south_view, south_keys_);
-    std::uint64_t* out = keys.make_room(north_keys_.size() * south_keys_.size());
-    keys.commit(append_compatible(north_keys_, south_keys_, out));
+    const auto north_keys = north_.of(north_columns);
+    const auto south_keys = south_.of(side.columns & ~north_columns);
+    if (north_keys.empty() || south_keys.empty()) continue;
+    std::uint64_t* out = keys.make_room(north_keys.size() * south_keys.size());
+    keys.commit(append_compatible(north_keys, south_keys, out));
   }
 }
 

@@ -32,13 +32,30 @@ class KeyBuffer {
   std::size_t size_ = 0;
 };
 
+//! One quadrant's keys for one unit, grouped by the quadrant's column set.
+class QuadrantKeys {
+ public:
+  //! Keeps the entries of row set `rows` whose columns lie in `columns` and that attack none of
+  //! the layout's fixed queens, as keys of the half.
+  void load(const QuarterTable& table, const UnitLayout& layout, const Quadrant& quadrant, std::uint32_t rows,
+            std::uint32_t columns);
+  //! The kept keys with column set `set` (one of the loaded row set's size, within `columns`).
+  std::span<const std::uint64_t> of(std::uint32_t set) const {
+    return {keys_.data() + starts_[set], keys_.data() + ends_[set]};
+  }
+
+ private:
+  std::vector<std::uint64_t> keys_;           // sized to the largest row set seen, never shrunk
+  std::vector<std::uint32_t> starts_, ends_;  // per column mask, into keys_
+};
+
 class HalfEnumerator {
  public:
   //! Replaces the contents of `keys` with the key of every half of `side`.
   void enumerate(const QuarterTable& table, const UnitLayout& layout, const SideLayout& side, KeyBuffer& keys);
 
  private:
-  std::vector<std::uint64_t> north_keys_, south_keys_;  // one column split's quadrant keys
+  QuadrantKeys north_, south_;
 };
 
 }  // namespace nqueens::join
