@@ -1,6 +1,8 @@
 // Single-thread timings of the join engine's core: for each n, every unit's halves are
 // enumerated (quarter-table pairs, and for comparison a per-unit bitmask DFS) and their keys
-// joined with the disjoint-pair counter. Usage: join_bench [n_low n_high] [--no-dfs] | --tables
+// joined with the disjoint-pair counter. Usage:
+// join_bench [n_low n_high] [--no-dfs] [--chunk-bits c] [--stride s] | --tables
+// --stride s times every s-th unit only (a quicker sample of a large n; totals are then partial).
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -8,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <numeric>
 #include <vector>
 
@@ -21,9 +24,18 @@
 namespace {
 
 using namespace nqueens::join;
-using Clock = std::chrono::steady_clock;
+// This thread's CPU time rather than wall time: the figures then hold on a shared machine,
+// where another process may take the core for a while.
+struct Clock {
+  using time_point = double;
+  static time_point now() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+  }
+};
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double seconds_since(Clock::time_point start) { return Clock::now() - start; }
 
 // The alternative to pairing quarter entries: place the half's queens row by row, a bitmask
 // DFS over the side's columns with board-numbered diagonals.
@@ -106,7 +118,14 @@ struct Figures {
   std::uint64_t total = 0, halves = 0, pair_tests = 0, dfs_halves = 0;
 };
 
-void bench(int n, bool with_dfs) {
+struct Options {
+  bool with_dfs = true;
+  int chunk_bits = DisjointCounter::kDefaultChunkBits;
+  std::size_t stride = 1;
+};
+
+void bench(int n, const Options& options) {
+  const bool with_dfs = options.with_dfs;
   const auto build_start = Clock::now();
   const JoinTables tables(n);
   const double build_s = seconds_since(build_start);
@@ -114,10 +133,11 @@ void bench(int n, bool with_dfs) {
   HalfEnumerator enumerator;
   DfsHalfEnumerator dfs;
   KeyBuffer east, west;
-  DisjointCounter matcher;
+  DisjointCounter matcher(best_match_path(), options.chunk_bits);
   Figures f;
   std::vector<double> estimated, measured;
-  for (const JoinUnit& unit : plan.units) {
+  for (std::size_t id = 0; id < plan.units.size(); id += options.stride) {
+    const JoinUnit& unit = plan.units[id];
     const UnitLayout layout = layout_of(n, unit);
     auto start = Clock::now();
     enumerator.enumerate(tables.quarter(), layout, layout.east, east);
@@ -163,7 +183,7 @@ void bench_tables(int k_high) {
 
 int main(int argc, char** argv) {
   int low = 14, high = 18;
-  bool with_dfs = true;
+  Options options;
   std::vector<int> numbers;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--tables") == 0) {
@@ -171,7 +191,11 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (std::strcmp(argv[i], "--no-dfs") == 0) {
-      with_dfs = false;
+      options.with_dfs = false;
+    } else if (std::strcmp(argv[i], "--chunk-bits") == 0 && i + 1 < argc) {
+      options.chunk_bits = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--stride") == 0 && i + 1 < argc) {
+      options.stride = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i])));
     } else {
       numbers.push_back(std::atoi(argv[i]));
     }
@@ -180,5 +204,5 @@ int main(int argc, char** argv) {
     low = numbers[0];
     high = numbers[1];
   }
-  for (int n = low; n <= high; ++n) bench(n, with_dfs);
+  for (int n = low; n <= high; ++n) bench(n, options);
 }

@@ -159,12 +159,13 @@ TEST_P(DisjointCountTest, AllOnesKeysMatchOnlyZeroKeys) {
 }
 
 TEST_P(DisjointCountTest, KeysUsingFewOfTheirBits) {
-  // Every third bit of 60 (packing the live bits saves chunks), and a single high bit.
+  // Every third bit of 60 (packing the live bits saves chunks; enough blocks that packing pays),
+  // and a single high bit.
   std::mt19937_64 rng(22);
   DisjointCounter counter(GetParam());
   std::uint64_t every_third = 0;
   for (int bit = 0; bit < 60; bit += 3) every_third |= std::uint64_t{1} << bit;
-  auto stored = random_keys(rng, counter.lanes() + 50, 60, 0.25);
+  auto stored = random_keys(rng, 16 * counter.lanes() + 50, 60, 0.25);
   auto queries = random_keys(rng, 200, 60, 0.25);
   for (std::uint64_t& key : stored) key &= every_third;
   expect_matches_naive(counter, stored, queries, 60);

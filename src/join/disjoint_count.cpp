@@ -13,7 +13,9 @@ namespace {
 
 constexpr int kMinChunkBits = 4;
 constexpr int kMaxChunkBits = 6;
-constexpr std::size_t kTableAlignWords = 8;  // 64 bytes: one AVX-512 vector, one cache line
+constexpr std::size_t kTableAlignWords = 8;
+// Fewest stored blocks for which packing the keys' live bits pays (see choose_compression()).
+constexpr std::size_t kMinBlocksToPack = 16;  // 64 bytes: one AVX-512 vector, one cache line
 
 bool cpu_has_avx2() {
 #if defined(__x86_64__)
@@ -224,7 +226,7 @@ void DisjointCounter::load(std::span<const std::uint64_t> stored, int key_bits) 
   live_bits_ = 0;
   for (const std::uint64_t key : stored) live_bits_ |= key;
   live_bits_ &= key_mask_;
-  choose_compression();
+  choose_compression(stored.size());
   plan_chunks();
 
   blocks_ = live_count_ == 0 ? 0 : (stored.size() + lanes() - 1) / lanes();
@@ -256,15 +258,16 @@ void DisjointCounter::build_compress_tables() {
   }
 }
 
-// Packing the live bits pays only when it saves a chunk (a lookup per query and block); building
-// its tables costs about a microsecond, which would dominate small units, so otherwise keys keep
-// their bits where they are (below the highest live bit) and the dead ones cost nothing but
-// table space.
-void DisjointCounter::choose_compression() {
+// Packing the live bits pays only when it saves a chunk (a lookup per query and block) on enough
+// blocks: building its tables costs about a microsecond and packing a key a few nanoseconds (for
+// every stored key and every query), which outweighs the saved lookups on the small units odd n
+// is made of. Otherwise keys keep their bits where they are (below the highest live bit) and the
+// dead ones cost nothing but table space.
+void DisjointCounter::choose_compression(std::size_t stored_count) {
   const int span = 64 - std::countl_zero(live_bits_);
   const int packed = std::popcount(live_bits_);
   const auto chunks_for = [this](int bits) { return (bits + chunk_bits_ - 1) / chunk_bits_; };
-  packed_ = chunks_for(packed) < chunks_for(span);
+  packed_ = chunks_for(packed) < chunks_for(span) && stored_count >= kMinBlocksToPack * lanes();
   live_count_ = packed_ ? packed : span;
   if (packed_) build_compress_tables();
 }

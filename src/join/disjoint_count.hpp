@@ -71,7 +71,7 @@ class DisjointCounter {
   using Chunk = detail::Chunk;
 
   std::uint64_t compress(std::uint64_t key) const;
-  void choose_compression();
+  void choose_compression(std::size_t stored_count);
   void build_compress_tables();
   void plan_chunks();
   void build_block(std::span<const std::uint64_t> keys, std::uint64_t* block);
