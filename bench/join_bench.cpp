@@ -140,8 +140,8 @@ void bench(int n, const Options& options) {
     const JoinUnit& unit = plan.units[id];
     const UnitLayout layout = layout_of(n, unit);
     auto start = Clock::now();
-    enumerator.enumerate(tables.quarter(), layout, layout.east, east);
-    enumerator.enumerate(tables.quarter(), layout, layout.west, west);
+    enumerator.enumerate(tables.quarter(), layout, layout.east, east, tables.quadrant_keys());
+    enumerator.enumerate(tables.quarter(), layout, layout.west, west, tables.quadrant_keys());
     f.enumerate_s += seconds_since(start);
     f.halves += east.size() + west.size();
     f.pair_tests += std::uint64_t{east.size()} * west.size();

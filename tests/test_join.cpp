@@ -9,7 +9,9 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "join/half_boards.hpp"
 #include "join/join_kernel.hpp"
+#include "join/join_layout.hpp"
 #include "join/join_plan.hpp"
 #include "join/quarter_table.hpp"
 #include "reference.hpp"
@@ -115,6 +117,29 @@ TEST(JoinUnits, EachUnitMatchesItsReferenceSolutions) {
 
 // Even n and the odd centre case: every R lies in exactly one representative's orbit, whose
 // size is the weight. Off centre: every (a, b) with 0 < a < b <= k and every R, weight 8.
+TEST(HalfEnumerator, PrecomputedQuadrantKeysGiveTheSameHalves) {
+  // Every unit of odd boards, the b = k units (which fall back to filtering entries) included.
+  for (const int n : {9, 11, 13}) {
+    ASSERT_TRUE(wants_quadrant_key_tables(n));
+    const JoinTables tables(n);
+    ASSERT_NE(tables.quadrant_keys(), nullptr);
+    HalfEnumerator enumerator;
+    KeyBuffer computed, precomputed;
+    for (const JoinUnit& unit : split(n).units) {
+      const UnitLayout layout = layout_of(n, unit);
+      for (const SideLayout* side : {&layout.east, &layout.west}) {
+        enumerator.enumerate(tables.quarter(), layout, *side, computed);
+        enumerator.enumerate(tables.quarter(), layout, *side, precomputed, tables.quadrant_keys());
+        std::vector<std::uint64_t> expected(computed.keys().begin(), computed.keys().end());
+        std::vector<std::uint64_t> actual(precomputed.keys().begin(), precomputed.keys().end());
+        std::sort(expected.begin(), expected.end());
+        std::sort(actual.begin(), actual.end());
+        ASSERT_EQ(actual, expected) << "n = " << n << ", rows " << unit.rows;
+      }
+    }
+  }
+}
+
 TEST(JoinPlan, RepresentativesCoverEveryRowSetOnce) {
   for (int n = kMinJoinN; n <= 13; ++n) {
     const int k = n / 2;

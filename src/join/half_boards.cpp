@@ -1,6 +1,7 @@
 #include "join/half_boards.hpp"
 
 #include <bit>
+#include <optional>
 
 namespace nqueens::join {
 
@@ -29,6 +30,19 @@ struct QuadrantView {
     return ((entry.sums & forbidden_sums) | (entry.differences & forbidden_differences)) != 0;
   }
 
+  // The fixed queens' diagonals as key bits, when every one of them that crosses the quadrant
+  // is a crossing diagonal (then an entry attacks a fixed queen iff its key meets these bits);
+  // nullopt otherwise (the middle column's queen on the border row, b = k, forbids a diagonal
+  // that only the south quadrants reach).
+  std::optional<std::uint64_t> forbidden_key(int k) const {
+    const std::uint32_t local = (std::uint32_t{1} << (2 * k - 1)) - 1;
+    const QuarterEntry forbidden{forbidden_sums & local, forbidden_differences & local};
+    const std::uint64_t in_key = key(forbidden);
+    if (std::popcount(in_key) != std::popcount(forbidden.sums) + std::popcount(forbidden.differences))
+      return std::nullopt;
+    return in_key;
+  }
+
   std::uint64_t key(const QuarterEntry& entry) const {
     const std::uint64_t sums = ((std::uint64_t{entry.sums} << sum_shift) >> crossing_low) & crossing_mask;
     const std::uint64_t differences =
@@ -53,12 +67,31 @@ std::size_t append_compatible(std::span<const std::uint64_t> north, std::span<co
 
 }  // namespace
 
+QuadrantKeyTables::QuadrantKeyTables(const QuarterTable& table, int n) {
+  // Any unit of n has the same quadrants; the unfolded even-kind layout has no fixed queen.
+  const UnitLayout layout = layout_of(n, JoinUnit{});
+  for (const Quadrant& quadrant : {layout.east.north, layout.east.south, layout.west.north, layout.west.south}) {
+    const QuadrantView view(layout, quadrant);
+    std::vector<std::uint64_t>& keys = keys_[position(quadrant)];
+    keys.reserve(table.entry_count());
+    for (const QuarterEntry& entry : table.entries()) keys.push_back(view.key(entry));
+  }
+}
+
+std::size_t QuadrantKeyTables::memory_bytes() const {
+  std::size_t bytes = 0;
+  for (const auto& keys : keys_) bytes += keys.capacity() * sizeof(std::uint64_t);
+  return bytes;
+}
+
+bool wants_quadrant_key_tables(int n) { return n % 2 == 1 && n / 2 <= 10; }
+
 // The keys of every entry of `rows` whose column set lies in `columns` and that attacks no fixed
 // queen, grouped by column set. One pass over the row set's groups into storage sized once: at
 // odd n most units are small, and resizing per group (zero-filling included) cost more than the
 // keys themselves.
-void QuadrantKeys::load(const QuarterTable& table, const UnitLayout& layout, const Quadrant& quadrant,
-                        std::uint32_t rows, std::uint32_t columns) {
+void QuadrantKeys::load(const QuarterTable& table, const QuadrantKeyTables* precomputed, const UnitLayout& layout,
+                        const Quadrant& quadrant, std::uint32_t rows, std::uint32_t columns) {
   const QuadrantView view(layout, quadrant);
   const std::size_t column_masks = std::size_t{1} << table.k();
   if (starts_.size() < column_masks) {
@@ -69,13 +102,24 @@ void QuadrantKeys::load(const QuarterTable& table, const UnitLayout& layout, con
   const std::size_t capacity = table.group(rows, sets.back()).data() + table.group(rows, sets.back()).size() -
                                table.group(rows, sets.front()).data();
   if (keys_.size() < capacity) keys_.resize(capacity);
+  const std::optional<std::uint64_t> forbidden = precomputed ? view.forbidden_key(layout.k) : std::nullopt;
+  const QuarterEntry* first_entry = table.entries().data();
   std::uint32_t kept = 0;
   for (const std::uint32_t set : sets) {
     starts_[set] = kept;
     if ((set & ~columns) == 0) {
-      for (const QuarterEntry& entry : table.group(rows, set)) {
-        keys_[kept] = view.key(entry);
-        kept += view.attacks_fixed_queen(entry) ? 0u : 1u;
+      const auto group = table.group(rows, set);
+      if (forbidden) {
+        const std::uint64_t* keys = precomputed->of(quadrant).data() + (group.data() - first_entry);
+        for (std::size_t i = 0; i < group.size(); ++i) {
+          keys_[kept] = keys[i];
+          kept += (keys[i] & *forbidden) == 0 ? 1u : 0u;
+        }
+      } else {
+        for (const QuarterEntry& entry : group) {
+          keys_[kept] = view.key(entry);
+          kept += view.attacks_fixed_queen(entry) ? 0u : 1u;
+        }
       }
     }
     ends_[set] = kept;
@@ -83,12 +127,12 @@ void QuadrantKeys::load(const QuarterTable& table, const UnitLayout& layout, con
 }
 
 void HalfEnumerator::enumerate(const QuarterTable& table, const UnitLayout& layout, const SideLayout& side,
-                               KeyBuffer& keys) {
+                               KeyBuffer& keys, const QuadrantKeyTables* precomputed) {
   keys.clear();
   const int north_count = std::popcount(side.north_rows);
   if (north_count + std::popcount(side.south_rows) != std::popcount(side.columns)) return;
-  north_.load(table, layout, side.north, side.north_rows, side.columns);
-  south_.load(table, layout, side.south, side.south_rows, side.columns);
+  north_.load(table, precomputed, layout, side.north, side.north_rows, side.columns);
+  south_.load(table, precomputed, layout, side.south, side.south_rows, side.columns);
   // Every split of the half's columns between the quadrants: C north, the rest south.
   for (const std::uint32_t north_columns : table.column_sets(north_count)) {
     if ((north_columns & ~side.columns) != 0) continue;

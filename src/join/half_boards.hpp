@@ -32,13 +32,35 @@ class KeyBuffer {
   std::size_t size_ = 0;
 };
 
+//! The key of every quarter-table entry in each of a board's four quadrants, parallel to the
+//! table's entries: built once per odd n, so that a unit's quadrant keys are a masked copy
+//! rather than computed again for each of the many off-centre units that use them.
+class QuadrantKeyTables {
+ public:
+  QuadrantKeyTables(const QuarterTable& table, int n);
+  //! The keys of `quadrant`'s entries (a quadrant of any unit layout of this n).
+  std::span<const std::uint64_t> of(const Quadrant& quadrant) const { return keys_[position(quadrant)]; }
+  std::size_t memory_bytes() const;
+
+ private:
+  static std::size_t position(const Quadrant& quadrant) {
+    return (quadrant.row0 != 0 ? 1u : 0u) + (quadrant.col0 != 0 ? 2u : 0u);
+  }
+  std::vector<std::uint64_t> keys_[4];  // by position(): north-east, south-east, north-west, south-west
+};
+
+//! Whether a QuadrantKeyTables for n is worth its memory: odd n (many units share each quadrant
+//! row set) with the tables at most four times a quarter table of 7.5 M entries (k = 10).
+bool wants_quadrant_key_tables(int n);
+
 //! One quadrant's keys for one unit, grouped by the quadrant's column set.
 class QuadrantKeys {
  public:
   //! Keeps the entries of row set `rows` whose columns lie in `columns` and that attack none of
-  //! the layout's fixed queens, as keys of the half.
-  void load(const QuarterTable& table, const UnitLayout& layout, const Quadrant& quadrant, std::uint32_t rows,
-            std::uint32_t columns);
+  //! the layout's fixed queens, as keys of the half. `precomputed` (may be null) supplies the
+  //! entries' keys.
+  void load(const QuarterTable& table, const QuadrantKeyTables* precomputed, const UnitLayout& layout,
+            const Quadrant& quadrant, std::uint32_t rows, std::uint32_t columns);
   //! The kept keys with column set `set` (one of the loaded row set's size, within `columns`).
   std::span<const std::uint64_t> of(std::uint32_t set) const {
     return {keys_.data() + starts_[set], keys_.data() + ends_[set]};
@@ -51,8 +73,10 @@ class QuadrantKeys {
 
 class HalfEnumerator {
  public:
-  //! Replaces the contents of `keys` with the key of every half of `side`.
-  void enumerate(const QuarterTable& table, const UnitLayout& layout, const SideLayout& side, KeyBuffer& keys);
+  //! Replaces the contents of `keys` with the key of every half of `side`. `precomputed` (may
+  //! be null) makes loading the quadrants cheaper; the keys are the same either way.
+  void enumerate(const QuarterTable& table, const UnitLayout& layout, const SideLayout& side, KeyBuffer& keys,
+                 const QuadrantKeyTables* precomputed = nullptr);
 
  private:
   QuadrantKeys north_, south_;

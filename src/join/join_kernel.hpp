@@ -2,6 +2,7 @@
 // Counts one unit: enumerate both halves' keys, then count the disjoint (east, west) pairs.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "join/disjoint_count.hpp"
 #include "join/half_boards.hpp"
@@ -21,11 +22,14 @@ class JoinTables {
   explicit JoinTables(int n);
   int n() const { return n_; }
   const QuarterTable& quarter() const { return quarter_; }
-  std::size_t memory_bytes() const { return quarter_.memory_bytes(); }
+  //! Null where wants_quadrant_key_tables(n) is false.
+  const QuadrantKeyTables* quadrant_keys() const { return quadrant_keys_ ? &*quadrant_keys_ : nullptr; }
+  std::size_t memory_bytes() const;
 
  private:
   int n_;
   QuarterTable quarter_;
+  std::optional<QuadrantKeyTables> quadrant_keys_;
 };
 
 //! Owned by one worker thread; its buffers grow to the largest unit seen and are then reused,

@@ -33,6 +33,8 @@ class QuarterTable {
     return column_sets_by_size_[static_cast<std::size_t>(size)];
   }
   std::size_t entry_count() const { return entries_.size(); }
+  //! Every entry, group after group: group(rows, columns) is a subspan of this.
+  std::span<const QuarterEntry> entries() const { return entries_; }
   std::size_t memory_bytes() const;
 
  private:
