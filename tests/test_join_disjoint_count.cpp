@@ -12,6 +12,7 @@
 namespace {
 
 using nqueens::join::count_disjoint_pairs;
+using nqueens::join::count_disjoint_pairs_in_slots;
 using nqueens::join::DisjointCounter;
 using nqueens::join::MatchPath;
 
@@ -35,6 +36,20 @@ std::vector<std::uint64_t> random_keys(std::mt19937_64& rng, std::size_t count, 
   for (std::uint64_t& key : keys)
     for (int bit = 0; bit < key_bits; ++bit)
       if (bit_set(rng)) key |= std::uint64_t{1} << bit;
+  return keys;
+}
+
+// Random keys (see random_keys()) whose bits in `dense` are set with probability `dense_density`
+// instead: the bits a slot split picks. Bits above key_bits are set too, to be ignored.
+std::vector<std::uint64_t> keys_with_dense_bits(std::mt19937_64& rng, std::size_t count, int key_bits, double density,
+                                                std::uint64_t dense, double dense_density) {
+  std::bernoulli_distribution dense_set(dense_density);
+  std::vector<std::uint64_t> keys = random_keys(rng, count, key_bits, density);
+  for (std::uint64_t& key : keys) {
+    key = (key & ~dense) | (key_bits < 64 ? ~std::uint64_t{0} << key_bits : 0);
+    for (std::uint64_t rest = dense; rest != 0; rest &= rest - 1)
+      if (dense_set(rng)) key |= rest & (~rest + 1);
+  }
   return keys;
 }
 
@@ -223,6 +238,57 @@ TEST_P(DisjointCountTest, PairsCountedEitherWayRound) {
     const double density = balanced_density(key_bits);
     const auto left = random_keys(rng, left_size, key_bits, density);
     const auto right = random_keys(rng, right_size, key_bits, density);
+    const std::uint64_t expected = naive_count(left, right, key_bits);
+    EXPECT_EQ(count_disjoint_pairs(counter, left, right, key_bits), expected) << left_size << " x " << right_size;
+    EXPECT_EQ(count_disjoint_pairs(counter, right, left, key_bits), expected) << right_size << " x " << left_size;
+  }
+}
+
+TEST_P(DisjointCountTest, EverySlotSplitCountsEachPairOnce) {
+  std::mt19937_64 rng(22);
+  DisjointCounter counter(GetParam());
+  const int key_bits = 38;
+  const std::uint64_t dense = 0b1011'0000'0000'0100'0000ULL;
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {{1, 1}, {700, 900}, {2100, 37}, {5, 1600}};
+  for (const auto& [stored_size, query_size] : shapes) {
+    const auto stored = keys_with_dense_bits(rng, stored_size, key_bits, 0.1, dense, 0.6);
+    const auto queries = keys_with_dense_bits(rng, query_size, key_bits, 0.1, dense, 0.5);
+    const std::uint64_t expected = naive_count(stored, queries, key_bits);
+    for (int slot_bits = 0; slot_bits <= nqueens::join::kMaxSlotBits; ++slot_bits)
+      EXPECT_EQ(count_disjoint_pairs_in_slots(counter, stored, queries, key_bits, slot_bits), expected)
+          << stored_size << " x " << query_size << ", " << slot_bits << " slot bits";
+  }
+}
+
+TEST_P(DisjointCountTest, SlotSplitWithEmptySlotsAndFewKeyBits) {
+  std::mt19937_64 rng(23);
+  DisjointCounter counter(GetParam());
+  // Bit 5 set in every key of both sides: no pair is disjoint, and half the slots stay empty.
+  const auto stored = keys_with_dense_bits(rng, 1200, 30, 0.2, 0b110000, 1.0);
+  const auto queries = keys_with_dense_bits(rng, 800, 30, 0.2, 0b100000, 1.0);
+  EXPECT_EQ(count_disjoint_pairs_in_slots(counter, stored, queries, 30, 3), 0u);
+  // Fewer key bits than slot bits: the split uses the key bits there are.
+  const auto narrow_stored = random_keys(rng, 1000, 3, 0.5);
+  const auto narrow_queries = random_keys(rng, 700, 3, 0.5);
+  EXPECT_EQ(count_disjoint_pairs_in_slots(counter, narrow_stored, narrow_queries, 3, 4),
+            naive_count(narrow_stored, narrow_queries, 3));
+  EXPECT_EQ(count_disjoint_pairs_in_slots(counter, stored, {}, 30, 2), 0u);
+  EXPECT_THROW(count_disjoint_pairs_in_slots(counter, stored, queries, 30, 5), std::invalid_argument);
+  EXPECT_THROW(count_disjoint_pairs_in_slots(counter, stored, queries, 30, -1), std::invalid_argument);
+  EXPECT_THROW(count_disjoint_pairs_in_slots(counter, stored, queries, 0, 2), std::invalid_argument);
+}
+
+// Sides big enough for count_disjoint_pairs() to weigh a split (and, with dense bits, take it),
+// and just below that size.
+TEST_P(DisjointCountTest, LargeSidesWithDenseBitsStayExact) {
+  std::mt19937_64 rng(24);
+  DisjointCounter counter(GetParam());
+  const int key_bits = 38;
+  const std::uint64_t dense = 0b1111ULL << 17;
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {{5000, 6000}, {4095, 4500}, {12000, 4100}};
+  for (const auto& [left_size, right_size] : shapes) {
+    const auto left = keys_with_dense_bits(rng, left_size, key_bits, 0.1, dense, 0.5);
+    const auto right = keys_with_dense_bits(rng, right_size, key_bits, 0.1, dense, 0.6);
     const std::uint64_t expected = naive_count(left, right, key_bits);
     EXPECT_EQ(count_disjoint_pairs(counter, left, right, key_bits), expected) << left_size << " x " << right_size;
     EXPECT_EQ(count_disjoint_pairs(counter, right, left, key_bits), expected) << right_size << " x " << left_size;

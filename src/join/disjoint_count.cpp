@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -387,19 +389,200 @@ double bit_sliced_ns(std::size_t stored, std::size_t queries, std::size_t lanes)
 
 }  // namespace
 
+// A slot split: the stored keys are split into 2^c slots on c bits that are often set in both
+// sides, the queries into 2^c groups on the same bits, and each slot is loaded once and answers
+// only the groups that share none of its bits. A pair that shares one of those bits is never
+// disjoint, so the pairs skipped are exactly pairs that would not count; with bits set in half
+// the keys of each side, every bit spares a quarter of the pair tests.
+namespace {
+
+// Both sides need this many keys before a split is weighed: below it, the pair tests a split
+// could spare cost less than sampling the keys for it.
+constexpr std::size_t kMinKeysToSplit = 4096;
+// Bit frequencies and slot sizes are estimated on about this many keys of each side.
+constexpr std::size_t kSampleKeys = 1024;
+constexpr std::size_t kMaxSlots = std::size_t{1} << kMaxSlotBits;
+
+struct SlotBits {
+  std::array<int, kMaxSlotBits> bits{};  // most often shared first
+  int count = 0;
+
+  std::size_t slot_of(std::uint64_t key) const {
+    std::size_t slot = 0;
+    for (int i = 0; i < count; ++i) slot |= ((key >> bits[static_cast<std::size_t>(i)]) & 1) << i;
+    return slot;
+  }
+  std::uint64_t mask() const {
+    std::uint64_t mask = 0;
+    for (int i = 0; i < count; ++i) mask |= std::uint64_t{1} << bits[static_cast<std::size_t>(i)];
+    return mask;
+  }
+  SlotBits first(int fewer) const {
+    SlotBits prefix = *this;
+    prefix.count = fewer;
+    return prefix;
+  }
+};
+
+std::size_t sample_step(std::size_t size) { return std::max<std::size_t>(1, size / kSampleKeys); }
+
+std::array<std::uint64_t, 64> sampled_bit_counts(std::span<const std::uint64_t> keys, std::uint64_t key_mask) {
+  std::array<std::uint64_t, 64> counts{};
+  for (std::size_t i = 0; i < keys.size(); i += sample_step(keys.size()))
+    for (std::uint64_t rest = keys[i] & key_mask; rest != 0; rest &= rest - 1)
+      ++counts[static_cast<std::size_t>(std::countr_zero(rest))];
+  return counts;
+}
+
+// The bits that rule out the most pairs: a bit set in a fraction p of the stored keys and q of
+// the queries rules out p q of the pairs, so the largest products of the two frequencies (of
+// the two sampled counts, as both samples have fixed sizes).
+SlotBits most_shared_bits(std::span<const std::uint64_t> stored, std::span<const std::uint64_t> queries, int key_bits,
+                          int count) {
+  const std::uint64_t key_mask = low_bits(key_bits);
+  const auto in_stored = sampled_bit_counts(stored, key_mask);
+  const auto in_queries = sampled_bit_counts(queries, key_mask);
+  std::array<int, 64> order{};
+  std::iota(order.begin(), order.end(), 0);
+  const auto shared = [&](int bit) {
+    return in_stored[static_cast<std::size_t>(bit)] * in_queries[static_cast<std::size_t>(bit)];
+  };
+  SlotBits chosen;
+  chosen.count = std::min(count, key_bits);
+  std::partial_sort(order.begin(), order.begin() + chosen.count, order.begin() + key_bits,
+                    [&](int left, int right) { return shared(left) > shared(right); });
+  std::copy_n(order.begin(), chosen.count, chosen.bits.begin());
+  return chosen;
+}
+
+using SlotSizes = std::array<double, kMaxSlots>;
+
+// Keys per slot on all of `split`'s bits, estimated from a sample.
+SlotSizes sampled_slot_sizes(std::span<const std::uint64_t> keys, const SlotBits& split) {
+  SlotSizes sizes{};
+  std::size_t sampled = 0;
+  for (std::size_t i = 0; i < keys.size(); i += sample_step(keys.size()), ++sampled) ++sizes[split.slot_of(keys[i])];
+  for (double& size : sizes) size *= static_cast<double>(keys.size()) / static_cast<double>(sampled);
+  return sizes;
+}
+
+// The bit-sliced cost of a split on the first `count` bits (0: no split), from the slot sizes on
+// all of them: each slot's blocks answer the queries of every group the slot is compatible with.
+double split_ns(const SlotSizes& stored, const SlotSizes& queries, int count, std::size_t lanes) {
+  const std::size_t slots = std::size_t{1} << count;
+  SlotSizes stored_in{};
+  SlotSizes queries_in{};
+  for (std::size_t pattern = 0; pattern < kMaxSlots; ++pattern) {
+    stored_in[pattern & (slots - 1)] += stored[pattern];
+    queries_in[pattern & (slots - 1)] += queries[pattern];
+  }
+  double ns = 0;
+  for (std::size_t slot = 0; slot < slots; ++slot) {
+    double meeting = 0;
+    for (std::size_t group = 0; group < slots; ++group)
+      if ((group & slot) == 0) meeting += queries_in[group];
+    const auto keys = static_cast<std::size_t>(std::ceil(stored_in[slot]));
+    if (keys > 0 && meeting > 0) ns += bit_sliced_ns(keys, static_cast<std::size_t>(meeting), lanes);
+  }
+  return ns;
+}
+
+// The split (maybe none) the cost model finds cheapest.
+SlotBits cheapest_split(std::span<const std::uint64_t> stored, std::span<const std::uint64_t> queries, int key_bits,
+                        std::size_t lanes) {
+  const SlotBits widest = most_shared_bits(stored, queries, key_bits, kMaxSlotBits);
+  const SlotSizes stored_sizes = sampled_slot_sizes(stored, widest);
+  const SlotSizes query_sizes = sampled_slot_sizes(queries, widest);
+  int best = 0;
+  double best_ns = split_ns(stored_sizes, query_sizes, 0, lanes);
+  for (int count = 1; count <= widest.count; ++count) {
+    const double ns = split_ns(stored_sizes, query_sizes, count, lanes);
+    if (ns < best_ns) {
+      best = count;
+      best_ns = ns;
+    }
+  }
+  return widest.first(best);
+}
+
+// `keys` sorted by slot (a counting sort) with the split's bits cleared, as they are settled by
+// the slot-group pairing: fewer live bits can save the matcher a chunk. starts[s] is where slot
+// s begins, starts[2^count] the end.
+struct Slots {
+  std::vector<std::uint64_t> keys;
+  std::array<std::size_t, kMaxSlots + 1> starts{};
+
+  Slots(std::span<const std::uint64_t> unsorted, const SlotBits& split, std::uint64_t key_mask)
+      : keys(unsorted.size()) {
+    const std::size_t slots = std::size_t{1} << split.count;
+    for (const std::uint64_t key : unsorted) ++starts[split.slot_of(key) + 1];
+    std::partial_sum(starts.begin(), starts.begin() + static_cast<std::ptrdiff_t>(slots) + 1, starts.begin());
+    std::array<std::size_t, kMaxSlots> next{};
+    std::copy_n(starts.begin(), slots, next.begin());
+    const std::uint64_t kept = key_mask & ~split.mask();
+    for (const std::uint64_t key : unsorted) keys[next[split.slot_of(key)]++] = key & kept;
+  }
+
+  std::span<const std::uint64_t> slot(std::size_t index) const {
+    return std::span<const std::uint64_t>(keys).subspan(starts[index], starts[index + 1] - starts[index]);
+  }
+};
+
+std::uint64_t count_in_slots(DisjointCounter& counter, std::span<const std::uint64_t> stored,
+                             std::span<const std::uint64_t> queries, int key_bits, const SlotBits& split) {
+  const Slots stored_slots(stored, split, low_bits(key_bits));
+  const Slots query_groups(queries, split, low_bits(key_bits));
+  const std::size_t slots = std::size_t{1} << split.count;
+  std::vector<std::uint64_t> meeting;  // the queries of every group compatible with a slot
+  meeting.reserve(queries.size());
+  std::uint64_t pairs = 0;
+  for (std::size_t slot = 0; slot < slots; ++slot) {
+    if (stored_slots.slot(slot).empty()) continue;
+    meeting.clear();
+    for (std::size_t group = 0; group < slots; ++group)
+      if ((group & slot) == 0)
+        meeting.insert(meeting.end(), query_groups.slot(group).begin(), query_groups.slot(group).end());
+    if (meeting.empty()) continue;
+    counter.load(stored_slots.slot(slot), key_bits);
+    pairs += counter.count(meeting);
+  }
+  return pairs;
+}
+
+void check_key_bits(const char* caller, int key_bits) {
+  if (key_bits < 1 || key_bits > 64)
+    throw std::invalid_argument(std::string(caller) + ": key_bits must be in 1..64, got " + std::to_string(key_bits));
+}
+
+}  // namespace
+
+std::uint64_t count_disjoint_pairs_in_slots(DisjointCounter& counter, std::span<const std::uint64_t> stored,
+                                            std::span<const std::uint64_t> queries, int key_bits, int slot_bits) {
+  check_key_bits("count_disjoint_pairs_in_slots", key_bits);
+  if (slot_bits < 0 || slot_bits > kMaxSlotBits)
+    throw std::invalid_argument("count_disjoint_pairs_in_slots: slot_bits must be in 0..4, got " +
+                                std::to_string(slot_bits));
+  if (stored.empty() || queries.empty()) return 0;
+  return count_in_slots(counter, stored, queries, key_bits, most_shared_bits(stored, queries, key_bits, slot_bits));
+}
+
 std::uint64_t count_disjoint_pairs(DisjointCounter& counter, std::span<const std::uint64_t> a,
                                    std::span<const std::uint64_t> b, int key_bits) {
-  if (key_bits < 1 || key_bits > 64)
-    throw std::invalid_argument("count_disjoint_pairs: key_bits must be in 1..64, got " + std::to_string(key_bits));
+  check_key_bits("count_disjoint_pairs", key_bits);
   if (a.empty() || b.empty()) return 0;
   const std::size_t lanes = counter.lanes();
   const double store_a = bit_sliced_ns(a.size(), b.size(), lanes);
   const double store_b = bit_sliced_ns(b.size(), a.size(), lanes);
   const double one_by_one = static_cast<double>(a.size()) * static_cast<double>(b.size()) * kPairOneByOneNs;
   if (one_by_one < std::min(store_a, store_b)) return count_pairs_one_by_one(a, b, low_bits(key_bits));
-  const bool load_a = store_a <= store_b;
-  counter.load(load_a ? a : b, key_bits);
-  return counter.count(load_a ? b : a);
+  const std::span<const std::uint64_t> stored = store_a <= store_b ? a : b;
+  const std::span<const std::uint64_t> queries = store_a <= store_b ? b : a;
+  if (std::min(a.size(), b.size()) >= kMinKeysToSplit) {
+    const SlotBits split = cheapest_split(stored, queries, key_bits, lanes);
+    if (split.count > 0) return count_in_slots(counter, stored, queries, key_bits, split);
+  }
+  counter.load(stored, key_bits);
+  return counter.count(queries);
 }
 
 }  // namespace nqueens::join

@@ -105,9 +105,21 @@ class DisjointCounter {
 };
 
 //! Number of pairs (a_i, b_j) with (a_i & b_j) == 0: loads whichever side makes the cheaper
-//! work (or, for tiny inputs, tests the pairs one by one).
+//! work (or, for tiny inputs, tests the pairs one by one). When both sides are large, the
+//! loaded side is split into slots first (see count_disjoint_pairs_in_slots()).
 std::uint64_t count_disjoint_pairs(DisjointCounter& counter, std::span<const std::uint64_t> a,
                                    std::span<const std::uint64_t> b, int key_bits);
+
+//! Most key bits a slot split may use (2^4 = 16 slots).
+constexpr int kMaxSlotBits = 4;
+
+//! As count_disjoint_pairs() with `stored` loaded, but split first into 2^slot_bits slots on
+//! the key bits most often set in both sides (slot_bits in 0..kMaxSlotBits, 0: no split), so
+//! that each query only meets the slots it shares none of those bits with. For tests and
+//! measurements: count_disjoint_pairs() picks the split itself. Throws std::invalid_argument on
+//! a bad key_bits or slot_bits.
+std::uint64_t count_disjoint_pairs_in_slots(DisjointCounter& counter, std::span<const std::uint64_t> stored,
+                                            std::span<const std::uint64_t> queries, int key_bits, int slot_bits);
 
 namespace detail {
 
