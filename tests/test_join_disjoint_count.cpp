@@ -270,10 +270,11 @@ TEST_P(DisjointCountTest, SlotSplitWithEmptySlotsAndFewKeyBits) {
   // Fewer key bits than slot bits: the split uses the key bits there are.
   const auto narrow_stored = random_keys(rng, 1000, 3, 0.5);
   const auto narrow_queries = random_keys(rng, 700, 3, 0.5);
-  EXPECT_EQ(count_disjoint_pairs_in_slots(counter, narrow_stored, narrow_queries, 3, 4),
+  EXPECT_EQ(count_disjoint_pairs_in_slots(counter, narrow_stored, narrow_queries, 3, nqueens::join::kMaxSlotBits),
             naive_count(narrow_stored, narrow_queries, 3));
   EXPECT_EQ(count_disjoint_pairs_in_slots(counter, stored, {}, 30, 2), 0u);
-  EXPECT_THROW(count_disjoint_pairs_in_slots(counter, stored, queries, 30, 5), std::invalid_argument);
+  EXPECT_THROW(count_disjoint_pairs_in_slots(counter, stored, queries, 30, nqueens::join::kMaxSlotBits + 1),
+               std::invalid_argument);
   EXPECT_THROW(count_disjoint_pairs_in_slots(counter, stored, queries, 30, -1), std::invalid_argument);
   EXPECT_THROW(count_disjoint_pairs_in_slots(counter, stored, queries, 0, 2), std::invalid_argument);
 }
@@ -285,7 +286,7 @@ TEST_P(DisjointCountTest, LargeSidesWithDenseBitsStayExact) {
   DisjointCounter counter(GetParam());
   const int key_bits = 38;
   const std::uint64_t dense = 0b1111ULL << 17;
-  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {{5000, 6000}, {4095, 4500}, {12000, 4100}};
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {{9000, 8500}, {8191, 3000}, {12000, 8200}};
   for (const auto& [left_size, right_size] : shapes) {
     const auto left = keys_with_dense_bits(rng, left_size, key_bits, 0.1, dense, 0.5);
     const auto right = keys_with_dense_bits(rng, right_size, key_bits, 0.1, dense, 0.6);

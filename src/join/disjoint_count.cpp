@@ -396,9 +396,9 @@ double bit_sliced_ns(std::size_t stored, std::size_t queries, std::size_t lanes)
 // the keys of each side, every bit spares a quarter of the pair tests.
 namespace {
 
-// Both sides need this many keys before a split is weighed: below it, the pair tests a split
-// could spare cost less than sampling the keys for it.
-constexpr std::size_t kMinKeysToSplit = 4096;
+// Both sides need this many keys before a split is weighed: below it, sampling the keys and
+// sorting them into slots cost about what the split spares (join_bench, N = 18 and 20).
+constexpr std::size_t kMinKeysToSplit = 8192;
 // Bit frequencies and slot sizes are estimated on about this many keys of each side.
 constexpr std::size_t kSampleKeys = 1024;
 constexpr std::size_t kMaxSlots = std::size_t{1} << kMaxSlotBits;
@@ -560,8 +560,8 @@ std::uint64_t count_disjoint_pairs_in_slots(DisjointCounter& counter, std::span<
                                             std::span<const std::uint64_t> queries, int key_bits, int slot_bits) {
   check_key_bits("count_disjoint_pairs_in_slots", key_bits);
   if (slot_bits < 0 || slot_bits > kMaxSlotBits)
-    throw std::invalid_argument("count_disjoint_pairs_in_slots: slot_bits must be in 0..4, got " +
-                                std::to_string(slot_bits));
+    throw std::invalid_argument("count_disjoint_pairs_in_slots: slot_bits must be in 0.." +
+                                std::to_string(kMaxSlotBits) + ", got " + std::to_string(slot_bits));
   if (stored.empty() || queries.empty()) return 0;
   return count_in_slots(counter, stored, queries, key_bits, most_shared_bits(stored, queries, key_bits, slot_bits));
 }

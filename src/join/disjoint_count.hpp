@@ -110,8 +110,8 @@ class DisjointCounter {
 std::uint64_t count_disjoint_pairs(DisjointCounter& counter, std::span<const std::uint64_t> a,
                                    std::span<const std::uint64_t> b, int key_bits);
 
-//! Most key bits a slot split may use (2^4 = 16 slots).
-constexpr int kMaxSlotBits = 4;
+//! Most key bits a slot split may use (2^5 = 32 slots).
+constexpr int kMaxSlotBits = 5;
 
 //! As count_disjoint_pairs() with `stored` loaded, but split first into 2^slot_bits slots on
 //! the key bits most often set in both sides (slot_bits in 0..kMaxSlotBits, 0: no split), so
