@@ -135,6 +135,9 @@ TEST(EngineChoice, AutoPicksTheMeasuredFasterEngineAndFallsBackWhereTheJoinCanno
   const CountOptions automatic = with_engine(EngineKind::automatic);
   EXPECT_EQ(nqueens::choose_engine(1, automatic), EngineKind::dfs);
   EXPECT_EQ(nqueens::choose_engine(3, automatic), EngineKind::dfs);
+  EXPECT_EQ(nqueens::choose_engine(12, automatic), EngineKind::join);
+  EXPECT_EQ(nqueens::choose_engine(13, automatic), EngineKind::dfs) << "odd boards: join only from 17";
+  EXPECT_EQ(nqueens::choose_engine(15, automatic), EngineKind::dfs);
   EXPECT_EQ(nqueens::choose_engine(16, automatic), EngineKind::join);
   EXPECT_EQ(nqueens::choose_engine(17, automatic), EngineKind::join);
   EXPECT_EQ(nqueens::choose_engine(27, automatic), EngineKind::dfs) << "the join's tables would not fit";
