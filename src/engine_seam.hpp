@@ -76,10 +76,10 @@ std::unique_ptr<Engine> make_join_engine(int n);
 //! Why the join engine cannot count n (too small to split, tables too large), or "".
 std::string join_unsupported_reason(int n);
 
-//! The engine `options.engine` names for n; `automatic` resolves to the one measured faster
-//! for n (docs/performance.md: join for even n >= 12 and odd n >= 17), falling back to dfs where the join cannot run or a dfs-only
-//! option (a symmetry mode other than full, a split depth) is given. Throws
-//! std::invalid_argument for an engine that cannot count n with these options.
+//! The engine `options.engine` names for n. `automatic` resolves to the one measured faster for
+//! n (docs/performance.md: join for even n >= 12 and odd n >= 17), falling back to dfs where the
+//! join cannot run or a dfs-only option (a symmetry mode other than full, a split depth) is
+//! given. Throws std::invalid_argument for an engine that cannot count n with these options.
 EngineKind choose_engine(int n, const CountOptions& options);
 std::unique_ptr<Engine> make_engine(int n, const CountOptions& options);
 
