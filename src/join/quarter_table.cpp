@@ -51,16 +51,19 @@ std::size_t group_index(int k, std::uint32_t rows, std::uint32_t columns) {
 
 // tbb::parallel_for over the row sets, with the hand-overs stated for ThreadSanitizer
 // (tsan_handoff.hpp): the caller's setup is seen by every task, and every task by the caller.
+// The tags are not on the caller's stack: a task must take over before it reads anything
+// through its closure, and a tag's address read from the closure would already be such a read.
+const char setup_seen = 0, tasks_done = 0;
+
 template <typename Body>
 void for_each_row_set_in_parallel(std::uint32_t row_sets, const Body& body) {
-  const char setup = 0, done = 0;
-  detail::hand_over(&setup);
-  tbb::parallel_for(std::uint32_t{0}, row_sets, [&](std::uint32_t rows) {
-    detail::take_over(&setup);
+  detail::hand_over(&setup_seen);
+  tbb::parallel_for(std::uint32_t{0}, row_sets, [&body](std::uint32_t rows) {
+    detail::take_over(&setup_seen);
     body(rows);
-    detail::hand_over(&done);
+    detail::hand_over(&tasks_done);
   });
-  detail::take_over(&done);
+  detail::take_over(&tasks_done);
 }
 
 }  // namespace
