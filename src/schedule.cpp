@@ -20,6 +20,11 @@ namespace nqueens {
 
 namespace {
 
+// For ThreadSanitizer only (tsan_handoff.hpp): the tags of the hand-overs below. They are not on
+// the caller's stack: a task must take over before it reads anything through its closure, and a
+// tag's address read from the closure would already be such a read.
+const char started = 0, finished = 0;
+
 // A thread's running totals on cache lines of their own, so that two threads adding at the
 // end of their units never write to the same line.
 struct alignas(64) PaddedTotals {
@@ -58,7 +63,6 @@ Totals run_units(const Engine& engine, int threads, const UnitObserver& observer
   tbb::enumerable_thread_specific<PaddedTotals> per_thread;
   CounterPool counters(engine);
   // For ThreadSanitizer only: the setup above is seen by every task, every task by the reduction.
-  const char started = 0, finished = 0;
   detail::hand_over(&started);
   tbb::task_arena arena(threads);
   arena.execute([&] {
