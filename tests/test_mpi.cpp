@@ -333,8 +333,9 @@ TEST_F(Mpi, FailingRankAbortsTheJobWithItsReason) {
 
 TEST_F(Mpi, KilledRankEndsTheJobInsteadOfHangingIt) {
   const fs::path journal = dir_ / "n18.journal";
-  harness::Process job = start(
-      mpirun(3) + std::vector<std::string>{"count", "-n", "18", "-t", "1", "--checkpoint", journal.string()}, dir_);
+  harness::Process job = start(mpirun(3) + std::vector<std::string>{"count", "-n", "18", "-t", "1", "--engine", "dfs",
+                                                                    "--checkpoint", journal.string()},
+                               dir_);
   wait_for_units(journal, 10);
   const std::optional<pid_t> victim = rank_pid(job.pid(), 1);
   ASSERT_TRUE(victim) << "rank 1 not found among mpirun's children";

@@ -61,7 +61,7 @@ Json last_record(const Outcome& r) {
 }
 
 class ResumeCli : public testing::Test {
- protected:
+ public:
   void SetUp() override { dir_ = harness::fresh_test_directory("nqueens-resume"); }
   void TearDown() override {
     if (!HasFailure()) fs::remove_all(dir_);
@@ -69,6 +69,7 @@ class ResumeCli : public testing::Test {
 
   Outcome run(const std::vector<std::string>& args) { return start(args, dir_).wait(); }
   fs::path file(const std::string& name) const { return dir_ / name; }
+  const fs::path& directory() const { return dir_; }
 
   // `count -n N` with `args` and --format json, expecting success: its count record.
   Json count(int n, std::vector<std::string> args = {}) {
@@ -78,6 +79,7 @@ class ResumeCli : public testing::Test {
     return r.exit_code == 0 ? last_record(r) : Json();
   }
 
+ protected:
   fs::path dir_;
 };
 
@@ -88,29 +90,35 @@ Json numbers(const Json& record) {
 
 // ---- checkpoint and resume -------------------------------------------------------------------
 
-// The board of the random-kill test: big enough that the first kills always land, small enough
-// to finish within its attempts. A sanitizer slows the program 4 to 10 times, hence N = 16 there.
+// The boards of the random-kill tests, one per engine: big enough that an uninterrupted run
+// takes over a second, so that the first kills always land, small enough to finish within the
+// attempts. The join engine is several times faster, hence its larger N in the release build.
+struct KilledBoard {
+  const char* engine;
+  int n;
+  std::uint64_t total, unique;
+};
+constexpr KilledBoard kKilledDfs = {"dfs", 17, 95815104, 11977939};
 #ifdef NQUEENS_SANITIZED
-constexpr int kKilledN = 16;
-constexpr std::uint64_t kKilledTotal = 14772512, kKilledUnique = 1846955;
+constexpr KilledBoard kKilledJoin = {"join", 17, 95815104, 11977939};
 #else
-constexpr int kKilledN = 17;
-constexpr std::uint64_t kKilledTotal = 95815104, kKilledUnique = 11977939;
+constexpr KilledBoard kKilledJoin = {"join", 18, 666090624, 83263591};
 #endif
 
-TEST_F(ResumeCli, KilledAtRandomMomentsThenResumedEndsWithTheOeisTotal) {
-  const fs::path journal = file("run.journal");
+// Kills `count` at random moments and resumes it from its journal until a run ends on its own.
+void kill_and_resume_until_done(ResumeCli& test, const KilledBoard& board) {
+  const fs::path journal = test.file("run.journal");
   const unsigned seed = std::random_device{}();
-  SCOPED_TRACE(testing::Message() << "seed " << seed);
+  SCOPED_TRACE(testing::Message() << "seed " << seed << ", engine " << board.engine);
   std::mt19937 random(seed);
   std::uniform_int_distribution<int> delay_ms(5, 700);
-  const std::vector<std::string> args = {"count", "-n",           std::to_string(kKilledN), "-t",
-                                         "2",     "--checkpoint", journal.string(),         "--format",
-                                         "json",  "--no-progress"};
+  const std::vector<std::string> args = {
+      "count",      "-n",           std::to_string(board.n), "-t",       "2",    "--engine",
+      board.engine, "--checkpoint", journal.string(),        "--format", "json", "--no-progress"};
   int kills = 0;
   Outcome finished;
   for (int attempt = 0; attempt < 200 && finished.exit_code != 0; ++attempt) {
-    harness::Process process = start(args, dir_);
+    harness::Process process = start(args, test.directory());
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(random)));
     if (!process.ended()) {
       process.signal(SIGKILL);
@@ -130,9 +138,19 @@ TEST_F(ResumeCli, KilledAtRandomMomentsThenResumedEndsWithTheOeisTotal) {
   ASSERT_EQ(finished.exit_code, 0) << "never finished";
   EXPECT_GE(kills, 2);
   const Json resumed = last_record(finished);
-  EXPECT_EQ(resumed["total"], kKilledTotal);
-  EXPECT_EQ(resumed["unique"], kKilledUnique);
-  EXPECT_EQ(numbers(resumed), numbers(count(kKilledN))) << "a resumed run must give an uninterrupted run's numbers";
+  EXPECT_EQ(resumed["total"], board.total);
+  EXPECT_EQ(resumed["unique"], board.unique);
+  EXPECT_EQ(resumed["engine"], board.engine);
+  EXPECT_EQ(numbers(resumed), numbers(test.count(board.n, {"--engine", board.engine})))
+      << "a resumed run must give an uninterrupted run's numbers";
+}
+
+TEST_F(ResumeCli, KilledAtRandomMomentsThenResumedEndsWithTheOeisTotal) {
+  kill_and_resume_until_done(*this, kKilledDfs);
+}
+
+TEST_F(ResumeCli, JoinEngineKilledAtRandomMomentsThenResumedEndsWithTheOeisTotal) {
+  kill_and_resume_until_done(*this, kKilledJoin);
 }
 
 TEST_F(ResumeCli, FinishedJournalAnswersAtOnceWithoutTouchingIt) {
