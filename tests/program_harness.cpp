@@ -170,6 +170,17 @@ bool Process::ended() {
   return status_.has_value();
 }
 
+bool Process::wait_for_stderr(const std::string& text, std::chrono::milliseconds limit) {
+  if (err_file_.empty()) throw std::logic_error("wait_for_stderr needs output captured in files");
+  const Clock::time_point deadline = Clock::now() + limit;
+  for (;;) {
+    const bool last_look = ended() || Clock::now() > deadline;
+    if (read_bytes(err_file_).find(text) != std::string::npos) return true;
+    if (last_look) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 void Process::hang_up_after(std::size_t bytes) {
   while (out_pipe_ >= 0 && out_.size() < bytes) pump(-1, bytes);
   close_fd(out_pipe_);

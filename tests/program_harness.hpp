@@ -58,6 +58,11 @@ class Process {
   //! files: a program writing to pipes that nobody reads may block before it can end.
   bool ended();
 
+  //! Waits until stderr holds `text`, the program ends, or `limit` passes; true when the text came.
+  //! Only for output captured in files. Lets a test signal a program once it is under way rather
+  //! than after a guessed delay, which a loaded machine or a sanitizer can outlast.
+  bool wait_for_stderr(const std::string& text, std::chrono::milliseconds limit);
+
   //! Reads stdout until `bytes` have come (or it closes), then closes the pipe as `| head -c` would.
   //! Outcome::out holds exactly what was read. Only for output captured through pipes.
   void hang_up_after(std::size_t bytes);

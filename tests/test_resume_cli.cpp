@@ -111,7 +111,11 @@ void kill_and_resume_until_done(ResumeCli& test, const KilledBoard& board) {
   const unsigned seed = std::random_device{}();
   SCOPED_TRACE(testing::Message() << "seed " << seed << ", engine " << board.engine);
   std::mt19937 random(seed);
-  std::uniform_int_distribution<int> delay_ms(5, 700);
+  // Kills land within 700 ms at first; the bound grows with each attempt, so that a unit longer
+  // than that (the join's rotation unit under a sanitizer) is finished at last, not killed forever.
+  const auto delay_ms = [&random](int attempt) {
+    return std::uniform_int_distribution<int>(5, 700 + 100 * attempt)(random);
+  };
   const std::vector<std::string> args = {
       "count",      "-n",           std::to_string(board.n), "-t",       "2",    "--engine",
       board.engine, "--checkpoint", journal.string(),        "--format", "json", "--no-progress"};
@@ -119,7 +123,7 @@ void kill_and_resume_until_done(ResumeCli& test, const KilledBoard& board) {
   Outcome finished;
   for (int attempt = 0; attempt < 200 && finished.exit_code != 0; ++attempt) {
     harness::Process process = start(args, test.directory());
-    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(random)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(attempt)));
     if (!process.ended()) {
       process.signal(SIGKILL);
       ++kills;
@@ -222,10 +226,18 @@ TEST_F(ResumeCli, TornLastRecordIsDroppedWithAWarningAndRecounted) {
 
 // ---- interrupts ------------------------------------------------------------------------------
 
+// The signal tests send their signal only once the run is under way: the interrupt handlers are
+// installed before this line is logged (at --log-level info), and a sanitizer on a loaded machine
+// can take longer than any fixed delay to get there.
+constexpr const char* kStartLine = "[info] N=";
+constexpr std::chrono::seconds kStartLimit{60};
+
 TEST_F(ResumeCli, SigintStopsWithin2SecondsAndKeepsTheFinishedUnits) {
   const fs::path journal = file("n18.journal");
-  harness::Process process =
-      start({"count", "-n", "18", "-t", "2", "--engine", "dfs", "--checkpoint", journal.string()}, dir_);
+  harness::Process process = start(
+      {"count", "-n", "18", "-t", "2", "--engine", "dfs", "--checkpoint", journal.string(), "--log-level", "info"},
+      dir_);
+  ASSERT_TRUE(process.wait_for_stderr(kStartLine, kStartLimit));
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   process.signal(SIGINT);
   const Outcome r = process.wait();
@@ -246,8 +258,10 @@ TEST_F(ResumeCli, SigintStopsWithin2SecondsAndKeepsTheFinishedUnits) {
 // must not wait for them.
 TEST_F(ResumeCli, SigtermDoesNotWaitForLongUnits) {
   const fs::path journal = file("n20.journal");
-  harness::Process process =
-      start({"count", "-n", "20", "--split-depth", "2", "-t", "2", "--checkpoint", journal.string()}, dir_);
+  harness::Process process = start(
+      {"count", "-n", "20", "--split-depth", "2", "-t", "2", "--checkpoint", journal.string(), "--log-level", "info"},
+      dir_);
+  ASSERT_TRUE(process.wait_for_stderr(kStartLine, kStartLimit));
   std::this_thread::sleep_for(std::chrono::milliseconds(800));
   process.signal(SIGTERM);
   const Outcome r = process.wait();
@@ -258,7 +272,8 @@ TEST_F(ResumeCli, SigtermDoesNotWaitForLongUnits) {
 }
 
 TEST_F(ResumeCli, SigintWithoutCheckpointSaysNothingWasSaved) {
-  harness::Process process = start({"count", "-n", "20", "--split-depth", "2", "-t", "2"}, dir_);
+  harness::Process process = start({"count", "-n", "20", "--split-depth", "2", "-t", "2", "--log-level", "info"}, dir_);
+  ASSERT_TRUE(process.wait_for_stderr(kStartLine, kStartLimit));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   process.signal(SIGINT);
   const Outcome r = process.wait();
