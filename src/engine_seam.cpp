@@ -1,19 +1,54 @@
 #include "engine_seam.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 #include <utility>
 
+#include <oneapi/tbb/task_arena.h>
+
+#include "parallel_each.hpp"
+#include "thread_allowance.hpp"
+
 namespace nqueens {
+
+namespace {
+
+// The ids, costliest first and equal costs by id: a total order, so the result does not depend
+// on how the sort is split. Shards are assigned in this order, so it must never change. Sorted
+// in chunks on the calling arena's threads, then merged pairwise a level at a time: at odd n
+// the join has hundreds of thousands of units, and a serial sort was a serial tail of the setup
+// that kept two threads well short of twice one thread at n = 17.
+std::vector<std::size_t> sorted_costliest_first(const std::vector<std::uint64_t>& costs) {
+  struct Keyed {
+    std::uint64_t cost;
+    std::size_t id;
+    bool operator<(const Keyed& other) const { return cost != other.cost ? cost > other.cost : id < other.id; }
+  };
+  std::vector<Keyed> keyed(costs.size());
+  for (std::size_t id = 0; id < costs.size(); ++id) keyed[id] = {costs[id], id};
+  constexpr std::size_t kChunks = 16;
+  const std::size_t chunk = (keyed.size() + kChunks - 1) / kChunks;
+  const auto at = [&](std::size_t index) {
+    return keyed.begin() + static_cast<std::ptrdiff_t>(std::min(index, keyed.size()));
+  };
+  detail::parallel_each(kChunks, [&](std::size_t i) { std::sort(at(i * chunk), at((i + 1) * chunk)); });
+  for (std::size_t width = chunk; width < keyed.size(); width *= 2) {
+    detail::parallel_each((keyed.size() + 2 * width - 1) / (2 * width), [&](std::size_t pair) {
+      const std::size_t first = pair * 2 * width;
+      std::inplace_merge(at(first), at(first + width), at(first + 2 * width));
+    });
+  }
+  std::vector<std::size_t> order(keyed.size());
+  for (std::size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].id;
+  return order;
+}
+
+}  // namespace
 
 void Engine::set_units(RunHeader header, std::vector<std::uint64_t> costs) {
   header_ = std::move(header);
   costs_ = std::move(costs);
-  order_.resize(costs_.size());
-  std::iota(order_.begin(), order_.end(), std::size_t{0});
-  std::stable_sort(order_.begin(), order_.end(),
-                   [this](std::size_t a, std::size_t b) { return costs_[a] > costs_[b]; });
+  order_ = sorted_costliest_first(costs_);
 }
 
 namespace {
@@ -50,8 +85,16 @@ EngineKind choose_engine(int n, const CountOptions& options) {
 }
 
 std::unique_ptr<Engine> make_engine(int n, const CountOptions& options) {
-  if (choose_engine(n, options) == EngineKind::join) return make_join_engine(n);
-  return make_dfs_engine(split(n, options.symmetry, options.split_depth));
+  const EngineKind kind = choose_engine(n, options);
+  // Built on the run's own threads (the join's tables, unit list and costs are parallel loops),
+  // so that --threads 1 means one thread from the first table on.
+  const int threads = resolve_threads(options.threads);
+  const detail::ThreadAllowance allowance(threads);
+  tbb::task_arena arena(threads);
+  return arena.execute([&]() -> std::unique_ptr<Engine> {
+    if (kind == EngineKind::join) return make_join_engine(n);
+    return make_dfs_engine(split(n, options.symmetry, options.split_depth));
+  });
 }
 
 }  // namespace nqueens

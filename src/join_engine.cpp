@@ -53,9 +53,7 @@ std::uint64_t run_fingerprint(const join::JoinPlan& plan) { return join::fingerp
 class JoinEngine final : public Engine {
  public:
   explicit JoinEngine(int n) : plan_(join::split(n)), tables_(n) {
-    std::vector<std::uint64_t> costs;
-    costs.reserve(plan_.units.size() + 1);
-    for (const join::JoinUnit& unit : plan_.units) costs.push_back(join::estimated_cost(plan_, unit));
+    std::vector<std::uint64_t> costs = join::estimated_costs(plan_);
     // The rotation unit goes first: one search, longer than a typical unit at large n.
     costs.push_back(costs.empty() ? 1 : *std::max_element(costs.begin(), costs.end()) + 1);
     RunHeader header{kVersion, EngineKind::join, n, Symmetry::full, 0, costs.size(), run_fingerprint(plan_)};

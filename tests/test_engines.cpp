@@ -3,7 +3,9 @@
 // choice, and the pipeline (threads, shards, headers) run over the join engine.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -92,6 +94,27 @@ TEST(JoinEngine, EveryUnitCountsTheSameOnAnyThreadCount) {
       per_unit[threads] = tallies;
     }
     EXPECT_EQ(per_unit[1], per_unit[3]) << "n=" << n;
+  }
+}
+
+// The engine's setup (unit list, costs, the costliest-first order shards are assigned by) runs
+// in parallel on the run's threads; it must come out the same on any thread count, and the
+// order must be a plain stable sort of the costs.
+TEST(JoinEngine, SetupIsTheSameOnAnyThreadCountAndOrdersAsAStableSort) {
+  for (int n : {13, 14, 17}) {
+    const auto one = nqueens::make_engine(n, with_engine(EngineKind::join, 1));
+    const auto three = nqueens::make_engine(n, with_engine(EngineKind::join, 3));
+    ASSERT_EQ(one->header(), three->header()) << "n=" << n;
+    std::vector<std::uint64_t> costs;
+    for (std::size_t id = 0; id < one->unit_count(); ++id) {
+      costs.push_back(one->cost(id));
+      ASSERT_EQ(costs.back(), three->cost(id)) << "n=" << n << " unit " << id;
+    }
+    std::vector<std::size_t> stable(costs.size());
+    std::iota(stable.begin(), stable.end(), std::size_t{0});
+    std::stable_sort(stable.begin(), stable.end(), [&](std::size_t a, std::size_t b) { return costs[a] > costs[b]; });
+    EXPECT_EQ(one->costliest_first(), stable) << "n=" << n;
+    EXPECT_EQ(three->costliest_first(), stable) << "n=" << n;
   }
 }
 

@@ -3,6 +3,8 @@
 #include <bit>
 #include <optional>
 
+#include "parallel_each.hpp"
+
 namespace nqueens::join {
 
 namespace {
@@ -73,8 +75,9 @@ QuadrantKeyTables::QuadrantKeyTables(const QuarterTable& table, int n) {
   for (const Quadrant& quadrant : {layout.east.north, layout.east.south, layout.west.north, layout.west.south}) {
     const QuadrantView view(layout, quadrant);
     std::vector<std::uint64_t>& keys = keys_[position(quadrant)];
-    keys.reserve(table.entry_count());
-    for (const QuarterEntry& entry : table.entries()) keys.push_back(view.key(entry));
+    keys.resize(table.entry_count());
+    const std::span<const QuarterEntry> entries = table.entries();
+    detail::parallel_each(entries.size(), [&](std::size_t i) { keys[i] = view.key(entries[i]); });
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "join/join_layout.hpp"
 #include "join/quarter_table.hpp"
+#include "parallel_each.hpp"
 
 namespace nqueens::join {
 
@@ -69,19 +70,38 @@ void add_folded_units(int n, JoinCase kind, std::vector<JoinUnit>& units) {
   });
 }
 
+std::uint64_t exact_binomial(int n, int r) {
+  std::uint64_t value = 1;
+  for (int i = 1; i <= r; ++i) value = value * std::uint64_t(n - r + i) / std::uint64_t(i);
+  return value;
+}
+
 // Off centre, (a, b) ranges over 0 < a < b <= k: each solution has exactly one image there
-// under the square's eight symmetries, and no symmetry fixes (a, b), so R is not folded.
+// under the square's eight symmetries, and no symmetry fixes (a, b), so R is not folded. At odd
+// n these are most of the units (183,479 of them at n = 17), so each (a, b) fills its own slice
+// of the list in parallel; the slices' sizes are binomials, known before any is filled.
 void add_off_centre_units(int n, std::vector<JoinUnit>& units) {
   const int k = n / 2;
+  struct Case {
+    std::uint8_t a, b;
+    std::size_t first;
+  };
+  std::vector<Case> cases;
+  std::size_t end = units.size();
   for (int a = 1; a < k; ++a) {
     for (int b = a + 1; b <= k; ++b) {
-      const auto fixed_a = static_cast<std::uint8_t>(a);
-      const auto fixed_b = static_cast<std::uint8_t>(b);
-      for_each_row_set(free_rows(n, JoinCase::off_centre, b), k, [&](std::uint32_t rows) {
-        units.push_back({JoinCase::off_centre, fixed_a, fixed_b, rows, 8});
-      });
+      cases.push_back({static_cast<std::uint8_t>(a), static_cast<std::uint8_t>(b), end});
+      end += exact_binomial(std::popcount(free_rows(n, JoinCase::off_centre, b)), k);
     }
   }
+  units.resize(end);
+  detail::parallel_each(cases.size(), [&](std::size_t i) {
+    const Case& fixed = cases[i];
+    std::size_t next = fixed.first;
+    for_each_row_set(free_rows(n, JoinCase::off_centre, fixed.b), k, [&](std::uint32_t rows) {
+      units[next++] = {JoinCase::off_centre, fixed.a, fixed.b, rows, 8};
+    });
+  });
 }
 
 class Fnv1a {
@@ -112,6 +132,13 @@ double estimated_halves(const SideLayout& side, int k, const std::vector<std::ui
   const double north_per_column_set = double(per_row_set[side.north_rows]) / binomial(k, north);
   const double south_per_column_set = double(per_row_set[side.south_rows]) / binomial(k, south);
   return binomial(std::popcount(side.columns), north) * north_per_column_set * south_per_column_set;
+}
+
+std::uint64_t cost_of(int n, const JoinUnit& unit, const std::vector<std::uint64_t>& per_row_set) {
+  const UnitLayout layout = layout_of(n, unit);
+  const double east = estimated_halves(layout.east, layout.k, per_row_set);
+  const double west = estimated_halves(layout.west, layout.k, per_row_set);
+  return static_cast<std::uint64_t>(std::llround(east * west + east + west));
 }
 
 }  // namespace
@@ -155,11 +182,17 @@ std::uint64_t fingerprint(const JoinPlan& plan) {
 }
 
 std::uint64_t estimated_cost(const JoinPlan& plan, const JoinUnit& unit) {
-  const UnitLayout layout = layout_of(plan.n, unit);
-  const std::vector<std::uint64_t>& per_row_set = placements_per_row_set(layout.k);
-  const double east = estimated_halves(layout.east, layout.k, per_row_set);
-  const double west = estimated_halves(layout.west, layout.k, per_row_set);
-  return static_cast<std::uint64_t>(std::llround(east * west + east + west));
+  return cost_of(plan.n, unit, placements_per_row_set(plan.n / 2));
+}
+
+std::vector<std::uint64_t> estimated_costs(const JoinPlan& plan) {
+  std::vector<std::uint64_t> costs(plan.units.size());
+  if (costs.empty()) return costs;
+  // Fetched once, outside the loop: the cache behind it takes a lock.
+  const std::vector<std::uint64_t>& per_row_set = placements_per_row_set(plan.n / 2);
+  detail::parallel_each(costs.size(),
+                        [&](std::size_t id) { costs[id] = cost_of(plan.n, plan.units[id], per_row_set); });
+  return costs;
 }
 
 }  // namespace nqueens::join

@@ -1,7 +1,5 @@
 #include "join/quarter_table.hpp"
 
-#include <tbb/parallel_for.h>
-
 #include <array>
 #include <bit>
 #include <map>
@@ -9,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "tsan_handoff.hpp"
+#include "parallel_each.hpp"
 
 namespace nqueens::join {
 
@@ -49,23 +47,6 @@ std::size_t group_index(int k, std::uint32_t rows, std::uint32_t columns) {
   return (static_cast<std::size_t>(rows) << k) | columns;
 }
 
-// tbb::parallel_for over the row sets, with the hand-overs stated for ThreadSanitizer
-// (tsan_handoff.hpp): the caller's setup is seen by every task, and every task by the caller.
-// The tags are not on the caller's stack: a task must take over before it reads anything
-// through its closure, and a tag's address read from the closure would already be such a read.
-const char setup_seen = 0, tasks_done = 0;
-
-template <typename Body>
-void for_each_row_set_in_parallel(std::uint32_t row_sets, const Body& body) {
-  detail::hand_over(&setup_seen);
-  tbb::parallel_for(std::uint32_t{0}, row_sets, [&body](std::uint32_t rows) {
-    detail::take_over(&setup_seen);
-    body(rows);
-    detail::hand_over(&tasks_done);
-  });
-  detail::take_over(&tasks_done);
-}
-
 }  // namespace
 
 QuarterTable::QuarterTable(int k) : k_(k) {
@@ -74,7 +55,7 @@ QuarterTable::QuarterTable(int k) : k_(k) {
   // Two passes over the same enumeration (count, then fill) keep the peak memory at the
   // table's own size. Each row set owns a contiguous slice of offsets, so tasks never share.
   std::vector<std::uint32_t> sizes(group_index(k, row_sets, 0), 0);
-  for_each_row_set_in_parallel(row_sets, [&](std::uint32_t rows) {
+  detail::parallel_each(row_sets, [&](std::uint32_t rows) {
     auto count = [&](const PartialPlacement& p) { ++sizes[group_index(k, rows, p.columns)]; };
     place_rows(k, rows, {}, count);
   });
@@ -87,7 +68,7 @@ QuarterTable::QuarterTable(int k) : k_(k) {
   if (total > UINT32_MAX) throw std::length_error("quarter table: too many entries for 32-bit offsets");
   offsets_.back() = static_cast<std::uint32_t>(total);
   entries_.resize(total);
-  for_each_row_set_in_parallel(row_sets, [&](std::uint32_t rows) {
+  detail::parallel_each(row_sets, [&](std::uint32_t rows) {
     std::vector<std::uint32_t> cursor(offsets_.begin() + static_cast<std::ptrdiff_t>(group_index(k, rows, 0)),
                                       offsets_.begin() + static_cast<std::ptrdiff_t>(group_index(k, rows + 1, 0)));
     auto fill = [&](const PartialPlacement& p) { entries_[cursor[p.columns]++] = {p.sums, p.differences}; };
@@ -131,7 +112,7 @@ const std::vector<std::uint64_t>& placements_per_row_set(int k) {
   if (inserted) {
     std::vector<std::uint64_t>& counts = it->second;
     counts.assign(std::size_t{1} << k, 0);
-    for_each_row_set_in_parallel(std::uint32_t{1} << k, [&](std::uint32_t rows) {
+    detail::parallel_each(std::uint32_t{1} << k, [&](std::uint32_t rows) {
       std::uint64_t placements = 0;
       auto count = [&](const PartialPlacement&) { ++placements; };
       place_rows(k, rows, {}, count);
