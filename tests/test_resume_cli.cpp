@@ -4,6 +4,7 @@
 // edited. The files the program writes are read back with the library.
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -90,35 +91,41 @@ Json numbers(const Json& record) {
 
 // ---- checkpoint and resume -------------------------------------------------------------------
 
-// The boards of the random-kill tests, one per engine: big enough that an uninterrupted run
-// takes over a second, so that the first kills always land, small enough to finish within the
-// attempts. The join engine is several times faster, hence its larger N in the release build.
+// The boards of the random-kill tests, one per engine, big enough that a run has many units to
+// be killed between. The join engine is several times faster, hence its larger N; a sanitizer
+// slows both 3 to 10 times, hence the smaller ones there.
 struct KilledBoard {
   const char* engine;
   int n;
   std::uint64_t total, unique;
 };
-constexpr KilledBoard kKilledDfs = {"dfs", 17, 95815104, 11977939};
 #ifdef NQUEENS_SANITIZED
-constexpr KilledBoard kKilledJoin = {"join", 17, 95815104, 11977939};
+constexpr KilledBoard kKilledDfs = {"dfs", 16, 14772512, 1846955};
+constexpr KilledBoard kKilledJoin = {"join", 16, 14772512, 1846955};
 #else
+constexpr KilledBoard kKilledDfs = {"dfs", 17, 95815104, 11977939};
 constexpr KilledBoard kKilledJoin = {"join", 18, 666090624, 83263591};
 #endif
 
 // Kills `count` at random moments and resumes it from its journal until a run ends on its own.
+// The moments are drawn against an uninterrupted run's time on this machine, not a fixed delay:
+// within its first half at first, so the first two runs are always killed, then later with each
+// attempt, so that a unit longer than the window (the join's rotation unit) is finished at last.
 void kill_and_resume_until_done(ResumeCli& test, const KilledBoard& board) {
+  std::vector<std::string> args = {"count",    "-n",   std::to_string(board.n), "-t", "2", "--engine", board.engine,
+                                   "--format", "json", "--no-progress"};
+  const Outcome uninterrupted = test.run(args);
+  ASSERT_EQ(uninterrupted.exit_code, 0) << describe(uninterrupted);
+  const int half_run_ms = std::max(10, static_cast<int>(uninterrupted.seconds * 500));
+
   const fs::path journal = test.file("run.journal");
+  args.insert(args.end(), {"--checkpoint", journal.string()});
   const unsigned seed = std::random_device{}();
   SCOPED_TRACE(testing::Message() << "seed " << seed << ", engine " << board.engine);
   std::mt19937 random(seed);
-  // Kills land within 700 ms at first; the bound grows with each attempt, so that a unit longer
-  // than that (the join's rotation unit under a sanitizer) is finished at last, not killed forever.
-  const auto delay_ms = [&random](int attempt) {
-    return std::uniform_int_distribution<int>(5, 700 + 100 * attempt)(random);
+  const auto delay_ms = [&random, half_run_ms](int attempt) {
+    return std::uniform_int_distribution<int>(5, half_run_ms * (10 + attempt) / 10)(random);
   };
-  const std::vector<std::string> args = {
-      "count",      "-n",           std::to_string(board.n), "-t",       "2",    "--engine",
-      board.engine, "--checkpoint", journal.string(),        "--format", "json", "--no-progress"};
   int kills = 0;
   Outcome finished;
   for (int attempt = 0; attempt < 200 && finished.exit_code != 0; ++attempt) {
@@ -145,7 +152,7 @@ void kill_and_resume_until_done(ResumeCli& test, const KilledBoard& board) {
   EXPECT_EQ(resumed["total"], board.total);
   EXPECT_EQ(resumed["unique"], board.unique);
   EXPECT_EQ(resumed["engine"], board.engine);
-  EXPECT_EQ(numbers(resumed), numbers(test.count(board.n, {"--engine", board.engine})))
+  EXPECT_EQ(numbers(resumed), numbers(last_record(uninterrupted)))
       << "a resumed run must give an uninterrupted run's numbers";
 }
 
