@@ -13,6 +13,7 @@
 
 #include "commands.hpp"
 #include "nqueens/version.hpp"
+#include "shell/number_options.hpp"
 
 namespace {
 
@@ -50,6 +51,7 @@ int run_program(int argc, char** argv) {
       add_merge_command(app),
   };
   // clang-format on
+  require_decimal_numbers(app);
 
   // A closed stdout must not kill the process silently: writes then fail with EPIPE, and each
   // command decides (count reports exit 3, solve stops quietly).

@@ -19,6 +19,7 @@
 #include "nqueens/version.hpp"
 #include "shell/count_options.hpp"
 #include "shell/exit_codes.hpp"
+#include "shell/number_options.hpp"
 #include "shell/report.hpp"
 #include "shell/shard_output.hpp"
 #include "shell/signals.hpp"
@@ -105,6 +106,7 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
   app.set_version_flag("--version", std::string("nqueens-mpi ") + kVersion);
   app.require_subcommand(1);
   add_count_options(*app.add_subcommand("count", "Count all solutions for one or more board sizes"), job.args);
+  require_decimal_numbers(app);
   if (const std::string unknown = unknown_command(argc, argv); !unknown.empty()) return usage_error(world, unknown);
   try {
     app.parse(argc, argv);
