@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "nqueens/version.hpp"
 #include "shell/number_options.hpp"
+#include "shell/standard_output.hpp"
 
 namespace {
 
@@ -53,8 +54,8 @@ int run_program(int argc, char** argv) {
   // clang-format on
   require_decimal_numbers(app);
 
-  // A closed stdout must not kill the process silently: writes then fail with EPIPE, and each
-  // command decides (count reports exit 3, solve stops quietly).
+  // A closed stdout must not kill the process: writes then fail with EPIPE, and the command
+  // stops at that write and ends quietly (standard_output.hpp).
   std::signal(SIGPIPE, SIG_IGN);
 
   if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) return fail(kUsage, unknown);
@@ -70,6 +71,10 @@ int run_program(int argc, char** argv) {
     for (const auto& [subcommand, run] : commands)
       if (subcommand->parsed()) return run();
     return kUsage;  // unreachable: CLI11 requires one subcommand
+  } catch (const ReaderGone& gone) {
+    // `| head`: the reader has seen what it wanted, so this is not an error.
+    spdlog::debug("{}: stopped", gone.what());
+    return kOk;
   } catch (const std::invalid_argument& error) {
     return fail(kUsage, error.what());
   } catch (const std::exception& error) {

@@ -2,11 +2,9 @@
 // format asked for. The engine (solutions.hpp) finds them; this file only formats and writes.
 #include <unistd.h>
 
-#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <span>
@@ -21,6 +19,7 @@
 #include "nqueens/solutions.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
+#include "shell/standard_output.hpp"
 #include "text_numbers.hpp"
 
 namespace nqueens::cli {
@@ -38,9 +37,10 @@ struct SolveArgs {
 
 // ---- stdout ---------------------------------------------------------------------------------
 
-// stdout written with write(2) from a buffer of our own: a closed pipe then surfaces as EPIPE at
-// a known call (stdio would hide it until some later flush), and millions of short lines cost a
-// few thousand system calls.
+// stdout written from a buffer of our own, through write_stdout (standard_output.hpp): millions
+// of short lines cost a few thousand system calls. A reader that has gone is a normal end here,
+// seen as false rather than ReaderGone, so that the search can be told to stop and the log
+// still says how many solutions were printed.
 class Stdout {
  public:
   Stdout() : interactive_(isatty(STDOUT_FILENO) == 1) { buffer_.reserve(2 * kFlushBytes); }
@@ -56,17 +56,7 @@ class Stdout {
 
   // False once the reader has gone (EPIPE); any other failure is a runtime error.
   bool flush() {
-    std::size_t done = 0;
-    while (done < buffer_.size()) {
-      const ssize_t wrote = ::write(STDOUT_FILENO, buffer_.data() + done, buffer_.size() - done);
-      if (wrote >= 0) {
-        done += static_cast<std::size_t>(wrote);
-      } else if (errno == EPIPE) {
-        return false;
-      } else if (errno != EINTR) {
-        throw std::runtime_error(std::string("could not write to standard output: ") + std::strerror(errno));
-      }
-    }
+    if (!write_stdout(buffer_)) return false;
     buffer_.clear();
     last_flush_ = Clock::now();
     return true;

@@ -23,6 +23,7 @@
 #include "shell/report.hpp"
 #include "shell/shard_output.hpp"
 #include "shell/signals.hpp"
+#include "shell/standard_output.hpp"
 #include "shell/verify.hpp"
 #include "world.hpp"
 
@@ -69,32 +70,67 @@ struct Job {
   SessionOptions session;
 };
 
+// Rank 0 claims the shard file's place before anything is counted (see ShardOutput), and every
+// rank learns whether that worked: a path that cannot be written ends every rank alike.
+std::unique_ptr<ShardOutput> claim_output(const World& world, const Job& job) {
+  if (!job.session.shard) return nullptr;
+  int code = kOk;
+  std::string message;
+  std::unique_ptr<ShardOutput> output;
+  if (world.root()) {
+    try {
+      output = std::make_unique<ShardOutput>(job.args.output);
+    } catch (const std::exception& failure) {
+      code = kRuntime;
+      message = failure.what();
+    }
+  }
+  mpi::broadcast(world, code);
+  if (code != kOk) throw mpi::AgreedExit(code, message);
+  return output;
+}
+
+// Rank 0's output for one N: the shard file, or a row of the report. False when stdout's reader
+// has gone.
+bool print_result(const Job& job, const SessionResult& counted, ShardOutput* output, Reporter* reporter, int& code) {
+  try {
+    if (output) {
+      output->write(counted, *job.session.shard);
+      return true;
+    }
+    const CountRecord record = make_record(counted.result, job.args.verify);
+    if (record.verified == false) code = kMismatch;
+    reporter->row(to_json(record));
+    return true;
+  } catch (const ReaderGone&) {
+    return false;
+  }
+}
+
 // One run of `count`: the N of the spec in order, each counted by every rank, printed by rank 0.
+// After each N every rank learns whether rank 0 could print it: once stdout's reader has gone
+// (`| head`), every rank ends quietly, as `nqueens count` does, instead of counting on.
 int run_count(const World& world, const Job& job) {
+  const std::unique_ptr<ShardOutput> output = claim_output(world, job);
   std::unique_ptr<Reporter> reporter;
   if (world.root() && !job.session.shard) {
-    reporter = make_reporter(parse_format(job.args.format), stdout);
+    reporter = make_reporter(parse_format(job.args.format));
     reporter->begin({"count", resolve_threads(job.args.threads), job.sizes});
   }
   int code = kOk;
   for (const int n : job.sizes) {
     const std::optional<SessionResult> counted = mpi::count_distributed(world, n, job.options, job.session);
-    if (!counted) continue;
-    const CountResult& result = counted->result;
-    spdlog::info("N={}: {} work units ({} engine), {} ranks x {} threads, {:.3f} s", n, result.work_units,
-                 to_string(result.engine), world.size(), result.threads, result.seconds);
-    if (job.session.shard) {
-      write_shard_file(*counted, *job.session.shard, job.args.output);
-      continue;
+    int reader_gone = 0;
+    if (counted) {
+      const CountResult& result = counted->result;
+      spdlog::info("N={}: {} work units ({} engine), {} ranks x {} threads, {:.3f} s", n, result.work_units,
+                   to_string(result.engine), world.size(), result.threads, result.seconds);
+      reader_gone = print_result(job, *counted, output.get(), reporter.get(), code) ? 0 : 1;
     }
-    const CountRecord record = make_record(result, job.args.verify);
-    if (record.verified == false) code = kMismatch;
-    reporter->row(to_json(record));
+    mpi::broadcast(world, reader_gone);
+    if (reader_gone) return kOk;
   }
-  if (reporter) {
-    reporter->end();
-    check_written(stdout);
-  }
+  if (reporter) reporter->end();
   mpi::broadcast(world, code);  // every rank ends with rank 0's verdict
   return code;
 }
@@ -128,7 +164,7 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
 
 int run_program(const World& world, int argc, char** argv) {
   set_up_logging(world);
-  std::signal(SIGPIPE, SIG_IGN);  // a closed stdout is reported (exit 3), as by `nqueens`
+  std::signal(SIGPIPE, SIG_IGN);  // a closed stdout is seen as EPIPE (standard_output.hpp), as by `nqueens`
   Job job;
   if (const std::optional<int> code = parse_job(world, argc, argv, job)) return *code;
   warn_if_bound_too_tightly(world, job.args.threads);

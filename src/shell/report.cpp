@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <stdexcept>
 
 #include <fmt/core.h>
 
 #include "nqueens/oeis.hpp"
 #include "nqueens/version.hpp"
+#include "standard_output.hpp"
 
 namespace nqueens::shell {
 
@@ -43,18 +43,19 @@ namespace {
 
 // ---- JSON Lines ---------------------------------------------------------------------------
 
+// One record per line as it is ready: scripts may tail the stream. The context record waits for
+// the first result, so that a run refused before it counts prints nothing.
 class JsonReporter : public Reporter {
  public:
-  explicit JsonReporter(std::FILE* out) : out_(out) {}
-  void begin(const RunContext& context) override { write(context_json(context)); }
-  void row(const nlohmann::ordered_json& record) override { write(record); }
+  void begin(const RunContext& context) override { context_ = context_json(context); }
+  void row(const nlohmann::ordered_json& record) override {
+    if (!context_.is_null()) print_stdout(context_.dump() + '\n');
+    context_ = nullptr;
+    print_stdout(record.dump() + '\n');
+  }
 
  private:
-  void write(const nlohmann::ordered_json& record) {
-    fmt::print(out_, "{}\n", record.dump());
-    std::fflush(out_);  // one record per line as it is ready: scripts may tail the stream
-  }
-  std::FILE* out_;
+  nlohmann::ordered_json context_;  //!< until the first row is printed
 };
 
 // ---- CSV ------------------------------------------------------------------------------------
@@ -67,7 +68,6 @@ std::string csv_cell(const nlohmann::ordered_json& value) {
 
 class CsvReporter : public Reporter {
  public:
-  explicit CsvReporter(std::FILE* out) : out_(out) {}
   void begin(const RunContext&) override {}
   void row(const nlohmann::ordered_json& record) override {
     if (!header_written_) {
@@ -82,10 +82,8 @@ class CsvReporter : public Reporter {
   void write_line(const nlohmann::ordered_json& record, Cell cell) {
     std::string line;
     for (const auto& item : record.items()) line += (line.empty() ? "" : ",") + cell(item);
-    fmt::print(out_, "{}\n", line);
-    std::fflush(out_);
+    print_stdout(line + '\n');
   }
-  std::FILE* out_;
   bool header_written_ = false;
 };
 
@@ -163,8 +161,6 @@ std::vector<Column> columns_for(const std::string& command, int count_width) {
 
 class TextReporter : public Reporter {
  public:
-  explicit TextReporter(std::FILE* out) : out_(out) {}
-
   void begin(const RunContext& context) override {
     const int largest = context.sizes.empty() ? 0 : *std::max_element(context.sizes.begin(), context.sizes.end());
     const auto expected = oeis_total(largest);
@@ -186,11 +182,9 @@ class TextReporter : public Reporter {
     std::string line;
     for (const Column& column : columns_)
       line += fmt::format("{}{:>{}}", line.empty() ? "" : "  ", cell(column, record), column.width);
-    fmt::print(out_, "{}\n", line);
-    std::fflush(out_);
+    print_stdout(line + '\n');
   }
 
-  std::FILE* out_;
   std::vector<Column> columns_;
   bool header_written_ = false;
 };
@@ -246,18 +240,13 @@ Format parse_format(const std::string& name) {
   return Format::text;
 }
 
-std::unique_ptr<Reporter> make_reporter(Format format, std::FILE* out) {
+std::unique_ptr<Reporter> make_reporter(Format format) {
   switch (format) {
-    case Format::json: return std::make_unique<JsonReporter>(out);
-    case Format::csv: return std::make_unique<CsvReporter>(out);
+    case Format::json: return std::make_unique<JsonReporter>();
+    case Format::csv: return std::make_unique<CsvReporter>();
     case Format::text: break;
   }
-  return std::make_unique<TextReporter>(out);
-}
-
-void check_written(std::FILE* out) {
-  if (std::fflush(out) != 0 || std::ferror(out))
-    throw std::runtime_error("could not write the results to standard output");
+  return std::make_unique<TextReporter>();
 }
 
 }  // namespace nqueens::shell

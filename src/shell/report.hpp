@@ -1,8 +1,10 @@
 #pragma once
 // Result printing for `count` and `oeis`: an aligned text table, JSON Lines (a context record,
 // then one record per N) or CSV (a header row, then one row per N). The JSON record defines
-// the fields; CSV writes the same fields in the same order.
-#include <cstdio>
+// the fields; CSV writes the same fields in the same order. Each line goes to standard output as
+// it is ready, through standard_output.hpp: a reader that has gone (ReaderGone) or a failed write
+// stops the command at that line. Nothing is written before the first record: a run refused
+// before it counts (a journal of another run, say) leaves stdout empty in every format.
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +36,8 @@ struct CountRecord {
 class Reporter {
  public:
   virtual ~Reporter() = default;
+  //! Takes the run's context; it is printed with the first row (JSON's context record, the text
+  //! table's column widths).
   virtual void begin(const RunContext& context) = 0;
   virtual void row(const nlohmann::ordered_json& record) = 0;
   virtual void end() {}
@@ -48,15 +52,13 @@ void add_format_option(CLI::App& command, std::string& format);
 //! The Format named by a string that add_format_option accepted.
 Format parse_format(const std::string& name);
 
-std::unique_ptr<Reporter> make_reporter(Format format, std::FILE* out);
+//! A reporter that writes to standard output.
+std::unique_ptr<Reporter> make_reporter(Format format);
 
 //! The fields of one `count` result, in output order (`n` and `total` first).
 nlohmann::ordered_json to_json(const CountRecord& record);
 
 //! A count as a JSON number, or as a decimal string past 2^64 (JSON parsers stop there).
 nlohmann::ordered_json count_json(Count value);
-
-//! Throws std::runtime_error if the stream could not be written (full disk, closed pipe).
-void check_written(std::FILE* out);
 
 }  // namespace nqueens::shell
