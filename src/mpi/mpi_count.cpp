@@ -148,8 +148,8 @@ class Collector final : public Role {
   Session& session_;
   Journal* journal_;
   shell::Progress* progress_;
-  Clock::time_point start_;
-  int ranks_done_ = 0;  //!< other ranks that have sent their last unit
+  Clock::time_point start_;  //!< the whole run's start, for the interrupt message
+  int ranks_done_ = 0;       //!< other ranks that have sent their last unit
 };
 
 // Every other rank: finished units go to rank 0 in one message per batch, then a last, empty
@@ -298,7 +298,7 @@ shell::SessionResult count_as_root(const World& world, const Engine& engine, int
     std::unique_ptr<shell::Progress> progress;
     if (options.progress.enabled)
       progress = std::make_unique<shell::Progress>(engine, ids, session.done(), options.progress);
-    Collector collector(world, session, journal, progress.get(), start);
+    Collector collector(world, session, journal, progress.get(), options.run_start);
     run_rank(world, engine, todo, collector, threads);
   }
   return shell::finish_session(session, threads, start);

@@ -1,6 +1,8 @@
 #include "count_options.hpp"
 
+#include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
 #include "nqueens/shard.hpp"
 #include "nqueens/symmetry.hpp"
@@ -18,6 +20,30 @@ std::string check_shard_spec(const std::string& text) {
   } catch (const std::invalid_argument& bad) {
     return std::string(bad.what());
   }
+}
+
+// An empty file name would otherwise mean "none": --checkpoint "" a run without a journal,
+// --output "" the shard file on stdout, both without a word.
+std::string check_file_name(const std::string& text) { return text.empty() ? "the file name is empty" : ""; }
+
+// The same file, however spelt ("n16.json", "./n16.json", "dir/../n16.json"), whether or not it
+// exists yet.
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+  // weakly_canonical keeps a relative path relative when no part of it exists yet.
+  const auto resolved = [](const std::filesystem::path& path) {
+    std::error_code ignored;
+    return std::filesystem::weakly_canonical(std::filesystem::absolute(path, ignored), ignored);
+  };
+  return resolved(a) == resolved(b);
+}
+
+// The shard file (and FILE.partial, the name it is written under) must not be the journal.
+void check_output_is_not_the_journal(const std::string& output, const std::filesystem::path& journal) {
+  if (output.empty()) return;
+  for (const std::string& written : {output, output + ".partial"})
+    if (same_file(written, journal))
+      throw std::invalid_argument("--output " + output + " and --checkpoint " + journal.string() +
+                                  " name the same file: give the shard file another name");
 }
 
 }  // namespace
@@ -61,11 +87,13 @@ void add_count_options(CLI::App& command, CountArgs& args) {
   shard->excludes(command.get_option("--verify"))->excludes(command.get_option("--format"));
   command.add_option("--output", args.output, "With --shard: write the shard file here instead of to stdout")
       ->type_name("FILE")
+      ->check(check_file_name)
       ->needs(shard);
   command
       .add_option("--checkpoint", args.checkpoint,
                   "Record finished work units in this journal and resume from it when run again; one N only")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(check_file_name);
   command
       .add_option("--progress-interval", args.progress_interval,
                   "Seconds between progress lines on stderr when it is not a terminal")
@@ -88,6 +116,7 @@ SessionOptions session_options(const CountArgs& args, const std::vector<int>& si
   if ((session.checkpoint || session.shard) && sizes.size() != 1)
     throw std::invalid_argument(std::string(session.checkpoint ? "--checkpoint" : "--shard") +
                                 " needs a single board size, not '" + args.spec + "'");
+  if (session.checkpoint) check_output_is_not_the_journal(args.output, *session.checkpoint);
   session.progress.enabled = !args.no_progress && !args.log.quiet;
   session.progress.interval_seconds = args.progress_interval;
   return session;

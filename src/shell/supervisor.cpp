@@ -95,7 +95,7 @@ class Supervisor {
   Session& session_;
   int threads_;
   Journal* journal_;
-  Clock::time_point start_;
+  Clock::time_point start_;  //!< the whole run's start, for the interrupt message
   std::atomic<bool> stop_{false};
   std::mutex lock_;
   std::condition_variable finished_signal_;
@@ -161,7 +161,7 @@ SessionResult count_session(int n, const CountOptions& options, const SessionOpt
   if (session.checkpoint) journal = open_journal(*session.checkpoint, engine->header());
   Session counting(*engine, wanted_ids(*engine, session.shard), journal.get());
   log_start(*engine, counting, journal.get());
-  if (!counting.complete()) Supervisor(counting, threads, journal.get(), start).run(session.progress);
+  if (!counting.complete()) Supervisor(counting, threads, journal.get(), session.run_start).run(session.progress);
   return finish_session(counting, threads, start);
 }
 

@@ -25,6 +25,9 @@ struct SessionOptions {
   std::optional<std::filesystem::path> checkpoint;  //!< the journal to resume from and record into
   std::optional<ShardSpec> shard;                   //!< count only this shard's units
   ProgressOptions progress;
+  //! When the whole run began (a list such as -n 8-17 is one run): the interrupt message counts
+  //! from here, while each N's `seconds` counts from that N's start.
+  std::chrono::steady_clock::time_point run_start = std::chrono::steady_clock::now();
 };
 
 struct SessionResult {
