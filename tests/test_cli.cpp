@@ -542,13 +542,39 @@ TEST(CliOeis, Csv) {
     EXPECT_EQ(lines[n + 1], std::to_string(n) + "," + std::to_string(kA000170[n]) + "," + std::to_string(kA002562[n]));
 }
 
+// ---- numbers are decimal ------------------------------------------------------------------------
+
+// CLI11 converts integers in base 0: without require_decimal_numbers, 010 was 8 and 08 an error.
+// Each integer option of each command is given with a leading zero and read back from the output.
+TEST(CliNumbers, LeadingZerosAreDecimalInEveryIntegerOption) {
+  EXPECT_EQ(count_records({"-n", "8", "-t", "010"}).at(0)["threads"], 10);
+  EXPECT_EQ(count_records({"-n", "8", "-t", "08"}).at(0)["threads"], 8);
+  EXPECT_EQ(count_records({"-n", "8", "--engine", "dfs", "--split-depth", "03"}).at(0)["split_depth"], 3);
+
+  const auto limited = run({"solve", "-n", "8", "--limit", "010", "--format", "perm"});
+  ASSERT_EQ(limited.exit_code, 0) << describe(limited);
+  EXPECT_EQ(lines_of(limited.out).size(), 10u);
+  const auto solved = run({"solve", "-n", "4", "-t", "010", "--format", "json"});
+  ASSERT_EQ(solved.exit_code, 0) << describe(solved);
+  EXPECT_EQ(json_lines(solved.out).at(0)["context"]["threads"], 10);
+
+  const auto bench = run({"bench", "-n", "4", "-r", "010", "-t", "01,02", "--no-baseline", "--format", "json"});
+  ASSERT_EQ(bench.exit_code, 0) << describe(bench);
+  const std::vector<Json> records = json_lines(bench.out);
+  ASSERT_EQ(records.size(), 3u) << describe(bench);
+  EXPECT_EQ(records[1]["repeats"], 10);
+  EXPECT_EQ(records[1]["threads"], 1);
+  EXPECT_EQ(records[2]["threads"], 2);
+}
+
 // ---- runtime failures: exit code 3 ----------------------------------------------------------
 
-TEST(CliRuntime, UnwritableStdoutExitsThree) {
+TEST(CliRuntime, UnwritableStdoutExitsThreeWithTheReason) {
   const std::vector<std::vector<std::string>> commands = {
       {"count", "-n", "8"},
       {"count", "-n", "8", "--format", "json"},
       {"count", "-n", "8", "--format", "csv"},
+      {"count", "-n", "8", "--shard", "1/1"},
       {"oeis"},
       {"oeis", "--format", "json"},
   };
@@ -557,7 +583,35 @@ TEST(CliRuntime, UnwritableStdoutExitsThree) {
     EXPECT_EQ(r.exit_code, 3) << args[0] << " " << args.back() << "\n" << describe(r);
     const std::vector<std::string> lines = lines_of(r.err);
     ASSERT_EQ(lines.size(), 1u) << describe(r);
-    EXPECT_EQ(lines[0].rfind("nqueens: error: ", 0), 0u) << describe(r);
+    EXPECT_EQ(lines[0], "nqueens: error: could not write to standard output: No space left on device") << describe(r);
+  }
+}
+
+// The first failed write ends the run: the sizes after it are never counted. N = 17 sits between
+// N = 8 and N = 16 so that the run would take seconds if it went on, but no time is measured:
+// the log says which sizes were started.
+TEST(CliRuntime, UnwritableStdoutStopsTheCountAtTheFirstFailedWrite) {
+  const auto r = run({"count", "-n", "8,17,16", "-t", "2", "--log-level", "info", "--no-progress"},
+                     harness::Options::stdout_to("/dev/full"));
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_NE(r.err.find("[info] N=8: "), std::string::npos) << describe(r);
+  EXPECT_EQ(r.err.find("N=17"), std::string::npos) << describe(r);
+  EXPECT_EQ(r.err.find("N=16"), std::string::npos) << describe(r);
+}
+
+// `count ... | head -1`: the reader has seen what it wanted. As with `solve`, the program stops at
+// the first write that finds the pipe closed and ends quietly with exit 0. The pipe is closed
+// after the first byte, while N = 17 (seconds on the DFS engine) is counted: its row is the first
+// write to fail, so N = 16 is never started.
+TEST(CliRuntime, ClosedStdoutEndsTheCountQuietlyAtTheNextRow) {
+  for (const char* format : {"text", "json", "csv"}) {
+    harness::Process process({NQUEENS_BINARY, "count", "-n", "8,17,16", "-t", "2", "--engine", "dfs", "--format",
+                              format, "--log-level", "info", "--no-progress"});
+    process.hang_up_after(1);
+    const harness::Outcome r = process.wait();
+    EXPECT_EQ(r.exit_code, 0) << format << "\n" << describe(r);
+    EXPECT_EQ(r.err.find("error"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.err.find("N=16"), std::string::npos) << "went on counting after the reader had gone\n" << describe(r);
   }
 }
 
@@ -627,7 +681,23 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"LogLevelUnknown", {"count", "-n", "8", "--log-level", "loud"}, "--log-level"},
         BadInput{"QuietWithLogLevel", {"count", "-n", "8", "-q", "--log-level", "info"}, "excludes"},
         BadInput{"ExtraPositional", {"count", "-n", "8", "extra"}, "extra"},
-        BadInput{"ExtraPositionalOeis", {"oeis", "extra"}, "extra"}),
+        BadInput{"ExtraPositionalOeis", {"oeis", "extra"}, "extra"},
+        // Numbers are decimal in every option of every command (CLI11 alone reads 0x10 as 16).
+        BadInput{"ThreadsHex", {"count", "-n", "8", "-t", "0x10"}, "--threads: Value 0x10 is not a whole number"},
+        BadInput{"ThreadsExponent", {"count", "-n", "8", "-t", "1e1"}, "not a whole number in decimal digits"},
+        BadInput{"SplitDepthHex", {"count", "-n", "8", "--split-depth", "0x3"}, "--split-depth"},
+        BadInput{"SolveLimitHex", {"solve", "-n", "8", "--limit", "0x10"}, "--limit: Value 0x10"},
+        BadInput{"SolveThreadsHex", {"solve", "-n", "8", "-t", "0x2"}, "--threads: Value 0x2"},
+        BadInput{"BenchRepeatsHex", {"bench", "-n", "4", "-r", "0x2"}, "--repeats: Value 0x2"},
+        BadInput{"BenchThreadListHex", {"bench", "-n", "4", "-t", "1,0x2"}, "--threads: Value 0x2"},
+        BadInput{"ProgressIntervalNan", {"count", "-n", "8", "--progress-interval", "nan"}, "not a finite decimal"},
+        BadInput{"ProgressIntervalInf", {"count", "-n", "8", "--progress-interval", "inf"}, "not a finite decimal"},
+        BadInput{"ProgressIntervalHex", {"count", "-n", "8", "--progress-interval", "0x1p3"}, "not a finite decimal"},
+        BadInput{"ProgressIntervalNegative", {"count", "-n", "8", "--progress-interval", "-1"}, "--progress-interval"},
+        // An empty file name would otherwise mean "no journal" and "stdout".
+        BadInput{"CheckpointEmpty", {"count", "-n", "8", "--checkpoint", ""}, "--checkpoint: the file name is empty"},
+        BadInput{
+            "OutputEmpty", {"count", "-n", "8", "--shard", "1/1", "--output", ""}, "--output: the file name is empty"}),
     [](const ::testing::TestParamInfo<BadInput>& param) { return std::string(param.param.name); });
 
 // `--verify` exits 1 when a count disagrees with the OEIS. A correct engine never does, so that

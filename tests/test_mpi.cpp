@@ -314,6 +314,10 @@ TEST_F(Mpi, BadInputExits2WithOneErrorLineAndNoOutput) {
       {"count", "-n", "8,9", "--checkpoint", (dir_ / "j").string()},
       {"count", "-n", "10", "--checkpoint", other.string()},  // the journal of another run
       {"frobnicate"},
+      {"count", "-n", "8", "-t", "0x10"},  // numbers are decimal, as in `nqueens`
+      {"count", "-n", "8", "--progress-interval", "nan"},
+      {"count", "-n", "8", "--checkpoint", ""},
+      {"count", "-n", "8", "--checkpoint", other.string(), "--shard", "1/1", "--output", other.string()},
   };
   for (const std::vector<std::string>& args : bad) {
     const Outcome failed = ranks(3, args);
@@ -324,11 +328,42 @@ TEST_F(Mpi, BadInputExits2WithOneErrorLineAndNoOutput) {
   }
 }
 
-TEST_F(Mpi, FailingRankAbortsTheJobWithItsReason) {
-  const Outcome failed =
-      ranks(2, {"count", "-n", "12", "--shard", "1/2", "--output", (dir_ / "no/such/dir.json").string()});
+// Rank 0 claims the shard file's place before the count, and every rank ends alike, in one line.
+TEST_F(Mpi, UnwritableOutputEndsEveryRankBeforeCounting) {
+  const Outcome failed = ranks(2, {"count", "-n", "12", "--shard", "1/2", "--output",
+                                   (dir_ / "no/such/dir.json").string(), "--log-level", "info"});
   EXPECT_EQ(failed.exit_code, 3) << describe(failed);
-  EXPECT_NE(failed.err.find("nqueens-mpi: error: rank 0: cannot create"), std::string::npos) << describe(failed);
+  EXPECT_EQ(count_prefixed(failed.err, "nqueens-mpi: error: cannot create"), 1u) << describe(failed);
+  EXPECT_EQ(failed.err.find("N=12"), std::string::npos) << "the count started\n" << describe(failed);
+}
+
+// A failure on one rank alone ends the whole job with its reason. Here rank 0 cannot put the
+// shard file in place at the end: a directory took its name while the job counted.
+TEST_F(Mpi, FailingRankAbortsTheJobWithItsReason) {
+  const fs::path output = dir_ / "n17.json";
+  harness::Process job = start(mpirun(2) + std::vector<std::string>{"count", "-n", "17", "-t", "1", "--shard", "1/1",
+                                                                    "--output", output.string(), "--no-progress"},
+                               dir_);
+  while (!fs::exists(dir_ / "n17.json.partial") && !job.ended())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  fs::create_directories(output / "in-the-way");
+  const std::optional<Outcome> failed = job.wait_for(std::chrono::seconds(120));
+  ASSERT_TRUE(failed) << "the job hung";
+  EXPECT_EQ(failed->exit_code, 3) << describe(*failed);
+  EXPECT_NE(failed->err.find("nqueens-mpi: error: rank 0: cannot rename"), std::string::npos) << describe(*failed);
+}
+
+// Started without mpirun (a singleton job), rank 0's stdout is the pipe itself: a reader that
+// has gone ends the job quietly at the next row, as `nqueens count | head -1` does, and the sizes
+// after it are never started.
+TEST_F(Mpi, ClosedStdoutEndsTheJobQuietly) {
+  harness::Process job({NQUEENS_MPI_BINARY, "count", "-n", "8,17,16", "-t", "2", "--engine", "dfs", "--log-level",
+                        "info", "--no-progress"});
+  job.hang_up_after(1);
+  const Outcome r = job.wait();
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.err.find("error"), std::string::npos) << describe(r);
+  EXPECT_EQ(r.err.find("N=16"), std::string::npos) << describe(r);
 }
 
 TEST_F(Mpi, KilledRankEndsTheJobInsteadOfHangingIt) {

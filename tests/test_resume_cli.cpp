@@ -202,6 +202,18 @@ TEST_F(ResumeCli, JournalOfAnotherRunIsRefusedWithExitCode2) {
   EXPECT_EQ(read_bytes(file("notes.txt")), "my notes\n");
 }
 
+// The JSON context record used to be printed before the journal was opened: exit 2 with a line
+// on stdout. Nothing is printed unless the run starts.
+TEST_F(ResumeCli, RefusedJournalLeavesStdoutEmptyInEveryFormat) {
+  const std::string journal = file("n9.journal").string();
+  count(9, {"--checkpoint", journal});
+  for (const char* format : {"json", "csv", "text"}) {
+    const Outcome r = run({"count", "-n", "10", "--checkpoint", journal, "--format", format});
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_EQ(r.out, "") << format;
+  }
+}
+
 TEST_F(ResumeCli, DamagedJournalIsRefusedWithExitCode3AndLeftAsItWas) {
   const std::string journal = file("n13.journal").string();
   count(13, {"--checkpoint", journal});
@@ -276,6 +288,28 @@ TEST_F(ResumeCli, SigtermDoesNotWaitForLongUnits) {
   EXPECT_LT(r.seconds, 2.5);
   EXPECT_TRUE(contains(r.err, "interrupted by SIGTERM")) << r.err;
   EXPECT_NO_THROW(nqueens::scan_journal(read_bytes(journal), "journal"));
+}
+
+// The message's time counts from the start of the run, not of the size being counted: it is at
+// least the time the sizes already printed took (their `seconds`). No clock is read here; the
+// program's own figures are compared. At split depth 2, N = 20 has units of seconds each.
+TEST_F(ResumeCli, InterruptedListSaysTheTimeSinceTheRunStarted) {
+  const fs::path out = file("out.jsonl");
+  harness::Process process({NQUEENS_BINARY, "count", "-n", "15,16,20", "--engine", "dfs", "--split-depth", "2", "-t",
+                            "2", "--format", "json", "--no-progress"},
+                           harness::Options::stdout_to(out));
+  while (harness::lines_of(read_bytes(out)).size() < 3 && !process.ended())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  process.signal(SIGINT);
+  const Outcome r = process.wait();
+  ASSERT_EQ(r.exit_code, 130) << describe(r);
+  const std::vector<std::string> lines = harness::lines_of(read_bytes(out));
+  ASSERT_EQ(lines.size(), 3u);
+  const double printed =
+      Json::parse(lines[1])["seconds"].get<double>() + Json::parse(lines[2])["seconds"].get<double>();
+  std::smatch said;
+  ASSERT_TRUE(std::regex_search(r.err, said, std::regex(R"(interrupted by SIGINT after (\d+\.\d) s)"))) << r.err;
+  EXPECT_GE(std::stod(said[1]) + 0.05, printed) << r.err;  // the message rounds to 0.1 s
 }
 
 TEST_F(ResumeCli, SigintWithoutCheckpointSaysNothingWasSaved) {
@@ -397,20 +431,73 @@ TEST_F(ShardCli, ShardsOfDifferentRunsAreBadInput) {
 }
 
 TEST_F(ShardCli, BadOptionsAreUsageErrors) {
-  const std::vector<std::vector<std::string>> cases = {{"count", "-n", "8-10", "--checkpoint", file("j").string()},
-                                                       {"count", "-n", "8,9", "--shard", "1/2"},
-                                                       {"count", "-n", "8", "--shard", "3/2"},
-                                                       {"count", "-n", "8", "--shard", "x"},
-                                                       {"count", "-n", "8", "--output", file("o").string()},
-                                                       {"count", "-n", "8", "--shard", "1/2", "--verify"},
-                                                       {"count", "-n", "8", "--progress-interval", "0"},
-                                                       {"merge"},
-                                                       {"merge", file("does-not-exist.json").string()}};
+  fs::create_directory(file("sub"));
+  const std::string same = file("same.json").string(), also_same = file("sub/../same.json").string();
+  const std::vector<std::vector<std::string>> cases = {
+      {"count", "-n", "8-10", "--checkpoint", file("j").string()},
+      {"count", "-n", "8,9", "--shard", "1/2"},
+      {"count", "-n", "8", "--shard", "3/2"},
+      {"count", "-n", "8", "--shard", "x"},
+      {"count", "-n", "8", "--output", file("o").string()},
+      {"count", "-n", "8", "--shard", "1/2", "--verify"},
+      {"count", "-n", "8", "--progress-interval", "0"},
+      {"count", "-n", "8", "--progress-interval", "nan"},
+      {"count", "-n", "8", "--progress-interval", "inf"},
+      {"count", "-n", "8", "--progress-interval", "-1"},
+      {"count", "-n", "8", "--checkpoint", ""},
+      {"count", "-n", "8", "--shard", "1/1", "--output", ""},
+      // The shard file would replace the journal, or be written under its name.
+      {"count", "-n", "8", "--shard", "1/1", "--output", same, "--checkpoint", also_same},
+      {"count", "-n", "8", "--shard", "1/1", "--output", same, "--checkpoint", same + ".partial"},
+      {"merge"},
+      {"merge", file("does-not-exist.json").string()}};
   for (const auto& args : cases) {
     const Outcome r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args[3] << "\n" << describe(r);
     EXPECT_EQ(r.out, "");
   }
+  EXPECT_FALSE(fs::exists(same));
+  EXPECT_FALSE(fs::exists(same + ".partial"));
+}
+
+// The shard file's place is claimed before the count: an unwritable --output used to be found
+// only once the count was done, and the result lost. The log shows no size started, and the
+// journal named on the same command line is never created.
+TEST_F(ShardCli, UnwritableOutputFailsBeforeAnythingIsCounted) {
+  const fs::path journal = file("n17.journal");
+  for (const std::string& output : {file("no/such/dir/x.json").string(), directory().string()}) {
+    const Outcome r = run({"count", "-n", "17", "--shard", "1/1", "--output", output, "--checkpoint", journal.string(),
+                           "--log-level", "info"});
+    EXPECT_EQ(r.exit_code, 3) << describe(r);
+    EXPECT_TRUE(contains(r.err, "nqueens: error: cannot ")) << r.err;
+    EXPECT_FALSE(contains(r.err, "N=17")) << "the count started\n" << r.err;
+    EXPECT_FALSE(fs::exists(journal));
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+// Two runs writing one --output at once: the second is refused while the first holds
+// FILE.partial. The first, interrupted, leaves FILE.partial behind unlocked (as a killed run
+// would), and the next run takes it over.
+TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver) {
+  const fs::path output = file("n18.json"), partial = file("n18.json.partial");
+  harness::Process first =
+      start({"count", "-n", "18", "--engine", "dfs", "-t", "1", "--shard", "1/1", "--output", output.string()}, dir_);
+  while (!fs::exists(partial) && !first.ended()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const Outcome second = run({"count", "-n", "18", "--engine", "dfs", "--shard", "1/1", "--output", output.string()});
+  EXPECT_EQ(second.exit_code, 3) << describe(second);
+  EXPECT_TRUE(contains(second.err, partial.string() + " is in use by another nqueens process")) << second.err;
+  first.signal(SIGTERM);
+  EXPECT_EQ(first.wait().exit_code, 143);
+  EXPECT_FALSE(fs::exists(output));
+
+  write_bytes(partial, "what a killed run left");
+  const Outcome third = run({"count", "-n", "10", "--shard", "1/1", "--output", output.string()});
+  ASSERT_EQ(third.exit_code, 0) << describe(third);
+  EXPECT_FALSE(fs::exists(partial));
+  const Outcome merged = merge({output.string()}, {"--format", "csv"});
+  ASSERT_EQ(merged.exit_code, 0) << describe(merged);
+  EXPECT_TRUE(contains(merged.out, "\n10,724,92,724,92,")) << merged.out;
 }
 
 }  // namespace
