@@ -49,13 +49,13 @@ class JsonReporter : public Reporter {
  public:
   void begin(const RunContext& context) override { context_ = context_json(context); }
   void row(const nlohmann::ordered_json& record) override {
-    if (!context_.is_null()) print_stdout(context_.dump() + '\n');
-    context_ = nullptr;
+    if (context_) print_stdout(context_->dump() + '\n');
+    context_.reset();
     print_stdout(record.dump() + '\n');
   }
 
  private:
-  nlohmann::ordered_json context_;  //!< until the first row is printed
+  std::optional<nlohmann::ordered_json> context_;  //!< until the first row is printed
 };
 
 // ---- CSV ------------------------------------------------------------------------------------
