@@ -212,6 +212,12 @@ TEST_F(ResumeCli, RefusedJournalLeavesStdoutEmptyInEveryFormat) {
     EXPECT_EQ(r.exit_code, 2) << describe(r);
     EXPECT_EQ(r.out, "") << format;
   }
+  // A shard's file was claimed before the journal was opened: the refusal takes the claim back.
+  const std::string output = file("n10.json").string();
+  const Outcome shard = run({"count", "-n", "10", "--checkpoint", journal, "--shard", "1/1", "--output", output});
+  EXPECT_EQ(shard.exit_code, 2) << describe(shard);
+  EXPECT_FALSE(fs::exists(output + ".partial"));
+  EXPECT_FALSE(fs::exists(output));
 }
 
 TEST_F(ResumeCli, DamagedJournalIsRefusedWithExitCode3AndLeftAsItWas) {
