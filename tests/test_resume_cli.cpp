@@ -249,6 +249,59 @@ TEST_F(ResumeCli, TornLastRecordIsDroppedWithAWarningAndRecounted) {
   EXPECT_EQ(scan.units.size(), scan.header.unit_count);
 }
 
+// Every JSON Lines count record of a run, in order.
+std::vector<Json> count_records(const Outcome& r) {
+  std::vector<Json> records;
+  std::size_t begin = 0;
+  for (std::size_t end; (end = r.out.find('\n', begin)) != std::string::npos; begin = end + 1) {
+    Json line = Json::parse(r.out.substr(begin, end - begin));
+    if (line.contains("total")) records.push_back(std::move(line));
+  }
+  return records;
+}
+
+// With several N, --checkpoint is a directory of journals, one per N: a range interrupted in
+// its third N resumes there, answering the first two from their finished journals.
+TEST_F(ResumeCli, CheckpointOfSeveralSizesKeepsOneJournalPerNAndResumesTheRange) {
+  const fs::path journals = file("range") / "nested";  // created, parents and all
+  const std::vector<std::string> args = {"count", "-n",           "11-13",           "-t",          "2",   "--format",
+                                         "json",  "--checkpoint", journals.string(), "--log-level", "info"};
+  const Outcome first = run(args);
+  ASSERT_EQ(first.exit_code, 0) << describe(first);
+  const std::vector<Json> whole = count_records(first);
+  ASSERT_EQ(whole.size(), 3u) << first.out;
+  for (int n = 11; n <= 13; ++n) {
+    const fs::path journal = journals / ("n" + std::to_string(n) + ".journal");
+    ASSERT_TRUE(fs::is_regular_file(journal)) << journal;
+    EXPECT_EQ(nqueens::scan_journal(read_bytes(journal), "journal").header.n, n);
+  }
+  // N = 13 as if interrupted: only its header and first records survive.
+  const fs::path last = journals / "n13.journal";
+  std::string bytes = read_bytes(last);
+  std::size_t cut = 0;
+  for (int line = 0; line < 4; ++line) cut = bytes.find('\n', cut) + 1;
+  bytes.resize(cut);
+  write_bytes(last, bytes);
+
+  const Outcome resumed = run(args);
+  ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+  const std::vector<Json> again = count_records(resumed);
+  ASSERT_EQ(again.size(), 3u) << resumed.out;
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(numbers(again[i]), numbers(whole[i])) << i;
+  EXPECT_TRUE(contains(resumed.err, "n11.journal: all")) << resumed.err;
+  EXPECT_TRUE(contains(resumed.err, "n12.journal: all")) << resumed.err;
+  EXPECT_TRUE(contains(resumed.err, "n13.journal: resuming, 3 units already counted")) << resumed.err;
+}
+
+// A single N given a directory keeps its journal inside it, under the name a range would use.
+TEST_F(ResumeCli, CheckpointNamingADirectoryHoldsThatNsJournal) {
+  fs::create_directories(file("journals"));
+  count(12, {"--checkpoint", file("journals").string()});
+  EXPECT_EQ(nqueens::scan_journal(read_bytes(file("journals") / "n12.journal"), "journal").header.n, 12);
+  count(10, {"--checkpoint", file("slash").string() + "/"});
+  EXPECT_TRUE(fs::is_regular_file(file("slash") / "n10.journal"));
+}
+
 // ---- interrupts ------------------------------------------------------------------------------
 
 // The signal tests send their signal only once the run is under way: the interrupt handlers are
@@ -438,6 +491,7 @@ TEST_F(ShardCli, ShardsOfDifferentRunsAreBadInput) {
 
 TEST_F(ShardCli, BadOptionsAreUsageErrors) {
   fs::create_directory(file("sub"));
+  write_bytes(file("j"), "");  // a file: with several N, --checkpoint must be a directory
   const std::string same = file("same.json").string(), also_same = file("sub/../same.json").string();
   const std::vector<std::vector<std::string>> cases = {
       {"count", "-n", "8-10", "--checkpoint", file("j").string()},

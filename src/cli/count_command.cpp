@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/n_spec.hpp"
+#include "shell/checkpoint_path.hpp"
 #include "shell/count_options.hpp"
 #include "shell/report.hpp"
 #include "shell/shard_output.hpp"
@@ -31,14 +32,15 @@ int run(const CountArgs& args) {
   const std::vector<int> sizes = parse_n_spec(args.spec);
   const CountOptions options = engine_options(args);
   const SessionOptions session = session_options(args, sizes);
+  if (session.checkpoint) create_journal_directory(*session.checkpoint, sizes.size());
   catch_interrupts();
-  if (session.shard) return run_shard(args, sizes.front(), options, session);
+  if (session.shard) return run_shard(args, sizes.front(), options, session_for_size(session, sizes.front(), 1));
 
   auto reporter = make_reporter(parse_format(args.format));
   reporter->begin({"count", resolve_threads(args.threads), sizes});
   bool mismatch = false;
   for (int n : sizes) {
-    const CountResult result = count_session(n, options, session).result;
+    const CountResult result = count_session(n, options, session_for_size(session, n, sizes.size())).result;
     spdlog::info("N={}: {} work units ({} engine), {} threads, {:.3f} s", n, result.work_units,
                  to_string(result.engine), result.threads, result.seconds);
     const CountRecord record = make_record(result, args.verify);

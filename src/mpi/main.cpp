@@ -17,6 +17,7 @@
 #include "mpi_count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/version.hpp"
+#include "shell/checkpoint_path.hpp"
 #include "shell/count_options.hpp"
 #include "shell/exit_codes.hpp"
 #include "shell/number_options.hpp"
@@ -112,6 +113,8 @@ bool print_result(const Job& job, const SessionResult& counted, ShardOutput* out
 // (`| head`), every rank ends quietly, as `nqueens count` does, instead of counting on.
 int run_count(const World& world, const Job& job) {
   const std::unique_ptr<ShardOutput> output = claim_output(world, job);
+  // Rank 0 alone writes journals; a directory it cannot create ends the job (exit 3).
+  if (world.root() && job.session.checkpoint) create_journal_directory(*job.session.checkpoint, job.sizes.size());
   std::unique_ptr<Reporter> reporter;
   if (world.root() && !job.session.shard) {
     reporter = make_reporter(parse_format(job.args.format));
@@ -119,7 +122,8 @@ int run_count(const World& world, const Job& job) {
   }
   int code = kOk;
   for (const int n : job.sizes) {
-    const std::optional<SessionResult> counted = mpi::count_distributed(world, n, job.options, job.session);
+    const std::optional<SessionResult> counted =
+        mpi::count_distributed(world, n, job.options, session_for_size(job.session, n, job.sizes.size()));
     int reader_gone = 0;
     if (counted) {
       const CountResult& result = counted->result;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "checkpoint_path.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/symmetry.hpp"
 #include "report.hpp"
@@ -91,8 +92,9 @@ void add_count_options(CLI::App& command, CountArgs& args) {
       ->needs(shard);
   command
       .add_option("--checkpoint", args.checkpoint,
-                  "Record finished work units in this journal and resume from it when run again; one N only")
-      ->type_name("FILE")
+                  "Record finished work units in this journal and resume from it when run again; with several N, "
+                  "a directory of journals, one per N")
+      ->type_name("PATH")
       ->check(check_file_name);
   command
       .add_option("--progress-interval", args.progress_interval,
@@ -113,10 +115,12 @@ SessionOptions session_options(const CountArgs& args, const std::vector<int>& si
   SessionOptions session;
   if (!args.checkpoint.empty()) session.checkpoint = args.checkpoint;
   if (!args.shard.empty()) session.shard = parse_shard_spec(args.shard);
-  if ((session.checkpoint || session.shard) && sizes.size() != 1)
-    throw std::invalid_argument(std::string(session.checkpoint ? "--checkpoint" : "--shard") +
-                                " needs a single board size, not '" + args.spec + "'");
-  if (session.checkpoint) check_output_is_not_the_journal(args.output, *session.checkpoint);
+  if (session.shard && sizes.size() != 1)
+    throw std::invalid_argument("--shard needs a single board size, not '" + args.spec + "'");
+  if (session.checkpoint) {
+    check_checkpoint(*session.checkpoint, sizes.size());
+    check_output_is_not_the_journal(args.output, *session.checkpoint);
+  }
   session.progress.enabled = !args.no_progress && !args.log.quiet;
   session.progress.interval_seconds = args.progress_interval;
   return session;

@@ -46,8 +46,9 @@ void add_count_options(CLI::App& command, CountArgs& args);
 //! The engine's options: engine, symmetry, split depth and threads per process (0: every hardware thread).
 CountOptions engine_options(const CountArgs& args);
 
-//! The options that make a session more than a plain count. A journal or a shard names one
-//! run, so both need a single N: throws std::invalid_argument otherwise.
+//! The options that make a session more than a plain count. A shard names one run, so it needs
+//! a single N; a checkpoint for several N must not be a file (checkpoint_path.hpp). Throws
+//! std::invalid_argument otherwise.
 SessionOptions session_options(const CountArgs& args, const std::vector<int>& sizes);
 
 }  // namespace nqueens::shell
