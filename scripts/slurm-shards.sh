@@ -1,40 +1,71 @@
 #!/usr/bin/env bash
-# Slurm example: one board size counted as a job array of shards, then merged by a second job
-# that starts only when every shard has succeeded.
+# Slurm: one board size counted as a job array of K shards, then merged by a second job that
+# starts only when every shard has succeeded. Run it plainly, not through sbatch: it submits both.
 #
-#   N=21 scripts/slurm-shards.sh     # run it plainly, not through sbatch: it submits both jobs
+#   N=21 K=32 scripts/slurm-shards.sh              # all 32 shards, then the merge
+#   N=21 K=32 ARRAY=5,9 scripts/slurm-shards.sh    # only shards 5 and 9 again, then the merge
 #
-# Each array task counts `--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT` on the cores
-# Slurm gave it and writes its shard file. It also keeps a checkpoint journal: when a task is
-# preempted or hits its time limit, Slurm sends SIGTERM, nqueens saves the finished units and
-# exits 143, and the requeued task resumes where it stopped. Adjust the #SBATCH lines (array
-# size, cores, time, partition) to your cluster; the shards are balanced by estimated work.
+# Settings (environment): N (board size), K (number of shards: fixed for the whole run, so that
+# re-running some of them gives the same shards), ARRAY (the array tasks = shard numbers to run,
+# default 1-K), CPUS (cores per shard, default 16), TIME (limit per task, default 04:00:00),
+# GRACE (seconds between the warning signal and the limit, default 300), NQUEENS (the program),
+# OUT_DIR (shard files, journals and logs; created). Other sbatch options (partition, account)
+# go in SBATCH_* variables or #SBATCH lines, which sbatch reads as usual.
+#
+# The time limit: Slurm sends SIGTERM to the counting step GRACE seconds before the limit
+# (--signal=TERM@GRACE); nqueens saves its finished units to the shard's journal and exits 143;
+# this script then requeues the task (scontrol requeue), and the requeued task resumes from
+# the journal. A task that failed otherwise is not requeued: re-run it with ARRAY=i. Logs are
+# appended across requeues (--open-mode=append), one per shard.
 #
 #SBATCH --job-name=nqueens-shard
-#SBATCH --array=1-32
-#SBATCH --cpus-per-task=16
-#SBATCH --time=04:00:00
 #SBATCH --requeue
 #SBATCH --open-mode=append
-#SBATCH --output=nqueens-shard-%A_%a.log
 set -euo pipefail
 
 N=${N:-21}
+K=${K:-32}
 binary=${NQUEENS:-$PWD/build/release/nqueens}
-dir=${OUT_DIR:-$PWD/shards-n$N}
+dir=${OUT_DIR:-$PWD/shards-n$N-k$K}
+
+submit() {
+  local array=${ARRAY:-1-$K} cpus=${CPUS:-16} grace=${GRACE:-300}
+  mkdir -p "$dir"
+  local job
+  # The shard count travels as K: SLURM_ARRAY_TASK_COUNT counts only the tasks of this array
+  # (2 for --array=5,9), which would make other shards than the first run did.
+  job=$(sbatch --parsable --array="$array" --cpus-per-task="$cpus" --time="${TIME:-04:00:00}" \
+    --signal=TERM@"$grace" --output="$dir/shard-%a.log" \
+    --export=ALL,N="$N",K="$K",NQUEENS="$binary",OUT_DIR="$dir" "$0")
+  job=${job%%;*}  # --parsable prints "id" or "id;cluster"
+  sbatch --parsable --dependency=afterok:"$job" --job-name=nqueens-merge --output="$dir/merge.log" \
+    --wrap "'$binary' merge --verify --format json '$dir'/shard-*.json > '$dir/result.jsonl'" >/dev/null
+  echo "submitted shards $array of $K as job $job; the merged result will be in $dir/result.jsonl"
+}
+
+count_shard() {
+  local i=$SLURM_ARRAY_TASK_ID cpus=${SLURM_CPUS_PER_TASK:-1}
+  if ((i < 1 || i > K)); then
+    echo "slurm-shards: array task $i is not a shard of 1..$K" >&2
+    exit 2
+  fi
+  mkdir -p "$dir"  # the journal's directory, even if it went away since the submission
+  echo "[$(date -u +%FT%TZ)] shard $i/$K of N=$N on $(hostname), start ${SLURM_RESTART_COUNT:-0}" >&2
+  # srun starts the counting step, which gets the time-limit signal. Since Slurm 22.05 a step no
+  # longer inherits the job's --cpus-per-task: pass it, or the step may run on one core.
+  local status=0
+  srun --ntasks=1 --cpus-per-task="$cpus" "$binary" count -n "$N" -t "$cpus" --shard "$i/$K" \
+    --checkpoint "$dir/shard-$i.journal" --output "$dir/shard-$i.json" --progress-interval 300 || status=$?
+  if ((status == 143)); then
+    # Stopped by the time-limit signal with its units saved: run again from the journal.
+    echo "[$(date -u +%FT%TZ)] shard $i/$K saved at the time limit; requeueing" >&2
+    scontrol requeue "${SLURM_ARRAY_JOB_ID}_$i"
+  fi
+  exit "$status"
+}
 
 if [[ -z "${SLURM_ARRAY_TASK_ID:-}" ]]; then
-  # Outside Slurm: submit this script as the array, then the merge that waits for all of it.
-  mkdir -p "$dir"
-  array=$(sbatch --parsable --export=ALL,N="$N",NQUEENS="$binary",OUT_DIR="$dir" "$0")
-  sbatch --dependency=afterok:"$array" --job-name=nqueens-merge --output="$dir/merge.log" \
-    --wrap "'$binary' merge --verify --format json '$dir'/shard-*.json > '$dir/result.jsonl'"
-  echo "submitted shards as job $array; the merged result will be in $dir/result.jsonl"
-  exit 0
+  submit
+else
+  count_shard
 fi
-
-# Inside an array task. exec: the signals Slurm sends reach nqueens itself.
-i=$SLURM_ARRAY_TASK_ID
-k=$SLURM_ARRAY_TASK_COUNT
-exec "$binary" count -n "$N" -t "${SLURM_CPUS_PER_TASK:-1}" --shard "$i/$k" \
-  --checkpoint "$dir/shard-$i.journal" --output "$dir/shard-$i.json" --progress-interval 300

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# scripts/slurm-shards.sh against a fake Slurm (tests/fake_slurm: sbatch, srun and scontrol that
+# record their arguments) and the variables Slurm sets in an array task: the submission, a
+# re-run of some shards with --array, the tasks themselves, the time limit (SIGTERM to the step,
+# then requeue and resume) and a failure that must not be requeued.
+#   tests/slurm_shards_test.sh path/to/nqueens path/to/slurm-shards.sh
+set -euo pipefail
+
+binary=$(realpath "$1")
+script=$(realpath "$2")
+fakes=$(cd "$(dirname "$0")/fake_slurm" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/nqueens-slurm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export PATH="$fakes:$PATH" FAKE_SLURM_LOG="$work/slurm.log"
+cd "$work"
+
+fail() {
+  echo "FAILED: $*" >&2
+  echo "--- slurm.log:" >&2
+  cat "$FAKE_SLURM_LOG" >&2 || true
+  exit 1
+}
+expect_line() {  # expect_line FILE PATTERN: some line of FILE matches the extended regex
+  grep -Eq -- "$2" "$1" || fail "no line of $1 matches '$2'"
+}
+
+# ---- submitting: K explicit, the array, the time-limit signal, logs and the merge ----------------
+out="$work/runs/n10"
+N=10 K=3 CPUS=2 NQUEENS="$binary" OUT_DIR="$out" bash "$script" >submit.txt
+[[ -d "$out" ]] || fail "the submission did not create $out"
+expect_line submit.txt "shards 1-3 of 3 as job 1001"
+expect_line slurm.log "^sbatch --parsable --array=1-3 --cpus-per-task=2 .*--signal=TERM@300 --output=$out/shard-%a.log .*K=3.*$script$"
+expect_line slurm.log "^sbatch --parsable --dependency=afterok:1001 .*--output=$out/merge.log --wrap .* merge --verify"
+expect_line "$script" "^#SBATCH --requeue$"
+expect_line "$script" "^#SBATCH --open-mode=append$"
+
+# Only shards 2 and 3 again: the array names them, K still says how many shards there are.
+: >slurm.log
+ARRAY=2,3 N=10 K=3 CPUS=2 NQUEENS="$binary" OUT_DIR="$out" bash "$script" >/dev/null
+expect_line slurm.log "^sbatch --parsable --array=2,3 .*K=3"
+expect_line slurm.log "afterok:1003 "
+
+# ---- array tasks: what Slurm sets, a rerun's task count included ---------------------------------
+task() {  # task I [VAR=VALUE...]: array task I of the rerun of job 1001, 2 CPUs, N=10 in 3 shards
+  local i=$1
+  shift
+  env SLURM_JOB_ID=$((2000 + i)) SLURM_ARRAY_JOB_ID=1001 SLURM_ARRAY_TASK_ID="$i" SLURM_ARRAY_TASK_COUNT=1 \
+    SLURM_CPUS_PER_TASK=2 N=10 K=3 NQUEENS="$binary" OUT_DIR="$out" "$@" bash "$script"
+}
+rm -rf "$work/runs"  # the journal's directory must be created by the task itself
+: >slurm.log
+for i in 3 1 2; do
+  task "$i" >>"task-$i.log" 2>&1 || fail "array task $i exited $?: $(cat "task-$i.log")"
+done
+expect_line slurm.log "^srun --ntasks=1 --cpus-per-task=2 $binary count -n 10 -t 2 --shard 2/3 --checkpoint $out/shard-2.journal"
+"$binary" merge --verify --format json "$out"/shard-*.json >merged.jsonl || fail "merge exited $?"
+expect_line merged.jsonl '"total":724[,}]'
+
+task 4 >task-4.log 2>&1 && fail "array task 4 of K=3 was accepted"
+expect_line task-4.log "array task 4 is not a shard of 1..3"
+
+# ---- the time limit: SIGTERM to the step, the task requeues itself, the rerun finishes ----------
+out="$work/runs/n17"
+: >slurm.log
+rm -f "$FAKE_SLURM_LOG.step"
+task 1 N=17 K=2 SLURM_CPUS_PER_TASK=1 OUT_DIR="$out" >>limit.log 2>&1 &
+runner=$!
+for _ in $(seq 200); do [[ -s "$FAKE_SLURM_LOG.step" ]] && break; sleep 0.05; done
+[[ -s "$FAKE_SLURM_LOG.step" ]] || fail "the step never started"
+sleep 0.5
+kill -TERM "$(cat "$FAKE_SLURM_LOG.step")"
+status=0
+wait "$runner" || status=$?
+[[ $status -eq 143 ]] || fail "the task stopped at the time limit exited $status, not 143: $(cat limit.log)"
+expect_line slurm.log "^scontrol requeue 1001_1$"
+[[ ! -e "$out/shard-1.json" ]] || fail "a shard file was written by the interrupted task"
+[[ -f "$out/shard-1.journal" ]] || fail "no journal was kept in $out"
+
+# The requeued task: the same variables, one more start; it resumes and finishes.
+task 1 N=17 K=2 SLURM_CPUS_PER_TASK=1 SLURM_RESTART_COUNT=1 OUT_DIR="$out" >>limit.log 2>&1 ||
+  fail "the requeued task exited $?: $(cat limit.log)"
+expect_line limit.log "shard 1/2 of N=17 .*start 0"
+expect_line limit.log "shard 1/2 of N=17 .*start 1"
+task 2 N=17 K=2 SLURM_CPUS_PER_TASK=1 OUT_DIR="$out" >>limit.log 2>&1 || fail "shard 2/2 exited $?"
+"$binary" merge --verify --format json "$out"/shard-*.json >merged17.jsonl || fail "merge of N=17 exited $?"
+expect_line merged17.jsonl '"total":95815104[,}]'
+
+# ---- a failure that is not the time limit is not requeued ----------------------------------------
+: >slurm.log
+status=0
+task 3 NQUEENS=/bin/false OUT_DIR="$work/runs/false" >false.log 2>&1 || status=$?
+[[ $status -eq 1 ]] || fail "a failing task exited $status, not 1"
+if grep -q "^scontrol" slurm.log; then fail "a failed task was requeued"; fi
+
+echo "slurm-shards.sh: submission, --array reruns, tasks, time limit and requeue all behave"
