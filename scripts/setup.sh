@@ -8,7 +8,9 @@ packages=(g++ cmake make libtbb-dev libcli11-dev libspdlog-dev libgtest-dev nloh
 packages+=(clang-14 libclang-rt-14-dev clang-tidy-14 clang-format-14)
 # nqueens-mpi (docs/cluster.md): Open MPI's headers and libraries, and mpirun for its tests.
 packages+=(libopenmpi-dev openmpi-bin)
-packages+=("$@")  # extras, e.g. scripts/setup.sh libbenchmark-dev gnuplot
+# The nqueens(1) man page, made at build time from the program's --help (cmake/cli_docs.cmake).
+packages+=(help2man)
+packages+=("$@")  # extras, e.g. scripts/setup.sh libbenchmark-dev python3-matplotlib (scripts/plot-bench.py)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -46,7 +46,10 @@ CountResult count(int n, const CountOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const std::unique_ptr<Engine> engine = make_engine(n, options);
   Session session(*engine, all_ids(*engine), nullptr);
-  session.run(threads, options.on_unit_done);
+  session.run(threads, options.on_unit_done, options.stop);
+  if (!session.complete())
+    throw Cancelled("the count of N=" + std::to_string(n) + " was stopped before all " +
+                    std::to_string(session.wanted().size()) + " work units were counted");
   return session.result(threads, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 

@@ -1,10 +1,13 @@
 #pragma once
 // Counting in one call: split, schedule, reduce. This is what the CLI and other programs use.
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 
+#include "nqueens/export.hpp"
 #include "nqueens/reduce.hpp"
 #include "nqueens/symmetry.hpp"
 
@@ -18,8 +21,8 @@ enum class EngineKind {
   join,       //!< row sets whose east and west half-boards are joined by diagonal keys
 };
 
-std::string_view to_string(EngineKind kind);
-std::optional<EngineKind> parse_engine(std::string_view text);  //!< "auto", "dfs" or "join"
+NQUEENS_EXPORT std::string_view to_string(EngineKind kind);
+NQUEENS_EXPORT std::optional<EngineKind> parse_engine(std::string_view text);  //!< "auto", "dfs" or "join"
 
 //! Called once per finished unit with its id and counts, from whichever thread ran it: it must
 //! be thread-safe. This is the hook journals and progress reports attach to.
@@ -31,6 +34,14 @@ struct CountOptions {
   int split_depth = 0;                 //!< dfs only; 0: automatic (auto_split_depth)
   int threads = 0;                     //!< 0: every hardware thread
   UnitObserver on_unit_done;
+  //! Not null: once it reads true no further unit starts (units running finish), and count()
+  //! throws Cancelled. Set it from the observer, another thread or a signal handler.
+  const std::atomic<bool>* stop = nullptr;
+};
+
+//! count() was stopped through CountOptions::stop before every unit was counted.
+struct NQUEENS_EXPORT Cancelled : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 struct CountResult {
@@ -51,13 +62,14 @@ struct CountResult {
 inline constexpr int kMaxThreads = 4096;
 
 //! Hardware threads available to this process.
-int hardware_threads();
+NQUEENS_EXPORT int hardware_threads();
 
 //! The thread count a run uses for a request: 0 means every hardware thread. Throws
 //! std::invalid_argument outside 0..kMaxThreads.
-int resolve_threads(int requested);
+NQUEENS_EXPORT int resolve_threads(int requested);
 
-//! Counts all solutions on an n x n board. Throws std::invalid_argument on bad options.
-CountResult count(int n, const CountOptions& options = {});
+//! Counts all solutions on an n x n board. Throws std::invalid_argument on bad options, and
+//! Cancelled when `options.stop` ended the count early.
+NQUEENS_EXPORT CountResult count(int n, const CountOptions& options = {});
 
 }  // namespace nqueens

@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "nqueens/export.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/unit_record.hpp"
 
@@ -30,12 +31,12 @@ namespace nqueens {
 
 //! The file is not a journal of this run (other N, mode, depth or unit list; or no journal at
 //! all). Derives from std::invalid_argument: it is bad input, not a failure.
-struct JournalMismatch : std::invalid_argument {
+struct NQUEENS_EXPORT JournalMismatch : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
 //! The file is damaged somewhere other than its last line. It has not been modified.
-struct JournalCorrupt : std::runtime_error {
+struct NQUEENS_EXPORT JournalCorrupt : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
@@ -48,13 +49,13 @@ struct JournalScan {
 };
 
 //! The first line of a journal for `header`, with its newline.
-std::string journal_header_line(const RunHeader& header);
+NQUEENS_EXPORT std::string journal_header_line(const RunHeader& header);
 
 //! Reads a journal's bytes. Throws JournalMismatch if they do not start like a journal and
 //! JournalCorrupt for a damaged header or record. `name` is used in messages only.
-JournalScan scan_journal(std::string_view bytes, std::string_view name);
+NQUEENS_EXPORT JournalScan scan_journal(std::string_view bytes, std::string_view name);
 
-class Journal {
+class NQUEENS_EXPORT Journal {
  public:
   //! Opens the journal at `path` for the run `header`, creating it if it does not exist or is
   //! empty. Throws JournalMismatch, JournalCorrupt, or std::runtime_error for I/O errors and

@@ -4,14 +4,16 @@
 #include <string_view>
 #include <vector>
 
+#include "nqueens/export.hpp"
+
 namespace nqueens {
 
-struct SpecError : std::invalid_argument {
+struct NQUEENS_EXPORT SpecError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
 //! The sizes in the order written. Throws SpecError (a one-line reason) for empty items,
 //! non-digits, sizes outside 1..32, reversed ranges and sizes listed twice.
-std::vector<int> parse_n_spec(std::string_view spec);
+NQUEENS_EXPORT std::vector<int> parse_n_spec(std::string_view spec);
 
 }  // namespace nqueens

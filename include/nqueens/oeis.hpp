@@ -4,14 +4,16 @@
 #include <cstdint>
 #include <optional>
 
+#include "nqueens/export.hpp"
+
 namespace nqueens {
 
 inline constexpr int kOeisMaxN = 27;
 
 //! A000170(n) for 0 <= n <= 27.
-std::optional<std::uint64_t> oeis_total(int n);
+NQUEENS_EXPORT std::optional<std::uint64_t> oeis_total(int n);
 
 //! A002562(n) for 1 <= n <= 27.
-std::optional<std::uint64_t> oeis_unique(int n);
+NQUEENS_EXPORT std::optional<std::uint64_t> oeis_unique(int n);
 
 }  // namespace nqueens

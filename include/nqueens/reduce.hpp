@@ -6,6 +6,8 @@
 #include <span>
 #include <string>
 
+#include "nqueens/export.hpp"
+
 namespace nqueens {
 
 //! What one unit contributes. 64 bits suffice per unit: even at N = 32 a single unit would
@@ -43,12 +45,12 @@ struct Totals {
 
 //! Sums per-thread totals. Every add is checked: a wrap-around throws std::overflow_error
 //! rather than print a wrong number (and leaves the left-hand Totals unchanged).
-Totals reduce(std::span<const Totals> per_thread);
+NQUEENS_EXPORT Totals reduce(std::span<const Totals> per_thread);
 
 //! Decimal digits of a count (fmt and iostreams do not print 128-bit integers portably).
-std::string to_string(Count value);
+NQUEENS_EXPORT std::string to_string(Count value);
 
 //! The count as a uint64 if it fits.
-bool fits_u64(Count value);
+NQUEENS_EXPORT bool fits_u64(Count value);
 
 }  // namespace nqueens

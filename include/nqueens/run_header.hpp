@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "nqueens/engine.hpp"
+#include "nqueens/export.hpp"
 #include "nqueens/symmetry.hpp"
 
 namespace nqueens {
@@ -29,20 +30,20 @@ struct RunHeader {
 //! differs, both values named ("N is 15 there, 16 here"); empty when they match. The tool
 //! version is not compared: the fingerprint already says whether the unit lists agree, and a
 //! newer build must be able to finish an older build's run.
-std::string header_mismatch(const RunHeader& expected, const RunHeader& found);
+NQUEENS_EXPORT std::string header_mismatch(const RunHeader& expected, const RunHeader& found);
 
 //! Why no run of this build can have `header`: N outside the board limits, a split depth the
 //! splitter never makes, or more units than there are prefixes of that depth (N^depth); empty
 //! when it could. Files are checked with it before anything is sized by their unit count.
-std::string header_problem(const RunHeader& header);
+NQUEENS_EXPORT std::string header_problem(const RunHeader& header);
 
 //! One line of `key=value` words: "version=0.1.0 engine=dfs n=16 symmetry=full split_depth=3
 //! units=1234 fingerprint=00ab...". parse_header_text() reads it back, or returns nullopt; a line
 //! without `engine=` (written before the join engine existed) is a dfs run.
-std::string header_text(const RunHeader& header);
-std::optional<RunHeader> parse_header_text(std::string_view text);
+NQUEENS_EXPORT std::string header_text(const RunHeader& header);
+NQUEENS_EXPORT std::optional<RunHeader> parse_header_text(std::string_view text);
 
 //! The fingerprint as 16 lower-case hex digits, as files store it.
-std::string fingerprint_hex(std::uint64_t fingerprint);
+NQUEENS_EXPORT std::string fingerprint_hex(std::uint64_t fingerprint);
 
 }  // namespace nqueens

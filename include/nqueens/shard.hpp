@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "nqueens/export.hpp"
 #include "nqueens/reduce.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/unit_record.hpp"
@@ -26,7 +27,7 @@ struct ShardSpec {
 inline constexpr int kMaxShards = 1'000'000;
 
 //! "i/k" with 1 <= i <= k <= kMaxShards. Throws std::invalid_argument with a one-line reason.
-ShardSpec parse_shard_spec(std::string_view text);
+NQUEENS_EXPORT ShardSpec parse_shard_spec(std::string_view text);
 
 //! The contents of a shard file.
 struct ShardFile {
@@ -40,15 +41,15 @@ struct ShardFile {
 };
 
 //! The file is not a readable shard file (bad JSON, missing fields, ids out of range).
-struct ShardFileError : std::runtime_error {
+struct NQUEENS_EXPORT ShardFileError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
 //! The JSON text of a shard file, one unit per line, ending in a newline.
-std::string shard_json(const ShardFile& shard);
+NQUEENS_EXPORT std::string shard_json(const ShardFile& shard);
 
 //! Reads a shard file's text. `source` names it in messages. Throws ShardFileError.
-ShardFile parse_shard_json(std::string_view text, std::string source);
+NQUEENS_EXPORT ShardFile parse_shard_json(std::string_view text, std::string source);
 
 //! A unit id that is wrong across the merged files, and the files (indices) concerned.
 struct UnitProblem {
@@ -72,6 +73,6 @@ struct MergeReport {
 
 //! Checks that the shards cover every unit of their run exactly once and sums them. Throws
 //! std::invalid_argument if no files are given or they belong to different runs.
-MergeReport merge_shards(std::span<const ShardFile> shards);
+NQUEENS_EXPORT MergeReport merge_shards(std::span<const ShardFile> shards);
 
 }  // namespace nqueens

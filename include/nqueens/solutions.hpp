@@ -13,6 +13,8 @@
 #include <functional>
 #include <span>
 
+#include "nqueens/export.hpp"
+
 namespace nqueens {
 
 struct SolveOptions {
@@ -28,6 +30,6 @@ using SolutionSink = std::function<bool(std::span<const std::uint8_t> columns, i
 //! at a time. Returns when the solutions run out or the sink returns false; an exception thrown
 //! by the sink stops the search and is rethrown here. Throws std::invalid_argument for n
 //! outside 1..32 or a thread count outside 0..kMaxThreads.
-void for_each_solution(int n, const SolveOptions& options, const SolutionSink& sink);
+NQUEENS_EXPORT void for_each_solution(int n, const SolveOptions& options, const SolutionSink& sink);
 
 }  // namespace nqueens

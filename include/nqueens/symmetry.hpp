@@ -3,6 +3,8 @@
 #include <optional>
 #include <string_view>
 
+#include "nqueens/export.hpp"
+
 namespace nqueens {
 
 enum class Symmetry {
@@ -11,7 +13,7 @@ enum class Symmetry {
   full,    //!< one board per class under the 8 rotations and reflections
 };
 
-std::string_view to_string(Symmetry s);
-std::optional<Symmetry> parse_symmetry(std::string_view text);
+NQUEENS_EXPORT std::string_view to_string(Symmetry s);
+NQUEENS_EXPORT std::optional<Symmetry> parse_symmetry(std::string_view text);
 
 }  // namespace nqueens

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "nqueens/export.hpp"
 #include "nqueens/reduce.hpp"
 
 namespace nqueens {
@@ -17,17 +18,17 @@ struct UnitCount {
 };
 
 //! CRC-32 (IEEE 802.3, the zlib one) of a byte string.
-std::uint32_t crc32(std::string_view bytes);
+NQUEENS_EXPORT std::uint32_t crc32(std::string_view bytes);
 
 //! The canonical text of one finished unit: "U <id> <total> <o1> <o2> <o4> <o8> <nodes>".
 //! Journal lines and shard-file checksums are both computed over it, so a unit's checksum is
 //! the same wherever it is stored.
-std::string unit_record_text(const UnitCount& unit);
+NQUEENS_EXPORT std::string unit_record_text(const UnitCount& unit);
 
 //! crc32(unit_record_text(unit)).
-std::uint32_t unit_checksum(const UnitCount& unit);
+NQUEENS_EXPORT std::uint32_t unit_checksum(const UnitCount& unit);
 
 //! A checksum as files store it: 8 lower-case hex digits.
-std::string checksum_hex(std::uint32_t checksum);
+NQUEENS_EXPORT std::string checksum_hex(std::uint32_t checksum);
 
 }  // namespace nqueens

@@ -53,6 +53,7 @@ int run_program(int argc, char** argv) {
   };
   // clang-format on
   require_decimal_numbers(app);
+  add_help_examples(app);
 
   // A closed stdout must not kill the process: writes then fail with EPIPE, and the command
   // stops at that write and ends quietly (standard_output.hpp).

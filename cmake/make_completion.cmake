@@ -1,0 +1,47 @@
+# Makes the bash completion of nqueens (cmake/nqueens-completion.bash.in) from its --help: the
+# commands, each command's options, which of them take a value, and the values of those whose
+# help lists them (TEXT:{auto,dfs,join}).
+#   cmake -DPROGRAM=<nqueens> -DTEMPLATE=<template> -DOUTPUT=<file> -P make_completion.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/help_texts.cmake)
+nqueens_help_texts(${PROGRAM})
+
+set(CASES "")
+set(CHOICES "")
+foreach(command IN LISTS nqueens_commands)
+  set(options "")
+  set(valued "")
+  string(REPLACE ";" "," help "${nqueens_help_${command}}")
+  string(REPLACE "\n" ";" lines "${help}")
+  foreach(line IN LISTS lines)
+    # "  -n,--n TEXT REQUIRED ...", "  --engine TEXT:{auto,dfs,join}=auto ...", "  --no-progress ..."
+    # A type name (TEXT, INT, FILE, I/K) follows the name after one space, and ends at a space, ":",
+    # "=" or the line's end; "--verify Excludes: ..." has none.
+    if(NOT line MATCHES "^  (-[A-Za-z],)?(--[a-z][a-z0-9-]*)[^ ]*( [A-Z][A-Z/]*)?(:[{]([a-z0-9,]+)[}])?([:= ]|$)")
+      continue()
+    endif()
+    set(short "${CMAKE_MATCH_1}")
+    set(long "${CMAKE_MATCH_2}")
+    set(type "${CMAKE_MATCH_3}")
+    set(values "${CMAKE_MATCH_5}")
+    string(REPLACE "," "" short "${short}")
+    list(APPEND options ${short} ${long})
+    if(type)
+      list(APPEND valued ${short} ${long})
+    endif()
+    if(values)
+      string(REPLACE "," " " values "${values}")
+      foreach(name ${short} ${long})
+        string(APPEND CHOICES "    \"${command} ${name}\") echo \"${values}\" ;;\n")
+      endforeach()
+    endif()
+  endforeach()
+  list(JOIN options " " options)
+  list(JOIN valued " " valued)
+  string(APPEND CASES "    ${command}) options=\"${options}\" valued=\"${valued}\" ;;\n")
+endforeach()
+string(STRIP "${CASES}" CASES)
+set(CASES "    ${CASES}")
+string(STRIP "${CHOICES}" CHOICES)
+set(CHOICES "    ${CHOICES}")
+list(JOIN nqueens_commands " " COMMANDS)
+configure_file(${TEMPLATE} ${OUTPUT} @ONLY)

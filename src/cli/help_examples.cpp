@@ -1,0 +1,57 @@
+// The "Examples:" at the end of `nqueens --help` and of every subcommand's --help. Kept in one
+// table so that they read as a set; the man page (cmake/cli_docs.cmake) is made from the same
+// help texts, and the tests check that every subcommand has examples.
+#include <map>
+#include <string>
+
+#include "commands.hpp"
+
+namespace nqueens::cli {
+
+namespace {
+
+// clang-format off
+const std::map<std::string, std::string>& examples_by_command() {
+  static const std::map<std::string, std::string> examples = {
+      {"", R"(Examples:
+  nqueens count -n 12                  count the solutions of one board size
+  nqueens count -n 8-16 --verify       several sizes, checked against the OEIS
+  nqueens solve -n 8 --limit 2         print two solutions as boards
+  nqueens COMMAND --help               each command's options and examples)"},
+      {"count", R"(Examples:
+  nqueens count -n 12                                count on every core
+  nqueens count -n 8-16 --verify --format csv        a range, checked against the OEIS, as CSV
+  nqueens count -n 18 --checkpoint n18.journal       resumable: run it again after an interruption
+  nqueens count -n 18-22 --checkpoint runs/          one journal per N, in runs/n18.journal ...
+  nqueens count -n 20 --shard 3/8 --output s3.json   shard 3 of 8, for `nqueens merge`)"},
+      {"oeis", R"(Examples:
+  nqueens oeis                         the table, one N per line
+  nqueens oeis --format json           as JSON Lines)"},
+      {"solve", R"(Examples:
+  nqueens solve -n 8 --limit 3         the first three solutions as boards
+  nqueens solve -n 8 --unique          one board per symmetry class, with its class size
+  nqueens solve -n 10 --format perm    every solution as a row of columns)"},
+      {"bench", R"(Examples:
+  nqueens bench -n 12-14 -t 1,2        time each N on 1 and 2 threads against the baseline
+  nqueens bench -n 14-16 --engines dfs,join --no-baseline --format csv > bench.csv
+                                       compare the engines; scripts/plot-bench.py draws the CSV)"},
+      {"merge", R"(Examples:
+  nqueens merge shards/shard-*.json              the result of a run counted in shards
+  nqueens merge --verify --format json s*.json   checked against the OEIS, as JSON Lines)"},
+  };
+  return examples;
+}
+// clang-format on
+
+}  // namespace
+
+void add_help_examples(CLI::App& app) {
+  const auto& examples = examples_by_command();
+  app.footer(examples.at(""));
+  for (CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+    const auto found = examples.find(command->get_name());
+    if (found != examples.end()) command->footer(found->second);
+  }
+}
+
+}  // namespace nqueens::cli
