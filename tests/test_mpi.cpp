@@ -303,6 +303,21 @@ TEST_F(Mpi, SigtermToEveryRankSavesAndSaysHowToResume) {
   EXPECT_EQ(Json::parse(lines_of(finished.out).back())["total"], 95815104);
 }
 
+// Several N with --checkpoint: rank 0 keeps one journal per N in the directory, and a rerun
+// answers every N from them.
+TEST_F(Mpi, CheckpointOfSeveralSizesKeepsOneJournalPerN) {
+  const fs::path journals = dir_ / "range";
+  const std::vector<std::string> args = {"count", "-n", "9-10", "--checkpoint", journals.string(), "--format", "json"};
+  const Outcome first = ranks(2, args);
+  ASSERT_EQ(first.exit_code, 0) << describe(first);
+  EXPECT_TRUE(fs::is_regular_file(journals / "n9.journal"));
+  EXPECT_TRUE(fs::is_regular_file(journals / "n10.journal"));
+  const Outcome again = ranks(2, args);
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  EXPECT_EQ(Json::parse(lines_of(again.out).back())["total"], 724);
+  EXPECT_EQ(Json::parse(lines_of(again.out)[1])["total"], 352);
+}
+
 // ---- failures end the job, with one line ------------------------------------------------------------
 
 TEST_F(Mpi, BadInputExits2WithOneErrorLineAndNoOutput) {
@@ -311,8 +326,8 @@ TEST_F(Mpi, BadInputExits2WithOneErrorLineAndNoOutput) {
   const std::vector<std::vector<std::string>> bad = {
       {"count", "-n", "0"},
       {"count", "-n", "8", "-t", "0"},
-      {"count", "-n", "8,9", "--checkpoint", (dir_ / "j").string()},
-      {"count", "-n", "10", "--checkpoint", other.string()},  // the journal of another run
+      {"count", "-n", "8,9", "--checkpoint", other.string()},  // a file: several N need a directory
+      {"count", "-n", "10", "--checkpoint", other.string()},   // the journal of another run
       {"frobnicate"},
       {"count", "-n", "8", "-t", "0x10"},  // numbers are decimal, as in `nqueens`
       {"count", "-n", "8", "--progress-interval", "nan"},
