@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <numeric>
 
 #include "baseline.hpp"
@@ -15,25 +16,50 @@ double median(std::vector<double> values) {
   return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
 
-Timing time_engine(int n, const CountOptions& options, int repeats, CountResult& last) {
+Timing summarize(std::vector<double> samples) {
   Timing timing;
-  for (int i = 0; i < repeats; ++i) {
-    last = count(n, options);
-    timing.seconds.push_back(last.seconds);
+  timing.seconds = std::move(samples);
+  const std::vector<double>& s = timing.seconds;
+  if (s.empty()) return timing;
+  const auto [low, high] = std::minmax_element(s.begin(), s.end());
+  timing.min_seconds = *low;
+  timing.max_seconds = *high;
+  timing.median_seconds = median(s);
+  const double count = static_cast<double>(s.size());
+  timing.mean_seconds = std::accumulate(s.begin(), s.end(), 0.0) / count;
+  if (s.size() > 1) {
+    double squares = 0;
+    for (const double x : s) squares += (x - timing.mean_seconds) * (x - timing.mean_seconds);
+    timing.stddev_seconds = std::sqrt(squares / (count - 1));
   }
-  timing.median_seconds = median(timing.seconds);
   return timing;
 }
 
-Timing time_textbook(int n, int repeats, std::uint64_t& count) {
-  Timing timing;
-  for (int i = 0; i < repeats; ++i) {
+Timing time_engine(int n, const CountOptions& options, Repeats repeats, CountResult& last) {
+  for (int i = 0; i < repeats.warmup; ++i) last = count(n, options);
+  std::vector<double> samples;
+  for (int i = 0; i < repeats.timed; ++i) {
+    last = count(n, options);
+    samples.push_back(last.seconds);
+  }
+  return summarize(std::move(samples));
+}
+
+Timing time_textbook(int n, Repeats repeats, std::uint64_t& count) {
+  for (int i = 0; i < repeats.warmup; ++i) count = textbook_count(n);
+  std::vector<double> samples;
+  for (int i = 0; i < repeats.timed; ++i) {
     const auto start = std::chrono::steady_clock::now();
     count = textbook_count(n);
-    timing.seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
-  timing.median_seconds = median(timing.seconds);
-  return timing;
+  return summarize(std::move(samples));
+}
+
+std::optional<double> speed_ratio(std::optional<double> reference_seconds, double seconds) {
+  if (!reference_seconds || *reference_seconds < kShortestComparable || seconds < kShortestComparable)
+    return std::nullopt;
+  return *reference_seconds / seconds;
 }
 
 CriticalPath critical_path(const std::vector<std::uint64_t>& unit_nodes) {

@@ -1,23 +1,49 @@
 #pragma once
-// Measurement helpers behind `nqueens bench`: repeated timed runs, medians, and the critical
-// path of a plan (how far more threads could ever speed it up).
+// Measurement helpers behind `nqueens bench`: warmed-up, repeated timed runs and their
+// statistics, the rule for which runs are long enough to compare, and the critical path of a
+// plan (how far more threads could ever speed it up).
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "nqueens/engine.hpp"
 
 namespace nqueens {
 
+//! The timed repeats of one measurement (warm-up runs left out) and their statistics.
 struct Timing {
+  std::vector<double> seconds;  //!< every timed repeat, in run order
+  double min_seconds = 0;
   double median_seconds = 0;
-  std::vector<double> seconds;  //!< every repeat, in run order
+  double mean_seconds = 0;
+  double max_seconds = 0;
+  double stddev_seconds = 0;  //!< sample standard deviation (n - 1); 0 for a single repeat
 };
 
-//! The engine's run for one N, repeated; `last` receives the final repeat's result.
-Timing time_engine(int n, const CountOptions& options, int repeats, CountResult& last);
+//! The statistics of `samples` (kept in run order).
+Timing summarize(std::vector<double> samples);
 
-//! The textbook baseline for one N, repeated (its count is checked against the engine's).
-Timing time_textbook(int n, int repeats, std::uint64_t& count);
+//! How many runs, and how many of them only warm caches, the allocator and the thread pool.
+struct Repeats {
+  int warmup = 1;
+  int timed = 3;
+};
+
+//! The engine's run for one N: `repeats.warmup` untimed, then `repeats.timed` timed runs;
+//! `last` receives the final run's result.
+Timing time_engine(int n, const CountOptions& options, Repeats repeats, CountResult& last);
+
+//! The textbook baseline for one N, the same way (its count is checked against the engine's).
+Timing time_textbook(int n, Repeats repeats, std::uint64_t& count);
+
+//! Runs shorter than this are not compared with one another: starting a thread arena, first
+//! touches of memory and the clock's own cost are then a large part of what is measured (at
+//! N = 10, 1 against 2 threads once read as an 18x speedup on 2 cores).
+inline constexpr double kShortestComparable = 0.1;
+
+//! `slower / faster` as a speedup, from medians; nullopt when either is missing or was too
+//! short to time (below kShortestComparable).
+std::optional<double> speed_ratio(std::optional<double> reference_seconds, double seconds);
 
 //! How the work of a plan is spread over its units, measured in search nodes.
 struct CriticalPath {

@@ -217,6 +217,8 @@ TwoRows finish_two_rows(const Level& in, const RowRule& second_last, const RowRu
   return finish_two_rows_scalar(in, second_last, last, leaves);
 }
 
+const char* breadth_path() { return kCpuHasAvx2 ? "avx2" : "scalar"; }
+
 #else
 
 void expand(const Level& in, Level& out, const RowRule& rule, bool with_parents) {
@@ -226,6 +228,8 @@ void expand(const Level& in, Level& out, const RowRule& rule, bool with_parents)
 TwoRows finish_two_rows(const Level& in, const RowRule& second_last, const RowRule& last, std::vector<Leaf>* leaves) {
   return finish_two_rows_scalar(in, second_last, last, leaves);
 }
+
+const char* breadth_path() { return "scalar"; }
 
 #endif
 

@@ -40,6 +40,9 @@ void expand(const Level& in, Level& out, const RowRule& rule, bool with_parents)
 //! when the CPU has AVX2 (checked at run time). Tests compare the two.
 void expand_scalar(const Level& in, Level& out, const RowRule& rule, bool with_parents);
 
+//! Which version expand() and finish_two_rows() run on this CPU: "avx2" or "scalar".
+const char* breadth_path();
+
 //! A board finished by finish_two_rows(): board `board` of its input level, completed by the
 //! queens (single bits) `second_last` and `last` on the two rows it lacked.
 struct Leaf {

@@ -1,6 +1,8 @@
 // The measurement helpers behind `nqueens bench`: medians, the critical path, timed repeats.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <optional>
 #include <vector>
 
 #include "bench.hpp"
@@ -12,6 +14,28 @@ TEST(Bench, MedianOfOddEvenAndEmptySamples) {
   EXPECT_EQ(nqueens::median({3.0, 1.0, 2.0}), 2.0);
   EXPECT_EQ(nqueens::median({4.0, 1.0, 3.0, 2.0}), 2.5);
   EXPECT_EQ(nqueens::median({}), 0.0);
+}
+
+TEST(Bench, SummaryOfSamples) {
+  const nqueens::Timing timing = nqueens::summarize({0.3, 0.1, 0.2, 0.6});
+  EXPECT_EQ(timing.seconds, (std::vector<double>{0.3, 0.1, 0.2, 0.6})) << "samples stay in run order";
+  EXPECT_DOUBLE_EQ(timing.min_seconds, 0.1);
+  EXPECT_DOUBLE_EQ(timing.max_seconds, 0.6);
+  EXPECT_DOUBLE_EQ(timing.median_seconds, 0.25);
+  EXPECT_DOUBLE_EQ(timing.mean_seconds, 0.3);
+  // Sample standard deviation: squares 0, 0.04, 0.01, 0.09 sum to 0.14, over n - 1 = 3.
+  EXPECT_NEAR(timing.stddev_seconds, std::sqrt(0.14 / 3), 1e-12);
+  EXPECT_EQ(nqueens::summarize({2.0}).stddev_seconds, 0.0);
+  EXPECT_EQ(nqueens::summarize({}).mean_seconds, 0.0);
+}
+
+TEST(Bench, NoRatioFromRunsTooShortToTime) {
+  EXPECT_EQ(nqueens::speed_ratio(2.0, 0.5), 4.0);
+  EXPECT_EQ(nqueens::speed_ratio(0.2, 0.1), 2.0) << "the threshold itself is long enough";
+  EXPECT_FALSE(nqueens::speed_ratio(0.018, 0.001)) << "N = 10 on 1 and 2 threads once read as 18x";
+  EXPECT_FALSE(nqueens::speed_ratio(2.0, 0.05));
+  EXPECT_FALSE(nqueens::speed_ratio(0.05, 2.0));
+  EXPECT_FALSE(nqueens::speed_ratio(std::nullopt, 2.0));
 }
 
 TEST(Bench, CriticalPathIsBoundedByTheLargestUnit) {
@@ -33,12 +57,12 @@ TEST(Bench, TimedRunsRepeatAndKeepTheLastResult) {
   options.engine = nqueens::EngineKind::join;
   options.threads = 1;
   nqueens::CountResult last;
-  const nqueens::Timing timing = nqueens::time_engine(10, options, 3, last);
-  EXPECT_EQ(timing.seconds.size(), 3u);
+  const nqueens::Timing timing = nqueens::time_engine(10, options, {1, 3}, last);
+  EXPECT_EQ(timing.seconds.size(), 3u) << "the warm-up run is not a sample";
   EXPECT_EQ(last.totals.total, 724u);
   EXPECT_EQ(last.engine, nqueens::EngineKind::join);
   std::uint64_t textbook = 0;
-  EXPECT_EQ(nqueens::time_textbook(10, 2, textbook).seconds.size(), 2u);
+  EXPECT_EQ(nqueens::time_textbook(10, {0, 2}, textbook).seconds.size(), 2u);
   EXPECT_EQ(textbook, 724u);
 }
 

@@ -141,8 +141,10 @@ const std::vector<std::string> kRecordKeys = {"n",
                                               "engine",
                                               "half_turn_fixed",
                                               "quarter_turn_fixed"};
-const std::vector<std::string> kContextKeys = {"tool",      "command", "version", "build_type",
-                                               "host_cpus", "threads", "date",    "schema_version"};
+const std::vector<std::string> kContextKeys = {
+    "tool",      "command",    "version",      "git_commit",  "compiler",    "build_type",
+    "target",    "dfs_kernel", "join_matcher", "tbb_version", "host_name",   "host_cpus",
+    "cpu_model", "caches",     "threads",      "date",        "json_counts", "schema_version"};
 
 // The program's version string, from --version ("nqueens 0.1.0" -> "0.1.0").
 std::string program_version() {
@@ -204,7 +206,7 @@ TEST(CliVersion, PrintsTheVersionOnStdout) {
   const auto r = run({"--version"});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_EQ(r.err, "") << describe(r);
-  EXPECT_TRUE(std::regex_match(r.out, std::regex(R"(nqueens \d+\.\d+\.\d+\n)"))) << describe(r);
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^nqueens \d+\.\d+\.\d+\ncommit: )"))) << describe(r);
 }
 
 // ---- count: text ----------------------------------------------------------------------------
@@ -408,17 +410,25 @@ TEST(CliEngine, AJoinThatCannotRunIsExit2WithTheReason) {
   }
 }
 
+// N = 16, long enough to time on most machines (runs under 0.1 s give no ratio: bench.hpp).
 TEST(CliEngine, BenchComparesTheEnginesInOneRun) {
-  const auto r = run({"bench", "-n", "12", "-t", "1", "-r", "1", "--engines", "dfs,join", "--format", "json"});
+  const auto r = run({"bench", "-n", "16", "-t", "1", "-r", "1", "-w", "0", "--no-baseline", "--engines", "dfs,join",
+                      "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const std::vector<Json> lines = json_lines(r.out);
   ASSERT_EQ(lines.size(), 3u) << describe(r);  // context, dfs, join
   EXPECT_EQ(lines[1]["engine"], "dfs");
   EXPECT_EQ(lines[2]["engine"], "join");
-  EXPECT_EQ(lines[1]["total"], 14200);
-  EXPECT_EQ(lines[2]["total"], 14200);
-  EXPECT_TRUE(lines[2]["vs_dfs"].is_number()) << describe(r);
-  EXPECT_TRUE(lines[2]["vs_baseline"].is_number()) << describe(r);
+  EXPECT_EQ(lines[1]["total"], 14772512);
+  EXPECT_EQ(lines[2]["total"], 14772512);
+  const double dfs = lines[1]["median_seconds"], join = lines[2]["median_seconds"];
+  if (dfs >= 0.1 && join >= 0.1) {
+    ASSERT_TRUE(lines[2]["vs_dfs"].is_number()) << describe(r);
+    EXPECT_DOUBLE_EQ(lines[2]["vs_dfs"].get<double>(), dfs / join);
+  } else {
+    EXPECT_TRUE(lines[2]["vs_dfs"].is_null()) << describe(r);
+  }
+  EXPECT_TRUE(lines[2]["vs_baseline"].is_null()) << "--no-baseline";
 }
 
 // ---- count: CSV -----------------------------------------------------------------------------

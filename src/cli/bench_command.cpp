@@ -26,11 +26,12 @@ namespace {
 struct BenchArgs {
   std::string spec = "14-16";
   std::vector<int> threads;
-  int repeats = 3;
+  Repeats repeats;
   SearchArgs search;
   std::vector<std::string> engines;  //!< several to compare them in one run; empty: --engine's one
   bool baseline = true;
   std::string format = "text";
+  std::string json_counts = "number";
   LogArgs log;
 };
 
@@ -43,16 +44,26 @@ nlohmann::ordered_json optional_number(std::optional<double> value) {
   return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
 }
 
+// The statistics of one measurement, and every sample, as record fields.
+void add_timing(nlohmann::ordered_json& json, const Timing& timing, Repeats repeats) {
+  json["warmup"] = repeats.warmup;
+  json["repeats"] = repeats.timed;
+  json["min_seconds"] = timing.min_seconds;
+  json["median_seconds"] = timing.median_seconds;
+  json["mean_seconds"] = timing.mean_seconds;
+  json["max_seconds"] = timing.max_seconds;
+  json["stddev_seconds"] = timing.stddev_seconds;
+  json["samples"] = timing.seconds;
+}
+
 // One (N, threads) measurement as a record; the ratios are what docs/performance.md quotes.
-nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, int repeats,
+// A ratio is null where either run was too short to time (speed_ratio).
+nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, Repeats repeats,
                                     std::optional<double> one_thread_seconds, std::optional<double> dfs_seconds,
                                     std::optional<Baseline> baseline, const CriticalPath& path) {
   const double seconds = timing.median_seconds;
   const double nodes = static_cast<double>(r.totals.nodes);
-  auto ratio = [seconds](std::optional<double> other) -> std::optional<double> {
-    if (!other || seconds <= 0) return std::nullopt;
-    return *other / seconds;
-  };
+  auto ratio = [seconds](std::optional<double> other) { return speed_ratio(other, seconds); };
   nlohmann::ordered_json json;
   json["n"] = r.n;
   json["engine"] = std::string(to_string(r.engine));
@@ -60,8 +71,7 @@ nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, 
   json["total"] = count_json(r.totals.total);
   json["unique"] = r.unique ? count_json(*r.unique) : nlohmann::ordered_json(nullptr);
   json["symmetry"] = std::string(to_string(r.symmetry));
-  json["repeats"] = repeats;
-  json["median_seconds"] = seconds;
+  add_timing(json, timing, repeats);
   json["solutions_per_second"] = seconds > 0 ? static_cast<double>(r.totals.total) / seconds : 0.0;
   json["nodes"] = count_json(r.totals.nodes);
   json["nodes_per_second"] = seconds > 0 ? nodes / seconds : 0.0;
@@ -85,7 +95,7 @@ std::optional<Baseline> measure_baseline(int n, const BenchArgs& args) {
   if (!args.baseline) return std::nullopt;
   std::uint64_t total = 0;
   const Timing timing = time_textbook(n, args.repeats, total);
-  spdlog::info("N={}: textbook baseline {:.3f} s (median of {})", n, timing.median_seconds, args.repeats);
+  spdlog::info("N={}: textbook baseline {:.3f} s (median of {})", n, timing.median_seconds, args.repeats.timed);
   return Baseline{timing.median_seconds, total};
 }
 
@@ -108,6 +118,17 @@ std::vector<CountOptions> engines_for(int n, const BenchArgs& args) {
   return all;
 }
 
+// Once per run: a ratio left out needs a reason, and a larger N is the remedy.
+void warn_if_too_short(int n, const Timing& timing) {
+  static bool warned = false;
+  if (warned || timing.median_seconds >= kShortestComparable) return;
+  warned = true;
+  spdlog::warn(
+      "N={}: a run takes {:.4f} s, under {} s, too short to time: its speedup and ratios are left out "
+      "(null in JSON, - in text); bench a larger N to compare",
+      n, timing.median_seconds, kShortestComparable);
+}
+
 // Times every engine and thread count for one N. Per-unit node counts from the last repeat
 // give the critical path; they are written by unit id, each id by exactly one thread.
 void bench_one_size(int n, const BenchArgs& args, Reporter& reporter) {
@@ -127,6 +148,7 @@ void bench_one_size(int n, const BenchArgs& args, Reporter& reporter) {
       const auto dfs = dfs_seconds.find(threads);
       spdlog::info("N={} engine={} threads={}: median {:.3f} s", n, to_string(last.engine), threads,
                    timing.median_seconds);
+      warn_if_too_short(n, timing);
       reporter.row(bench_record(last, timing, args.repeats, one_thread,
                                 dfs == dfs_seconds.end() ? std::nullopt : std::optional(dfs->second), baseline,
                                 critical_path(unit_nodes)));
@@ -141,7 +163,7 @@ int run(BenchArgs args) {
   std::sort(args.threads.begin(), args.threads.end());  // 1 first, so speedups have their base
   args.threads.erase(std::unique(args.threads.begin(), args.threads.end()), args.threads.end());
 
-  auto reporter = make_reporter(parse_format(args.format));
+  auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"bench", args.threads.back(), sizes});
   for (int n : sizes) bench_one_size(n, args, *reporter);
   reporter->end();
@@ -158,8 +180,13 @@ Registered add_bench_command(CLI::App& app) {
   command->add_option("-t,--threads", args->threads, "Thread counts to sweep, e.g. 1,2 (default: 1 and all)")
       ->delimiter(',')
       ->check(CLI::Range(1, kMaxThreads));
-  command->add_option("-r,--repeats", args->repeats, "Timed runs per point; the median is reported")
+  command->add_option("-r,--repeats", args->repeats.timed, "Timed runs per point; the median is compared")
       ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  command
+      ->add_option("-w,--warmup", args->repeats.warmup,
+                   "Untimed runs before the timed ones (caches, allocator, thread pool)")
+      ->check(CLI::Range(0, 100))
       ->capture_default_str();
   add_search_options(*command, args->search);
   command->add_option("--engines", args->engines, "Engines to compare in one run, e.g. dfs,join (vs_dfs column)")
@@ -168,6 +195,7 @@ Registered add_bench_command(CLI::App& app) {
       ->excludes("--engine");
   command->add_flag("!--no-baseline", args->baseline, "Skip the textbook baseline (slow past N = 17)");
   add_format_option(*command, args->format);
+  add_json_counts_option(*command, args->json_counts);
   add_logging_options(*command, args->log);
   return {command, [args] { return run(*args); }};
 }

@@ -36,7 +36,7 @@ int run(const CountArgs& args) {
   catch_interrupts();
   if (session.shard) return run_shard(args, sizes.front(), options, session_for_size(session, sizes.front(), 1));
 
-  auto reporter = make_reporter(parse_format(args.format));
+  auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"count", resolve_threads(args.threads), sizes});
   bool mismatch = false;
   for (int n : sizes) {

@@ -35,6 +35,9 @@ const std::map<std::string, std::string>& examples_by_command() {
   nqueens bench -n 12-14 -t 1,2        time each N on 1 and 2 threads against the baseline
   nqueens bench -n 14-16 --engines dfs,join --no-baseline --format csv > bench.csv
                                        compare the engines; scripts/plot-bench.py draws the CSV)"},
+      {"version", R"(Examples:
+  nqueens version                      how this binary was built, and the SIMD paths this CPU takes
+  nqueens version --format json        the same with the host's name, CPU model and caches)"},
       {"merge", R"(Examples:
   nqueens merge shards/shard-*.json              the result of a run counted in shards
   nqueens merge --verify --format json s*.json   checked against the OEIS, as JSON Lines)"},

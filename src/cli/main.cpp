@@ -7,12 +7,12 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/core.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "nqueens/version.hpp"
+#include "shell/build_info.hpp"
+#include "shell/console.hpp"
+#include "shell/logging.hpp"
 #include "shell/number_options.hpp"
 #include "shell/standard_output.hpp"
 
@@ -20,7 +20,7 @@ namespace {
 
 int fail(int code, const std::string& message) {
   std::fflush(stdout);
-  fmt::print(stderr, "nqueens: error: {}\n", message);
+  nqueens::shell::Console::err().line("nqueens: error: " + message);
   return code;
 }
 
@@ -37,11 +37,14 @@ std::string unknown_command(const CLI::App& app, int argc, char** argv) {
 
 int run_program(int argc, char** argv) {
   using namespace nqueens::cli;
-  spdlog::set_default_logger(spdlog::stderr_color_mt("nqueens"));
-  spdlog::set_pattern("%^[%l]%$ %v");
+  spdlog::set_default_logger(nqueens::shell::make_console_logger("nqueens"));
 
   CLI::App app{"nqueens: count the solutions of the N-Queens problem, exactly and fast"};
-  app.set_version_flag("--version", std::string("nqueens ") + nqueens::kVersion);
+  app.set_version_flag("--version", [] {
+    std::string text = nqueens::shell::version_text(nqueens::shell::build_info());
+    text.pop_back();  // CLI11 ends the text with its own newline
+    return text;
+  });
   app.require_subcommand(1);
   // clang-format off
   const std::vector<std::pair<CLI::App*, Command>> commands = {
@@ -50,6 +53,7 @@ int run_program(int argc, char** argv) {
       add_solve_command(app),
       add_bench_command(app),
       add_merge_command(app),
+      add_version_command(app),
   };
   // clang-format on
   require_decimal_numbers(app);

@@ -28,6 +28,7 @@ struct MergeArgs {
   std::vector<std::string> files;
   bool verify = false;
   std::string format = "text";
+  std::string json_counts = "number";
   LogArgs log;
 };
 
@@ -124,7 +125,7 @@ int run(const MergeArgs& args) {
     return kMismatch;
   }
   const CountRecord record = make_record(merged_result(report, shards), args.verify);
-  auto reporter = make_reporter(parse_format(args.format));
+  auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"merge", record.result.threads, {record.result.n}});
   reporter->row(to_json(record));
   reporter->end();
@@ -141,6 +142,7 @@ Registered add_merge_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   command->add_flag("--verify", args->verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(*command, args->format);
+  add_json_counts_option(*command, args->json_counts);
   add_logging_options(*command, args->log);
   return {command, [args] { return run(*args); }};
 }

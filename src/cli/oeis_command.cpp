@@ -9,11 +9,16 @@
 namespace nqueens::cli {
 
 Registered add_oeis_command(CLI::App& app) {
-  auto format = std::make_shared<std::string>("text");
+  struct OeisArgs {
+    std::string format = "text";
+    std::string json_counts = "number";
+  };
+  auto args = std::make_shared<OeisArgs>();
   CLI::App* command = app.add_subcommand("oeis", "Print the built-in OEIS tables A000170 and A002562");
-  add_format_option(*command, *format);
-  return {command, [format] {
-            auto reporter = make_reporter(parse_format(*format));
+  add_format_option(*command, args->format);
+  add_json_counts_option(*command, args->json_counts);
+  return {command, [args] {
+            auto reporter = make_reporter(parse_format(args->format), parse_json_counts(args->json_counts));
             std::vector<int> sizes;
             for (int n = 0; n <= kOeisMaxN; ++n) sizes.push_back(n);
             reporter->begin({"oeis", 1, sizes});

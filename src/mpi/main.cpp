@@ -11,7 +11,6 @@
 #include <vector>
 
 #include <fmt/core.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "mpi_count.hpp"
@@ -49,8 +48,8 @@ std::string unknown_command(int argc, char** argv) {
 
 // Rank 0 logs as `nqueens` does; the other ranks name themselves.
 void set_up_logging(const World& world) {
-  spdlog::set_default_logger(spdlog::stderr_color_mt("nqueens-mpi"));
-  spdlog::set_pattern(world.root() ? "%^[%l]%$ %v" : fmt::format("%^[%l]%$ rank {}: %v", world.rank()));
+  spdlog::set_default_logger(
+      make_console_logger("nqueens-mpi", world.root() ? std::string() : fmt::format("rank {}: ", world.rank())));
 }
 
 // More threads than this rank may use is legal, but under mpirun it is nearly always a binding
@@ -117,7 +116,7 @@ int run_count(const World& world, const Job& job) {
   if (world.root() && job.session.checkpoint) create_journal_directory(*job.session.checkpoint, job.sizes.size());
   std::unique_ptr<Reporter> reporter;
   if (world.root() && !job.session.shard) {
-    reporter = make_reporter(parse_format(job.args.format));
+    reporter = make_reporter(parse_format(job.args.format), parse_json_counts(job.args.json_counts));
     reporter->begin({"count", resolve_threads(job.args.threads), job.sizes});
   }
   int code = kOk;

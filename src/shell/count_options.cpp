@@ -79,6 +79,7 @@ void add_count_options(CLI::App& command, CountArgs& args) {
   add_search_options(command, args.search);
   command.add_flag("--verify", args.verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(command, args.format);
+  add_json_counts_option(command, args.json_counts);
   CLI::Option* shard =
       command
           .add_option("--shard", args.shard,

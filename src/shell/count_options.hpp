@@ -25,6 +25,7 @@ struct CountArgs {
   SearchArgs search;
   bool verify = false;
   std::string format = "text";
+  std::string json_counts = "number";
   std::string checkpoint;
   std::string shard;
   std::string output;

@@ -1,12 +1,8 @@
 #include "progress.hpp"
 
-#include <unistd.h>
+#include <csignal>
 
-#include <cmath>
-#include <cstdio>
-#include <string>
-
-#include <fmt/core.h>
+#include "console.hpp"
 
 namespace nqueens::shell {
 
@@ -17,17 +13,27 @@ using Clock = std::chrono::steady_clock;
 // A terminal line is redrawn this often; below the first delay, a quick count draws nothing.
 constexpr auto kRedraw = std::chrono::milliseconds(250);
 constexpr auto kFirstDraw = std::chrono::milliseconds(500);
+// A terminal that does not say its width (a serial console) is taken to have the classic one.
+constexpr int kAssumedWidth = 80;
 
-std::string clock_text(double seconds) {
-  const long long s = std::llround(seconds);
-  return fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
-}
+std::atomic<bool> window_resized{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void on_window_change(int) { window_resized.store(true, std::memory_order_relaxed); }
 
 }  // namespace
 
+void watch_window_size() {
+  struct sigaction action = {};
+  action.sa_handler = on_window_change;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;  // a write(2) in flight is resumed rather than failed with EINTR
+  sigaction(SIGWINCH, &action, nullptr);
+}
+
 Progress::Progress(const Engine& engine, const std::vector<std::size_t>& todo, const std::vector<std::size_t>& done,
                    const ProgressOptions& options)
-    : n_(engine.n()), engine_(engine), terminal_(isatty(STDERR_FILENO) == 1) {
+    : n_(engine.n()), engine_(engine), terminal_(Console::err().terminal()) {
   for (const std::size_t id : todo) cost_total_ += engine.cost(id);
   for (const std::size_t id : done) cost_before_ += engine.cost(id);
   cost_total_ += cost_before_;
@@ -38,6 +44,7 @@ Progress::Progress(const Engine& engine, const std::vector<std::size_t>& todo, c
                 : std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.interval_seconds));
   start_ = Clock::now();
   next_ = start_ + (terminal_ ? Clock::duration(kFirstDraw) : period_);
+  if (terminal_) watch_window_size();
 }
 
 Progress::~Progress() { finish(); }
@@ -48,42 +55,45 @@ void Progress::unit_done(std::size_t id, const Tally& tally) {
   solutions_.fetch_add(tally.total, std::memory_order_relaxed);
 }
 
-// "N=18: 1234/5678 units, ~21.7% of work, 0:01:23 elapsed, ETA 0:04:56, 3.12e+08 sol/s": under
-// 80 columns up to N = 23, since a line that wraps can not be redrawn in place.
-std::string Progress::status() const {
+ProgressSnapshot Progress::snapshot() const {
   const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
   const std::uint64_t cost_now = cost_done_.load(std::memory_order_relaxed);
-  const double share =
-      cost_total_ ? static_cast<double>(cost_before_ + cost_now) / static_cast<double>(cost_total_) : 1.0;
+  ProgressSnapshot s;
+  s.n = n_;
+  s.units_done = units_before_ + units_done_.load(std::memory_order_relaxed);
+  s.units_total = units_total_;
+  s.work_share = cost_total_ ? static_cast<double>(cost_before_ + cost_now) / static_cast<double>(cost_total_) : 1.0;
+  s.elapsed_seconds = elapsed;
   // The ETA extrapolates this process's own pace: work counted before it started took no time here.
-  std::string eta = "-";
-  if (cost_now > 0) {
+  if (cost_now > 0 && elapsed > 0) {
     const double rate = static_cast<double>(cost_now) / elapsed;
-    eta = clock_text(static_cast<double>(cost_total_ - cost_before_ - cost_now) / rate);
+    s.eta_seconds = static_cast<double>(cost_total_ - cost_before_ - cost_now) / rate;
   }
   const double solutions = static_cast<double>(solutions_.load(std::memory_order_relaxed));
-  return fmt::format("N={}: {}/{} units, ~{:.1f}% of work, {} elapsed, ETA {}, {:.3g} sol/s", n_,
-                     units_before_ + units_done_.load(std::memory_order_relaxed), units_total_, 100 * share,
-                     clock_text(elapsed), eta, elapsed > 0 ? solutions / elapsed : 0.0);
+  s.solutions_per_second = elapsed > 0 ? solutions / elapsed : 0.0;
+  return s;
 }
 
-void Progress::tick() {
+void Progress::tick() noexcept {
   const Clock::time_point now = Clock::now();
-  if (now < next_) return;
+  const bool resized = terminal_ && drawn_ && window_resized.exchange(false, std::memory_order_relaxed);
+  if (now < next_ && !resized) return;
   next_ = now + period_;
-  if (terminal_) {
-    fmt::print(stderr, "\r{}\x1b[K", status());  // \x1b[K: erase what a longer line left
-    drawn_ = true;
-  } else {
-    fmt::print(stderr, "[progress] {}\n", status());
+  try {
+    if (terminal_) {
+      const int width = Console::err().width();
+      Console::err().status(fit_status(snapshot(), width > 0 ? width : kAssumedWidth));
+      drawn_ = true;
+    } else {
+      Console::err().line("[progress] " + log_status(snapshot()), Stamp::when_batch);
+    }
+  } catch (...) {  // formatting ran out of memory: skip this tick, the count goes on
   }
-  std::fflush(stderr);
 }
 
-void Progress::finish() {
+void Progress::finish() noexcept {
   if (!drawn_) return;
-  fmt::print(stderr, "\r\x1b[K");
-  std::fflush(stderr);
+  Console::err().clear_status();
   drawn_ = false;
 }
 

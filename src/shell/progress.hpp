@@ -1,6 +1,7 @@
 #pragma once
-// Progress of one count on stderr: a status line redrawn in place when stderr is a terminal,
-// otherwise one log line every few seconds (batch jobs keep their logs readable).
+// Progress of one count on stderr: a status line redrawn in place when stderr is a terminal
+// (fitted to its width, redrawn at once when the window is resized), otherwise one timestamped
+// log line every few seconds (batch jobs keep their logs readable).
 //
 // Workers report each finished unit with three relaxed atomic adds; everything else (the
 // clock, formatting, writing) happens on the thread that calls tick(). Nothing is touched per
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "engine_seam.hpp"
+#include "status_line.hpp"
 
 namespace nqueens::shell {
 
@@ -33,14 +35,15 @@ class Progress {
   //! One unit finished. Thread-safe, lock-free.
   void unit_done(std::size_t id, const Tally& tally);
 
-  //! Draws or logs the status if it is due. Call from one thread, a few times a second.
-  void tick();
+  //! Draws or logs the status if it is due. Call from one thread, a few times a second. Never
+  //! throws: progress is not worth a count.
+  void tick() noexcept;
 
   //! Erases the status line, if one is drawn.
-  void finish();
+  void finish() noexcept;
 
  private:
-  std::string status() const;
+  ProgressSnapshot snapshot() const;
 
   int n_;
   const Engine& engine_;          //!< its costs weigh the units done against those left
@@ -58,5 +61,9 @@ class Progress {
   std::atomic<std::uint64_t> cost_done_{0};
   std::atomic<std::uint64_t> solutions_{0};
 };
+
+//! Makes SIGWINCH set a flag that the next tick() reads, to redraw at the new width at once.
+//! Installed by the first Progress on a terminal.
+void watch_window_size();
 
 }  // namespace nqueens::shell

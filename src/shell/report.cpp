@@ -6,8 +6,8 @@
 
 #include <fmt/core.h>
 
+#include "build_info.hpp"
 #include "nqueens/oeis.hpp"
-#include "nqueens/version.hpp"
 #include "standard_output.hpp"
 
 namespace nqueens::shell {
@@ -25,18 +25,44 @@ std::string utc_now() {
   return text;
 }
 
+nlohmann::ordered_json caches_json(const std::vector<CacheInfo>& caches) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const CacheInfo& cache : caches)
+    list.push_back({{"level", cache.level}, {"type", cache.type}, {"size", cache.size}});
+  return list;
+}
+
+// The fields that hold counts: exact integers that may pass 2^53 (nodes from N = 23 or so,
+// totals from N = 26). Rates and seconds are floating point by nature and stay numbers.
+const char* const kCountFields[] = {"total", "unique",          "expected_total",    "expected_unique",
+                                    "nodes", "half_turn_fixed", "quarter_turn_fixed"};
+
 }  // namespace
 
-nlohmann::ordered_json context_json(const RunContext& context) {
-  return {{"context",
-           {{"tool", "nqueens"},
-            {"command", context.command},
-            {"version", kVersion},
-            {"build_type", kBuildType},
-            {"host_cpus", hardware_threads()},
-            {"threads", context.threads},
-            {"date", utc_now()},
-            {"schema_version", kSchemaVersion}}}};
+nlohmann::ordered_json build_json(const BuildInfo& build, const HostInfo& host) {
+  return {
+      {"version", build.version},           {"git_commit", build.commit},       {"compiler", build.compiler},
+      {"build_type", build.build_type},     {"target", build.target},           {"dfs_kernel", build.dfs_kernel},
+      {"join_matcher", build.join_matcher}, {"tbb_version", build.tbb_version}, {"host_name", host.host_name},
+      {"host_cpus", hardware_threads()},    {"cpu_model", host.cpu_model},      {"caches", caches_json(host.caches)}};
+}
+
+nlohmann::ordered_json context_json(const RunContext& context, JsonCounts counts) {
+  nlohmann::ordered_json fields = {{"tool", "nqueens"}, {"command", context.command}};
+  fields.update(build_json(build_info(), host_info()));
+  fields["threads"] = context.threads;
+  fields["date"] = utc_now();
+  fields["json_counts"] = counts == JsonCounts::string ? "string" : "number";
+  fields["schema_version"] = kSchemaVersion;
+  return {{"context", fields}};
+}
+
+nlohmann::ordered_json counts_as_strings(nlohmann::ordered_json record) {
+  for (const char* field : kCountFields) {
+    const auto found = record.find(field);
+    if (found != record.end() && found->is_number_integer()) *found = found->dump();
+  }
+  return record;
 }
 
 namespace {
@@ -47,23 +73,30 @@ namespace {
 // the first result, so that a run refused before it counts prints nothing.
 class JsonReporter : public Reporter {
  public:
-  void begin(const RunContext& context) override { context_ = context_json(context); }
+  explicit JsonReporter(JsonCounts counts) : counts_(counts) {}
+  void begin(const RunContext& context) override { context_ = context_json(context, counts_); }
   void row(const nlohmann::ordered_json& record) override {
     if (context_) print_stdout(context_->dump() + '\n');
     context_.reset();
-    print_stdout(record.dump() + '\n');
+    print_stdout((counts_ == JsonCounts::string ? counts_as_strings(record) : record).dump() + '\n');
   }
 
  private:
+  JsonCounts counts_;
   std::optional<nlohmann::ordered_json> context_;  //!< until the first row is printed
 };
 
 // ---- CSV ------------------------------------------------------------------------------------
 
+// RFC 4180: a cell holding a comma or a quote (a list such as bench's samples, written as JSON)
+// is quoted, its quotes doubled.
 std::string csv_cell(const nlohmann::ordered_json& value) {
   if (value.is_null()) return "";
-  if (value.is_string()) return value.get<std::string>();  // our strings hold no commas or quotes
-  return value.dump();
+  const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  if (text.find_first_of(",\"") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + '"';
 }
 
 class CsvReporter : public Reporter {
@@ -122,6 +155,10 @@ std::vector<Column> bench_columns() {
       {"engine", 6, [](const J& r) { return r["engine"].get<std::string>(); }},
       {"threads", 7, [](const J& r) { return r["threads"].dump(); }},
       {"median_s", 9, [](const J& r) { return number_cell(r["median_seconds"], "{:.3f}"); }},
+      {"mean_s", 8, [](const J& r) { return number_cell(r["mean_seconds"], "{:.3f}"); }},
+      {"stddev_s", 8, [](const J& r) { return number_cell(r["stddev_seconds"], "{:.3f}"); }},
+      {"min_s", 8, [](const J& r) { return number_cell(r["min_seconds"], "{:.3f}"); }},
+      {"max_s", 8, [](const J& r) { return number_cell(r["max_seconds"], "{:.3f}"); }},
       {"solutions/s", 11, [](const J& r) { return number_cell(r["solutions_per_second"], "{:.3g}"); }},
       {"nodes/s", 9, [](const J& r) { return number_cell(r["nodes_per_second"], "{:.3g}"); }},
       {"ns/node", 7, [](const J& r) { return number_cell(r["ns_per_node"], "{:.2f}"); }},
@@ -240,9 +277,22 @@ Format parse_format(const std::string& name) {
   return Format::text;
 }
 
-std::unique_ptr<Reporter> make_reporter(Format format) {
+void add_json_counts_option(CLI::App& command, std::string& json_counts) {
+  command
+      .add_option("--json-counts", json_counts,
+                  "How JSON writes counts: number, or string (for JavaScript and jq 1.6, which round "
+                  "integers above 2^53)")
+      ->check(CLI::IsMember({"number", "string"}))
+      ->capture_default_str();
+}
+
+JsonCounts parse_json_counts(const std::string& name) {
+  return name == "string" ? JsonCounts::string : JsonCounts::number;
+}
+
+std::unique_ptr<Reporter> make_reporter(Format format, JsonCounts counts) {
   switch (format) {
-    case Format::json: return std::make_unique<JsonReporter>();
+    case Format::json: return std::make_unique<JsonReporter>(counts);
     case Format::csv: return std::make_unique<CsvReporter>();
     case Format::text: break;
   }

@@ -13,11 +13,16 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "build_info.hpp"
 #include "nqueens/engine.hpp"
 
 namespace nqueens::shell {
 
 enum class Format { text, json, csv };
+
+//! How JSON Lines write counts: as numbers (exact in the text; JavaScript and jq 1.6 round
+//! those above 2^53) or as decimal strings, always, so that a consumer sees one type.
+enum class JsonCounts { number, string };
 
 struct RunContext {
   std::string command;  //!< "count" or "oeis"
@@ -43,17 +48,30 @@ class Reporter {
   virtual void end() {}
 };
 
-//! The `{"context": {...}}` record that opens every JSON Lines stream.
-nlohmann::ordered_json context_json(const RunContext& context);
+//! The `{"context": {...}}` record that opens every JSON Lines stream: the command, the build
+//! and the host (build_info.hpp), the threads, the date, and how counts are written.
+nlohmann::ordered_json context_json(const RunContext& context, JsonCounts counts = JsonCounts::number);
+
+//! The build and host fields of the context record (also `nqueens version --format json`).
+nlohmann::ordered_json build_json(const BuildInfo& build, const HostInfo& host);
 
 //! Adds `--format text|json|csv` to a subcommand.
 void add_format_option(CLI::App& command, std::string& format);
 
+//! Adds `--json-counts number|string` to a subcommand.
+void add_json_counts_option(CLI::App& command, std::string& json_counts);
+
 //! The Format named by a string that add_format_option accepted.
 Format parse_format(const std::string& name);
 
+//! The JsonCounts named by a string that add_json_counts_option accepted.
+JsonCounts parse_json_counts(const std::string& name);
+
 //! A reporter that writes to standard output.
-std::unique_ptr<Reporter> make_reporter(Format format);
+std::unique_ptr<Reporter> make_reporter(Format format, JsonCounts counts = JsonCounts::number);
+
+//! `record` with every count field ("total", "nodes", ...) written as a decimal string.
+nlohmann::ordered_json counts_as_strings(nlohmann::ordered_json record);
 
 //! The fields of one `count` result, in output order (`n` and `total` first).
 nlohmann::ordered_json to_json(const CountRecord& record);

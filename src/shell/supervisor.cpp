@@ -13,6 +13,7 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
+#include "console.hpp"
 #include "nqueens/journal.hpp"
 #include "signals.hpp"
 
@@ -29,6 +30,24 @@ constexpr auto kWatchPeriod = std::chrono::milliseconds(50);
 // are counted again on resume). Keeps the exit within about two seconds of the signal.
 constexpr auto kGracePeriod = std::chrono::milliseconds(1000);
 
+// Joins a worker on every way out of a scope; on an exception it first asks the worker to stop
+// handing out units, so the join takes at most the units in flight.
+class JoinOnExit {
+ public:
+  JoinOnExit(std::thread& worker, std::atomic<bool>& stop) : worker_(worker), stop_(stop) {}
+  ~JoinOnExit() {
+    if (std::uncaught_exceptions() > uncaught_) stop_ = true;
+    if (worker_.joinable()) worker_.join();
+  }
+  JoinOnExit(const JoinOnExit&) = delete;
+  JoinOnExit& operator=(const JoinOnExit&) = delete;
+
+ private:
+  std::thread& worker_;
+  std::atomic<bool>& stop_;
+  int uncaught_ = std::uncaught_exceptions();
+};
+
 // The count runs on its own thread while the calling thread watches it: that thread must stay
 // free to act on a signal while every worker is deep inside a long unit.
 class Supervisor {
@@ -44,8 +63,12 @@ class Supervisor {
       if (progress) progress->unit_done(id, tally);
     };
     std::thread worker([&] { work(observer); });
-    watch(progress.get());
-    worker.join();
+    {
+      // Whatever leaves watch() (it should be nothing: progress swallows its own failures),
+      // the worker is stopped and joined first: a joinable std::thread must never be destroyed.
+      const JoinOnExit join(worker, stop_);
+      watch(progress.get());
+    }
     if (progress) progress->finish();
     if (error_) std::rethrow_exception(error_);
   }
@@ -88,7 +111,6 @@ class Supervisor {
     const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     report_interrupt("nqueens", signal, seconds, session_, journal_);
     std::fflush(stdout);
-    std::fflush(stderr);
     std::_Exit(interrupted_exit_code(signal));
   }
 
@@ -125,15 +147,15 @@ void report_interrupt(std::string_view program, int signal, double seconds, cons
   if (journal) {
     journal->seal();
     const std::size_t saved = session.done_before() + journal->units() - journal->recorded().size();
-    fmt::print(stderr,
-               "{}: interrupted by {} after {:.1f} s; {} of {} units are saved in {}: "
-               "run the same command again to resume\n",
-               program, signal_name(signal), seconds, saved, session.wanted().size(), journal->path().string());
+    Console::err().line(
+        fmt::format("{}: interrupted by {} after {:.1f} s; {} of {} units are saved in {}: "
+                    "run the same command again to resume",
+                    program, signal_name(signal), seconds, saved, session.wanted().size(), journal->path().string()));
   } else {
-    fmt::print(stderr,
-               "{}: interrupted by {} after {:.1f} s; nothing was saved "
-               "(give --checkpoint FILE to make a run resumable)\n",
-               program, signal_name(signal), seconds);
+    Console::err().line(
+        fmt::format("{}: interrupted by {} after {:.1f} s; nothing was saved "
+                    "(give --checkpoint FILE to make a run resumable)",
+                    program, signal_name(signal), seconds));
   }
 }
 

@@ -1,0 +1,36 @@
+#pragma once
+// The text of a count's progress: a status line fitted to a terminal's width, or a log line.
+// Pure functions of a snapshot, so that every width can be tested without a terminal.
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace nqueens::shell {
+
+//! Where a count stands, as Progress measures it.
+struct ProgressSnapshot {
+  int n = 0;
+  std::size_t units_done = 0;   //!< before this process and since
+  std::size_t units_total = 0;  //!< of this run (a shard's, or all)
+  double work_share = 0;        //!< done fraction of the estimated work, 0..1
+  double elapsed_seconds = 0;   //!< in this process
+  std::optional<double> eta_seconds;
+  double solutions_per_second = 0;
+};
+
+//! "N=17 [########----------] 41.3%  2345/5678 units  0:00:12 elapsed  ETA 0:00:17  8.1e+07 sol/s",
+//! at most `width - 3` characters: a line that reaches the last column makes the terminal wrap,
+//! and so does the "^C" it echoes after the line when Ctrl-C is typed; a wrapped line can not
+//! be redrawn or erased in place. As the
+//! width shrinks the bar shortens (to 10), then fields give way: elapsed time first, then
+//! units, rate, the bar, the ETA; N and the percentage stay, cut short only below 12 columns.
+std::string fit_status(const ProgressSnapshot& snapshot, int width);
+
+//! "N=17: 2345/5678 units, ~41.3% of work, 0:00:12 elapsed, ETA 0:00:17, 8.1e+07 sol/s": every
+//! field, for log lines.
+std::string log_status(const ProgressSnapshot& snapshot);
+
+//! "1:02:03" (hours unbounded).
+std::string clock_text(double seconds);
+
+}  // namespace nqueens::shell
