@@ -124,7 +124,7 @@ void warn_if_too_short(int n, const Timing& timing) {
   if (warned || timing.median_seconds >= kShortestComparable) return;
   warned = true;
   spdlog::warn(
-      "N={}: a run takes {:.4f} s, under {} s, too short to time: its speedup and ratios are left out "
+      "N={}: a run takes {:.2g} s, under {} s, too short to time: its speedup and ratios are left out "
       "(null in JSON, - in text); bench a larger N to compare",
       n, timing.median_seconds, kShortestComparable);
 }
