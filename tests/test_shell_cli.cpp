@@ -52,6 +52,7 @@ int run_with_stderr(std::vector<std::string> args, const fs::path& out_file, int
                     const std::function<void()>& while_running = {}) {
   args.insert(args.begin(), NQUEENS_BINARY);
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (std::string& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;

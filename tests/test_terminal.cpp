@@ -101,10 +101,12 @@ class TerminalRun {
   TerminalRun(std::vector<std::string> args, int width, std::vector<std::string> environment = {}) {
     args.insert(args.begin(), NQUEENS_BINARY);
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
     for (char** variable = environ; *variable; ++variable) environment.emplace_back(*variable);
     std::vector<char*> envp;
+    envp.reserve(environment.size() + 1);
     for (std::string& variable : environment) envp.push_back(variable.data());
     envp.push_back(nullptr);
     winsize size{};

@@ -92,7 +92,7 @@ class JsonReporter : public Reporter {
 // is quoted, its quotes doubled.
 std::string csv_cell(const nlohmann::ordered_json& value) {
   if (value.is_null()) return "";
-  const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  std::string text = value.is_string() ? value.get<std::string>() : value.dump();
   if (text.find_first_of(",\"") == std::string::npos) return text;
   std::string quoted = "\"";
   for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
