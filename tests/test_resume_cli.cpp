@@ -564,4 +564,15 @@ TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver
   EXPECT_TRUE(contains(merged.out, "\n10,724,92,724,92,")) << merged.out;
 }
 
+// A merge of one shard of a million named every missing shard on its own line: 1,000,001 lines.
+TEST_F(ShardCli, MergeOfOneShardOfAMillionSaysSoInAFewLines) {
+  const std::string one = file("one.json").string();
+  const Outcome counted = run({"count", "-n", "8", "--shard", "1/1000000", "--output", one});
+  ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+  const Outcome r = merge({one});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_LE(std::count(r.err.begin(), r.err.end(), '\n'), 5) << r.err.substr(0, 2000);
+  EXPECT_TRUE(contains(r.err, "no file for shards 2-1000000 of 1000000")) << r.err.substr(0, 2000);
+}
+
 }  // namespace

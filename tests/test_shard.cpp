@@ -12,6 +12,7 @@
 #include "kernel.hpp"
 #include "nqueens/nqueens.hpp"
 #include "nqueens/shard.hpp"
+#include "nqueens/unit_ranges.hpp"
 #include "schedule.hpp"
 #include "session.hpp"
 #include "split.hpp"
@@ -216,6 +217,46 @@ TEST(Shard, MergeRefusesFilesOfDifferentRuns) {
   files.push_back(counted_shard(nqueens::split(12, Symmetry::mirror), 1, 2));
   EXPECT_THROW(nqueens::merge_shards(files), std::invalid_argument);
   EXPECT_THROW(nqueens::merge_shards(std::vector<ShardFile>{}), std::invalid_argument);
+}
+
+// ---- id lists (check and merge print them, count --units reads them) ------------------------
+
+TEST(UnitRanges, FormatsRunsAndCutsLongLists) {
+  using V = std::vector<std::size_t>;
+  EXPECT_EQ(nqueens::format_id_ranges(V{}), "");
+  EXPECT_EQ(nqueens::format_id_ranges(V{7}), "7");
+  EXPECT_EQ(nqueens::format_id_ranges(V{0, 1, 2, 3, 5, 7, 8}), "0-3,5,7-8");
+  EXPECT_EQ(nqueens::format_id_ranges(V{0, 2, 4, 6, 7}, 2), "0,2,... (5 units in all)");
+  V many(999'998);
+  std::iota(many.begin(), many.end(), std::size_t{1});
+  EXPECT_EQ(nqueens::format_id_ranges(many, 20), "1-999998");
+}
+
+TEST(UnitRanges, ParsesWhatItPrints) {
+  const std::vector<std::size_t> ids = {0, 1, 2, 3, 5, 7, 8, 40};
+  EXPECT_EQ(nqueens::parse_id_ranges(nqueens::format_id_ranges(ids), 41), ids);
+  EXPECT_EQ(nqueens::parse_id_ranges("8, 0-3,  5,7", 41), (std::vector<std::size_t>{0, 1, 2, 3, 5, 7, 8}));
+}
+
+TEST(UnitRanges, RefusesWhatIsNoList) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "empty unit list"},
+      {"3,", "'' in unit list"},
+      {"a", "'a' in unit list"},
+      {"-3", "'' in unit list"},
+      {"+3", "'+3' in unit list"},
+      {"5-3", "range '5-3' runs backwards"},
+      {"41", "unit 41 is out of range: the run has 41 units"},
+      {"1-3,3", "unit 3 is named twice"},
+      {"0,1,... (5 units in all)", "in unit list"}};
+  for (const auto& [text, message] : cases) {
+    try {
+      nqueens::parse_id_ranges(text, 41);
+      ADD_FAILURE() << "'" << text << "' accepted";
+    } catch (const std::invalid_argument& error) {
+      EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << text << ": " << error.what();
+    }
+  }
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include "commands.hpp"
 #include "nqueens/shard.hpp"
+#include "nqueens/unit_ranges.hpp"
 #include "session.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
@@ -43,38 +44,38 @@ ShardFile read_shard_file(const std::string& path) {
   return parse_shard_json(text.str(), path);
 }
 
-// "units 0-16, 40, 52-53" (and "... (1234 units in all)" past kMaxRuns runs); ids ascending.
+// "unit 7" or "units 0-16,40,52-53", cut after kMaxRuns ranges.
 std::string id_ranges(const std::vector<std::size_t>& ids) {
-  std::string text = ids.size() == 1 ? "unit " : "units ";
-  const std::size_t start = text.size();
-  std::size_t runs = 0;
-  for (std::size_t i = 0; i < ids.size(); ++runs) {
-    std::size_t j = i;
-    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
-    if (runs == kMaxRuns) return text + ", ... (" + std::to_string(ids.size()) + " units in all)";
-    text +=
-        (text.size() == start ? "" : ", ") + (i == j ? std::to_string(ids[i]) : fmt::format("{}-{}", ids[i], ids[j]));
-    i = j + 1;
-  }
-  return text;
+  return (ids.size() == 1 ? "unit " : "units ") + format_id_ranges(ids, kMaxRuns);
 }
 
+// The files' names, cut after kMaxRuns of them.
 std::string file_list(const std::vector<std::size_t>& files, const std::vector<ShardFile>& shards) {
   std::string text;
-  for (const std::size_t file : files) text += (text.empty() ? "" : ", ") + shards[file].source;
+  for (std::size_t i = 0; i < files.size() && i < kMaxRuns; ++i) text += (i ? ", " : "") + shards[files[i]].source;
+  if (files.size() > kMaxRuns) text += fmt::format(", ... ({} files in all)", files.size());
   return text;
 }
 
-// One line per set of files: a doubled shard file gives one line, not one per unit.
+// One line per set of files: a doubled shard file gives one line, not one per unit. At most
+// kMaxRuns lines, however the problems are spread over the files.
 void print_problems(const char* what, const std::vector<UnitProblem>& problems, const std::vector<ShardFile>& shards) {
   std::map<std::vector<std::size_t>, std::vector<std::size_t>> by_files;
   for (const UnitProblem& problem : problems) by_files[problem.files].push_back(problem.id);
-  for (const auto& [files, ids] : by_files)
+  std::size_t lines = 0;
+  for (const auto& [files, ids] : by_files) {
+    if (lines++ == kMaxRuns) {
+      fmt::print(stderr, "nqueens: error: {}: {} units in all, in {} sets of files\n", what, problems.size(),
+                 by_files.size());
+      break;
+    }
     fmt::print(stderr, "nqueens: error: {}: {} in {}\n", what, id_ranges(ids), file_list(files, shards));
+  }
 }
 
 // When every file is a shard of the same k, the likely cause is a whole shard file left out or
-// given twice: say which, as well as the unit ids.
+// given twice: say which, as well as the unit ids. Shard numbers are listed as ranges, cut like
+// unit ids, so one shard of a million prints two lines, not a million.
 void print_shard_hints(const std::vector<ShardFile>& shards) {
   const int count = shards.front().shard.count;
   std::vector<int> files_per_shard(static_cast<std::size_t>(count) + 1);
@@ -82,11 +83,19 @@ void print_shard_hints(const std::vector<ShardFile>& shards) {
     if (shard.shard.count != count || shard.shard.index < 1 || shard.shard.index > count) return;
     ++files_per_shard[static_cast<std::size_t>(shard.shard.index)];
   }
+  std::vector<std::size_t> absent;
+  std::map<int, std::vector<std::size_t>> given;  // times given -> shard indices
   for (int index = 1; index <= count; ++index) {
     const int files = files_per_shard[static_cast<std::size_t>(index)];
-    if (files == 0) fmt::print(stderr, "nqueens: error: no file for shard {}/{}\n", index, count);
-    if (files > 1) fmt::print(stderr, "nqueens: error: shard {}/{} is given {} times\n", index, count, files);
+    if (files == 0) absent.push_back(static_cast<std::size_t>(index));
+    if (files > 1) given[files].push_back(static_cast<std::size_t>(index));
   }
+  if (!absent.empty())
+    fmt::print(stderr, "nqueens: error: no file for shard{} {} of {}\n", absent.size() == 1 ? "" : "s",
+               format_id_ranges(absent, kMaxRuns), count);
+  for (const auto& [files, indices] : given)
+    fmt::print(stderr, "nqueens: error: shard{} {} of {} {} given {} times\n", indices.size() == 1 ? "" : "s",
+               format_id_ranges(indices, kMaxRuns), count, indices.size() == 1 ? "is" : "are", files);
 }
 
 void print_report(const MergeReport& report, const std::vector<ShardFile>& shards) {
