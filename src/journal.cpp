@@ -10,6 +10,7 @@
 #include <cstring>
 #include <optional>
 
+#include "file_io.hpp"
 #include "text_numbers.hpp"
 
 namespace nqueens {
@@ -23,7 +24,7 @@ constexpr std::string_view kCrcKey = " crc=";
 constexpr std::size_t kMaxTornBytes = 256;
 
 std::string io_error(const char* what, const std::filesystem::path& path) {
-  return std::string(what) + " " + path.string() + ": " + std::strerror(errno);
+  return detail::io_error(what, path, errno);
 }
 
 std::string damaged(std::string_view name, std::size_t line, std::string_view problem) {
@@ -118,15 +119,6 @@ std::string read_all(int fd, const std::filesystem::path& path) {
   }
 }
 
-// A new file's directory entry must reach the disk too, or a crash could lose the whole file.
-void sync_directory(const std::filesystem::path& path) {
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  fsync(fd);
-  ::close(fd);
-}
-
 }  // namespace
 
 std::string journal_header_line(const RunHeader& header) {
@@ -175,7 +167,7 @@ Journal::Journal(const std::filesystem::path& path, const RunHeader& header) : p
       dropped_bytes_ = bytes.size();
       write_all(first_line);
       sync();
-      sync_directory(path);
+      detail::sync_directory(path);
     } else {
       open_existing(header, bytes);
     }
@@ -196,6 +188,7 @@ void Journal::open_existing(const RunHeader& header, const std::string& bytes) {
     sync();
   }
   dropped_bytes_ = scan.torn_bytes;
+  end_ = scan.valid_bytes;
   recorded_ = std::move(scan.units);
 }
 
@@ -215,7 +208,14 @@ void Journal::append(const UnitCount& unit) {
   }
   const std::lock_guard<std::mutex> guard(write_lock_);
   if (sealed_) return;
-  write_all(line);
+  if (const int error = detail::write_fully(fd_, line)) {
+    // A full disk may have taken part of the line. Cut it off, so that the file still ends in
+    // whole records and no other worker's line lands after the fragment; if even that fails,
+    // write nothing more and leave the fragment as a torn last line, which a resume drops.
+    if (ftruncate(fd_, static_cast<off_t>(end_)) != 0) sealed_ = true;
+    throw std::runtime_error(detail::io_error("cannot write to journal", path_, error));
+  }
+  end_ += line.size();
   ++appended_;
   dirty_ = true;
 }
@@ -237,12 +237,9 @@ void Journal::seal() {
 }
 
 void Journal::write_all(std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t wrote = ::write(fd_, bytes.data(), bytes.size());
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote < 0) throw std::runtime_error(io_error("cannot write to journal", path_));
-    bytes.remove_prefix(static_cast<std::size_t>(wrote));
-  }
+  if (const int error = detail::write_fully(fd_, bytes))
+    throw std::runtime_error(detail::io_error("cannot write to journal", path_, error));
+  end_ += bytes.size();
 }
 
 // Records reach the page cache at once (a killed process loses none); this thread bounds what

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cerrno>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "file_io.hpp"
 #include "kernel.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/nqueens.hpp"
@@ -253,6 +256,69 @@ TEST_F(JournalTest, SealedJournalIgnoresLaterAppends) {
   }
   Journal reopened(path, header_);
   EXPECT_EQ(reopened.recorded().size(), 1u);
+}
+
+// ---- a disk that fills up (a write that fails part way) ---------------------------------------
+
+// How many more bytes the disk takes before write(2) fails with ENOSPC; a write that does not
+// fit is cut short first, as on a full file system.
+std::size_t disk_room = 0;
+
+ssize_t write_to_a_filling_disk(int fd, const void* data, std::size_t size) {
+  if (disk_room == 0) {
+    errno = ENOSPC;
+    return -1;
+  }
+  const ssize_t wrote = ::write(fd, data, std::min(size, disk_room));
+  if (wrote > 0) disk_room -= static_cast<std::size_t>(wrote);
+  return wrote;
+}
+
+// Puts the filling disk in place of write(2) for one scope.
+class FillingDisk {
+ public:
+  explicit FillingDisk(std::size_t room) : previous_(nqueens::detail::replace_write_call(write_to_a_filling_disk)) {
+    disk_room = room;
+  }
+  ~FillingDisk() { nqueens::detail::replace_write_call(previous_); }
+  FillingDisk(const FillingDisk&) = delete;
+  FillingDisk& operator=(const FillingDisk&) = delete;
+
+ private:
+  nqueens::detail::WriteCall previous_;
+};
+
+// A short write on a full disk left its fragment mid-file, the next worker's whole line went
+// after it, and the next run refused the journal (issue 17: line 96 read "U 2 1250904 0 0 0
+// 156U 65 513720 ...").
+TEST_F(JournalTest, AFailedAppendLeavesOnlyWholeRecords) {
+  const fs::path path = make_journal(3);
+  const std::string sound = read_bytes(path);
+  {
+    Journal journal(path, header_);
+    {
+      const FillingDisk full(10);
+      EXPECT_THROW(journal.append(counted(plan_, 3)), std::runtime_error);
+    }
+    EXPECT_EQ(read_bytes(path), sound) << "the fragment of the failed line is still there";
+    journal.append(counted(plan_, 4));  // the disk has room again
+  }
+  Journal reopened(path, header_);
+  EXPECT_EQ(reopened.dropped_bytes(), 0u);
+  ASSERT_EQ(reopened.recorded().size(), 4u);
+  EXPECT_EQ(reopened.recorded().back(), counted(plan_, 4));
+}
+
+TEST_F(JournalTest, AFailedAppendSaysWhy) {
+  const fs::path path = make_journal(1);
+  Journal journal(path, header_);
+  const FillingDisk full(0);
+  try {
+    journal.append(counted(plan_, 1));
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("No space left on device"), std::string::npos) << error.what();
+  }
 }
 
 }  // namespace

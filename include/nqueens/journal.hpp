@@ -77,7 +77,8 @@ class NQUEENS_EXPORT Journal {
   std::size_t units() const;
 
   //! Records a finished unit. Thread-safe; called once per unit, never per search node.
-  //! Throws std::runtime_error if the line could not be written.
+  //! Throws std::runtime_error if the line could not be written; the file then still ends in
+  //! whole records (a part written before the failure is cut off again).
   void append(const UnitCount& unit);
 
   //! Forces everything appended so far to disk.
@@ -100,6 +101,7 @@ class NQUEENS_EXPORT Journal {
   mutable std::mutex write_lock_;     //!< one writer at a time; taken once per finished unit
   bool sealed_ = false;               //!< guarded by write_lock_
   std::size_t appended_ = 0;          //!< guarded by write_lock_
+  std::size_t end_ = 0;               //!< the end of the last whole line; guarded by write_lock_
   std::atomic<bool> dirty_ = false;   //!< written since the last fsync
   std::atomic<int> flush_error_ = 0;  //!< errno of a failed background fsync
   std::condition_variable_any wake_;  //!< ends the flusher's sleep early on destruction
