@@ -18,7 +18,9 @@ namespace nqueens {
 namespace {
 
 constexpr std::string_view kMagic = "nqueens-journal ";
-constexpr std::string_view kFormatVersion = "1 ";
+constexpr std::string_view kFormatVersion = "2 ";
+// Format 1 (nqueens 0.1.0 before issue 17) checked each record on its own text only.
+constexpr std::string_view kUnboundFormat = "1 ";
 constexpr std::string_view kCrcKey = " crc=";
 // A record line is under 200 bytes; a longer unterminated tail is not a record cut short.
 constexpr std::size_t kMaxTornBytes = 256;
@@ -53,17 +55,26 @@ std::optional<UnitCount> parse_unit(std::string_view text) {
   return unit;
 }
 
-// The part of a line before its checksum, if the checksum matches; nullopt otherwise.
-std::optional<std::string_view> checked_text(std::string_view line, std::string_view separator) {
+// The part of a line before its checksum, if the checksum (continued from `before`: records
+// are bound to their run) matches; nullopt otherwise.
+std::optional<std::string_view> checked_text(std::string_view line, std::string_view separator,
+                                             std::uint32_t before = 0) {
   const std::size_t at = line.rfind(separator);
   if (at == std::string_view::npos) return std::nullopt;
   const std::string_view text = line.substr(0, at);
-  if (line.substr(at + separator.size()) != checksum_hex(crc32(text))) return std::nullopt;
+  if (line.substr(at + separator.size()) != checksum_hex(crc32(text, before))) return std::nullopt;
   return text;
 }
 
+std::uint32_t run_checksum(const RunHeader& header) { return crc32(run_identity(header) + '\n'); }
+
 RunHeader parse_header_line(std::string_view line, std::string_view name) {
   const std::string_view after_magic = line.substr(kMagic.size());
+  if (after_magic.starts_with(kUnboundFormat))
+    throw JournalMismatch(std::string(name) +
+                          " is a journal in format 1, written by an older nqueens whose records were not bound to "
+                          "their run; this build reads format 2 only: finish that run with the build that started "
+                          "it, or start over with another --checkpoint file");
   if (!after_magic.starts_with(kFormatVersion))
     throw JournalMismatch(std::string(name) + " is a journal in a format this build does not read ('" +
                           std::string(line.substr(0, 40)) + "...')");
@@ -82,10 +93,10 @@ RunHeader parse_header_line(std::string_view line, std::string_view name) {
 
 // Adds a record, refusing ids outside the plan and a unit recorded twice with different counts
 // (the same counts twice are harmless: two runs may have raced on one unit).
-std::string add_record(std::string_view line, const RunHeader& header, std::vector<std::optional<Tally>>& seen,
-                       std::vector<UnitCount>& units) {
-  const auto text = checked_text(line, " ");
-  if (!text) return "the record fails its checksum";
+std::string add_record(std::string_view line, const RunHeader& header, std::uint32_t run_crc,
+                       std::vector<std::optional<Tally>>& seen, std::vector<UnitCount>& units) {
+  const auto text = checked_text(line, " ", run_crc);
+  if (!text) return "the record fails its checksum (damaged, or from a journal of another run)";
   const auto unit = parse_unit(*text);
   if (!unit) return "not a unit record";
   if (unit->id >= header.unit_count)
@@ -126,6 +137,10 @@ std::string journal_header_line(const RunHeader& header) {
   return text + std::string(kCrcKey) + checksum_hex(crc32(text)) + '\n';
 }
 
+std::string journal_record_line(const RunHeader& header, const UnitCount& unit) {
+  return unit_record_text(unit) + ' ' + checksum_hex(unit_checksum(header, unit)) + '\n';
+}
+
 JournalScan scan_journal(std::string_view bytes, std::string_view name) {
   const std::size_t first_end = bytes.find('\n');
   if (!bytes.starts_with(kMagic.substr(0, std::min(bytes.size(), kMagic.size()))) || bytes.empty())
@@ -135,11 +150,12 @@ JournalScan scan_journal(std::string_view bytes, std::string_view name) {
   JournalScan scan;
   scan.header = parse_header_line(bytes.substr(0, first_end), name);
   std::vector<std::optional<Tally>> seen(scan.header.unit_count);
+  const std::uint32_t run_crc = run_checksum(scan.header);
   std::size_t line_number = 1;
   std::size_t begin = first_end + 1;
   for (std::size_t end; (end = bytes.find('\n', begin)) != std::string_view::npos; begin = end + 1) {
     ++line_number;
-    const std::string problem = add_record(bytes.substr(begin, end - begin), scan.header, seen, scan.units);
+    const std::string problem = add_record(bytes.substr(begin, end - begin), scan.header, run_crc, seen, scan.units);
     if (!problem.empty()) throw JournalCorrupt(damaged(name, line_number, problem));
   }
   scan.valid_bytes = begin;
@@ -150,7 +166,7 @@ JournalScan scan_journal(std::string_view bytes, std::string_view name) {
   return scan;
 }
 
-Journal::Journal(const std::filesystem::path& path, const RunHeader& header) : path_(path) {
+Journal::Journal(const std::filesystem::path& path, const RunHeader& header) : path_(path), header_(header) {
   // O_CREAT leaves an existing file's bytes alone; nothing below writes before the file has
   // been read and found to be a sound journal of this very run.
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -200,8 +216,7 @@ Journal::~Journal() {
 }
 
 void Journal::append(const UnitCount& unit) {
-  const std::string text = unit_record_text(unit);
-  const std::string line = text + ' ' + checksum_hex(crc32(text)) + '\n';
+  const std::string line = journal_record_line(header_, unit);
   if (const int error = flush_error_.load()) {
     errno = error;
     throw std::runtime_error(io_error("cannot sync journal", path_));

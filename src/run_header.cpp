@@ -89,12 +89,13 @@ std::string header_problem(const RunHeader& header) {
   return {};
 }
 
-std::string header_text(const RunHeader& header) {
-  return "version=" + header.version + " engine=" + std::string(to_string(header.engine)) +
-         " n=" + std::to_string(header.n) + " symmetry=" + std::string(to_string(header.symmetry)) +
-         " split_depth=" + std::to_string(header.split_depth) + " units=" + std::to_string(header.unit_count) +
-         " fingerprint=" + fingerprint_hex(header.fingerprint);
+std::string run_identity(const RunHeader& header) {
+  return "engine=" + std::string(to_string(header.engine)) + " n=" + std::to_string(header.n) +
+         " symmetry=" + std::string(to_string(header.symmetry)) + " split_depth=" + std::to_string(header.split_depth) +
+         " units=" + std::to_string(header.unit_count) + " fingerprint=" + fingerprint_hex(header.fingerprint);
 }
+
+std::string header_text(const RunHeader& header) { return "version=" + header.version + " " + run_identity(header); }
 
 std::optional<RunHeader> parse_header_text(std::string_view text) {
   const auto words = parse_words(text);

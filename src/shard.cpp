@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "nqueens/unit_ranges.hpp"
 #include "text_numbers.hpp"
 
 namespace nqueens {
@@ -20,7 +22,10 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kFormat = "nqueens-shard";
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;
+// Format 1 (nqueens 0.1.0 before issue 17) had no header checksum and unit checksums over the
+// unit's own text only.
+constexpr int kUnboundFormat = 1;
 
 // ---- writing ----------------------------------------------------------------------------------
 
@@ -34,14 +39,33 @@ Json run_json(const RunHeader& header) {
           {"fingerprint", fingerprint_hex(header.fingerprint)}};
 }
 
-Json unit_json(const UnitCount& unit) {
+Json unit_json(const RunHeader& run, const UnitCount& unit) {
   const Tally& t = unit.tally;
   return {{"id", unit.id},
           {"total", t.total},
           {"orbits", {t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3]}},
           {"nodes", t.nodes},
-          {"crc", checksum_hex(unit_checksum(unit))}};
+          {"crc", checksum_hex(unit_checksum(run, unit))}};
 }
+
+Json shard_spec_json(const ShardFile& shard) {
+  if (!shard.unit_list.empty()) return {{"units", shard.unit_list}};
+  return {{"index", shard.shard.index}, {"count", shard.shard.count}};
+}
+
+// Everything before the units, in file order: the header checksum is computed over its text,
+// on writing from the file's values and on reading from the values read, so any edit of them
+// (N, the shard, the seconds) shows.
+Json head_json(const ShardFile& shard) {
+  return {{"format", kFormat},
+          {"format_version", kFormatVersion},
+          {"run", run_json(shard.header)},
+          {"shard", shard_spec_json(shard)},
+          {"threads", shard.threads},
+          {"seconds", shard.seconds}};
+}
+
+std::string head_checksum(const ShardFile& shard) { return checksum_hex(crc32(head_json(shard).dump())); }
 
 // ---- reading ----------------------------------------------------------------------------------
 
@@ -96,6 +120,24 @@ struct Reader {
     return h;
   }
 
+  // The shard an i/k object names, or the unit list of a `count --units` file.
+  void shard(const Json& spec, ShardFile& file) const {
+    if (spec.is_object() && spec.contains("units")) {
+      file.unit_list = text(spec, "units");
+      file.shard = {0, 0};
+      try {
+        parse_id_ranges(file.unit_list, file.header.unit_count);
+      } catch (const std::invalid_argument& bad) {
+        fail(std::string("\"units\" is not a unit list of the run: ") + bad.what());
+      }
+      return;
+    }
+    file.shard = {number<int>(spec, "index"), number<int>(spec, "count")};
+    if (file.shard.count < 1 || file.shard.count > kMaxShards || file.shard.index < 1 ||
+        file.shard.index > file.shard.count)
+      fail("shard " + std::to_string(file.shard.index) + "/" + std::to_string(file.shard.count) + " does not exist");
+  }
+
   // Adds the unit to `file.units`, or its id to `file.altered` if its checksum disagrees.
   void unit(const Json& entry, ShardFile& file) const {
     UnitCount u;
@@ -109,7 +151,7 @@ struct Reader {
       u.tally.orbits[i] = orbits[i].get<std::uint64_t>();
     }
     u.tally.nodes = number<std::uint64_t>(entry, "nodes");
-    if (text(entry, "crc") == checksum_hex(unit_checksum(u)))
+    if (text(entry, "crc") == checksum_hex(unit_checksum(file.header, u)))
       file.units.push_back(u);
     else
       file.altered.push_back(u.id);
@@ -137,16 +179,13 @@ ShardSpec parse_shard_spec(std::string_view text) {
 // ---- shard files ------------------------------------------------------------------------------
 
 std::string shard_json(const ShardFile& shard) {
-  const Json head = {{"format", kFormat},
-                     {"format_version", kFormatVersion},
-                     {"run", run_json(shard.header)},
-                     {"shard", {{"index", shard.shard.index}, {"count", shard.shard.count}}},
-                     {"threads", shard.threads},
-                     {"seconds", shard.seconds}};
+  Json head = head_json(shard);
+  head["crc"] = head_checksum(shard);
   std::string text = head.dump();
   text.pop_back();  // reopen the object to add the units, one per line
   text += ",\"units\":[";
-  for (std::size_t i = 0; i < shard.units.size(); ++i) text += (i ? ",\n" : "\n") + unit_json(shard.units[i]).dump();
+  for (std::size_t i = 0; i < shard.units.size(); ++i)
+    text += (i ? ",\n" : "\n") + unit_json(shard.header, shard.units[i]).dump();
   return text + "\n]}\n";
 }
 
@@ -158,14 +197,22 @@ ShardFile parse_shard_json(std::string_view text, std::string source) {
   if (json.is_discarded()) read.fail("it is not JSON");
   if (!json.is_object() || !json.contains("format") || json["format"] != kFormat)
     read.fail("\"format\" is not \"nqueens-shard\"");
-  if (read.number<int>(json, "format_version") != kFormatVersion) read.fail("unknown format_version");
+  const int version = read.number<int>(json, "format_version");
+  if (version == kUnboundFormat)
+    read.fail(
+        "format_version 1, written by an older nqueens whose unit checksums were not bound to their run; "
+        "this build reads format 2 only: merge it with the build that wrote it, or count the shard again");
+  if (version != kFormatVersion) read.fail("unknown format_version " + std::to_string(version));
   file.header = read.header(read.field(json, "run"));
-  const Json& shard = read.field(json, "shard");
-  file.shard = {read.number<int>(shard, "index"), read.number<int>(shard, "count")};
+  read.shard(read.field(json, "shard"), file);
   file.threads = read.number<int>(json, "threads");
+  if (file.threads < 1) read.fail("\"threads\" is 0");
   const Json& seconds = read.field(json, "seconds");
-  if (!seconds.is_number()) read.fail("\"seconds\" is not a number");
+  if (!seconds.is_number() || !std::isfinite(seconds.get<double>()) || seconds.get<double>() < 0)
+    read.fail("\"seconds\" is not a time (a number of seconds, 0 or more)");
   file.seconds = seconds.get<double>();
+  if (read.text(json, "crc") != head_checksum(file))
+    read.fail("the header fails its checksum (the run, the shard, threads or seconds were changed)");
   const Json& units = read.field(json, "units");
   if (!units.is_array()) read.fail("\"units\" is not a list");
   for (const Json& entry : units) read.unit(entry, file);

@@ -23,8 +23,8 @@ constexpr std::array<std::uint32_t, 256> kCrcTable = make_crc_table();
 
 }  // namespace
 
-std::uint32_t crc32(std::string_view bytes) {
-  std::uint32_t crc = 0xFFFFFFFFu;
+std::uint32_t crc32(std::string_view bytes, std::uint32_t before) {
+  std::uint32_t crc = before ^ 0xFFFFFFFFu;
   for (const char c : bytes) crc = kCrcTable[(crc ^ static_cast<unsigned char>(c)) & 0xFF] ^ (crc >> 8);
   return crc ^ 0xFFFFFFFFu;
 }
@@ -35,7 +35,9 @@ std::string unit_record_text(const UnitCount& unit) {
   return text + ' ' + std::to_string(unit.tally.nodes);
 }
 
-std::uint32_t unit_checksum(const UnitCount& unit) { return crc32(unit_record_text(unit)); }
+std::uint32_t unit_checksum(const RunHeader& run, const UnitCount& unit) {
+  return crc32(unit_record_text(unit), crc32(run_identity(run) + '\n'));
+}
 
 std::string checksum_hex(std::uint32_t checksum) { return detail::to_hex(checksum, 8); }
 

@@ -42,11 +42,6 @@ void write_bytes(const fs::path& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
-// A journal line for `unit` with a correct checksum, as the journal itself writes it.
-std::string record_line(const UnitCount& unit) {
-  return nqueens::unit_record_text(unit) + ' ' + nqueens::checksum_hex(nqueens::unit_checksum(unit)) + '\n';
-}
-
 UnitCount counted(const WorkPlan& plan, std::size_t id) { return {id, nqueens::count_from(plan.units[id], plan.n)}; }
 
 class JournalTest : public testing::Test {
@@ -66,6 +61,9 @@ class JournalTest : public testing::Test {
     for (std::size_t id = 0; id < units; ++id) journal.append(counted(plan_, id));
     return path;
   }
+
+  // A journal line for `unit` of this run with a correct checksum, as the journal writes it.
+  std::string record_line(const UnitCount& unit) const { return nqueens::journal_record_line(header_, unit); }
 
   // Opening the file must throw `Error` and leave every byte as it was.
   template <typename Error>
@@ -256,6 +254,43 @@ TEST_F(JournalTest, SealedJournalIgnoresLaterAppends) {
   }
   Journal reopened(path, header_);
   EXPECT_EQ(reopened.recorded().size(), 1u);
+}
+
+// ---- records and headers bound to their run (issue 17.5) ---------------------------------------
+
+// Records of an N = 11 journal, each with a sound line checksum, spliced into an N = 10 journal
+// resumed to a wrong total: each record's checksum now covers the run it belongs to.
+TEST_F(JournalTest, RecordsSplicedFromAnotherRunAreRefused) {
+  const WorkPlan eleven = nqueens::split(11, Symmetry::full);
+  const RunHeader other = nqueens::make_header(eleven);
+  const fs::path path = make_journal(3);
+  const std::string spliced = nqueens::journal_record_line(other, counted(eleven, 3));
+  write_bytes(path, read_bytes(path) + spliced);
+  expect_refused<JournalCorrupt>(path, header_, "line 5: the record fails its checksum");
+  // The same record, bound to this run, is accepted: only the binding differs.
+  write_bytes(path,
+              read_bytes(path).substr(0, read_bytes(path).size() - spliced.size()) + record_line(counted(eleven, 3)));
+  EXPECT_NO_THROW(Journal(path, header_));
+}
+
+// A header edited to name another run (and given a checksum to match) no longer fits any record.
+TEST_F(JournalTest, HeaderEditedToAnotherRunFailsEveryRecord) {
+  const fs::path path = make_journal(2);
+  const std::string bytes = read_bytes(path);
+  RunHeader edited = header_;
+  edited.n = 11;
+  edited.fingerprint = nqueens::make_header(nqueens::split(11, Symmetry::full)).fingerprint;
+  edited.unit_count = header_.unit_count;
+  write_bytes(path, nqueens::journal_header_line(edited) + bytes.substr(bytes.find('\n') + 1));
+  EXPECT_THROW(nqueens::scan_journal(read_bytes(path), "edited"), JournalCorrupt);
+}
+
+TEST_F(JournalTest, FormatOneJournalIsRefusedWithTheReason) {
+  const fs::path path = make_journal(2);
+  std::string bytes = read_bytes(path);
+  bytes.replace(bytes.find(" 2 "), 3, " 1 ");
+  write_bytes(path, bytes);
+  expect_refused<JournalMismatch>(path, header_, "format 1, written by an older nqueens");
 }
 
 // ---- a disk that fills up (a write that fails part way) ---------------------------------------

@@ -564,6 +564,18 @@ TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver
   EXPECT_TRUE(contains(merged.out, "\n10,724,92,724,92,")) << merged.out;
 }
 
+// Editing "n":16 to 17 in a K = 1 shard file merged to "17 14772512" with exit 0 (issue 17.5).
+TEST_F(ShardCli, ShardFileWithAnEditedHeaderIsRefused) {
+  const std::vector<std::string> files = shards(10, 1);
+  std::string text = read_bytes(files[0]);
+  text.replace(text.find("\"n\":10"), 6, "\"n\":11");
+  write_bytes(file("edited.json"), text);
+  const Outcome r = merge({file("edited.json").string()});
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, "edited.json: not a valid shard file: the header fails its checksum")) << r.err;
+}
+
 // A merge of one shard of a million named every missing shard on its own line: 1,000,001 lines.
 TEST_F(ShardCli, MergeOfOneShardOfAMillionSaysSoInAFewLines) {
   const std::string one = file("one.json").string();

@@ -219,6 +219,57 @@ TEST(Shard, MergeRefusesFilesOfDifferentRuns) {
   EXPECT_THROW(nqueens::merge_shards(std::vector<ShardFile>{}), std::invalid_argument);
 }
 
+// ---- headers and entries bound to their run (issue 17.5) ---------------------------------------
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+void expect_unreadable(const std::string& text, const std::string& message) {
+  try {
+    nqueens::parse_shard_json(text, "edited.json");
+    ADD_FAILURE() << "accepted; expected " << message;
+  } catch (const nqueens::ShardFileError& error) {
+    EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what();
+  }
+}
+
+// "n":16 edited to 17 in a K = 1 shard file merged to "17 14772512", exit 0.
+TEST(Shard, EditedHeaderFailsItsChecksum) {
+  const WorkPlan plan = nqueens::split(10, Symmetry::full);
+  const std::string good = nqueens::shard_json(counted_shard(plan, 1, 1));
+  const std::string fails = "the header fails its checksum";
+  expect_unreadable(replaced(good, "\"n\":10", "\"n\":11"), fails);
+  expect_unreadable(replaced(good, "\"index\":1,\"count\":1", "\"index\":1,\"count\":2"), fails);
+  expect_unreadable(replaced(good, "\"threads\":1", "\"threads\":2"), fails);
+  expect_unreadable(replaced(good, "\"seconds\":0.5", "\"seconds\":1.5"), fails);
+}
+
+// Unit entries copied from a shard of another N (sound checksums of their own) merged to a wrong total.
+TEST(Shard, EntriesFromAnotherRunAreAltered) {
+  const WorkPlan ten = nqueens::split(10, Symmetry::full);
+  const WorkPlan eleven = nqueens::split(11, Symmetry::full);
+  const ShardFile theirs = counted_shard(eleven, 1, 1);
+  std::string text = nqueens::shard_json(counted_shard(ten, 1, 1));
+  const std::string entry_of_theirs =
+      nqueens::shard_json(theirs).substr(nqueens::shard_json(theirs).find("\n{\"id\":0,"));
+  const std::string entry_of_ours = text.substr(text.find("\n{\"id\":0,"));
+  text = replaced(text, entry_of_ours.substr(0, entry_of_ours.find('}') + 1),
+                  entry_of_theirs.substr(0, entry_of_theirs.find('}') + 1));
+  const ShardFile read = nqueens::parse_shard_json(text, "spliced.json");
+  EXPECT_EQ(read.altered, std::vector<std::size_t>{0});
+}
+
+TEST(Shard, ImpossibleValuesAreRefused) {
+  const std::string good = nqueens::shard_json(counted_shard(nqueens::split(8, Symmetry::full), 1, 1));
+  expect_unreadable(replaced(good, "\"seconds\":0.5", "\"seconds\":-0.5"), "\"seconds\" is not a time");
+  expect_unreadable(replaced(good, "\"threads\":1", "\"threads\":0"), "\"threads\" is 0");
+  expect_unreadable(replaced(good, "\"index\":1,\"count\":1", "\"index\":2,\"count\":1"), "does not exist");
+  expect_unreadable(replaced(good, "\"format_version\":2", "\"format_version\":1"), "format_version 1, written by");
+}
+
 // ---- id lists (check and merge print them, count --units reads them) ------------------------
 
 TEST(UnitRanges, FormatsRunsAndCutsLongLists) {

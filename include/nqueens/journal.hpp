@@ -1,11 +1,14 @@
 #pragma once
 // The checkpoint journal: an append-only text file that makes a long count resumable.
 //
-//   nqueens-journal 1 version=0.1.0 n=16 symmetry=full split_depth=3 units=1234 fingerprint=... crc=...
+//   nqueens-journal 2 version=0.1.0 engine=dfs n=16 symmetry=full split_depth=3 units=1234 fingerprint=... crc=...
 //   U 17 5208 0 0 0 651 2810374 9f3c01aa      <- unit 17: total, orbits 1/2/4/8, nodes, CRC-32
 //
 // The first line is the run header (run_header.hpp); then one line per finished unit, in the
-// order units finished. Each line carries a CRC-32 of its text. A line is written with one
+// order units finished. The header carries a CRC-32 of its text, each record the CRC-32 of its
+// text bound to the run (unit_checksum), so a record spliced in from another run's journal is
+// refused like a damaged one. Format 1 journals (records checked on their own text) are refused
+// as a format this build does not read. A line is written with one
 // write(2) as soon as its unit finishes, so a killed process loses nothing but units in
 // flight; the file is fsync'ed at least once a second while a run appends to it.
 //
@@ -51,6 +54,9 @@ struct JournalScan {
 //! The first line of a journal for `header`, with its newline.
 NQUEENS_EXPORT std::string journal_header_line(const RunHeader& header);
 
+//! A record line for `unit` of the run `header`, with its newline, as Journal::append writes it.
+std::string journal_record_line(const RunHeader& header, const UnitCount& unit);
+
 //! Reads a journal's bytes. Throws JournalMismatch if they do not start like a journal and
 //! JournalCorrupt for a damaged header or record. `name` is used in messages only.
 NQUEENS_EXPORT JournalScan scan_journal(std::string_view bytes, std::string_view name);
@@ -94,6 +100,7 @@ class NQUEENS_EXPORT Journal {
   void flush_loop(std::stop_token stop);
 
   std::filesystem::path path_;
+  RunHeader header_;
   int fd_ = -1;
   std::vector<UnitCount> recorded_;
   std::size_t dropped_bytes_ = 0;

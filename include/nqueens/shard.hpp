@@ -2,8 +2,10 @@
 // Shards: a run cut into k fixed subsets of unit ids, counted anywhere (a batch scheduler's job
 // array, several machines), each written as a shard file, and merged back into one result.
 //
-// A shard file is JSON: the run header, the shard, and one entry per unit with its counts and
-// the CRC-32 of its record text (unit_record.hpp), so an edited count is caught by id.
+// A shard file is JSON (format_version 2): the run header, the shard, threads and seconds with a
+// CRC-32 over them, and one entry per unit with its counts and the CRC-32 of its record text
+// bound to the run (unit_record.hpp), so an edited count is caught by id and an entry copied
+// from another run's file is caught too. Format 1 files are refused with the reason.
 #include <cstddef>
 #include <span>
 #include <stdexcept>
@@ -33,14 +35,16 @@ NQUEENS_EXPORT ShardSpec parse_shard_spec(std::string_view text);
 struct ShardFile {
   std::string source;  //!< where it was read from, for messages
   RunHeader header;
-  ShardSpec shard;
+  ShardSpec shard;        //!< {0, 0} for a `count --units` file
+  std::string unit_list;  //!< `count --units`: the ids asked for (unit_ranges.hpp); empty for shard i/k
   int threads = 0;
   double seconds = 0;
   std::vector<UnitCount> units;      //!< units whose stored checksum matches their counts
   std::vector<std::size_t> altered;  //!< ids whose stored checksum does not (read side only)
 };
 
-//! The file is not a readable shard file (bad JSON, missing fields, ids out of range).
+//! The file is not a readable shard file (bad JSON, missing fields, ids out of range, a header
+//! that fails its checksum, impossible values such as negative seconds).
 struct NQUEENS_EXPORT ShardFileError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

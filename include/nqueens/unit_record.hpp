@@ -8,6 +8,7 @@
 
 #include "nqueens/export.hpp"
 #include "nqueens/reduce.hpp"
+#include "nqueens/run_header.hpp"
 
 namespace nqueens {
 
@@ -17,16 +18,19 @@ struct UnitCount {
   friend bool operator==(const UnitCount&, const UnitCount&) = default;
 };
 
-//! CRC-32 (IEEE 802.3, the zlib one) of a byte string.
-NQUEENS_EXPORT std::uint32_t crc32(std::string_view bytes);
+//! CRC-32 (IEEE 802.3, the zlib one) of a byte string; given the CRC of the bytes before them,
+//! the CRC of both: crc32(b, crc32(a)) == crc32(a + b).
+NQUEENS_EXPORT std::uint32_t crc32(std::string_view bytes, std::uint32_t before = 0);
 
 //! The canonical text of one finished unit: "U <id> <total> <o1> <o2> <o4> <o8> <nodes>".
 //! Journal lines and shard-file checksums are both computed over it, so a unit's checksum is
 //! the same wherever it is stored.
 NQUEENS_EXPORT std::string unit_record_text(const UnitCount& unit);
 
-//! crc32(unit_record_text(unit)).
-NQUEENS_EXPORT std::uint32_t unit_checksum(const UnitCount& unit);
+//! The checksum of a unit of the run `run`: the CRC-32 of run_identity(run), a newline and
+//! unit_record_text(unit). Binding it to the run means a record copied from a file of another
+//! run (another N, engine, mode or unit list) fails its check, however sound its own text.
+NQUEENS_EXPORT std::uint32_t unit_checksum(const RunHeader& run, const UnitCount& unit);
 
 //! A checksum as files store it: 8 lower-case hex digits.
 NQUEENS_EXPORT std::string checksum_hex(std::uint32_t checksum);
