@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -24,6 +25,10 @@ constexpr std::string_view kUnboundFormat = "1 ";
 constexpr std::string_view kCrcKey = " crc=";
 // A record line is under 200 bytes; a longer unterminated tail is not a record cut short.
 constexpr std::size_t kMaxTornBytes = 256;
+// A run header line is under 300 bytes: the first line is looked for in this many.
+constexpr std::size_t kMaxHeaderBytes = 4096;
+// Zeros a crashed file system may leave at the end: a few blocks, allowed on top of the records.
+constexpr std::size_t kMaxZeroTailBytes = std::size_t{16} << 20;
 
 std::string io_error(const char* what, const std::filesystem::path& path) {
   return detail::io_error(what, path, errno);
@@ -110,24 +115,41 @@ std::string add_record(std::string_view line, const RunHeader& header, std::uint
   return {};
 }
 
-// A torn line holds only what a record line can hold, or the zeros a crashed file system may
-// leave behind; anything else at the end of the file is damage.
+// A torn line holds only what a record line can hold, followed by any number of the zeros a
+// crashed file system may leave behind (a whole zero-filled block after a power cut); anything
+// else at the end of the file is damage.
 bool looks_torn(std::string_view tail) {
+  tail = tail.substr(0, tail.find_last_not_of('\0') + 1);
   if (tail.size() > kMaxTornBytes) return false;
   return tail.find_first_not_of(std::string_view("U 0123456789abcdef\0", 19)) == std::string_view::npos;
 }
 
-std::string read_all(int fd, const std::filesystem::path& path) {
-  std::string bytes;
-  char buffer[1 << 16];
-  for (off_t offset = 0;;) {
-    const ssize_t got = pread(fd, buffer, sizeof buffer, offset);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw std::runtime_error(io_error("cannot read journal", path));
-    if (got == 0) return bytes;
-    bytes.append(buffer, static_cast<std::size_t>(got));
-    offset += got;
+[[noreturn]] void refuse_non_regular(const std::filesystem::path& path) {
+  throw JournalMismatch(path.string() +
+                        " is not a regular file (a device, a pipe or a socket); a journal is a regular file");
+}
+
+// The bytes of a journal file, its header read first: a file that does not start like a
+// journal, or is larger than a journal of its run can be, is refused before it is read whole
+// (a 2 GB sparse file, /dev/zero behind a symlink ended in std::bad_alloc).
+std::string read_journal_file(int fd, const std::filesystem::path& path) {
+  struct stat info {};
+  if (fstat(fd, &info) != 0) throw std::runtime_error(io_error("cannot read journal", path));
+  if (!S_ISREG(info.st_mode)) refuse_non_regular(path);
+  const auto size = static_cast<std::size_t>(info.st_size);
+  std::string head = detail::read_from(fd, path, 0, kMaxHeaderBytes);
+  const std::size_t header_end = head.find('\n');
+  if (header_end == std::string::npos) {
+    if (size <= head.size()) return head;  // scan_journal says what it is
+    scan_journal(head, path.string());     // not a journal: refused as such
+    throw JournalCorrupt(damaged(path.string(), 1, "the first line is longer than any run header"));
   }
+  const std::size_t units = scan_journal(head.substr(0, header_end + 1), path.string()).header.unit_count;
+  const std::size_t most = header_end + 1 + 2 * units * kMaxTornBytes + kMaxZeroTailBytes;
+  if (size > most)
+    throw JournalCorrupt(path.string() + " is " + std::to_string(size) + " bytes, more than a journal of " +
+                         std::to_string(units) + " units can hold; it was left as it is");
+  return detail::read_from(fd, path, 0, size);
 }
 
 }  // namespace
@@ -167,18 +189,29 @@ JournalScan scan_journal(std::string_view bytes, std::string_view name) {
 }
 
 Journal::Journal(const std::filesystem::path& path, const RunHeader& header) : path_(path), header_(header) {
+  // Checked before open(): opening a pipe would block, and a device is no journal.
+  if (struct stat info{}; ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) refuse_non_regular(path);
   // O_CREAT leaves an existing file's bytes alone; nothing below writes before the file has
   // been read and found to be a sound journal of this very run.
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0 && (errno == EACCES || errno == EPERM || errno == EROFS)) {
+    // A journal that cannot be written (a read-only file, disk or mount) can still answer a
+    // run it holds whole; Session refuses it for a run with units left to count.
+    const int error = errno;
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ >= 0) unwritable_ = detail::io_error("cannot write to journal", path, error);
+    errno = error;
+  }
   if (fd_ < 0) throw std::runtime_error(io_error("cannot open journal", path));
   try {
     if (flock(fd_, LOCK_EX | LOCK_NB) != 0)
       throw std::runtime_error(errno == EWOULDBLOCK ? path.string() + " is in use by another nqueens process"
                                                     : io_error("cannot lock journal", path));
-    const std::string bytes = read_all(fd_, path);
+    const std::string bytes = read_journal_file(fd_, path);
     const std::string first_line = journal_header_line(header);
     // Empty, or a header cut short by a crash: nothing was recorded yet, so start afresh.
     if (bytes.empty() || (bytes.find('\n') == std::string::npos && first_line.starts_with(bytes))) {
+      if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
       if (ftruncate(fd_, 0) != 0) throw std::runtime_error(io_error("cannot truncate journal", path));
       dropped_bytes_ = bytes.size();
       write_all(first_line);
@@ -198,7 +231,7 @@ void Journal::open_existing(const RunHeader& header, const std::string& bytes) {
   JournalScan scan = scan_journal(bytes, path_.string());
   if (const std::string why = header_mismatch(header, scan.header); !why.empty())
     throw JournalMismatch(path_.string() + " is the journal of a different run: " + why);
-  if (scan.torn_bytes > 0) {
+  if (scan.torn_bytes > 0 && unwritable_.empty()) {
     if (ftruncate(fd_, static_cast<off_t>(scan.valid_bytes)) != 0)
       throw std::runtime_error(io_error("cannot cut the torn last line of journal", path_));
     sync();
@@ -223,6 +256,7 @@ void Journal::append(const UnitCount& unit) {
   }
   const std::lock_guard<std::mutex> guard(write_lock_);
   if (sealed_) return;
+  if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
   if (const int error = detail::write_fully(fd_, line)) {
     // A full disk may have taken part of the line. Cut it off, so that the file still ends in
     // whole records and no other worker's line lands after the fragment; if even that fails,

@@ -30,6 +30,10 @@ Session::Session(const Engine& engine, const std::vector<std::size_t>& wanted, J
                                   std::to_string(engine_.unit_count()) + " units");
     done_before_ += have_[id] ? 1 : 0;
   }
+  // A read-only journal can only answer a run it holds whole: new units could not be saved.
+  if (journal_ && !journal_->unwritable().empty() && done_before_ < wanted_.size())
+    throw std::runtime_error(journal_->unwritable() + " (" + std::to_string(wanted_.size() - done_before_) +
+                             " units are left to count)");
 }
 
 std::vector<std::size_t> Session::done() const {

@@ -1,17 +1,23 @@
 #include "nqueens/shard.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
+#include "file_io.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "text_numbers.hpp"
 
@@ -217,6 +223,49 @@ ShardFile parse_shard_json(std::string_view text, std::string source) {
   if (!units.is_array()) read.fail("\"units\" is not a list");
   for (const Json& entry : units) read.unit(entry, file);
   return file;
+}
+
+namespace {
+
+// A unit entry is under 250 bytes; a header line under 600.
+constexpr std::size_t kMaxEntryBytes = 256;
+constexpr std::size_t kMaxHeaderBytes = 4096;
+// A file whose first line is not a header as `count --shard` writes it (reformatted by hand, say)
+// is still read, up to this size.
+constexpr std::size_t kMaxUnheadedBytes = std::size_t{256} << 20;
+
+// The most bytes a shard file can hold, from its first line: the header of a file as written,
+// closed and read on its own.
+std::size_t most_bytes(const std::string& head, const std::string& source) {
+  const std::size_t end = head.find('\n');
+  if (end == std::string::npos || !std::string_view(head).substr(0, end).ends_with("\"units\":["))
+    return kMaxUnheadedBytes;
+  const ShardFile header = parse_shard_json(head.substr(0, end) + "]}", source);
+  return end + 1 + 2 * header.header.unit_count * kMaxEntryBytes + kMaxHeaderBytes;
+}
+
+}  // namespace
+
+ShardFile read_shard_file(const std::filesystem::path& path) {
+  if (const std::string why = detail::not_regular_file(path); !why.empty()) throw ShardFileError(why);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw ShardFileError(detail::io_error("cannot read", path, errno));
+  const std::unique_ptr<const int, void (*)(const int*)> closer(&fd, [](const int* open) { ::close(*open); });
+  std::string text;
+  try {
+    struct stat info {};
+    if (fstat(fd, &info) != 0) throw ShardFileError(detail::io_error("cannot read", path, errno));
+    const auto size = static_cast<std::size_t>(info.st_size);
+    if (size > most_bytes(detail::read_from(fd, path, 0, kMaxHeaderBytes), path.string()))
+      throw ShardFileError(path.string() + " is " + std::to_string(size) +
+                           " bytes, more than a shard file of its run can hold");
+    text = detail::read_from(fd, path, 0, size);
+  } catch (const ShardFileError&) {
+    throw;
+  } catch (const std::runtime_error& error) {  // read_from: the reason the file cannot be read
+    throw ShardFileError(error.what());
+  }
+  return parse_shard_json(text, path.string());
 }
 
 // ---- merge ------------------------------------------------------------------------------------

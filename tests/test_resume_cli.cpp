@@ -2,7 +2,11 @@
 // killed at random moments and resumed until done, interrupted with SIGINT and SIGTERM, fed
 // wrong, torn and damaged journals, and sharded and merged with files missing, doubled and
 // edited. The files the program writes are read back with the library.
+#include <fcntl.h>
+#include <linux/fs.h>
 #include <signal.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -304,6 +308,95 @@ TEST_F(ResumeCli, CheckpointNamingADirectoryHoldsThatNsJournal) {
   EXPECT_EQ(nqueens::scan_journal(read_bytes(file("journals") / "n12.journal"), "journal").header.n, 12);
   count(10, {"--checkpoint", file("slash").string() + "/"});
   EXPECT_TRUE(fs::is_regular_file(file("slash") / "n10.journal"));
+}
+
+// ---- files that are not what they seem (issue 17.7 and the smaller items) -----------------------
+
+// Makes `path` unwritable: by its mode, and for root (whom modes do not stop) by the immutable
+// attribute where the file system has one. False when neither works here.
+void set_immutable(const fs::path& path, bool immutable) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int flags = 0;
+  if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+    flags = immutable ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
+    ioctl(fd, FS_IOC_SETFLAGS, &flags);
+  }
+  if (fd >= 0) ::close(fd);
+}
+
+bool make_read_only(const fs::path& path, bool read_only = true) {
+  if (!read_only && geteuid() == 0) set_immutable(path, false);
+  fs::permissions(path, read_only ? fs::perms::owner_read : fs::perms::owner_read | fs::perms::owner_write);
+  if (read_only && geteuid() == 0) set_immutable(path, true);
+  const int probe = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (probe >= 0) ::close(probe);
+  return probe < 0;
+}
+
+// A finished journal that could not be opened for writing ended the run with exit 3 and no result.
+TEST_F(ResumeCli, FinishedReadOnlyJournalStillPrintsItsResult) {
+  const fs::path journal = file("done.journal");
+  const Json first = count(12, {"--checkpoint", journal.string()});
+  if (!make_read_only(journal)) GTEST_SKIP() << "no way to make a file read-only here";
+  const Outcome again = run({"count", "-n", "12", "-t", "2", "--checkpoint", journal.string(), "--format", "json"});
+  make_read_only(journal, false);
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  EXPECT_EQ(numbers(last_record(again)), numbers(first));
+}
+
+TEST_F(ResumeCli, UnfinishedReadOnlyJournalSaysWhyItCannotGoOn) {
+  const fs::path journal = file("part.journal");
+  const Json whole = count(12, {"--checkpoint", journal.string()});
+  std::string bytes = read_bytes(journal);
+  bytes.resize(bytes.rfind('\n', bytes.size() - 2) + 1);  // the last unit never finished
+  write_bytes(journal, bytes);
+  if (!make_read_only(journal)) GTEST_SKIP() << "no way to make a file read-only here";
+  const Outcome r = run({"count", "-n", "12", "-t", "2", "--checkpoint", journal.string()});
+  make_read_only(journal, false);
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_TRUE(contains(r.err, "cannot write to journal") && contains(r.err, "1 units are left to count")) << r.err;
+  EXPECT_EQ(read_bytes(journal), bytes);
+}
+
+// /dev/zero or /dev/full behind a symlink, and a 2 GB sparse file, ended in std::bad_alloc.
+TEST_F(ResumeCli, DevicesAndHugeFilesAreRefusedWithoutReadingThem) {
+  fs::create_symlink("/dev/zero", file("zero.journal"));
+  fs::create_symlink("/dev/full", file("full.journal"));
+  for (const char* name : {"zero.journal", "full.journal"}) {
+    const Outcome r = run({"count", "-n", "10", "--checkpoint", file(name).string()});
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_TRUE(contains(r.err, "is not a regular file")) << r.err;
+  }
+  const Outcome device = run({"merge", "/dev/zero"});
+  EXPECT_EQ(device.exit_code, 3) << describe(device);
+  EXPECT_TRUE(contains(device.err, "/dev/zero is not a regular file")) << device.err;
+
+  count(10, {"--checkpoint", file("big.journal").string()});
+  fs::resize_file(file("big.journal"), std::uintmax_t{2} << 30);  // sparse: zeros after the records
+  const Outcome big = run({"count", "-n", "10", "--checkpoint", file("big.journal").string()});
+  EXPECT_EQ(big.exit_code, 3) << describe(big);
+  EXPECT_TRUE(contains(big.err, "more than a journal of")) << big.err;
+  EXPECT_LT(big.max_rss_kib, 100 * 1024) << "read whole";
+  fs::resize_file(file("big.journal"), 0);
+  write_bytes(file("big.json"), "");
+  fs::resize_file(file("big.json"), std::uintmax_t{2} << 30);
+  const Outcome big_shard = run({"merge", file("big.json").string()});
+  EXPECT_EQ(big_shard.exit_code, 3) << describe(big_shard);
+  EXPECT_TRUE(contains(big_shard.err, "more than a shard file")) << big_shard.err;
+  EXPECT_LT(big_shard.max_rss_kib, 100 * 1024) << "read whole";
+}
+
+// A zero-filled block after a power cut (more than 256 NUL bytes) was refused as damage.
+TEST_F(ResumeCli, ZeroFilledBlockAtTheEndIsATornTail) {
+  const fs::path journal = file("zeros.journal");
+  const Json whole = count(12, {"--checkpoint", journal.string()});
+  std::string bytes = read_bytes(journal);
+  bytes.resize(bytes.rfind('\n', bytes.size() - 2) + 1 + 9);  // the last record torn after 9 bytes
+  write_bytes(journal, bytes + std::string(4096, '\0'));
+  const Outcome r = run({"count", "-n", "12", "-t", "2", "--checkpoint", journal.string(), "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.err, "torn")) << r.err;
+  EXPECT_EQ(numbers(last_record(r)), numbers(whole));
 }
 
 // ---- interrupts ------------------------------------------------------------------------------

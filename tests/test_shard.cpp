@@ -270,6 +270,22 @@ TEST(Shard, ImpossibleValuesAreRefused) {
   expect_unreadable(replaced(good, "\"format_version\":2", "\"format_version\":1"), "format_version 1, written by");
 }
 
+// "cannot read FILE" gave no reason.
+TEST(Shard, UnreadableFilesSayWhy) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/nonexistent/shard.json", "cannot read /nonexistent/shard.json: No such file or directory"},
+      {"/", "/ is a directory"},
+      {"/dev/null", "/dev/null is not a regular file"}};
+  for (const auto& [path, message] : cases) {
+    try {
+      nqueens::read_shard_file(path);
+      ADD_FAILURE() << path << " read";
+    } catch (const nqueens::ShardFileError& error) {
+      EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what();
+    }
+  }
+}
+
 // ---- id lists (check and merge print them, count --units reads them) ------------------------
 
 TEST(UnitRanges, FormatsRunsAndCutsLongLists) {

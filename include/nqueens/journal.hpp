@@ -64,8 +64,10 @@ NQUEENS_EXPORT JournalScan scan_journal(std::string_view bytes, std::string_view
 class NQUEENS_EXPORT Journal {
  public:
   //! Opens the journal at `path` for the run `header`, creating it if it does not exist or is
-  //! empty. Throws JournalMismatch, JournalCorrupt, or std::runtime_error for I/O errors and
-  //! for a journal that another process holds open.
+  //! empty. Throws JournalMismatch (also for a file that is not a regular file), JournalCorrupt
+  //! (also for a file larger than a journal of its run can be), or std::runtime_error for I/O
+  //! errors and for a journal that another process holds open. A file that cannot be opened
+  //! for writing is opened read-only (see unwritable()).
   Journal(const std::filesystem::path& path, const RunHeader& header);
   ~Journal();
   Journal(const Journal&) = delete;
@@ -78,6 +80,11 @@ class NQUEENS_EXPORT Journal {
   std::size_t dropped_bytes() const { return dropped_bytes_; }
 
   const std::filesystem::path& path() const { return path_; }
+
+  //! Empty when units can be appended; otherwise why not ("cannot write to journal F:
+  //! Read-only file system"). Such a journal is opened read-only: it can answer a run it holds
+  //! whole, and append() throws this reason.
+  const std::string& unwritable() const { return unwritable_; }
 
   //! Units in the file: those recorded at open and those appended since.
   std::size_t units() const;
@@ -104,6 +111,7 @@ class NQUEENS_EXPORT Journal {
   int fd_ = -1;
   std::vector<UnitCount> recorded_;
   std::size_t dropped_bytes_ = 0;
+  std::string unwritable_;
 
   mutable std::mutex write_lock_;     //!< one writer at a time; taken once per finished unit
   bool sealed_ = false;               //!< guarded by write_lock_

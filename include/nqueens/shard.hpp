@@ -7,6 +7,7 @@
 // bound to the run (unit_record.hpp), so an edited count is caught by id and an entry copied
 // from another run's file is caught too. Format 1 files are refused with the reason.
 #include <cstddef>
+#include <filesystem>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -54,6 +55,11 @@ NQUEENS_EXPORT std::string shard_json(const ShardFile& shard);
 
 //! Reads a shard file's text. `source` names it in messages. Throws ShardFileError.
 NQUEENS_EXPORT ShardFile parse_shard_json(std::string_view text, std::string source);
+
+//! Reads the shard file at `path`, its header line first: a file that is not a regular file, or
+//! is larger than a shard file of its run can be, is refused before it is read whole. Throws
+//! ShardFileError, with the reason when the file cannot be read.
+ShardFile read_shard_file(const std::filesystem::path& path);
 
 //! A unit id that is wrong across the merged files, and the files (indices) concerned.
 struct UnitProblem {

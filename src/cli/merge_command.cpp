@@ -3,10 +3,8 @@
 // names the units that are missing, doubled, conflicting or altered, prints no total, and
 // exits 1.
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,14 +33,6 @@ struct MergeArgs {
 
 // Ids listed at most this many runs long before the rest is summarised.
 constexpr std::size_t kMaxRuns = 20;
-
-ShardFile read_shard_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in.good() && !in.eof()) throw std::runtime_error("cannot read " + path);
-  return parse_shard_json(text.str(), path);
-}
 
 // "unit 7" or "units 0-16,40,52-53", cut after kMaxRuns ranges.
 std::string id_ranges(const std::vector<std::size_t>& ids) {
