@@ -55,7 +55,7 @@ struct JournalScan {
 NQUEENS_EXPORT std::string journal_header_line(const RunHeader& header);
 
 //! A record line for `unit` of the run `header`, with its newline, as Journal::append writes it.
-std::string journal_record_line(const RunHeader& header, const UnitCount& unit);
+NQUEENS_EXPORT std::string journal_record_line(const RunHeader& header, const UnitCount& unit);
 
 //! Reads a journal's bytes. Throws JournalMismatch if they do not start like a journal and
 //! JournalCorrupt for a damaged header or record. `name` is used in messages only.

@@ -28,5 +28,6 @@
 #include "nqueens/shard.hpp"
 #include "nqueens/solutions.hpp"
 #include "nqueens/symmetry.hpp"
+#include "nqueens/unit_ranges.hpp"
 #include "nqueens/unit_record.hpp"
 #include "nqueens/version.hpp"

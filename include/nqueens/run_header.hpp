@@ -45,7 +45,7 @@ NQUEENS_EXPORT std::optional<RunHeader> parse_header_text(std::string_view text)
 
 //! header_text() without the tool version: what every record of a run is bound to (its
 //! checksum covers it), so that a record moved into a file of another run fails its check.
-std::string run_identity(const RunHeader& header);
+NQUEENS_EXPORT std::string run_identity(const RunHeader& header);
 
 //! The fingerprint as 16 lower-case hex digits, as files store it.
 NQUEENS_EXPORT std::string fingerprint_hex(std::uint64_t fingerprint);

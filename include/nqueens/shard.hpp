@@ -59,7 +59,7 @@ NQUEENS_EXPORT ShardFile parse_shard_json(std::string_view text, std::string sou
 //! Reads the shard file at `path`, its header line first: a file that is not a regular file, or
 //! is larger than a shard file of its run can be, is refused before it is read whole. Throws
 //! ShardFileError, with the reason when the file cannot be read.
-ShardFile read_shard_file(const std::filesystem::path& path);
+NQUEENS_EXPORT ShardFile read_shard_file(const std::filesystem::path& path);
 
 //! A unit id that is wrong across the merged files, and the files (indices) concerned.
 struct UnitProblem {
