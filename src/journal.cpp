@@ -34,9 +34,15 @@ std::string io_error(const char* what, const std::filesystem::path& path) {
   return detail::io_error(what, path, errno);
 }
 
+// What to do about a damaged journal: never to throw its finished units away.
+std::string repair_advice(std::string_view name) {
+  return "; the journal is damaged and was left as it is: `nqueens check " + std::string(name) +
+         "` lists the damage, and the same count command with --repair keeps every sound record (and a copy of the "
+         "file) and counts only the damaged or missing units again";
+}
+
 std::string damaged(std::string_view name, std::size_t line, std::string_view problem) {
-  return std::string(name) + " line " + std::to_string(line) + ": " + std::string(problem) +
-         "; the journal is damaged and was left as it is (move it away to start the run over)";
+  return std::string(name) + " line " + std::to_string(line) + ": " + std::string(problem) + repair_advice(name);
 }
 
 std::optional<std::uint64_t> parse_u64(std::string_view text) { return detail::parse_whole<std::uint64_t>(text); }
@@ -96,24 +102,53 @@ RunHeader parse_header_line(std::string_view line, std::string_view name) {
   return *header;
 }
 
-// Adds a record, refusing ids outside the plan and a unit recorded twice with different counts
-// (the same counts twice are harmless: two runs may have raced on one unit).
-std::string add_record(std::string_view line, const RunHeader& header, std::uint32_t run_crc,
-                       std::vector<std::optional<Tally>>& seen, std::vector<UnitCount>& units) {
-  const auto text = checked_text(line, " ", run_crc);
-  if (!text) return "the record fails its checksum (damaged, or from a journal of another run)";
-  const auto unit = parse_unit(*text);
-  if (!unit) return "not a unit record";
-  if (unit->id >= header.unit_count)
-    return "unit " + std::to_string(unit->id) + " is out of range (the run has " + std::to_string(header.unit_count) +
-           ")";
-  std::optional<Tally>& slot = seen[unit->id];
-  if (slot && *slot != unit->tally)
-    return "unit " + std::to_string(unit->id) + " is recorded twice with different counts";
-  if (!slot) units.push_back(*unit);
-  slot = unit->tally;
-  return {};
-}
+// The records of a journal, line by line, sorted into sound, repeated, conflicting and damaged.
+class RecordSorter {
+ public:
+  RecordSorter(const RunHeader& header, JournalScan& scan)
+      : header_(header), run_crc_(run_checksum(header)), scan_(scan), seen_(header.unit_count) {}
+
+  void add(std::size_t line_number, std::string_view line) {
+    const std::string problem = check(line);
+    if (!problem.empty()) scan_.damaged.push_back({line_number, problem});
+  }
+
+  // Units recorded with different counts are not used at all: neither record can be trusted.
+  void finish() {
+    if (conflicting_.empty()) return;
+    std::erase_if(scan_.units, [this](const UnitCount& unit) { return conflicting_[unit.id] != 0; });
+    for (std::size_t id = 0; id < conflicting_.size(); ++id)
+      if (conflicting_[id]) scan_.conflicting.push_back(id);
+  }
+
+ private:
+  std::string check(std::string_view line) {
+    const auto text = checked_text(line, " ", run_crc_);
+    if (!text) return "the record fails its checksum (damaged, or from a journal of another run)";
+    const auto unit = parse_unit(*text);
+    if (!unit) return "not a unit record";
+    if (unit->id >= header_.unit_count)
+      return "unit " + std::to_string(unit->id) + " is out of range (the run has " +
+             std::to_string(header_.unit_count) + ")";
+    std::optional<Tally>& slot = seen_[unit->id];
+    if (!slot) {
+      slot = unit->tally;
+      scan_.units.push_back(*unit);
+    } else if (*slot == unit->tally) {
+      ++scan_.repeated;  // harmless: the same counts twice
+    } else {
+      if (conflicting_.empty()) conflicting_.resize(header_.unit_count);
+      conflicting_[unit->id] = 1;
+    }
+    return {};
+  }
+
+  const RunHeader& header_;
+  std::uint32_t run_crc_;
+  JournalScan& scan_;
+  std::vector<std::optional<Tally>> seen_;
+  std::vector<char> conflicting_;  //!< sized on the first conflict
+};
 
 // A torn line holds only what a record line can hold, followed by any number of the zeros a
 // crashed file system may leave behind (a whole zero-filled block after a power cut); anything
@@ -132,7 +167,7 @@ bool looks_torn(std::string_view tail) {
 // The bytes of a journal file, its header read first: a file that does not start like a
 // journal, or is larger than a journal of its run can be, is refused before it is read whole
 // (a 2 GB sparse file, /dev/zero behind a symlink ended in std::bad_alloc).
-std::string read_journal_file(int fd, const std::filesystem::path& path) {
+std::string read_journal_file(int fd, const std::filesystem::path& path, const RunHeader* expected) {
   struct stat info {};
   if (fstat(fd, &info) != 0) throw std::runtime_error(io_error("cannot read journal", path));
   if (!S_ISREG(info.st_mode)) refuse_non_regular(path);
@@ -144,7 +179,7 @@ std::string read_journal_file(int fd, const std::filesystem::path& path) {
     scan_journal(head, path.string());     // not a journal: refused as such
     throw JournalCorrupt(damaged(path.string(), 1, "the first line is longer than any run header"));
   }
-  const std::size_t units = scan_journal(head.substr(0, header_end + 1), path.string()).header.unit_count;
+  const std::size_t units = scan_journal(head.substr(0, header_end + 1), path.string(), expected).header.unit_count;
   const std::size_t most = header_end + 1 + 2 * units * kMaxTornBytes + kMaxZeroTailBytes;
   if (size > most)
     throw JournalCorrupt(path.string() + " is " + std::to_string(size) + " bytes, more than a journal of " +
@@ -159,55 +194,75 @@ std::string journal_header_line(const RunHeader& header) {
   return text + std::string(kCrcKey) + checksum_hex(crc32(text)) + '\n';
 }
 
+std::string read_journal(const std::filesystem::path& path) {
+  if (struct stat info{}; ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) refuse_non_regular(path);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error(io_error("cannot read", path));
+  try {
+    std::string bytes = read_journal_file(fd, path, nullptr);
+    ::close(fd);
+    return bytes;
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+}
+
 std::string journal_record_line(const RunHeader& header, const UnitCount& unit) {
   return unit_record_text(unit) + ' ' + checksum_hex(unit_checksum(header, unit)) + '\n';
 }
 
-JournalScan scan_journal(std::string_view bytes, std::string_view name) {
+JournalScan scan_journal(std::string_view bytes, std::string_view name, const RunHeader* expected) {
   const std::size_t first_end = bytes.find('\n');
   if (!bytes.starts_with(kMagic.substr(0, std::min(bytes.size(), kMagic.size()))) || bytes.empty())
     throw JournalMismatch(std::string(name) + " is not an nqueens journal");
   if (first_end == std::string_view::npos) throw JournalCorrupt(damaged(name, 1, "the run header is incomplete"));
 
   JournalScan scan;
-  scan.header = parse_header_line(bytes.substr(0, first_end), name);
-  std::vector<std::optional<Tally>> seen(scan.header.unit_count);
-  const std::uint32_t run_crc = run_checksum(scan.header);
+  try {
+    scan.header = parse_header_line(bytes.substr(0, first_end), name);
+  } catch (const JournalCorrupt&) {
+    // Records are bound to their run: under the run's own header they still check out.
+    if (!expected) throw;
+    scan.header = *expected;
+    scan.damaged.push_back({1, "the run header is damaged"});
+  }
+  RecordSorter records(scan.header, scan);
   std::size_t line_number = 1;
   std::size_t begin = first_end + 1;
-  for (std::size_t end; (end = bytes.find('\n', begin)) != std::string_view::npos; begin = end + 1) {
-    ++line_number;
-    const std::string problem = add_record(bytes.substr(begin, end - begin), scan.header, run_crc, seen, scan.units);
-    if (!problem.empty()) throw JournalCorrupt(damaged(name, line_number, problem));
-  }
+  for (std::size_t end; (end = bytes.find('\n', begin)) != std::string_view::npos; begin = end + 1)
+    records.add(++line_number, bytes.substr(begin, end - begin));
+  records.finish();
   scan.valid_bytes = begin;
   scan.torn_bytes = bytes.size() - begin;
-  if (!looks_torn(bytes.substr(begin)))
-    throw JournalCorrupt(damaged(
-        name, line_number + 1, "the file ends in " + std::to_string(scan.torn_bytes) + " bytes that are not a record"));
+  scan.tail_damaged = !looks_torn(bytes.substr(begin));
+  if (scan.tail_damaged)
+    scan.damaged.push_back(
+        {line_number + 1, "the file ends in " + std::to_string(scan.torn_bytes) + " bytes that are not a record"});
   return scan;
 }
 
-Journal::Journal(const std::filesystem::path& path, const RunHeader& header) : path_(path), header_(header) {
+std::string JournalScan::problem(std::string_view name) const {
+  if (!damaged.empty()) {
+    const std::size_t more = damaged.size() - 1 + (conflicting.empty() ? 0 : 1);
+    return std::string(name) + " line " + std::to_string(damaged.front().line) + ": " + damaged.front().problem +
+           (more ? " (and " + std::to_string(more) + " more problems)" : "");
+  }
+  if (!conflicting.empty())
+    return std::string(name) + ": unit " + std::to_string(conflicting.front()) +
+           " is recorded twice with different counts" +
+           (conflicting.size() > 1 ? " (and " + std::to_string(conflicting.size() - 1) + " more units)" : "");
+  return {};
+}
+
+Journal::Journal(const std::filesystem::path& path, const RunHeader& header, bool repair)
+    : path_(path), header_(header) {
   // Checked before open(): opening a pipe would block, and a device is no journal.
   if (struct stat info{}; ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) refuse_non_regular(path);
-  // O_CREAT leaves an existing file's bytes alone; nothing below writes before the file has
-  // been read and found to be a sound journal of this very run.
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0 && (errno == EACCES || errno == EPERM || errno == EROFS)) {
-    // A journal that cannot be written (a read-only file, disk or mount) can still answer a
-    // run it holds whole; Session refuses it for a run with units left to count.
-    const int error = errno;
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ >= 0) unwritable_ = detail::io_error("cannot write to journal", path, error);
-    errno = error;
-  }
-  if (fd_ < 0) throw std::runtime_error(io_error("cannot open journal", path));
+  detail::create_parent_directory(path);
+  open_file();
   try {
-    if (flock(fd_, LOCK_EX | LOCK_NB) != 0)
-      throw std::runtime_error(errno == EWOULDBLOCK ? path.string() + " is in use by another nqueens process"
-                                                    : io_error("cannot lock journal", path));
-    const std::string bytes = read_journal_file(fd_, path);
+    const std::string bytes = read_journal_file(fd_, path, repair ? &header : nullptr);
     const std::string first_line = journal_header_line(header);
     // Empty, or a header cut short by a crash: nothing was recorded yet, so start afresh.
     if (bytes.empty() || (bytes.find('\n') == std::string::npos && first_line.starts_with(bytes))) {
@@ -218,20 +273,45 @@ Journal::Journal(const std::filesystem::path& path, const RunHeader& header) : p
       sync();
       detail::sync_directory(path);
     } else {
-      open_existing(header, bytes);
+      open_existing(header, bytes, repair);
     }
   } catch (...) {
-    ::close(fd_);
+    if (fd_ >= 0) ::close(fd_);
     throw;
   }
   flusher_ = std::jthread([this](std::stop_token stop) { flush_loop(stop); });
 }
 
-void Journal::open_existing(const RunHeader& header, const std::string& bytes) {
-  JournalScan scan = scan_journal(bytes, path_.string());
+// Opens and locks the file, creating it when missing. O_CREAT leaves an existing file's bytes
+// alone; nothing writes before the file has been read and found to be a journal of this run.
+void Journal::open_file() {
+  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0 && (errno == EACCES || errno == EPERM || errno == EROFS)) {
+    // A journal that cannot be written (a read-only file, disk or mount) can still answer a
+    // run it holds whole; Session refuses it for a run with units left to count.
+    const int error = errno;
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ >= 0) unwritable_ = detail::io_error("cannot write to journal", path_, error);
+    errno = error;
+  }
+  if (fd_ < 0) throw std::runtime_error(io_error("cannot open journal", path_));
+  if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(fd_);
+    fd_ = -1;
+    throw std::runtime_error(error == EWOULDBLOCK ? path_.string() + " is in use by another nqueens process"
+                                                  : detail::io_error("cannot lock journal", path_, error));
+  }
+}
+
+void Journal::open_existing(const RunHeader& header, const std::string& bytes, bool repair) {
+  JournalScan scan = scan_journal(bytes, path_.string(), repair ? &header : nullptr);
   if (const std::string why = header_mismatch(header, scan.header); !why.empty())
     throw JournalMismatch(path_.string() + " is the journal of a different run: " + why);
-  if (scan.torn_bytes > 0 && unwritable_.empty()) {
+  if (!scan.sound()) {
+    if (!repair) throw JournalCorrupt(scan.problem(path_.string()) + repair_advice(path_.string()));
+    rewrite(bytes, scan);
+  } else if (scan.torn_bytes > 0 && unwritable_.empty()) {
     if (ftruncate(fd_, static_cast<off_t>(scan.valid_bytes)) != 0)
       throw std::runtime_error(io_error("cannot cut the torn last line of journal", path_));
     sync();
@@ -239,6 +319,29 @@ void Journal::open_existing(const RunHeader& header, const std::string& bytes) {
   dropped_bytes_ = scan.torn_bytes;
   end_ = scan.valid_bytes;
   recorded_ = std::move(scan.units);
+}
+
+// --repair: the damaged file is kept byte for byte next to the journal, and the journal is
+// replaced by its sound records (atomically: a crash leaves the old file or the new one). The
+// lock moves to the new file; the old one, renamed over, is no longer anyone's journal.
+void Journal::rewrite(const std::string& bytes, JournalScan& scan) {
+  if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
+  std::filesystem::path backup = path_;
+  backup += ".damaged";
+  for (int copy = 1; std::filesystem::exists(backup); ++copy) {
+    backup = path_;
+    backup += ".damaged." + std::to_string(copy);
+  }
+  detail::write_file_atomically(backup, bytes);
+  std::string sound = journal_header_line(header_);
+  for (const UnitCount& unit : scan.units) sound += journal_record_line(header_, unit);
+  detail::write_file_atomically(path_, sound);
+  ::close(fd_);
+  fd_ = -1;
+  open_file();
+  repaired_ = JournalRepair{scan.units.size(), scan.damaged.size(), scan.conflicting.size(), backup};
+  scan.valid_bytes = sound.size();
+  scan.torn_bytes = 0;
 }
 
 Journal::~Journal() {

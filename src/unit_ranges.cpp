@@ -1,6 +1,8 @@
 #include "nqueens/unit_ranges.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "text_numbers.hpp"
 
@@ -39,7 +41,7 @@ std::string format_id_ranges(std::span<const std::size_t> ids, std::size_t max_r
 std::vector<std::size_t> parse_id_ranges(std::string_view text, std::size_t unit_count) {
   if (text.find_first_not_of(' ') == std::string_view::npos)
     throw std::invalid_argument("empty unit list: give ids and ranges such as 3,7-9");
-  std::vector<char> named(unit_count, 0);
+  std::vector<std::pair<std::size_t, std::size_t>> runs;
   for (std::string_view rest = text;;) {
     const std::size_t comma = rest.find(',');
     std::string_view item = rest.substr(0, comma);
@@ -51,16 +53,19 @@ std::vector<std::size_t> parse_id_ranges(std::string_view text, std::size_t unit
     if (last >= unit_count)
       throw std::invalid_argument("unit " + std::to_string(last) + " is out of range: the run has " +
                                   std::to_string(unit_count) + " units");
-    for (std::size_t id = first; id <= last; ++id) {
-      if (named[id]) throw std::invalid_argument("unit " + std::to_string(id) + " is named twice in the unit list");
-      named[id] = 1;
-    }
+    runs.emplace_back(first, last);
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }
+  // Sorted, the runs must not touch each other's ids; only then are they expanded (at most
+  // unit_count ids).
+  std::sort(runs.begin(), runs.end());
   std::vector<std::size_t> ids;
-  for (std::size_t id = 0; id < unit_count; ++id)
-    if (named[id]) ids.push_back(id);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (i > 0 && runs[i].first <= runs[i - 1].second)
+      throw std::invalid_argument("unit " + std::to_string(runs[i].first) + " is named twice in the unit list");
+    for (std::size_t id = runs[i].first; id <= runs[i].second; ++id) ids.push_back(id);
+  }
   return ids;
 }
 

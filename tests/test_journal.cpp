@@ -282,7 +282,10 @@ TEST_F(JournalTest, HeaderEditedToAnotherRunFailsEveryRecord) {
   edited.fingerprint = nqueens::make_header(nqueens::split(11, Symmetry::full)).fingerprint;
   edited.unit_count = header_.unit_count;
   write_bytes(path, nqueens::journal_header_line(edited) + bytes.substr(bytes.find('\n') + 1));
-  EXPECT_THROW(nqueens::scan_journal(read_bytes(path), "edited"), JournalCorrupt);
+  const nqueens::JournalScan scan = nqueens::scan_journal(read_bytes(path), "edited");
+  EXPECT_TRUE(scan.units.empty());
+  EXPECT_EQ(scan.damaged.size(), 2u);
+  expect_refused<JournalCorrupt>(path, edited, "line 2: the record fails its checksum");
 }
 
 TEST_F(JournalTest, FormatOneJournalIsRefusedWithTheReason) {

@@ -13,13 +13,15 @@
 // flight; the file is fsync'ed at least once a second while a run appends to it.
 //
 // Opening an existing journal never changes it unless it belongs to this run and is sound. The
-// one repair is a torn last line (the process, or the machine, died while writing it): it is cut
-// off and its unit counted again. Damage anywhere else is refused with the file left as it was.
+// one repair made unasked is a torn last line (the process, or the machine, died while writing
+// it): it is cut off and its unit counted again. Damage anywhere else is refused with the file
+// left as it was, unless --repair asks to keep the sound records and count the rest again.
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -39,16 +41,41 @@ struct NQUEENS_EXPORT JournalMismatch : std::invalid_argument {
 };
 
 //! The file is damaged somewhere other than its last line. It has not been modified.
+//! The message names the first problem and how to keep the sound records (--repair).
 struct NQUEENS_EXPORT JournalCorrupt : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+//! A line of a journal that holds no usable record, and why.
+struct JournalDamage {
+  std::size_t line = 0;  //!< 1-based
+  std::string problem;
+  friend bool operator==(const JournalDamage&, const JournalDamage&) = default;
 };
 
 //! What a journal file holds, checked line by line.
 struct JournalScan {
   RunHeader header;
-  std::vector<UnitCount> units;  //!< every recorded unit once, in file order
-  std::size_t valid_bytes = 0;   //!< the header and the complete records
-  std::size_t torn_bytes = 0;    //!< a torn last line after them (0 when there is none)
+  std::vector<UnitCount> units;          //!< every sound record's unit once, in file order
+  std::vector<JournalDamage> damaged;    //!< lines that fail their checksum or are no record of the run
+  std::vector<std::size_t> conflicting;  //!< ids recorded with different counts, ascending (not in units)
+  std::size_t repeated = 0;              //!< records repeating an earlier one exactly (harmless)
+  std::size_t valid_bytes = 0;           //!< up to the end of the last complete line
+  std::size_t torn_bytes = 0;            //!< after that: a torn last line, or damage (then in damaged)
+  bool tail_damaged = false;             //!< those bytes are no torn record: damage
+
+  //! Nothing damaged or conflicting: every line but a torn last one is a record to use.
+  bool sound() const { return damaged.empty() && conflicting.empty(); }
+  //! The first problem of an unsound scan, for messages ("F line 7: ... (and 2 more problems)").
+  std::string problem(std::string_view name) const;
+};
+
+//! What `--repair` did to a damaged journal.
+struct JournalRepair {
+  std::size_t kept = 0;          //!< sound records written back
+  std::size_t damaged = 0;       //!< lines dropped as damaged
+  std::size_t conflicting = 0;   //!< units dropped because their records disagree
+  std::filesystem::path backup;  //!< the damaged file, byte for byte
 };
 
 //! The first line of a journal for `header`, with its newline.
@@ -57,9 +84,17 @@ NQUEENS_EXPORT std::string journal_header_line(const RunHeader& header);
 //! A record line for `unit` of the run `header`, with its newline, as Journal::append writes it.
 NQUEENS_EXPORT std::string journal_record_line(const RunHeader& header, const UnitCount& unit);
 
-//! Reads a journal's bytes. Throws JournalMismatch if they do not start like a journal and
-//! JournalCorrupt for a damaged header or record. `name` is used in messages only.
-NQUEENS_EXPORT JournalScan scan_journal(std::string_view bytes, std::string_view name);
+//! Reads a journal's bytes and sorts its lines: sound records, repeats, conflicts, damage.
+//! Throws JournalMismatch if they do not start like a journal (or one of a format or run this
+//! build cannot have written) and JournalCorrupt for a damaged header, unless `expected` is
+//! given: then the records are checked against that run, and the header is line 1 of the
+//! damage. `name` is used in messages only.
+NQUEENS_EXPORT JournalScan scan_journal(std::string_view bytes, std::string_view name, const RunHeader* expected = nullptr);
+
+//! The bytes of the journal at `path`, read without locking or changing it: a regular file,
+//! its header read first and its size bounded by its run's unit count (as Journal reads it).
+//! Throws JournalMismatch, JournalCorrupt, or std::runtime_error when it cannot be read.
+NQUEENS_EXPORT std::string read_journal(const std::filesystem::path& path);
 
 class NQUEENS_EXPORT Journal {
  public:
@@ -68,13 +103,19 @@ class NQUEENS_EXPORT Journal {
   //! (also for a file larger than a journal of its run can be), or std::runtime_error for I/O
   //! errors and for a journal that another process holds open. A file that cannot be opened
   //! for writing is opened read-only (see unwritable()).
-  Journal(const std::filesystem::path& path, const RunHeader& header);
+  //! With `repair`, a damaged journal of this run is not refused: a byte-for-byte copy is kept
+  //! next to it (FILE.damaged), and it is rewritten from its sound records (see repaired()).
+  //! The journal's directory is created when missing.
+  Journal(const std::filesystem::path& path, const RunHeader& header, bool repair = false);
   ~Journal();
   Journal(const Journal&) = delete;
   Journal& operator=(const Journal&) = delete;
 
   //! The units the file already held when it was opened.
   const std::vector<UnitCount>& recorded() const { return recorded_; }
+
+  //! What --repair did at open; nullopt when the journal needed no repair.
+  const std::optional<JournalRepair>& repaired() const { return repaired_; }
 
   //! Bytes of a torn last line cut off at open (0 if none): the caller should say so.
   std::size_t dropped_bytes() const { return dropped_bytes_; }
@@ -102,7 +143,9 @@ class NQUEENS_EXPORT Journal {
   void seal();
 
  private:
-  void open_existing(const RunHeader& header, const std::string& bytes);
+  void open_file();
+  void open_existing(const RunHeader& header, const std::string& bytes, bool repair);
+  void rewrite(const std::string& bytes, JournalScan& scan);
   void write_all(std::string_view bytes);
   void flush_loop(std::stop_token stop);
 
@@ -112,6 +155,7 @@ class NQUEENS_EXPORT Journal {
   std::vector<UnitCount> recorded_;
   std::size_t dropped_bytes_ = 0;
   std::string unwritable_;
+  std::optional<JournalRepair> repaired_;
 
   mutable std::mutex write_lock_;     //!< one writer at a time; taken once per finished unit
   bool sealed_ = false;               //!< guarded by write_lock_

@@ -54,6 +54,7 @@ int run_program(int argc, char** argv) {
       add_bench_command(app),
       add_merge_command(app),
       add_version_command(app),
+      add_check_command(app),
   };
   // clang-format on
   require_decimal_numbers(app);

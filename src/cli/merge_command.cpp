@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
+#include "file_io.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "session.hpp"
@@ -28,11 +29,14 @@ struct MergeArgs {
   bool verify = false;
   std::string format = "text";
   std::string json_counts = "number";
+  std::string missing_file;
   LogArgs log;
 };
 
 // Ids listed at most this many runs long before the rest is summarised.
 constexpr std::size_t kMaxRuns = 20;
+// A recount command is printed with its ids in full up to this many runs.
+constexpr std::size_t kMaxRecountRuns = 200;
 
 // "unit 7" or "units 0-16,40,52-53", cut after kMaxRuns ranges.
 std::string id_ranges(const std::vector<std::size_t>& ids) {
@@ -88,7 +92,36 @@ void print_shard_hints(const std::vector<ShardFile>& shards) {
                format_id_ranges(indices, kMaxRuns), count, indices.size() == 1 ? "is" : "are", files);
 }
 
-void print_report(const MergeReport& report, const std::vector<ShardFile>& shards) {
+// The options that make `count` build the files' run again.
+std::string run_options(const RunHeader& header) {
+  std::string text = fmt::format("-n {} --engine {}", header.n, to_string(header.engine));
+  if (header.engine == EngineKind::dfs)
+    text += fmt::format(" --symmetry {} --split-depth {}", to_string(header.symmetry), header.split_depth);
+  return text;
+}
+
+// How to count what is missing into one more file for the merge, instead of running it all
+// again: the ids in full on the command line when they are few, else through --missing FILE.
+void print_recount(const MergeReport& report, const std::string& missing_file) {
+  if (report.missing.empty()) return;
+  std::string units = format_id_ranges(report.missing, kMaxRecountRuns);
+  if (!missing_file.empty()) {
+    detail::write_file_atomically(missing_file, format_id_ranges(report.missing) + "\n");
+    units = "@" + missing_file;
+  } else if (units.find("...") != std::string::npos) {
+    fmt::print(stderr,
+               "nqueens: error: to count the {} missing units again, merge with --missing FILE to list them in FILE, "
+               "then: nqueens count {} --units @FILE --output recount.json\n",
+               report.missing.size(), run_options(report.header));
+    return;
+  }
+  fmt::print(stderr,
+             "nqueens: error: to count the {} missing units again: nqueens count {} --units {} --output recount.json "
+             "(then merge again with recount.json added)\n",
+             report.missing.size(), run_options(report.header), units);
+}
+
+void print_report(const MergeReport& report, const std::vector<ShardFile>& shards, const std::string& missing_file) {
   if (!report.missing.empty())
     fmt::print(stderr, "nqueens: error: missing ({} of {} units): {}\n", report.missing.size(),
                report.header.unit_count, id_ranges(report.missing));
@@ -96,6 +129,7 @@ void print_report(const MergeReport& report, const std::vector<ShardFile>& shard
   print_problems("conflicting counts", report.conflicting, shards);
   print_problems("altered (checksum does not match the counts)", report.altered, shards);
   print_shard_hints(shards);
+  print_recount(report, missing_file);
   fmt::print(stderr, "nqueens: error: no total: the files do not hold every unit of the run exactly once\n");
 }
 
@@ -120,7 +154,7 @@ int run(const MergeArgs& args) {
     spdlog::warn("the shard files were written by different nqueens versions ({}); their work units agree",
                  fmt::join(report.versions, ", "));
   if (!report.complete()) {
-    print_report(report, shards);
+    print_report(report, shards, args.missing_file);
     return kMismatch;
   }
   const CountRecord record = make_record(merged_result(report, shards), args.verify);
@@ -142,6 +176,10 @@ Registered add_merge_command(CLI::App& app) {
   command->add_flag("--verify", args->verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(*command, args->format);
   add_json_counts_option(*command, args->json_counts);
+  command
+      ->add_option("--missing", args->missing_file,
+                   "When units are missing, write their ids to this file, for `nqueens count --units @FILE`")
+      ->type_name("FILE");
   add_logging_options(*command, args->log);
   return {command, [args] { return run(*args); }};
 }

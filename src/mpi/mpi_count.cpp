@@ -272,7 +272,7 @@ std::unique_ptr<Journal> open_agreed(const World& world, const shell::SessionOpt
   std::unique_ptr<Journal> journal;
   if (world.root() && session.checkpoint) {
     try {
-      journal = shell::open_journal(*session.checkpoint, header);
+      journal = shell::open_journal(*session.checkpoint, header, session.repair);
     } catch (const std::invalid_argument& bad) {  // a journal of another run: bad input
       code = shell::kUsage;
       message = bad.what();
@@ -288,7 +288,7 @@ std::unique_ptr<Journal> open_agreed(const World& world, const shell::SessionOpt
 
 shell::SessionResult count_as_root(const World& world, const Engine& engine, int threads,
                                    const shell::SessionOptions& options, Journal* journal, Clock::time_point start) {
-  Session session(engine, shell::wanted_ids(engine, options.shard), journal);
+  Session session(engine, shell::wanted_ids(engine, options), journal);
   shell::log_start(engine, session, journal);
   // The ids still to count, costliest first: the list every rank draws positions in.
   const std::vector<std::size_t> ids = session.todo();

@@ -1,6 +1,7 @@
 #include "count_options.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <system_error>
 
@@ -47,6 +48,14 @@ void check_output_is_not_the_journal(const std::string& output, const std::files
                                   " name the same file: give the shard file another name");
 }
 
+// `--units @FILE`: a list too long for a command line, as `merge --missing FILE` writes it.
+std::string read_unit_list(const std::string& path) {
+  std::ifstream in(path);
+  std::string list;
+  if (!in || !std::getline(in, list)) throw std::invalid_argument("--units: cannot read the unit list in " + path);
+  return list;
+}
+
 }  // namespace
 
 void add_search_options(CLI::App& command, SearchArgs& args) {
@@ -87,16 +96,29 @@ void add_count_options(CLI::App& command, CountArgs& args) {
           ->type_name("I/K")
           ->check(check_shard_spec);
   shard->excludes(command.get_option("--verify"))->excludes(command.get_option("--format"));
-  command.add_option("--output", args.output, "With --shard: write the shard file here instead of to stdout")
-      ->type_name("FILE")
-      ->check(check_file_name)
-      ->needs(shard);
   command
-      .add_option("--checkpoint", args.checkpoint,
-                  "Record finished work units in this journal and resume from it when run again; with several N, "
-                  "a directory of journals, one per N")
-      ->type_name("PATH")
+      .add_option("--units", args.units,
+                  "Count only these unit ids (as `check` and `merge` list them: 3,7-9) and write a shard file "
+                  "for `nqueens merge`; one N only")
+      ->type_name("LIST")
+      ->excludes(shard)
+      ->excludes(command.get_option("--verify"))
+      ->excludes(command.get_option("--format"));
+  command.add_option("--output", args.output, "With --shard or --units: write the shard file here instead of to stdout")
+      ->type_name("FILE")
       ->check(check_file_name);
+  CLI::Option* checkpoint =
+      command
+          .add_option("--checkpoint", args.checkpoint,
+                      "Record finished work units in this journal and resume from it when run again; with several "
+                      "N, a directory of journals, one per N")
+          ->type_name("PATH")
+          ->check(check_file_name);
+  command
+      .add_flag("--repair", args.repair,
+                "With --checkpoint: keep the sound records of a damaged journal (and a copy of the file) and count "
+                "the damaged or missing units again")
+      ->needs(checkpoint);
   command
       .add_option("--progress-interval", args.progress_interval,
                   "Seconds between progress lines on stderr when it is not a terminal")
@@ -116,8 +138,15 @@ SessionOptions session_options(const CountArgs& args, const std::vector<int>& si
   SessionOptions session;
   if (!args.checkpoint.empty()) session.checkpoint = args.checkpoint;
   if (!args.shard.empty()) session.shard = parse_shard_spec(args.shard);
+  if (!args.units.empty()) {
+    session.units = args.units.starts_with('@') ? read_unit_list(args.units.substr(1)) : args.units;
+    session.shard = ShardSpec{0, 0};
+  }
+  session.repair = args.repair;
+  if (!args.output.empty() && !session.shard) throw std::invalid_argument("--output needs --shard or --units");
   if (session.shard && sizes.size() != 1)
-    throw std::invalid_argument("--shard needs a single board size, not '" + args.spec + "'");
+    throw std::invalid_argument(std::string(session.units ? "--units" : "--shard") +
+                                " needs a single board size, not '" + args.spec + "'");
   if (session.checkpoint) {
     check_checkpoint(*session.checkpoint, sizes.size());
     check_output_is_not_the_journal(args.output, *session.checkpoint);

@@ -27,7 +27,9 @@ struct CountArgs {
   std::string format = "text";
   std::string json_counts = "number";
   std::string checkpoint;
+  bool repair = false;
   std::string shard;
+  std::string units;
   std::string output;
   double progress_interval = 60;
   bool no_progress = false;

@@ -9,9 +9,12 @@
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
+#include "file_io.hpp"
+#include "nqueens/unit_ranges.hpp"
 #include "standard_output.hpp"
 
 namespace nqueens::shell {
@@ -77,6 +80,11 @@ void ShardOutput::write(const SessionResult& session, ShardSpec shard) {
   file.threads = session.result.threads;
   file.seconds = session.result.seconds;
   file.units = session.units;
+  if (shard.count == 0) {  // count --units: the ids asked for, as merge and check list them
+    std::vector<std::size_t> ids;
+    for (const UnitCount& unit : file.units) ids.push_back(unit.id);
+    file.unit_list = format_id_ranges(ids);
+  }
   const std::string text = shard_json(file);
   if (path_.empty()) {
     print_stdout(text);
@@ -91,8 +99,10 @@ void ShardOutput::write(const SessionResult& session, ShardSpec shard) {
     if (std::rename(temporary_.c_str(), path_.c_str()) != 0) fail("cannot rename");
     ::close(fd_);  // after the rename: the lock covers FILE.partial until it is gone
     fd_ = -1;
+    detail::sync_directory(path_);  // the renamed entry survives a power cut too
   }
-  spdlog::info("N={}: shard {}/{} ({} of {} units) written to {}", session.header.n, shard.index, shard.count,
+  spdlog::info("N={}: {} ({} of {} units) written to {}", session.header.n,
+               shard.count == 0 ? "units " + file.unit_list : fmt::format("shard {}/{}", shard.index, shard.count),
                file.units.size(), session.header.unit_count, path_.empty() ? "stdout" : path_);
 }
 

@@ -15,6 +15,7 @@
 
 #include "console.hpp"
 #include "nqueens/journal.hpp"
+#include "nqueens/unit_ranges.hpp"
 #include "signals.hpp"
 
 namespace nqueens::shell {
@@ -127,13 +128,21 @@ class Supervisor {
 
 }  // namespace
 
-std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const RunHeader& header) {
+std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const RunHeader& header, bool repair) {
   std::unique_ptr<Journal> journal;
   try {
-    journal = std::make_unique<Journal>(path, header);
+    journal = std::make_unique<Journal>(path, header, repair);
   } catch (const JournalMismatch& mismatch) {
     throw JournalMismatch(std::string(mismatch.what()) + " (to start a new run, give another --checkpoint file)");
   }
+  if (const auto& repaired = journal->repaired())
+    spdlog::warn(
+        "{}: repaired: kept {} sound records, dropped {} damaged lines and {} units with conflicting records "
+        "(the damaged file is kept as {}); {} of the run's {} units are left to count",
+        path.string(), repaired->kept, repaired->damaged, repaired->conflicting, repaired->backup.string(),
+        header.unit_count - repaired->kept, header.unit_count);
+  else if (repair)
+    spdlog::info("{}: nothing to repair", path.string());
   if (journal->dropped_bytes() > 0)
     spdlog::warn(
         "{}: dropped a torn last record ({} bytes, cut short when the process died); that unit is counted again",
@@ -159,8 +168,9 @@ void report_interrupt(std::string_view program, int signal, double seconds, cons
   }
 }
 
-std::vector<std::size_t> wanted_ids(const Engine& engine, const std::optional<ShardSpec>& shard) {
-  return shard ? shard_ids(engine, *shard) : all_ids(engine);
+std::vector<std::size_t> wanted_ids(const Engine& engine, const SessionOptions& session) {
+  if (session.units) return parse_id_ranges(*session.units, engine.unit_count());
+  return session.shard ? shard_ids(engine, *session.shard) : all_ids(engine);
 }
 
 void log_start(const Engine& engine, const Session& session, const Journal* journal) {
@@ -180,8 +190,9 @@ SessionResult count_session(int n, const CountOptions& options, const SessionOpt
   const int threads = resolve_threads(options.threads);
   const std::unique_ptr<Engine> engine = make_engine(n, options);
   std::unique_ptr<Journal> journal;
-  if (session.checkpoint) journal = open_journal(*session.checkpoint, engine->header());
-  Session counting(*engine, wanted_ids(*engine, session.shard), journal.get());
+  const std::vector<std::size_t> wanted = wanted_ids(*engine, session);
+  if (session.checkpoint) journal = open_journal(*session.checkpoint, engine->header(), session.repair);
+  Session counting(*engine, wanted, journal.get());
   log_start(*engine, counting, journal.get());
   if (!counting.complete()) Supervisor(counting, threads, journal.get(), session.run_start).run(session.progress);
   return finish_session(counting, threads, start);

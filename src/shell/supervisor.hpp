@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,7 +24,10 @@ namespace nqueens::shell {
 
 struct SessionOptions {
   std::optional<std::filesystem::path> checkpoint;  //!< the journal to resume from and record into
-  std::optional<ShardSpec> shard;                   //!< count only this shard's units
+  bool repair = false;                              //!< keep a damaged journal's sound records
+  //! Count only this shard's units, written as a shard file; {0, 0} with `units`.
+  std::optional<ShardSpec> shard;
+  std::optional<std::string> units;  //!< count --units: the ids to count (unit_ranges.hpp)
   ProgressOptions progress;
   //! When the whole run began (a list such as -n 8-17 is one run): the interrupt message counts
   //! from here, while each N's `seconds` counts from that N's start.
@@ -39,14 +43,15 @@ struct SessionResult {
 //! Opens (or starts) the checkpoint journal of the run `header`, and says on the log when it
 //! resumes or dropped a torn last record. Throws what Journal's constructor throws; a mismatch
 //! tells the user how to start a new run.
-std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const RunHeader& header);
+std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const RunHeader& header, bool repair = false);
 
 //! After SIGINT or SIGTERM: seals the journal and says on stderr how much of the run is saved
 //! and how to resume. `program` names the one speaking ("nqueens", "nqueens-mpi").
 void report_interrupt(std::string_view program, int signal, double seconds, const Session& session, Journal* journal);
 
-//! The units a session is asked for, ascending: a shard's, or all of them.
-std::vector<std::size_t> wanted_ids(const Engine& engine, const std::optional<ShardSpec>& shard);
+//! The units a session is asked for, ascending: those of --units, a shard's, or all of them.
+//! Throws std::invalid_argument for a unit list that does not fit the run.
+std::vector<std::size_t> wanted_ids(const Engine& engine, const SessionOptions& session);
 
 //! Says on the log which engine counts, what it built, and what a journal already holds.
 void log_start(const Engine& engine, const Session& session, const Journal* journal);

@@ -1,0 +1,47 @@
+#pragma once
+// `nqueens check`: what a journal or a shard file holds, read without changing it. The sound
+// records, the damaged lines, units recorded twice with different counts, the units the file
+// should hold but does not, and the totals over what is sound, so that a damaged file can be
+// judged and repaired instead of thrown away.
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nqueens/export.hpp"
+#include "nqueens/journal.hpp"
+#include "nqueens/reduce.hpp"
+#include "nqueens/run_header.hpp"
+#include "nqueens/shard.hpp"
+
+namespace nqueens {
+
+struct FileCheck {
+  std::string source;                    //!< the file's name
+  bool journal = true;                   //!< a journal, or else a shard file
+  RunHeader header;                      //!< the run the file belongs to
+  ShardSpec shard{0, 0};                 //!< a shard file's shard ({0, 0}: a journal, or --units)
+  std::string unit_list;                 //!< a --units shard file's list
+  std::size_t sound = 0;                 //!< sound records, each unit once
+  std::size_t repeated = 0;              //!< records repeating another exactly (harmless)
+  std::vector<JournalDamage> damaged;    //!< journal lines that hold no usable record
+  std::vector<std::size_t> conflicting;  //!< ids recorded with different counts, ascending
+  std::vector<std::size_t> altered;      //!< shard entries whose checksum fails, ascending
+  std::vector<std::size_t> missing;      //!< ids the file should hold but has no sound record of
+  std::vector<std::size_t> foreign;      //!< sound ids the file should not hold (not its shard's)
+  std::size_t torn_bytes = 0;            //!< a torn last line (a journal cut short: not damage)
+  Totals totals;                         //!< over the sound records
+
+  bool damaged_or_conflicting() const;  //!< damage of any kind: the file needs repair
+  bool whole() const;                   //!< sound and complete: exit 0 of `check`
+};
+
+//! Checks a journal's bytes against every unit of its run. Throws JournalMismatch when they are
+//! no journal of a run this build reads, JournalCorrupt when the run header itself is damaged.
+NQUEENS_EXPORT FileCheck check_journal(std::string_view bytes, std::string source);
+
+//! Checks a shard file against the ids it should hold (its shard's, or its unit list's).
+NQUEENS_EXPORT FileCheck check_shard(const ShardFile& file, std::span<const std::size_t> expected);
+
+}  // namespace nqueens

@@ -1,0 +1,222 @@
+// `nqueens check FILE...`: reads journals and shard files without changing them and says what
+// they hold: the run, the sound records, the damage, the units missing, the partial totals, and
+// the command that repairs or completes them. Exit 0 when every file is whole, 1 when one is
+// damaged or incomplete, 2 when one is not a journal or shard file of a run of this build.
+#include <algorithm>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "engine_seam.hpp"
+#include "nqueens/check.hpp"
+#include "nqueens/unit_ranges.hpp"
+#include "session.hpp"
+#include "shell/logging.hpp"
+#include "shell/report.hpp"
+
+namespace nqueens::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct CheckArgs {
+  std::vector<std::string> files;
+  std::string format = "text";
+  LogArgs log;
+};
+
+// Lists and damaged lines shown per file before the rest is only counted.
+constexpr std::size_t kMaxShown = 20;
+
+// A file that is not a journal or shard file of a run of this build: exit 2.
+struct NotSuchFile : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// The engine of the file's run, built by this build; refuses a run whose units differ here.
+std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& source) {
+  CountOptions options;
+  options.engine = header.engine;
+  options.symmetry = header.symmetry;
+  options.split_depth = header.engine == EngineKind::dfs ? header.split_depth : 0;
+  std::unique_ptr<Engine> engine;
+  try {
+    engine = make_engine(header.n, options);
+  } catch (const std::invalid_argument& why) {
+    throw NotSuchFile(source + ": no run of this build has its header: " + why.what());
+  }
+  if (const std::string why = header_mismatch(engine->header(), header); !why.empty())
+    throw NotSuchFile(source + " belongs to a run this build does not make: " + why);
+  return engine;
+}
+
+std::string first_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(64, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return head;
+}
+
+FileCheck check_file(const std::string& path) {
+  if (const std::string head = first_bytes(path); head.starts_with("nqueens-journal")) {
+    FileCheck check = check_journal(read_journal(path), path);
+    engine_of(check.header, path);
+    return check;
+  }
+  ShardFile file;
+  try {
+    file = read_shard_file(path);
+  } catch (const ShardFileError& error) {
+    // A file that starts like a shard file and does not read is a damaged one, not a stranger.
+    if (first_bytes(path).starts_with("{\"format\":\"nqueens-shard\"")) throw;
+    throw NotSuchFile(std::string(error.what()) + " (nor a journal)");
+  }
+  const std::unique_ptr<Engine> engine = engine_of(file.header, path);
+  const std::vector<std::size_t> expected =
+      file.unit_list.empty() ? shard_ids(*engine, file.shard) : parse_id_ranges(file.unit_list, file.header.unit_count);
+  return check_shard(file, expected);
+}
+
+// The options that make `count` build the file's run again.
+std::string run_options(const RunHeader& header) {
+  std::string text = fmt::format("-n {} --engine {}", header.n, to_string(header.engine));
+  if (header.engine == EngineKind::dfs)
+    text += fmt::format(" --symmetry {} --split-depth {}", to_string(header.symmetry), header.split_depth);
+  return text;
+}
+
+std::string status(const FileCheck& check) {
+  return check.damaged_or_conflicting() ? "damaged" : check.whole() ? "whole" : "incomplete";
+}
+
+// What to run next: repair a journal, or count a shard's missing units into a file for merge.
+std::string advice(const FileCheck& check) {
+  if (check.whole()) return "nothing to do";
+  if (check.journal)
+    return fmt::format("`nqueens count {} --checkpoint {}{}` {}", run_options(check.header), check.source,
+                       check.damaged_or_conflicting() ? " --repair" : "",
+                       check.damaged_or_conflicting() ? "keeps the sound records and counts the other units"
+                                                      : "counts the missing units");
+  if (check.missing.empty()) return "remove the entries named above (units outside the file's shard)";
+  return fmt::format(
+      "`nqueens count {} --units {} --output FILE` counts the missing units into a file to merge with "
+      "this one",
+      run_options(check.header), format_id_ranges(check.missing));
+}
+
+std::string what_file(const FileCheck& check) {
+  if (check.journal) return "journal";
+  if (!check.unit_list.empty())
+    return "shard file of units " +
+           format_id_ranges(parse_id_ranges(check.unit_list, check.header.unit_count), kMaxShown);
+  return fmt::format("shard file of shard {}/{}", check.shard.index, check.shard.count);
+}
+
+void print_text(const FileCheck& check) {
+  fmt::print("{}: {}, written by nqueens {}: {}\n", check.source, what_file(check), check.header.version,
+             run_identity(check.header));
+  fmt::print("  records: {} sound, {} repeated, {} damaged lines, {} altered, {} units with conflicting records\n",
+             check.sound, check.repeated, check.damaged.size(), check.altered.size(), check.conflicting.size());
+  for (std::size_t i = 0; i < check.damaged.size() && i < kMaxShown; ++i)
+    fmt::print("  damaged: line {}: {}\n", check.damaged[i].line, check.damaged[i].problem);
+  if (check.damaged.size() > kMaxShown) fmt::print("  damaged: ... ({} lines in all)\n", check.damaged.size());
+  if (!check.altered.empty())
+    fmt::print("  altered (checksum fails): units {}\n", format_id_ranges(check.altered, kMaxShown));
+  if (!check.conflicting.empty())
+    fmt::print("  conflicting: units {}\n", format_id_ranges(check.conflicting, kMaxShown));
+  if (!check.foreign.empty()) fmt::print("  not of this shard: units {}\n", format_id_ranges(check.foreign, kMaxShown));
+  if (check.torn_bytes > 0) fmt::print("  torn last line: {} bytes (cut off when the run resumes)\n", check.torn_bytes);
+  if (!check.missing.empty())
+    fmt::print("  missing: {} units: {}\n", check.missing.size(), format_id_ranges(check.missing, kMaxShown));
+  fmt::print("  total over the sound records: {} (nodes {})\n", to_string(check.totals.total),
+             to_string(check.totals.nodes));
+  fmt::print("  status: {}: {}\n", status(check), advice(check));
+}
+
+Json check_json(const FileCheck& check) {
+  Json damaged = Json::array();
+  for (const JournalDamage& line : check.damaged) damaged.push_back({{"line", line.line}, {"problem", line.problem}});
+  Json record = {{"file", check.source},
+                 {"kind", check.journal ? "journal" : "shard"},
+                 {"run", run_identity(check.header)},
+                 {"version", check.header.version}};
+  if (!check.journal)
+    record["shard"] =
+        check.unit_list.empty() ? fmt::format("{}/{}", check.shard.index, check.shard.count) : check.unit_list;
+  record.update({{"status", status(check)},
+                 {"sound", check.sound},
+                 {"repeated", check.repeated},
+                 {"damaged", damaged},
+                 {"altered", format_id_ranges(check.altered)},
+                 {"conflicting", format_id_ranges(check.conflicting)},
+                 {"foreign", format_id_ranges(check.foreign)},
+                 {"torn_bytes", check.torn_bytes},
+                 {"missing", format_id_ranges(check.missing)},
+                 {"missing_count", check.missing.size()},
+                 {"total", count_json(check.totals.total)},
+                 {"nodes", count_json(check.totals.nodes)},
+                 {"advice", advice(check)}});
+  return record;
+}
+
+// One file's verdict as an exit code, having printed what it found.
+int check_one(const std::string& path, bool json) {
+  int code = kOk;
+  Json record;
+  try {
+    const FileCheck check = check_file(path);
+    code = check.whole() ? kOk : kMismatch;
+    if (!json) print_text(check);
+    record = check_json(check);
+  } catch (const JournalCorrupt& damaged) {  // the run header itself, or the file's size
+    code = kMismatch;
+    record = {{"file", path}, {"kind", "journal"}, {"status", "damaged"}, {"error", damaged.what()}};
+    if (!json) fmt::print("{}: journal: {}\n  status: damaged\n", path, damaged.what());
+  } catch (const ShardFileError& damaged) {
+    code = kMismatch;
+    record = {{"file", path}, {"kind", "shard"}, {"status", "damaged"}, {"error", damaged.what()}};
+    if (!json) fmt::print("{}: shard file: {}\n  status: damaged\n", path, damaged.what());
+  } catch (const std::invalid_argument& stranger) {  // JournalMismatch, NotSuchFile
+    code = kUsage;
+    record = {{"file", path}, {"status", "not a journal or shard file"}, {"error", stranger.what()}};
+    if (!json) fmt::print("{}: not a journal or shard file of this build: {}\n", path, stranger.what());
+  } catch (const std::runtime_error& unreadable) {
+    code = kUsage;
+    record = {{"file", path}, {"status", "unreadable"}, {"error", unreadable.what()}};
+    if (!json) fmt::print("{}: {}\n", path, unreadable.what());
+  }
+  if (json) fmt::print("{}\n", record.dump());
+  return code;
+}
+
+int run(const CheckArgs& args) {
+  apply_logging(args.log);
+  int code = kOk;
+  for (const std::string& path : args.files) code = std::max(code, check_one(path, args.format == "json"));
+  check_written(stdout);
+  return code;
+}
+
+}  // namespace
+
+Registered add_check_command(CLI::App& app) {
+  auto args = std::make_shared<CheckArgs>();
+  CLI::App* command = app.add_subcommand(
+      "check", "Check journals and shard files without changing them: damage, missing units, partial totals");
+  command->add_option("files", args->files, "Journals (count --checkpoint) and shard files (count --shard, --units)")
+      ->required();
+  command->add_option("--format", args->format, "Output format: text or json (one JSON object per file)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  add_logging_options(*command, args->log);
+  return {command, [args] { return run(*args); }};
+}
+
+}  // namespace nqueens::cli
