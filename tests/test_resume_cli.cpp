@@ -234,8 +234,64 @@ TEST_F(ResumeCli, DamagedJournalIsRefusedWithExitCode3AndLeftAsItWas) {
   const Outcome r = run({"count", "-n", "13", "--checkpoint", journal});
   EXPECT_EQ(r.exit_code, 3) << describe(r);
   EXPECT_TRUE(contains(r.err, "damaged")) << r.err;
+  // Issue 15: the advice keeps the finished units instead of throwing them away.
+  EXPECT_TRUE(contains(r.err, "nqueens check " + journal) && contains(r.err, "--repair")) << r.err;
+  EXPECT_FALSE(contains(r.err, "move it away")) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(read_bytes(journal), bytes);
+}
+
+// ---- check and --repair (issue 15) -----------------------------------------------------------
+
+TEST_F(ResumeCli, CheckSaysWholeDamagedOrNotAJournalByExitCode) {
+  const std::string journal = file("n12.journal").string();
+  const Json whole = count(12, {"--checkpoint", journal, "--engine", "dfs"});
+  const Outcome sound = run({"check", journal});
+  EXPECT_EQ(sound.exit_code, 0) << describe(sound);
+  EXPECT_TRUE(contains(sound.out, "status: whole")) << sound.out;
+
+  std::string bytes = read_bytes(journal);
+  const std::size_t at = bytes.find('\n', bytes.size() / 2) + 3;
+  bytes[at] = bytes[at] == '7' ? '8' : '7';
+  write_bytes(journal, bytes);
+  const Outcome damaged = run({"check", journal, "--format", "json"});
+  EXPECT_EQ(damaged.exit_code, 1) << describe(damaged);
+  const Json report = Json::parse(damaged.out);
+  EXPECT_EQ(report["status"], "damaged");
+  EXPECT_EQ(report["damaged"].size(), 1u);
+  EXPECT_EQ(report["missing_count"], 1);
+  EXPECT_TRUE(contains(report["advice"].get<std::string>(), "--repair")) << damaged.out;
+  EXPECT_EQ(read_bytes(journal), bytes) << "check changed the file";
+
+  write_bytes(file("notes.txt"), "my notes\n");
+  const Outcome stranger = run({"check", file("notes.txt").string()});
+  EXPECT_EQ(stranger.exit_code, 2) << describe(stranger);
+  const Outcome mixed = run({"check", journal, file("notes.txt").string()});
+  EXPECT_EQ(mixed.exit_code, 2) << describe(mixed);
+}
+
+TEST_F(ResumeCli, RepairKeepsACopyRewritesTheJournalAndEndsAtTheTotal) {
+  const std::string journal = file("n13.journal").string();
+  const Json whole = count(13, {"--checkpoint", journal});
+  std::string bytes = read_bytes(journal);
+  const std::size_t at = bytes.find('\n', bytes.size() / 3) + 3;
+  bytes[at] = bytes[at] == '7' ? '8' : '7';
+  bytes += "garbage\n";
+  write_bytes(journal, bytes);
+  const Outcome r = run({"count", "-n", "13", "-t", "2", "--checkpoint", journal, "--repair", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(repaired: kept \d+ sound records, dropped 2 damaged lines)")))
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(numbers(last_record(r)), numbers(whole));
+  EXPECT_EQ(read_bytes(journal + ".damaged"), bytes) << "the backup is not the damaged file byte for byte";
+  EXPECT_EQ(run({"check", journal}).exit_code, 0);
+}
+
+TEST_F(ResumeCli, JournalDirectoryIsCreated) {
+  const fs::path journal = file("runs") / "n12" / "run.journal";
+  const Json whole = count(12, {"--checkpoint", journal.string()});
+  EXPECT_TRUE(fs::is_regular_file(journal));
 }
 
 TEST_F(ResumeCli, TornLastRecordIsDroppedWithAWarningAndRecounted) {
@@ -655,6 +711,56 @@ TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver
   const Outcome merged = merge({output.string()}, {"--format", "csv"});
   ASSERT_EQ(merged.exit_code, 0) << describe(merged);
   EXPECT_TRUE(contains(merged.out, "\n10,724,92,724,92,")) << merged.out;
+}
+
+// Issue 15: a tampered count is found by check and by merge, and count --units + merge recovers
+// the exact total without counting the other units again.
+TEST_F(ShardCli, TamperedShardIsFoundAndItsUnitsRecounted) {
+  const std::vector<std::string> files = shards(14, 3);
+  const nqueens::ShardFile second = nqueens::parse_shard_json(read_bytes(files[1]), files[1]);
+  const nqueens::UnitCount victim = second.units.at(2);
+  const std::string id_total =
+      "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total);
+  std::string text = read_bytes(files[1]);
+  text.replace(text.find(id_total), id_total.size(),
+               "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total + 8));
+  write_bytes(files[1], text);
+
+  const Outcome checked = run({"check", files[1]});
+  EXPECT_EQ(checked.exit_code, 1) << describe(checked);
+  EXPECT_TRUE(contains(checked.out, "altered (checksum fails): units " + std::to_string(victim.id))) << checked.out;
+  EXPECT_TRUE(contains(checked.out, "--units " + std::to_string(victim.id) + " ")) << checked.out;
+
+  const Outcome merged = merge(files);
+  EXPECT_EQ(merged.exit_code, 1) << describe(merged);
+  const std::string units_option = "--units " + std::to_string(victim.id) + " ";
+  ASSERT_TRUE(contains(merged.err, units_option)) << merged.err;
+
+  const std::string recount = file("recount.json").string();
+  const Outcome counted =
+      run({"count", "-n", "14", "--engine", "join", "--units", std::to_string(victim.id), "--output", recount});
+  ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+  EXPECT_EQ(run({"check", recount}).exit_code, 0);
+  std::vector<std::string> all = files;
+  all.push_back(recount);
+  // The altered entry still sits in the second file: it is reported, and the merge has no total
+  // until that file is replaced by one without it.
+  EXPECT_EQ(merge(all).exit_code, 1);
+  nqueens::ShardFile cleaned = nqueens::parse_shard_json(read_bytes(files[1]), files[1]);
+  write_bytes(files[1], nqueens::shard_json(cleaned));  // rewritten without the altered entry
+  const Outcome r = merge(all, {"--format", "json", "--verify"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(last_record(r)["total"], 365596);
+  EXPECT_EQ(last_record(r)["verified"], true);
+}
+
+TEST_F(ShardCli, UnitListsThatDoNotFitTheRunAreBadInput) {
+  for (const char* list : {"5-3", "x", "999999", "1,1"}) {
+    const Outcome r = run({"count", "-n", "10", "--units", list});
+    EXPECT_EQ(r.exit_code, 2) << list << "\n" << describe(r);
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_EQ(run({"count", "-n", "10", "--units", "1", "--shard", "1/2"}).exit_code, 2);
 }
 
 // Editing "n":16 to 17 in a K = 1 shard file merged to "17 14772512" with exit 0 (issue 17.5).
