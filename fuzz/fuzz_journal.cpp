@@ -1,36 +1,99 @@
 // libFuzzer target: the checkpoint journal reader, scan_journal(), which Journal's constructor
-// runs over the bytes of an existing file before it writes anything. It throws JournalMismatch
-// or JournalCorrupt, or returns a scan whose parts add up: the complete lines and the torn tail
-// are the whole input, every unit id is in range and recorded once, and the header reads back
-// the same when written out again.
+// runs over the bytes of an existing file before it writes anything, and check_journal(), which
+// `nqueens check` prints. Three journals are made from each input:
+//   1. the input itself;
+//   2. a sound journal of run A whose header line is XORed with the input (header mutations):
+//      the header must read back as A's or be refused, never as another run;
+//   3. a sound journal of run A where the input picks records to take from run B (another N)
+//      instead, each with a sound line checksum of B's (splices): no record of B may be used.
+// Whatever is read must add up: the complete lines and the torn tail are the whole input, every
+// unit id is in range and used once, every used record is a line of the input as the journal
+// writes it for the header read, and check agrees with the scan.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "nqueens/check.hpp"
 #include "nqueens/journal.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  nqueens::JournalScan scan;
+namespace {
+
+using nqueens::RunHeader;
+
+void check(bool ok) {
+  if (!ok) std::abort();
+}
+
+// Two runs with valid headers (unit counts within N^depth): A of N = 8, B of N = 9.
+const RunHeader kRunA{"0.1.0", nqueens::EngineKind::dfs, 8, nqueens::Symmetry::full, 2, 16, 0x0123456789abcdefu};
+const RunHeader kRunB{"0.1.0", nqueens::EngineKind::dfs, 9, nqueens::Symmetry::full, 2, 16, 0x0fedcba987654321u};
+constexpr std::size_t kUnits = 16;
+
+nqueens::UnitCount unit_of(std::size_t id, std::uint64_t salt) {
+  return {id, {id * 7 + salt, {salt, id, 0, id + salt}, 100 + id}};
+}
+
+std::optional<nqueens::JournalScan> scan(std::string_view bytes) {
   try {
-    scan = nqueens::scan_journal(bytes, "fuzz.journal");
+    return nqueens::scan_journal(bytes, "fuzz.journal");
   } catch (const nqueens::JournalMismatch&) {
-    return 0;
   } catch (const nqueens::JournalCorrupt&) {
-    return 0;
   }
-  if (scan.valid_bytes == 0 || scan.valid_bytes + scan.torn_bytes != size) std::abort();
-  if (bytes[scan.valid_bytes - 1] != '\n') std::abort();
+  return std::nullopt;
+}
+
+void check_scan(std::string_view bytes, const nqueens::JournalScan& scan) {
+  check(scan.valid_bytes > 0 && scan.valid_bytes + scan.torn_bytes == bytes.size());
+  check(bytes[scan.valid_bytes - 1] == '\n');
   std::vector<std::size_t> ids;
   for (const nqueens::UnitCount& unit : scan.units) {
-    if (unit.id >= scan.header.unit_count) std::abort();
+    check(unit.id < scan.header.unit_count);
+    check(bytes.find(nqueens::journal_record_line(scan.header, unit)) != std::string_view::npos);
     ids.push_back(unit.id);
   }
   std::sort(ids.begin(), ids.end());
-  if (std::adjacent_find(ids.begin(), ids.end()) != ids.end()) std::abort();
-  if (nqueens::parse_header_text(nqueens::header_text(scan.header)) != scan.header) std::abort();
+  check(std::adjacent_find(ids.begin(), ids.end()) == ids.end());
+  for (const std::size_t id : scan.conflicting) check(!std::binary_search(ids.begin(), ids.end(), id));
+  check(nqueens::parse_header_text(nqueens::header_text(scan.header)) == scan.header);
+
+  const nqueens::FileCheck report = nqueens::check_journal(bytes, "fuzz.journal");
+  check(report.sound == scan.units.size() && report.sound + report.missing.size() == scan.header.unit_count);
+  check(report.whole() == (scan.sound() && ids.size() == scan.header.unit_count));
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  if (const auto read = scan(input)) check_scan(input, *read);
+
+  // 2. Header mutations.
+  std::string records;
+  for (std::size_t id = 0; id < kUnits; ++id) records += nqueens::journal_record_line(kRunA, unit_of(id, 1));
+  std::string header = nqueens::journal_header_line(kRunA);
+  for (std::size_t i = 0; i < size; ++i) header[i % (header.size() - 1)] ^= static_cast<char>(data[i]);
+  const std::string mutated = header + records;
+  if (const auto read = scan(mutated)) {
+    check(read->header == kRunA);  // a changed header that still reads must be A's own
+    check_scan(mutated, *read);
+  }
+
+  // 3. Records spliced in from run B, chosen by the input's bits.
+  std::string spliced = nqueens::journal_header_line(kRunA);
+  std::vector<bool> from_b(kUnits, false);
+  for (std::size_t id = 0; id < kUnits; ++id) {
+    from_b[id] = size > 0 && ((data[id % size] >> (id % 8)) & 1) != 0;
+    spliced += nqueens::journal_record_line(from_b[id] ? kRunB : kRunA, unit_of(id, from_b[id] ? 2 : 1));
+  }
+  const auto read = scan(spliced);
+  check(read.has_value());
+  check_scan(spliced, *read);
+  for (const nqueens::UnitCount& unit : read->units) check(!from_b[unit.id]);
+  check(read->units.size() + read->damaged.size() == kUnits);
   return 0;
 }
