@@ -270,9 +270,7 @@ ShardFile read_shard_file(const std::filesystem::path& path) {
 
 // ---- merge ------------------------------------------------------------------------------------
 
-bool MergeReport::complete() const {
-  return missing.empty() && duplicated.empty() && conflicting.empty() && altered.empty();
-}
+bool MergeReport::complete() const { return missing.empty() && duplicated.empty() && conflicting.empty(); }
 
 namespace {
 

@@ -77,7 +77,9 @@ struct MergeReport {
   std::vector<UnitProblem> altered;      //!< stored checksum does not match the counts
   std::vector<std::string> versions;     //!< tool versions that wrote the files, if more than one
 
-  //! Every unit exactly once, nothing altered: the totals are the run's.
+  //! Every unit exactly once in an intact entry: the totals are the run's. Altered entries
+  //! count for nothing; when other files (a `count --units` recount) cover their units, the
+  //! run is complete and they are only reported.
   bool complete() const;
 };
 

@@ -92,6 +92,11 @@ std::string run_options(const RunHeader& header) {
   return text;
 }
 
+// "1 unit", "2 units".
+std::string counted(std::size_t count, std::string_view what) {
+  return fmt::format("{} {}{}", count, what, count == 1 ? "" : "s");
+}
+
 std::string status(const FileCheck& check) {
   return check.damaged_or_conflicting() ? "damaged" : check.whole() ? "whole" : "incomplete";
 }
@@ -122,8 +127,9 @@ std::string what_file(const FileCheck& check) {
 void print_text(const FileCheck& check) {
   fmt::print("{}: {}, written by nqueens {}: {}\n", check.source, what_file(check), check.header.version,
              run_identity(check.header));
-  fmt::print("  records: {} sound, {} repeated, {} damaged lines, {} altered, {} units with conflicting records\n",
-             check.sound, check.repeated, check.damaged.size(), check.altered.size(), check.conflicting.size());
+  fmt::print("  records: {} sound, {} repeated, {}, {} altered, {} with conflicting records\n", check.sound,
+             check.repeated, counted(check.damaged.size(), "damaged line"), check.altered.size(),
+             counted(check.conflicting.size(), "unit"));
   for (std::size_t i = 0; i < check.damaged.size() && i < kMaxShown; ++i)
     fmt::print("  damaged: line {}: {}\n", check.damaged[i].line, check.damaged[i].problem);
   if (check.damaged.size() > kMaxShown) fmt::print("  damaged: ... ({} lines in all)\n", check.damaged.size());
@@ -134,7 +140,8 @@ void print_text(const FileCheck& check) {
   if (!check.foreign.empty()) fmt::print("  not of this shard: units {}\n", format_id_ranges(check.foreign, kMaxShown));
   if (check.torn_bytes > 0) fmt::print("  torn last line: {} bytes (cut off when the run resumes)\n", check.torn_bytes);
   if (!check.missing.empty())
-    fmt::print("  missing: {} units: {}\n", check.missing.size(), format_id_ranges(check.missing, kMaxShown));
+    fmt::print("  missing: {}: {}\n", counted(check.missing.size(), "unit"),
+               format_id_ranges(check.missing, kMaxShown));
   fmt::print("  total over the sound records: {} (nodes {})\n", to_string(check.totals.total),
              to_string(check.totals.nodes));
   fmt::print("  status: {}: {}\n", status(check), advice(check));

@@ -157,6 +157,9 @@ int run(const MergeArgs& args) {
     print_report(report, shards, args.missing_file);
     return kMismatch;
   }
+  for (const UnitProblem& problem : report.altered)
+    spdlog::warn("unit {} in {} fails its checksum and was left out; another file holds it intact", problem.id,
+                 file_list(problem.files, shards));
   const CountRecord record = make_record(merged_result(report, shards), args.verify);
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"merge", record.result.threads, {record.result.n}});

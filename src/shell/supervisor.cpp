@@ -137,8 +137,8 @@ std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const R
   }
   if (const auto& repaired = journal->repaired())
     spdlog::warn(
-        "{}: repaired: kept {} sound records, dropped {} damaged lines and {} units with conflicting records "
-        "(the damaged file is kept as {}); {} of the run's {} units are left to count",
+        "{}: repaired: kept {} sound records, dropped {} damaged line(s) and the records of {} unit(s) that "
+        "disagree (the damaged file is kept as {}); {} of the run's {} units are left to count",
         path.string(), repaired->kept, repaired->damaged, repaired->conflicting, repaired->backup.string(),
         header.unit_count - repaired->kept, header.unit_count);
   else if (repair)
