@@ -76,7 +76,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string records;
   for (std::size_t id = 0; id < kUnits; ++id) records += nqueens::journal_record_line(kRunA, unit_of(id, 1));
   std::string header = nqueens::journal_header_line(kRunA);
-  for (std::size_t i = 0; i < size; ++i) header[i % (header.size() - 1)] ^= static_cast<char>(data[i]);
+  for (std::size_t i = 0; i < size; ++i) {
+    char& byte = header[i % (header.size() - 1)];
+    byte = static_cast<char>(byte ^ static_cast<char>(data[i]));
+  }
   const std::string mutated = header + records;
   if (const auto read = scan(mutated)) {
     check(read->header == kRunA);  // a changed header that still reads must be A's own

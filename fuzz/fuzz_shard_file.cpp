@@ -81,10 +81,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (const auto file = parse(input)) check_file(*file);
 
   // 2. Header mutations: the first line holds everything but the unit entries.
-  const nqueens::ShardFile original = sound_file(kRunA, 1);
-  std::string text = nqueens::shard_json(original);
+  static const nqueens::ShardFile original = sound_file(kRunA, 1);
+  static const std::string ours = nqueens::shard_json(original);
+  static const std::string theirs = nqueens::shard_json(sound_file(kRunB, 2));
+  std::string text = ours;
   const std::size_t header_end = text.find('\n');
-  for (std::size_t i = 0; i < size; ++i) text[i % header_end] ^= static_cast<char>(data[i]);
+  for (std::size_t i = 0; i < size; ++i) {
+    char& byte = text[i % header_end];
+    byte = static_cast<char>(byte ^ static_cast<char>(data[i]));
+  }
   if (const auto file = parse(text)) {
     check(file->header == kRunA && file->shard == original.shard && file->threads == original.threads);
     check(file->seconds == original.seconds);
@@ -92,8 +97,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   // 3. Entries spliced in from run B's file, chosen by the input's bits.
-  const std::string ours = nqueens::shard_json(original);
-  const std::string theirs = nqueens::shard_json(sound_file(kRunB, 2));
   std::string spliced = ours.substr(0, ours.find('\n') + 1);
   std::vector<bool> from_b(kUnits, false);
   std::size_t at_ours = ours.find('\n') + 1, at_theirs = theirs.find('\n') + 1;
