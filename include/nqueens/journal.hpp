@@ -89,7 +89,8 @@ NQUEENS_EXPORT std::string journal_record_line(const RunHeader& header, const Un
 //! build cannot have written) and JournalCorrupt for a damaged header, unless `expected` is
 //! given: then the records are checked against that run, and the header is line 1 of the
 //! damage. `name` is used in messages only.
-NQUEENS_EXPORT JournalScan scan_journal(std::string_view bytes, std::string_view name, const RunHeader* expected = nullptr);
+NQUEENS_EXPORT JournalScan scan_journal(std::string_view bytes, std::string_view name,
+                                        const RunHeader* expected = nullptr);
 
 //! The bytes of the journal at `path`, read without locking or changing it: a regular file,
 //! its header read first and its size bounded by its run's unit count (as Journal reads it).

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -18,10 +19,19 @@
 #include "session.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
+#include "shell/standard_output.hpp"
+#include "shell/standard_output.hpp"
 
 namespace nqueens::cli {
 
 namespace {
+
+// Everything check prints goes to stdout through print_stdout (standard_output.hpp), so that a
+// reader gone (`| head`) ends the command quietly and a failed write says why.
+template <typename... Args>
+void say(fmt::format_string<Args...> form, Args&&... args) {
+  print_stdout(fmt::format(form, std::forward<Args>(args)...));
+}
 
 using Json = nlohmann::ordered_json;
 
@@ -125,26 +135,21 @@ std::string what_file(const FileCheck& check) {
 }
 
 void print_text(const FileCheck& check) {
-  fmt::print("{}: {}, written by nqueens {}: {}\n", check.source, what_file(check), check.header.version,
-             run_identity(check.header));
-  fmt::print("  records: {} sound, {} repeated, {}, {} altered, {} with conflicting records\n", check.sound,
-             check.repeated, counted(check.damaged.size(), "damaged line"), check.altered.size(),
-             counted(check.conflicting.size(), "unit"));
+  say("{}: {}, written by nqueens {}: {}\n", check.source, what_file(check), check.header.version,
+      run_identity(check.header));
+  say("  records: {} sound, {} repeated, {}, {} altered, {} with conflicting records\n", check.sound, check.repeated,
+      counted(check.damaged.size(), "damaged line"), check.altered.size(), counted(check.conflicting.size(), "unit"));
   for (std::size_t i = 0; i < check.damaged.size() && i < kMaxShown; ++i)
-    fmt::print("  damaged: line {}: {}\n", check.damaged[i].line, check.damaged[i].problem);
-  if (check.damaged.size() > kMaxShown) fmt::print("  damaged: ... ({} lines in all)\n", check.damaged.size());
-  if (!check.altered.empty())
-    fmt::print("  altered (checksum fails): units {}\n", format_id_ranges(check.altered, kMaxShown));
-  if (!check.conflicting.empty())
-    fmt::print("  conflicting: units {}\n", format_id_ranges(check.conflicting, kMaxShown));
-  if (!check.foreign.empty()) fmt::print("  not of this shard: units {}\n", format_id_ranges(check.foreign, kMaxShown));
-  if (check.torn_bytes > 0) fmt::print("  torn last line: {} bytes (cut off when the run resumes)\n", check.torn_bytes);
+    say("  damaged: line {}: {}\n", check.damaged[i].line, check.damaged[i].problem);
+  if (check.damaged.size() > kMaxShown) say("  damaged: ... ({} lines in all)\n", check.damaged.size());
+  if (!check.altered.empty()) say("  altered (checksum fails): units {}\n", format_id_ranges(check.altered, kMaxShown));
+  if (!check.conflicting.empty()) say("  conflicting: units {}\n", format_id_ranges(check.conflicting, kMaxShown));
+  if (!check.foreign.empty()) say("  not of this shard: units {}\n", format_id_ranges(check.foreign, kMaxShown));
+  if (check.torn_bytes > 0) say("  torn last line: {} bytes (cut off when the run resumes)\n", check.torn_bytes);
   if (!check.missing.empty())
-    fmt::print("  missing: {}: {}\n", counted(check.missing.size(), "unit"),
-               format_id_ranges(check.missing, kMaxShown));
-  fmt::print("  total over the sound records: {} (nodes {})\n", to_string(check.totals.total),
-             to_string(check.totals.nodes));
-  fmt::print("  status: {}: {}\n", status(check), advice(check));
+    say("  missing: {}: {}\n", counted(check.missing.size(), "unit"), format_id_ranges(check.missing, kMaxShown));
+  say("  total over the sound records: {} (nodes {})\n", to_string(check.totals.total), to_string(check.totals.nodes));
+  say("  status: {}: {}\n", status(check), advice(check));
 }
 
 Json check_json(const FileCheck& check) {
@@ -185,21 +190,21 @@ int check_one(const std::string& path, bool json) {
   } catch (const JournalCorrupt& damaged) {  // the run header itself, or the file's size
     code = kMismatch;
     record = {{"file", path}, {"kind", "journal"}, {"status", "damaged"}, {"error", damaged.what()}};
-    if (!json) fmt::print("{}: journal: {}\n  status: damaged\n", path, damaged.what());
+    if (!json) say("{}: journal: {}\n  status: damaged\n", path, damaged.what());
   } catch (const ShardFileError& damaged) {
     code = kMismatch;
     record = {{"file", path}, {"kind", "shard"}, {"status", "damaged"}, {"error", damaged.what()}};
-    if (!json) fmt::print("{}: shard file: {}\n  status: damaged\n", path, damaged.what());
+    if (!json) say("{}: shard file: {}\n  status: damaged\n", path, damaged.what());
   } catch (const std::invalid_argument& stranger) {  // JournalMismatch, NotSuchFile
     code = kUsage;
     record = {{"file", path}, {"status", "not a journal or shard file"}, {"error", stranger.what()}};
-    if (!json) fmt::print("{}: not a journal or shard file of this build: {}\n", path, stranger.what());
+    if (!json) say("{}: not a journal or shard file of this build: {}\n", path, stranger.what());
   } catch (const std::runtime_error& unreadable) {
     code = kUsage;
     record = {{"file", path}, {"status", "unreadable"}, {"error", unreadable.what()}};
-    if (!json) fmt::print("{}: {}\n", path, unreadable.what());
+    if (!json) say("{}: {}\n", path, unreadable.what());
   }
-  if (json) fmt::print("{}\n", record.dump());
+  if (json) say("{}\n", record.dump());
   return code;
 }
 
@@ -207,7 +212,6 @@ int run(const CheckArgs& args) {
   apply_logging(args.log);
   int code = kOk;
   for (const std::string& path : args.files) code = std::max(code, check_one(path, args.format == "json"));
-  check_written(stdout);
   return code;
 }
 

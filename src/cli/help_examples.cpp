@@ -23,7 +23,11 @@ const std::map<std::string, std::string>& examples_by_command() {
   nqueens count -n 8-16 --verify --format csv        a range, checked against the OEIS, as CSV
   nqueens count -n 18 --checkpoint n18.journal       resumable: run it again after an interruption
   nqueens count -n 18-22 --checkpoint runs/          one journal per N, in runs/n18.journal ...
-  nqueens count -n 20 --shard 3/8 --output s3.json   shard 3 of 8, for `nqueens merge`)"},
+  nqueens count -n 20 --shard 3/8 --output s3.json   shard 3 of 8, for `nqueens merge`
+  nqueens count -n 18 --checkpoint n18.journal --repair
+                                                     keep a damaged journal's sound records, recount the rest
+  nqueens count -n 20 --units 7,12-15 --output r.json
+                                                     recount the units merge or check named)"},
       {"oeis", R"(Examples:
   nqueens oeis                         the table, one N per line
   nqueens oeis --format json           as JSON Lines)"},
@@ -40,7 +44,11 @@ const std::map<std::string, std::string>& examples_by_command() {
   nqueens version --format json        the same with the host's name, CPU model and caches)"},
       {"merge", R"(Examples:
   nqueens merge shards/shard-*.json              the result of a run counted in shards
-  nqueens merge --verify --format json s*.json   checked against the OEIS, as JSON Lines)"},
+  nqueens merge --verify --format json s*.json   checked against the OEIS, as JSON Lines
+  nqueens merge --missing todo.txt s*.json       the ids to recount, for `count --units @todo.txt`)"},
+      {"check", R"(Examples:
+  nqueens check n18.journal            is the journal whole? what is damaged, missing, counted so far
+  nqueens check --format json s*.json  shard files, one JSON record each)"},
   };
   return examples;
 }

@@ -104,7 +104,8 @@ void add_count_options(CLI::App& command, CountArgs& args) {
       ->excludes(shard)
       ->excludes(command.get_option("--verify"))
       ->excludes(command.get_option("--format"));
-  command.add_option("--output", args.output, "With --shard or --units: write the shard file here instead of to stdout")
+  command
+      .add_option("--output", args.output, "With --shard or --units: write the shard file here instead of to stdout")
       ->type_name("FILE")
       ->check(check_file_name);
   CLI::Option* checkpoint =
