@@ -20,7 +20,6 @@
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 #include "shell/standard_output.hpp"
-#include "shell/standard_output.hpp"
 
 namespace nqueens::cli {
 
