@@ -14,15 +14,7 @@ endforeach()
 set(prefix ${WORK_DIR}/prefix)
 set(consumer_build ${WORK_DIR}/build)
 
-# Runs one step and stops the test with its output if the step fails.
-function(run_step name)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "${name} failed (${result}):\n${out}\n${err}")
-  endif()
-  message(STATUS "${name}: ok")
-  set(step_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/run_step.cmake)
 
 # Configures, builds and runs one consumer project; `program` is the executable to run.
 function(consume name source program)

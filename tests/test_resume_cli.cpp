@@ -566,6 +566,20 @@ class ShardCli : public ResumeCli {
     return files;
   }
 
+  // Adds 8 to the total of the third unit of the shard file `from`, writes the file to `to`, and
+  // returns that unit: its checksum no longer matches its counts.
+  nqueens::UnitCount tamper_with_a_count(const std::string& from, const std::string& to) {
+    const nqueens::ShardFile shard = nqueens::parse_shard_json(read_bytes(from), from);
+    const nqueens::UnitCount victim = shard.units.at(2);
+    const std::string id_total =
+        "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total);
+    std::string text = read_bytes(from);
+    text.replace(text.find(id_total), id_total.size(),
+                 "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total + 8));
+    write_bytes(to, text);
+    return victim;
+  }
+
   Outcome merge(const std::vector<std::string>& files, std::vector<std::string> options = {}) {
     std::vector<std::string> args = {"merge"};
     args.insert(args.end(), files.begin(), files.end());
@@ -612,19 +626,12 @@ TEST_F(ShardCli, MissingDoubledAlteredOrConflictingShardsAreNamedByIdWithNoTotal
   expect_rejected({files[0], files[1], files[2], files[2]}, "duplicated: units " + std::to_string(third[0]));
 
   // An edited count: its checksum no longer matches.
-  const nqueens::ShardFile second = nqueens::parse_shard_json(read_bytes(files[1]), files[1]);
-  const nqueens::UnitCount victim = second.units.at(2);
-  const std::string id_total =
-      "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total);
-  std::string text = read_bytes(files[1]);
-  text.replace(text.find(id_total), id_total.size(),
-               "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total + 8));
-  write_bytes(file("altered.json"), text);
+  const nqueens::UnitCount victim = tamper_with_a_count(files[1], file("altered.json").string());
   expect_rejected({files[0], file("altered.json").string(), files[2]},
                   "altered (checksum does not match the counts): unit " + std::to_string(victim.id));
 
   // A copy with a changed count and a checksum to match: the two files disagree.
-  nqueens::ShardFile forged = second;
+  nqueens::ShardFile forged = nqueens::parse_shard_json(read_bytes(files[1]), files[1]);
   forged.units[2].tally.total += 8;
   write_bytes(file("forged.json"), nqueens::shard_json(forged));
   expect_rejected({files[0], files[1], files[2], file("forged.json").string()},
@@ -717,14 +724,7 @@ TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver
 // the exact total without counting the other units again.
 TEST_F(ShardCli, TamperedShardIsFoundAndItsUnitsRecounted) {
   const std::vector<std::string> files = shards(14, 3);
-  const nqueens::ShardFile second = nqueens::parse_shard_json(read_bytes(files[1]), files[1]);
-  const nqueens::UnitCount victim = second.units.at(2);
-  const std::string id_total =
-      "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total);
-  std::string text = read_bytes(files[1]);
-  text.replace(text.find(id_total), id_total.size(),
-               "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total + 8));
-  write_bytes(files[1], text);
+  const nqueens::UnitCount victim = tamper_with_a_count(files[1], files[1]);
 
   const Outcome checked = run({"check", files[1]});
   EXPECT_EQ(checked.exit_code, 1) << describe(checked);
