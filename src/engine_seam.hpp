@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "nqueens/engine.hpp"
 #include "nqueens/run_header.hpp"
 #include "split.hpp"
+#include "zeroed_array.hpp"
 
 namespace nqueens {
 
@@ -38,7 +40,7 @@ class Engine {
   //! dealing work (costliest first, shards, progress), never for counts.
   std::uint64_t cost(std::size_t id) const { return costs_[id]; }
   //! Every unit id, costliest first (ties by id, so the order is deterministic).
-  const std::vector<std::size_t>& costliest_first() const { return order_; }
+  std::span<const std::size_t> costliest_first() const { return {order_.data(), order_.size()}; }
 
   virtual std::unique_ptr<UnitCounter> make_counter() const = 0;
 
@@ -52,7 +54,7 @@ class Engine {
  private:
   RunHeader header_;
   std::vector<std::uint64_t> costs_;
-  std::vector<std::size_t> order_;
+  ZeroedArray<std::size_t> order_{0};
 };
 
 //! One UnitCounter per thread, made on a thread's first unit. Both schedulers (the one-machine

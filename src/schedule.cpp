@@ -1,8 +1,10 @@
 #include "schedule.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -37,17 +39,19 @@ namespace {
 
 // The engine's ids, costliest first, restricted to `ids` unless that is empty.
 std::vector<std::size_t> run_order(const Engine& engine, const std::vector<std::size_t>& ids) {
-  std::vector<std::size_t> order = engine.costliest_first();
-  if (ids.empty()) return order;
-  std::vector<bool> wanted(engine.unit_count());
+  const std::span<const std::size_t> all = engine.costliest_first();
+  if (ids.empty()) return {all.begin(), all.end()};
+  std::vector<char> wanted(engine.unit_count(), 0);
   for (const std::size_t id : ids) {
     if (id >= engine.unit_count())
       throw std::invalid_argument("unit id " + std::to_string(id) + " is out of range: the run has " +
                                   std::to_string(engine.unit_count()) + " units");
     if (wanted[id]) throw std::invalid_argument("unit id " + std::to_string(id) + " is listed twice");
-    wanted[id] = true;
+    wanted[id] = 1;
   }
-  std::erase_if(order, [&wanted](std::size_t id) { return !wanted[id]; });
+  std::vector<std::size_t> order;
+  order.reserve(ids.size());
+  std::copy_if(all.begin(), all.end(), std::back_inserter(order), [&wanted](std::size_t id) { return wanted[id]; });
   return order;
 }
 

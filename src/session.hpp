@@ -12,6 +12,7 @@
 #include "nqueens/journal.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_record.hpp"
+#include "zeroed_array.hpp"
 
 namespace nqueens {
 
@@ -47,8 +48,8 @@ class Session {
   Journal* journal_;
   std::vector<std::size_t> wanted_;
   std::size_t done_before_ = 0;
-  std::vector<Tally> tallies_;
-  std::vector<char> have_;  //!< not vector<bool>: neighbouring slots are written by different threads
+  ZeroedArray<Tally> tallies_;  //!< by unit id; pages are first written by the workers (zeroed_array.hpp)
+  ZeroedArray<char> have_;      //!< not bits: neighbouring slots are written by different threads
 };
 
 //! Every unit id of the run, ascending.

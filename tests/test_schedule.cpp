@@ -109,11 +109,16 @@ TEST(Schedule, AllIdsInAnyOrderGiveTheFullTotal) {
             describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1)));
 }
 
+std::vector<std::size_t> costliest_first(const WorkPlan& plan) {
+  const auto engine = nqueens::make_dfs_engine(plan);
+  return {engine->costliest_first().begin(), engine->costliest_first().end()};
+}
+
 TEST(Schedule, CostliestFirstIsADeterministicPermutation) {
   for (Symmetry mode : kModes) {
     const WorkPlan plan = nqueens::split(12, mode);
-    const std::vector<std::size_t> order = nqueens::make_dfs_engine(plan)->costliest_first();
-    EXPECT_EQ(nqueens::make_dfs_engine(plan)->costliest_first(), order);
+    const std::vector<std::size_t> order = costliest_first(plan);
+    EXPECT_EQ(costliest_first(plan), order);
     std::vector<std::size_t> sorted = order;
     std::sort(sorted.begin(), sorted.end());
     std::vector<std::size_t> all(plan.units.size());
@@ -124,7 +129,7 @@ TEST(Schedule, CostliestFirstIsADeterministicPermutation) {
 
 TEST(Schedule, CostliestFirstSortsByCostThenId) {
   const WorkPlan plan = nqueens::split(12, Symmetry::none, 3);
-  const std::vector<std::size_t> order = nqueens::make_dfs_engine(plan)->costliest_first();
+  const std::vector<std::size_t> order = costliest_first(plan);
   for (std::size_t i = 1; i < order.size(); ++i) {
     const auto before = nqueens::estimated_cost(plan.units[order[i - 1]], plan.n);
     const auto after = nqueens::estimated_cost(plan.units[order[i]], plan.n);

@@ -69,22 +69,16 @@ std::size_t append_compatible(std::span<const std::uint64_t> north, std::span<co
 
 }  // namespace
 
-QuadrantKeyTables::QuadrantKeyTables(const QuarterTable& table, int n) {
+QuadrantKeyTables::QuadrantKeyTables(const QuarterTable& table, int n)
+    : entries_(table.entry_count()), keys_(4 * table.entry_count()) {
   // Any unit of n has the same quadrants; the unfolded even-kind layout has no fixed queen.
   const UnitLayout layout = layout_of(n, JoinUnit{});
   for (const Quadrant& quadrant : {layout.east.north, layout.east.south, layout.west.north, layout.west.south}) {
     const QuadrantView view(layout, quadrant);
-    std::vector<std::uint64_t>& keys = keys_[position(quadrant)];
-    keys.resize(table.entry_count());
+    std::uint64_t* keys = keys_.data() + position(quadrant) * entries_;
     const std::span<const QuarterEntry> entries = table.entries();
     detail::parallel_each(entries.size(), [&](std::size_t i) { keys[i] = view.key(entries[i]); });
   }
-}
-
-std::size_t QuadrantKeyTables::memory_bytes() const {
-  std::size_t bytes = 0;
-  for (const auto& keys : keys_) bytes += keys.capacity() * sizeof(std::uint64_t);
-  return bytes;
 }
 
 bool wants_quadrant_key_tables(int n) { return n % 2 == 1 && n / 2 <= 10; }

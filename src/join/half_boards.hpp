@@ -10,6 +10,7 @@
 
 #include "join/join_layout.hpp"
 #include "join/quarter_table.hpp"
+#include "zeroed_array.hpp"
 
 namespace nqueens::join {
 
@@ -39,14 +40,19 @@ class QuadrantKeyTables {
  public:
   QuadrantKeyTables(const QuarterTable& table, int n);
   //! The keys of `quadrant`'s entries (a quadrant of any unit layout of this n).
-  std::span<const std::uint64_t> of(const Quadrant& quadrant) const { return keys_[position(quadrant)]; }
-  std::size_t memory_bytes() const;
+  std::span<const std::uint64_t> of(const Quadrant& quadrant) const {
+    return {keys_.data() + position(quadrant) * entries_, entries_};
+  }
+  std::size_t memory_bytes() const { return keys_.size() * sizeof(std::uint64_t); }
 
  private:
   static std::size_t position(const Quadrant& quadrant) {
     return (quadrant.row0 != 0 ? 1u : 0u) + (quadrant.col0 != 0 ? 2u : 0u);
   }
-  std::vector<std::uint64_t> keys_[4];  // by position(): north-east, south-east, north-west, south-west
+  std::size_t entries_;
+  // Four runs of entries_ keys, by position(): north-east, south-east, north-west, south-west.
+  // Not a vector: its pages are first written by the parallel fill, not zeroed up front.
+  ZeroedArray<std::uint64_t> keys_;
 };
 
 //! Whether a QuadrantKeyTables for n is worth its memory: odd n (many units share each quadrant
