@@ -6,14 +6,11 @@
 namespace nqueens::mpi {
 
 // The arena reserves no slot for the main thread (second argument 0): all `threads` slots go
-// to TBB workers. TBB keeps one thread fewer than max_allowed_parallelism as workers, counting
-// the main thread as the last one, so the cap is threads + 1; the main thread only sleeps and
-// polls, and takes no core from them.
+// to TBB workers. TBB keeps one thread fewer than the allowed parallelism as workers, counting
+// the main thread as the last one, so the allowance is threads + 1; the main thread only sleeps
+// and polls, and takes no core from them.
 RankArena::RankArena(const Engine& engine, int threads)
-    : engine_(engine),
-      counters_(engine),
-      workers_(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads) + 1),
-      arena_(threads, 0) {}
+    : engine_(engine), counters_(engine), workers_(threads + 1), arena_(threads, 0) {}
 
 RankArena::~RankArena() {
   stop();

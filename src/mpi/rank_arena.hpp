@@ -10,11 +10,11 @@
 #include <mutex>
 #include <vector>
 
-#include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/task_arena.h>
 
 #include "engine_seam.hpp"
 #include "nqueens/unit_record.hpp"
+#include "thread_allowance.hpp"
 
 namespace nqueens::mpi {
 
@@ -46,8 +46,8 @@ class RankArena {
   void run(std::size_t id);
 
   const Engine& engine_;
-  CounterPool counters_;         //!< each worker's own kernel state
-  tbb::global_control workers_;  //!< lets TBB start `threads` workers besides the main thread
+  CounterPool counters_;             //!< each worker's own kernel state
+  detail::ThreadAllowance workers_;  //!< lets TBB start `threads` workers besides the main thread
   tbb::task_arena arena_;
   mutable std::mutex lock_;  //!< taken once per unit, never inside the search
   std::condition_variable changed_;
