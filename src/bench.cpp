@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 #include "baseline.hpp"
 
@@ -54,6 +56,13 @@ Timing time_textbook(int n, Repeats repeats, std::uint64_t& count) {
     samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   return summarize(std::move(samples));
+}
+
+void check_against_baseline(const CountResult& result, std::uint64_t baseline_total) {
+  if (result.totals.total == baseline_total) return;
+  throw std::runtime_error("N=" + std::to_string(result.n) + ": the " + std::string(to_string(result.engine)) +
+                           " engine counted " + to_string(result.totals.total) + " but the textbook baseline " +
+                           std::to_string(baseline_total));
 }
 
 std::optional<double> speed_ratio(std::optional<double> reference_seconds, double seconds) {

@@ -36,6 +36,10 @@ Timing time_engine(int n, const CountOptions& options, Repeats repeats, CountRes
 //! The textbook baseline for one N, the same way (its count is checked against the engine's).
 Timing time_textbook(int n, Repeats repeats, std::uint64_t& count);
 
+//! Throws std::runtime_error when the engine counted other than the textbook baseline's
+//! `baseline_total`: a speed ratio between two programs that disagree would mean nothing.
+void check_against_baseline(const CountResult& result, std::uint64_t baseline_total);
+
 //! Runs shorter than this are not compared with one another: starting a thread arena, first
 //! touches of memory and the clock's own cost are then a large part of what is measured (at
 //! N = 10, 1 against 2 threads once read as an 18x speedup on 2 cores).

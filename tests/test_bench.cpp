@@ -3,8 +3,11 @@
 
 #include <cmath>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "baseline.hpp"
 #include "bench.hpp"
 #include "nqueens/nqueens.hpp"
 
@@ -64,6 +67,27 @@ TEST(Bench, TimedRunsRepeatAndKeepTheLastResult) {
   std::uint64_t textbook = 0;
   EXPECT_EQ(nqueens::time_textbook(10, {0, 2}, textbook).seconds.size(), 2u);
   EXPECT_EQ(textbook, 724u);
+}
+
+TEST(Bench, TextbookBaselineCountsTheOeisValues) {
+  for (int n = 1; n <= 12; ++n) EXPECT_EQ(nqueens::textbook_count(n), nqueens::oeis_total(n)) << "n=" << n;
+  EXPECT_THROW(nqueens::textbook_count(0), std::invalid_argument);
+}
+
+// `bench` quotes the engine's speed against the baseline only when both counted the same: a
+// disagreement ends the run (exit 3) instead of printing a ratio.
+TEST(Bench, FailsWhenTheBaselineCountsOtherwise) {
+  nqueens::CountOptions options;
+  options.threads = 1;
+  const nqueens::CountResult result = nqueens::count(10, options);
+  EXPECT_NO_THROW(nqueens::check_against_baseline(result, nqueens::textbook_count(10)));
+  try {
+    nqueens::check_against_baseline(result, 723);
+    FAIL() << "a baseline of 723 against the engine's 724 was accepted";
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()), "N=10: the " + std::string(nqueens::to_string(result.engine)) +
+                                             " engine counted 724 but the textbook baseline 723");
+  }
 }
 
 }  // namespace
