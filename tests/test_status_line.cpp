@@ -122,6 +122,10 @@ TEST(BuildInfo, CacheSizesAsSysWritesThem) {
   EXPECT_EQ(parse_cache_size(""), 0u);
   EXPECT_EQ(parse_cache_size("K"), 0u);
   EXPECT_EQ(parse_cache_size("32Q"), 0u);
+  EXPECT_EQ(parse_cache_size("17179869183G"), 17179869183ull << 30) << "the largest size that fits";
+  EXPECT_EQ(parse_cache_size("17179869184G"), 0u) << "one more and it does not";
+  EXPECT_EQ(parse_cache_size("99999999999G"), 0u) << "past 2^64 once scaled: not a wrapped number";
+  EXPECT_EQ(parse_cache_size("18446744073709551616"), 0u) << "past 2^64 as it stands";
 }
 
 TEST(BuildInfo, NamesTheBuildAndTheKernelsThisCpuRuns) {

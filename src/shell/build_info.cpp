@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
-#include <cstdlib>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <string_view>
 
 #include <fmt/core.h>
@@ -14,6 +16,7 @@
 #include "git_commit.hpp"
 #include "join/disjoint_count.hpp"
 #include "nqueens/version.hpp"
+#include "text_numbers.hpp"
 
 namespace nqueens::shell {
 
@@ -73,7 +76,7 @@ std::vector<CacheInfo> caches() {
     const std::string level = first_line(dir + "level");
     if (level.empty()) break;
     CacheInfo cache;
-    cache.level = std::atoi(level.c_str());
+    cache.level = detail::parse_whole<int>(level).value_or(0);
     cache.type = first_line(dir + "type");
     cache.size = parse_cache_size(first_line(dir + "size"));
     found.push_back(cache);
@@ -84,16 +87,22 @@ std::vector<CacheInfo> caches() {
 }  // namespace
 
 std::uint64_t parse_cache_size(const std::string& text) {
-  std::size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  if (digits == 0 || digits > 12) return 0;
-  const std::uint64_t value = std::stoull(text.substr(0, digits));
-  const std::string_view unit = std::string_view(text).substr(digits);
-  if (unit.empty()) return value;
-  if (unit == "K") return value << 10;
-  if (unit == "M") return value << 20;
-  if (unit == "G") return value << 30;
-  return 0;
+  const std::string_view whole(text);
+  const std::size_t digits = std::min(whole.find_first_not_of("0123456789"), whole.size());
+  const std::optional<std::uint64_t> value = detail::parse_whole<std::uint64_t>(whole.substr(0, digits));
+  const std::string_view unit = whole.substr(digits);
+  int shift = 0;
+  if (unit == "K")
+    shift = 10;
+  else if (unit == "M")
+    shift = 20;
+  else if (unit == "G")
+    shift = 30;
+  else if (!unit.empty())
+    return 0;
+  // 0 for a size that would not fit in 64 bits once scaled, as for any other unreadable one.
+  if (!value || *value > (std::numeric_limits<std::uint64_t>::max() >> shift)) return 0;
+  return *value << shift;
 }
 
 BuildInfo build_info() {
