@@ -126,7 +126,9 @@ Process::Process(std::vector<std::string> argv, const Options& options) {
     out_ends = open_pipe();
     actions.dup(out_ends[1], STDOUT_FILENO);
   }
-  if (to_files) {
+  if (options.stderr_fd >= 0) {
+    actions.dup(options.stderr_fd, STDERR_FILENO);
+  } else if (to_files) {
     err_file_ = options.capture_directory / ("stderr-" + next_serial());
     actions.open(STDERR_FILENO, err_file_, O_WRONLY | O_CREAT | O_TRUNC);
   } else {

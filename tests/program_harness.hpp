@@ -1,8 +1,9 @@
 // A program run by the tests as a user would run it: started with posix_spawn from an argument
 // vector (no shell, so each argument arrives exactly as written), stdin from /dev/null, stdout
 // and stderr captured separately, then waited for, signalled or timed out. Shared by the CLI,
-// solve, resume and MPI suites; what only one suite needs (mpirun's arguments, rank pids) stays
-// in that suite.
+// shell, solve, resume and MPI suites; what only one suite needs (mpirun's arguments, rank pids)
+// stays in that suite. The one other way the tests start a program is test_terminal.cpp's
+// forkpty: a pseudo-terminal as controlling terminal is beyond posix_spawn.
 #pragma once
 
 #include <sys/types.h>
@@ -33,6 +34,9 @@ struct Options {
   //! Empty: output is captured through pipes. Otherwise into files in this directory, so that a
   //! program left running while the test sleeps never blocks on a full pipe.
   std::filesystem::path capture_directory;
+  //! Not -1: stderr is this descriptor, open in the test (/dev/full, a pipe's write end that the
+  //! test reads or closes itself), and Outcome::err stays empty.
+  int stderr_fd = -1;
 
   static Options stdout_to(std::filesystem::path file);
   static Options captured_in(std::filesystem::path directory);

@@ -3,17 +3,11 @@
 // timestamps; `version` says how the program was built; JSON counts can be strings; bench
 // reports its statistics and refuses ratios from runs too short to time.
 #include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <regex>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,8 +15,6 @@
 #include <nlohmann/json.hpp>
 
 #include "program_harness.hpp"
-
-extern char** environ;
 
 namespace {
 
@@ -51,23 +43,11 @@ std::vector<Json> json_lines(const std::string& text) {
 int run_with_stderr(std::vector<std::string> args, const fs::path& out_file, int err_fd,
                     const std::function<void()>& while_running = {}) {
   args.insert(args.begin(), NQUEENS_BINARY);
-  std::vector<char*> argv;
-  argv.reserve(args.size() + 1);
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
-  pid_t pid = 0;
-  const int failed = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (failed != 0) throw std::runtime_error(std::string("posix_spawn: ") + std::strerror(failed));
+  harness::Options options = harness::Options::stdout_to(out_file);
+  options.stderr_fd = err_fd;
+  harness::Process program(std::move(args), options);
   if (while_running) while_running();
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return program.wait().exit_code;
 }
 
 // A count that logs and draws progress many times (0.1 s apart, for about a second or more).
