@@ -53,6 +53,31 @@ foreach(header IN LISTS headers)
   endif()
 endforeach()
 
+# The umbrella header is the API: it includes every installed header (export.hpp through the
+# others), so nothing installed is left for users to find on their own.
+file(READ ${prefix}/include/nqueens/nqueens.hpp umbrella)
+foreach(header IN LISTS headers)
+  get_filename_component(name ${header} NAME)
+  if(NOT name MATCHES "^(nqueens|export)\\.hpp$" AND NOT umbrella MATCHES "#include \"nqueens/${name}\"")
+    message(FATAL_ERROR "nqueens/${name} is installed but nqueens/nqueens.hpp does not include it")
+  endif()
+endforeach()
+
+# The example at the top of nqueens.hpp is the consumer built above, line for line: the
+# commented lines after its #include must stand in tests/consumer/main.cpp.
+file(STRINGS ${prefix}/include/nqueens/nqueens.hpp example REGEX "^//   .*nqueens::")
+file(READ ${SOURCE_DIR}/consumer/main.cpp consumer)
+if(NOT example)
+  message(FATAL_ERROR "nqueens/nqueens.hpp has no example at its top")
+endif()
+foreach(line IN LISTS example)
+  string(REGEX REPLACE "^//   " "" code "${line}")
+  string(FIND "${consumer}" "${code}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the example in nqueens.hpp is not what tests/consumer/main.cpp builds: '${code}'")
+  endif()
+endforeach()
+
 # The program's documentation goes with it.
 if(EXISTS ${prefix}/bin/nqueens)
   set(docs share/bash-completion/completions/nqueens)

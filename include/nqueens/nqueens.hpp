@@ -13,12 +13,16 @@
 //   reduce.hpp       exact 128-bit counts: Count, Totals, Tally, to_string
 //   solutions.hpp    for_each_solution(): the boards themselves, in order
 //   oeis.hpp         the published values (A000170, A002562) to check against
-//   journal.hpp, shard.hpp, run_header.hpp, unit_record.hpp
+//   board.hpp, symmetry.hpp, n_spec.hpp
+//                    board-size limits, the symmetry modes, lists of N ("8,10-12")
+//   journal.hpp, shard.hpp, run_header.hpp, unit_record.hpp, unit_ranges.hpp, check.hpp
 //                    the checkpoint journal and shard files the program writes, for tools
-//                    that read them
+//                    that read or check them
+//   version.hpp      kVersion
 // How count() works inside (splitters, kernels, scheduler, session) is in docs/design.md; those
 // headers live under src/ and are not installed.
 #include "nqueens/board.hpp"
+#include "nqueens/check.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/n_spec.hpp"
