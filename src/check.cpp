@@ -25,6 +25,7 @@ FileCheck check_journal(std::string_view bytes, std::string source) {
   FileCheck check;
   check.source = std::move(source);
   check.header = scan.header;
+  check.format = scan.format;
   check.sound = scan.units.size();
   check.repeated = scan.repeated;
   check.damaged = scan.damaged;
@@ -34,6 +35,7 @@ FileCheck check_journal(std::string_view bytes, std::string source) {
   for (const UnitCount& unit : scan.units) {
     present[unit.id] = 1;
     check.totals += unit.tally;
+    check.unit_time.add(unit.microseconds);
   }
   std::vector<std::size_t> all(scan.header.unit_count);
   for (std::size_t id = 0; id < all.size(); ++id) all[id] = id;
@@ -45,6 +47,7 @@ FileCheck check_shard(const ShardFile& file, std::span<const std::size_t> expect
   FileCheck check;
   check.source = file.source;
   check.journal = false;
+  check.format = file.format;
   check.header = file.header;
   check.shard = file.shard;
   check.unit_list = file.unit_list;
@@ -54,13 +57,13 @@ FileCheck check_shard(const ShardFile& file, std::span<const std::size_t> expect
   std::vector<char> wanted(file.header.unit_count, 0);
   for (const std::size_t id : expected)
     if (id < wanted.size()) wanted[id] = 1;
-  std::vector<const Tally*> seen(file.header.unit_count, nullptr);
+  std::vector<const UnitCount*> seen(file.header.unit_count, nullptr);
   std::vector<char> conflicting(file.header.unit_count, 0);
   for (const UnitCount& unit : file.units) {
-    const Tally*& slot = seen[unit.id];
+    const UnitCount*& slot = seen[unit.id];
     if (!slot) {
-      slot = &unit.tally;
-    } else if (*slot == unit.tally) {
+      slot = &unit;
+    } else if (slot->tally == unit.tally) {  // the time may differ
       ++check.repeated;
     } else {
       conflicting[unit.id] = 1;
@@ -76,7 +79,8 @@ FileCheck check_shard(const ShardFile& file, std::span<const std::size_t> expect
     }
     present[id] = 1;
     ++check.sound;
-    check.totals += *seen[id];
+    check.totals += seen[id]->tally;
+    check.unit_time.add(seen[id]->microseconds);
   }
   check.missing = absent(present, expected);
   return check;

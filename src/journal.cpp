@@ -19,11 +19,15 @@ namespace nqueens {
 namespace {
 
 constexpr std::string_view kMagic = "nqueens-journal ";
-constexpr std::string_view kFormatVersion = "2 ";
+// New journals are written in format 3 (records end in the unit's time); format 2 journals
+// (nqueens before issue 14) are still read and resumed, and appended to in their own format.
+constexpr std::string_view kTimedFormat = "3 ";
+constexpr std::string_view kUntimedFormat = "2 ";
 // Format 1 (nqueens 0.1.0 before issue 17) checked each record on its own text only.
 constexpr std::string_view kUnboundFormat = "1 ";
 constexpr std::string_view kCrcKey = " crc=";
-// A record line is under 200 bytes; a longer unterminated tail is not a record cut short.
+// A record line is under 200 bytes (10 numbers of at most 20 digits and a checksum); a longer unterminated tail is not
+// a record cut short.
 constexpr std::size_t kMaxTornBytes = 256;
 // A run header line is under 300 bytes: the first line is looked for in this many.
 constexpr std::size_t kMaxHeaderBytes = 4096;
@@ -47,22 +51,29 @@ std::string damaged(std::string_view name, std::size_t line, std::string_view pr
 
 std::optional<std::uint64_t> parse_u64(std::string_view text) { return detail::parse_whole<std::uint64_t>(text); }
 
-// "U <id> <total> <o1> <o2> <o4> <o8> <nodes>" in its canonical spelling (no leading zeros,
-// single spaces), or nullopt.
-std::optional<UnitCount> parse_unit(std::string_view text) {
+std::string_view format_prefix(RecordFormat format) {
+  return format == RecordFormat::timed ? kTimedFormat : kUntimedFormat;
+}
+
+// "U <id> <total> <o1> <o2> <o4> <o8> <nodes>", then in format 3 " <microseconds>" or " -", in
+// its canonical spelling (no leading zeros, single spaces), or nullopt.
+std::optional<UnitCount> parse_unit(std::string_view text, RecordFormat format) {
   if (!text.starts_with("U ")) return std::nullopt;
-  std::vector<std::uint64_t> fields;
+  const std::size_t wanted = format == RecordFormat::timed ? 8 : 7;
+  std::vector<std::optional<std::uint64_t>> fields;
   for (std::string_view rest = text.substr(2); !rest.empty() || fields.empty();) {
     const std::size_t space = rest.find(' ');
-    const auto value = parse_u64(rest.substr(0, space));
-    if (!value) return std::nullopt;
-    fields.push_back(*value);
+    const std::string_view field = rest.substr(0, space);
+    const auto value = parse_u64(field);
+    // Only a format 3 record's time may be unknown ("-").
+    if (!value && !(field == "-" && fields.size() == 7)) return std::nullopt;
+    fields.push_back(value);
     rest = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
   }
-  if (fields.size() != 7) return std::nullopt;
-  const Tally tally{fields[1], {fields[2], fields[3], fields[4], fields[5]}, fields[6]};
-  UnitCount unit{static_cast<std::size_t>(fields[0]), tally};
-  if (unit_record_text(unit) != text) return std::nullopt;
+  if (fields.size() != wanted) return std::nullopt;
+  const Tally tally{*fields[1], {*fields[2], *fields[3], *fields[4], *fields[5]}, *fields[6]};
+  UnitCount unit{static_cast<std::size_t>(*fields[0]), tally, wanted == 8 ? fields[7] : std::nullopt};
+  if (unit_record_text(unit, format) != text) return std::nullopt;
   return unit;
 }
 
@@ -79,21 +90,26 @@ std::optional<std::string_view> checked_text(std::string_view line, std::string_
 
 std::uint32_t run_checksum(const RunHeader& header) { return crc32(run_identity(header) + '\n'); }
 
-RunHeader parse_header_line(std::string_view line, std::string_view name) {
-  const std::string_view after_magic = line.substr(kMagic.size());
+// The format a journal's first line names; refuses those this build does not read.
+RecordFormat journal_format(std::string_view line, std::string_view name) {
+  const std::string_view after_magic = line.substr(std::min(line.size(), kMagic.size()));
+  if (after_magic.starts_with(kTimedFormat)) return RecordFormat::timed;
+  if (after_magic.starts_with(kUntimedFormat)) return RecordFormat::untimed;
   if (after_magic.starts_with(kUnboundFormat))
     throw JournalMismatch(std::string(name) +
                           " is a journal in format 1, written by an older nqueens whose records were not bound to "
-                          "their run; this build reads format 2 only: finish that run with the build that started "
-                          "it, or start over with another --checkpoint file");
-  if (!after_magic.starts_with(kFormatVersion))
-    throw JournalMismatch(std::string(name) + " is a journal in a format this build does not read ('" +
-                          std::string(line.substr(0, 40)) + "...')");
+                          "their run; this build reads formats 2 and 3 only: finish that run with the build that "
+                          "started it, or start over with another --checkpoint file");
+  throw JournalMismatch(std::string(name) + " is a journal in a format this build does not read ('" +
+                        std::string(line.substr(0, 40)) + "...')");
+}
+
+RunHeader parse_header_line(std::string_view line, std::string_view name) {
   const auto text = checked_text(line, kCrcKey);
   if (!text) throw JournalCorrupt(damaged(name, 1, "the run header fails its checksum"));
   // The checksum may close the line before the version does ("nqueens-journal 1 crc=..."):
   // found by fuzz_journal, it made substr() throw std::out_of_range past every handler.
-  const std::size_t preamble = kMagic.size() + kFormatVersion.size();
+  const std::size_t preamble = kMagic.size() + kTimedFormat.size();
   const auto header = text->size() < preamble ? std::nullopt : parse_header_text(text->substr(preamble));
   if (!header) throw JournalCorrupt(damaged(name, 1, "the run header is not readable"));
   // Sound but of no run this build can do: refused before its unit count sizes anything.
@@ -125,7 +141,7 @@ class RecordSorter {
   std::string check(std::string_view line) {
     const auto text = checked_text(line, " ", run_crc_);
     if (!text) return "the record fails its checksum (damaged, or from a journal of another run)";
-    const auto unit = parse_unit(*text);
+    const auto unit = parse_unit(*text, scan_.format);
     if (!unit) return "not a unit record";
     if (unit->id >= header_.unit_count)
       return "unit " + std::to_string(unit->id) + " is out of range (the run has " +
@@ -135,7 +151,7 @@ class RecordSorter {
       slot = unit->tally;
       scan_.units.push_back(*unit);
     } else if (*slot == unit->tally) {
-      ++scan_.repeated;  // harmless: the same counts twice
+      ++scan_.repeated;  // harmless: the same counts twice (the time may differ: counted twice)
     } else {
       if (conflicting_.empty()) conflicting_.resize(header_.unit_count);
       conflicting_[unit->id] = 1;
@@ -156,7 +172,7 @@ class RecordSorter {
 bool looks_torn(std::string_view tail) {
   tail = tail.substr(0, tail.find_last_not_of('\0') + 1);
   if (tail.size() > kMaxTornBytes) return false;
-  return tail.find_first_not_of(std::string_view("U 0123456789abcdef\0", 19)) == std::string_view::npos;
+  return tail.find_first_not_of(std::string_view("U -0123456789abcdef\0", 20)) == std::string_view::npos;
 }
 
 [[noreturn]] void refuse_non_regular(const std::filesystem::path& path) {
@@ -189,8 +205,8 @@ std::string read_journal_file(int fd, const std::filesystem::path& path, const R
 
 }  // namespace
 
-std::string journal_header_line(const RunHeader& header) {
-  const std::string text = std::string(kMagic) + std::string(kFormatVersion) + header_text(header);
+std::string journal_header_line(const RunHeader& header, RecordFormat format) {
+  const std::string text = std::string(kMagic) + std::string(format_prefix(format)) + header_text(header);
   return text + std::string(kCrcKey) + checksum_hex(crc32(text)) + '\n';
 }
 
@@ -208,8 +224,8 @@ std::string read_journal(const std::filesystem::path& path) {
   }
 }
 
-std::string journal_record_line(const RunHeader& header, const UnitCount& unit) {
-  return unit_record_text(unit) + ' ' + checksum_hex(unit_checksum(header, unit)) + '\n';
+std::string journal_record_line(const RunHeader& header, const UnitCount& unit, RecordFormat format) {
+  return unit_record_text(unit, format) + ' ' + checksum_hex(unit_checksum(header, unit, format)) + '\n';
 }
 
 JournalScan scan_journal(std::string_view bytes, std::string_view name, const RunHeader* expected) {
@@ -219,6 +235,7 @@ JournalScan scan_journal(std::string_view bytes, std::string_view name, const Ru
   if (first_end == std::string_view::npos) throw JournalCorrupt(damaged(name, 1, "the run header is incomplete"));
 
   JournalScan scan;
+  scan.format = journal_format(bytes.substr(0, first_end), name);
   try {
     scan.header = parse_header_line(bytes.substr(0, first_end), name);
   } catch (const JournalCorrupt&) {
@@ -264,8 +281,12 @@ Journal::Journal(const std::filesystem::path& path, const RunHeader& header, boo
   try {
     const std::string bytes = read_journal_file(fd_, path, repair ? &header : nullptr);
     const std::string first_line = journal_header_line(header);
-    // Empty, or a header cut short by a crash: nothing was recorded yet, so start afresh.
-    if (bytes.empty() || (bytes.find('\n') == std::string::npos && first_line.starts_with(bytes))) {
+    // Empty, or a header cut short by a crash (this build's, or a format 2 one of an older
+    // build): nothing was recorded yet, so start afresh, in format 3.
+    const bool torn_header =
+        bytes.find('\n') == std::string::npos &&
+        (first_line.starts_with(bytes) || journal_header_line(header, RecordFormat::untimed).starts_with(bytes));
+    if (bytes.empty() || torn_header) {
       if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
       if (ftruncate(fd_, 0) != 0) throw std::runtime_error(io_error("cannot truncate journal", path));
       dropped_bytes_ = bytes.size();
@@ -318,6 +339,7 @@ void Journal::open_existing(const RunHeader& header, const std::string& bytes, b
   }
   dropped_bytes_ = scan.torn_bytes;
   end_ = scan.valid_bytes;
+  format_ = scan.format;
   recorded_ = std::move(scan.units);
 }
 
@@ -333,8 +355,9 @@ void Journal::rewrite(const std::string& bytes, JournalScan& scan) {
     backup += ".damaged." + std::to_string(copy);
   }
   detail::write_file_atomically(backup, bytes);
-  std::string sound = journal_header_line(header_);
-  for (const UnitCount& unit : scan.units) sound += journal_record_line(header_, unit);
+  // One file, one format: a format 2 journal stays format 2.
+  std::string sound = journal_header_line(header_, scan.format);
+  for (const UnitCount& unit : scan.units) sound += journal_record_line(header_, unit, scan.format);
   detail::write_file_atomically(path_, sound);
   ::close(fd_);
   fd_ = -1;
@@ -352,7 +375,7 @@ Journal::~Journal() {
 }
 
 void Journal::append(const UnitCount& unit) {
-  const std::string line = journal_record_line(header_, unit);
+  const std::string line = journal_record_line(header_, unit, format_);
   if (const int error = flush_error_.load()) {
     errno = error;
     throw std::runtime_error(io_error("cannot sync journal", path_));

@@ -1,6 +1,7 @@
 #include "schedule.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <iterator>
 #include <memory>
 #include <numeric>
@@ -57,8 +58,20 @@ std::vector<std::size_t> run_order(const Engine& engine, const std::vector<std::
 
 }  // namespace
 
+std::uint64_t microseconds_since(std::chrono::steady_clock::time_point start) {
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  return static_cast<std::uint64_t>(std::chrono::round<std::chrono::microseconds>(elapsed).count());
+}
+
 Totals run_units(const Engine& engine, int threads, const UnitObserver& observer, const std::vector<std::size_t>& ids,
                  const std::atomic<bool>* stop) {
+  TimedUnitObserver timed;
+  if (observer) timed = [&observer](const UnitCount& unit) { observer(unit.id, unit.tally); };
+  return run_timed_units(engine, threads, timed, ids, stop);
+}
+
+Totals run_timed_units(const Engine& engine, int threads, const TimedUnitObserver& observer,
+                       const std::vector<std::size_t>& ids, const std::atomic<bool>* stop) {
   if (threads < 1) throw std::invalid_argument("thread count must be at least 1, got " + std::to_string(threads));
   const std::vector<std::size_t> order = run_order(engine, ids);
 
@@ -84,9 +97,11 @@ Totals run_units(const Engine& engine, int threads, const UnitObserver& observer
             // the search itself.
             if (stop && stop->load(std::memory_order_relaxed)) break;
             const std::size_t id = order[i];
+            const auto start = std::chrono::steady_clock::now();
             const Tally tally = counter.count(id);
+            const std::uint64_t microseconds = microseconds_since(start);
             mine += tally;
-            if (observer) observer(id, tally);
+            if (observer) observer({id, tally, microseconds});
           }
           detail::hand_over(&finished);
         },

@@ -13,18 +13,26 @@
 namespace nqueens {
 
 Session::Session(const Engine& engine, const std::vector<std::size_t>& wanted, Journal* journal)
-    : engine_(engine), journal_(journal), wanted_(wanted), tallies_(engine.unit_count()), have_(engine.unit_count()) {
+    : engine_(engine),
+      journal_(journal),
+      wanted_(wanted),
+      tallies_(engine.unit_count()),
+      micros_(engine.unit_count()),
+      have_(engine.unit_count()) {
   std::sort(wanted_.begin(), wanted_.end());
   if (journal_)
     for (const UnitCount& unit : journal_->recorded()) {
       tallies_[unit.id] = unit.tally;
-      have_[unit.id] = 1;
+      micros_[unit.id] = unit.microseconds.value_or(0);
+      have_[unit.id] = unit.microseconds ? kTimed : kCounted;
     }
   for (const std::size_t id : wanted_) {
     if (id >= engine_.unit_count())
       throw std::invalid_argument("unit id " + std::to_string(id) + " is out of range: the run has " +
                                   std::to_string(engine_.unit_count()) + " units");
-    done_before_ += have_[id] ? 1 : 0;
+    if (!have_[id]) continue;
+    ++done_before_;
+    replayed_.add(time_of(id));
   }
   // A read-only journal can only answer a run it holds whole: new units could not be saved.
   if (journal_ && !journal_->unwritable().empty() && done_before_ < wanted_.size())
@@ -52,18 +60,19 @@ void Session::record(const UnitCount& unit) {
   if (unit.id >= have_.size() || have_[unit.id])
     throw std::runtime_error("unit " + std::to_string(unit.id) + " was counted twice or is not in the run");
   tallies_[unit.id] = unit.tally;
-  have_[unit.id] = 1;
+  micros_[unit.id] = unit.microseconds.value_or(0);
+  have_[unit.id] = unit.microseconds ? kTimed : kCounted;
   if (journal_) journal_->append(unit);
 }
 
 void Session::run(int threads, const UnitObserver& observer, const std::atomic<bool>* stop) {
   const std::vector<std::size_t> ids = todo();
   if (ids.empty()) return;
-  run_units(
+  run_timed_units(
       engine_, threads,
-      [this, &observer](std::size_t id, const Tally& tally) {
-        record({id, tally});
-        if (observer) observer(id, tally);
+      [this, &observer](const UnitCount& unit) {
+        record(unit);
+        if (observer) observer(unit.id, unit.tally);
       },
       ids, stop);
 }
@@ -76,20 +85,42 @@ std::vector<UnitCount> Session::units() const {
   std::vector<UnitCount> units;
   for (const std::size_t id : wanted_) {
     if (!have_[id]) throw std::runtime_error("unit " + std::to_string(id) + " was never counted");
-    units.push_back({id, tallies_[id]});
+    units.push_back({id, tallies_[id], time_of(id)});
   }
   return units;
 }
 
 // The exact reduction of a session: the per-unit tallies of the ledger, summed once in 128 bits,
-// in place (a copy of the ledger cost 60 ms of page faults at N = 17, on one thread).
+// and their times, in place (a copy of the ledger cost 60 ms of page faults at N = 17, on one thread).
 CountResult Session::result(int threads, double seconds) const {
   Totals totals;
+  UnitTime time;
   for (const std::size_t id : wanted_) {
     if (!have_[id]) throw std::runtime_error("unit " + std::to_string(id) + " was never counted");
     totals += tallies_[id];
+    time.add(time_of(id));
   }
-  return make_count_result(engine_.header(), totals, wanted_.size() == engine_.unit_count(), threads, seconds);
+  return make_count_result(engine_.header(), totals, time, wanted_.size() == engine_.unit_count(), threads, seconds);
+}
+
+std::optional<std::uint64_t> Session::time_of(std::size_t id) const {
+  if (have_[id] == kTimed) return micros_[id];
+  return std::nullopt;
+}
+
+UnitTime Session::unit_time() const {
+  UnitTime time;
+  for (const std::size_t id : wanted_)
+    if (have_[id]) time.add(time_of(id));
+  return time;
+}
+
+// Units are only ever added to the ledger, so what the journal held is still in the sum.
+UnitTime Session::unit_time_here() const {
+  UnitTime time = unit_time();
+  time.microseconds -= replayed_.microseconds;
+  time.untimed -= replayed_.untimed;
+  return time;
 }
 
 std::vector<std::size_t> all_ids(const Engine& engine) {
@@ -118,11 +149,13 @@ std::vector<std::size_t> shard_ids(const Engine& engine, ShardSpec shard) {
   return ids;
 }
 
-CountResult make_count_result(const RunHeader& header, const Totals& totals, bool whole_run, int threads,
-                              double seconds) {
+CountResult make_count_result(const RunHeader& header, const Totals& totals, const UnitTime& unit_time, bool whole_run,
+                              int threads, double seconds) {
   CountResult result;
   result.n = header.n;
   result.totals = totals;
+  result.unit_microseconds = unit_time.microseconds;
+  result.untimed_units = unit_time.untimed;
   if (header.symmetry == Symmetry::full && (whole_run || header.engine == EngineKind::dfs)) {
     result.unique = totals.unique();
     result.half_turn_fixed = totals.half_turn_fixed();

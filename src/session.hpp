@@ -5,6 +5,8 @@
 // the result. Drivers add only what is theirs: signals, progress, output, the network.
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "engine_seam.hpp"
@@ -40,16 +42,30 @@ class Session {
 
   bool complete() const;                 //!< every wanted unit counted
   std::vector<UnitCount> units() const;  //!< every wanted unit, ascending; throws if incomplete
-  //! The result over the wanted units; throws std::runtime_error if incomplete.
+  //! The result over the wanted units; throws std::runtime_error if incomplete. Its unit time
+  //! covers them all, those the journal held included.
   CountResult result(int threads, double seconds) const;
 
+  //! The time of the wanted units counted by this session (recorded, not replayed): this
+  //! process's share of the result's unit time.
+  UnitTime unit_time_here() const;
+
  private:
+  // have_ by unit id: not counted, counted with its time unknown (a format 2 journal's record),
+  // or counted with its time in micros_.
+  static constexpr char kCounted = 1, kTimed = 2;
+
+  std::optional<std::uint64_t> time_of(std::size_t id) const;
+  UnitTime unit_time() const;  //!< over the wanted units counted so far
+
   const Engine& engine_;
   Journal* journal_;
   std::vector<std::size_t> wanted_;
   std::size_t done_before_ = 0;
-  ZeroedArray<Tally> tallies_;  //!< by unit id; pages are first written by the workers (zeroed_array.hpp)
-  ZeroedArray<char> have_;      //!< not bits: neighbouring slots are written by different threads
+  ZeroedArray<Tally> tallies_;         //!< by unit id; pages are first written by the workers (zeroed_array.hpp)
+  ZeroedArray<std::uint64_t> micros_;  //!< by unit id: its time, where have_ is kTimed
+  ZeroedArray<char> have_;             //!< not bits: neighbouring slots are written by different threads
+  UnitTime replayed_;                  //!< the time of the wanted units the journal held
 };
 
 //! Every unit id of the run, ascending.
@@ -61,11 +77,11 @@ std::vector<std::size_t> all_ids(const Engine& engine);
 //! machine.
 std::vector<std::size_t> shard_ids(const Engine& engine, ShardSpec shard);
 
-//! The one place a CountResult is made: from the run's header and the totals of the units
-//! counted (`whole_run`: all of them, not a shard's). Unique and rotation-symmetric counts are
-//! set for full symmetry, and for the join engine only over a whole run (its units carry
-//! weights of partial structures, so a shard's share of them has no meaning of its own).
-CountResult make_count_result(const RunHeader& header, const Totals& totals, bool whole_run, int threads,
-                              double seconds);
+//! The one place a CountResult is made: from the run's header, the totals and the summed time
+//! of the units counted (`whole_run`: all of them, not a shard's). Unique and rotation-symmetric
+//! counts are set for full symmetry, and for the join engine only over a whole run (its units
+//! carry weights of partial structures, so a shard's share of them has no meaning of its own).
+CountResult make_count_result(const RunHeader& header, const Totals& totals, const UnitTime& unit_time, bool whole_run,
+                              int threads, double seconds);
 
 }  // namespace nqueens

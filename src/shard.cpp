@@ -28,7 +28,9 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kFormat = "nqueens-shard";
-constexpr int kFormatVersion = 2;
+// format_version 3 gives each unit entry its time; 2 (nqueens before issue 14) is still read.
+constexpr int kTimedFormat = static_cast<int>(RecordFormat::timed);
+constexpr int kUntimedFormat = static_cast<int>(RecordFormat::untimed);
 // Format 1 (nqueens 0.1.0 before issue 17) had no header checksum and unit checksums over the
 // unit's own text only.
 constexpr int kUnboundFormat = 1;
@@ -45,13 +47,17 @@ Json run_json(const RunHeader& header) {
           {"fingerprint", fingerprint_hex(header.fingerprint)}};
 }
 
-Json unit_json(const RunHeader& run, const UnitCount& unit) {
+// A unit of unknown time (counted into a format 2 journal, then written as a shard) has no
+// "microseconds" field.
+Json unit_json(const RunHeader& run, const UnitCount& unit, RecordFormat format) {
   const Tally& t = unit.tally;
-  return {{"id", unit.id},
-          {"total", t.total},
-          {"orbits", {t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3]}},
-          {"nodes", t.nodes},
-          {"crc", checksum_hex(unit_checksum(run, unit))}};
+  Json entry = {{"id", unit.id},
+                {"total", t.total},
+                {"orbits", {t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3]}},
+                {"nodes", t.nodes}};
+  if (format == RecordFormat::timed && unit.microseconds) entry["microseconds"] = *unit.microseconds;
+  entry["crc"] = checksum_hex(unit_checksum(run, unit, format));
+  return entry;
 }
 
 Json shard_spec_json(const ShardFile& shard) {
@@ -64,7 +70,7 @@ Json shard_spec_json(const ShardFile& shard) {
 // (N, the shard, the seconds) shows.
 Json head_json(const ShardFile& shard) {
   return {{"format", kFormat},
-          {"format_version", kFormatVersion},
+          {"format_version", static_cast<int>(shard.format)},
           {"run", run_json(shard.header)},
           {"shard", shard_spec_json(shard)},
           {"threads", shard.threads},
@@ -157,7 +163,9 @@ struct Reader {
       u.tally.orbits[i] = orbits[i].get<std::uint64_t>();
     }
     u.tally.nodes = number<std::uint64_t>(entry, "nodes");
-    if (text(entry, "crc") == checksum_hex(unit_checksum(file.header, u)))
+    if (file.format == RecordFormat::timed && entry.contains("microseconds"))
+      u.microseconds = number<std::uint64_t>(entry, "microseconds");
+    if (text(entry, "crc") == checksum_hex(unit_checksum(file.header, u, file.format)))
       file.units.push_back(u);
     else
       file.altered.push_back(u.id);
@@ -191,7 +199,7 @@ std::string shard_json(const ShardFile& shard) {
   text.pop_back();  // reopen the object to add the units, one per line
   text += ",\"units\":[";
   for (std::size_t i = 0; i < shard.units.size(); ++i)
-    text += (i ? ",\n" : "\n") + unit_json(shard.header, shard.units[i]).dump();
+    text += (i ? ",\n" : "\n") + unit_json(shard.header, shard.units[i], shard.format).dump();
   return text + "\n]}\n";
 }
 
@@ -207,8 +215,10 @@ ShardFile parse_shard_json(std::string_view text, std::string source) {
   if (version == kUnboundFormat)
     read.fail(
         "format_version 1, written by an older nqueens whose unit checksums were not bound to their run; "
-        "this build reads format 2 only: merge it with the build that wrote it, or count the shard again");
-  if (version != kFormatVersion) read.fail("unknown format_version " + std::to_string(version));
+        "this build reads formats 2 and 3 only: merge it with the build that wrote it, or count the shard again");
+  if (version != kTimedFormat && version != kUntimedFormat)
+    read.fail("unknown format_version " + std::to_string(version));
+  file.format = static_cast<RecordFormat>(version);
   file.header = read.header(read.field(json, "run"));
   read.shard(read.field(json, "shard"), file);
   file.threads = read.number<int>(json, "threads");
@@ -227,8 +237,8 @@ ShardFile parse_shard_json(std::string_view text, std::string source) {
 
 namespace {
 
-// A unit entry is under 250 bytes; a header line under 600.
-constexpr std::size_t kMaxEntryBytes = 256;
+// A unit entry is under 300 bytes (its numbers at 20 digits each); a header line under 600.
+constexpr std::size_t kMaxEntryBytes = 320;
 constexpr std::size_t kMaxHeaderBytes = 4096;
 // A file whose first line is not a header as `count --shard` writes it (reformatted by hand, say)
 // is still read, up to this size.
@@ -285,8 +295,8 @@ void check_same_run(std::span<const ShardFile> shards) {
                                   why);
 }
 
-// Where each id was found: (file index, counts) in file order.
-using Sightings = std::vector<std::vector<std::pair<std::size_t, Tally>>>;
+// Where each id was found: (file index, the entry) in file order.
+using Sightings = std::vector<std::vector<std::pair<std::size_t, const UnitCount*>>>;
 
 void classify(const Sightings& seen, MergeReport& report) {
   for (std::size_t id = 0; id < seen.size(); ++id) {
@@ -295,13 +305,14 @@ void classify(const Sightings& seen, MergeReport& report) {
       report.missing.push_back(id);
       continue;
     }
-    report.totals += places.front().second;
+    report.totals += places.front().second->tally;
+    report.unit_time.add(places.front().second->microseconds);
     if (places.size() == 1) continue;
     UnitProblem problem{id, {}};
     bool equal = true;
-    for (const auto& [file, tally] : places) {
+    for (const auto& [file, unit] : places) {
       problem.files.push_back(file);
-      equal = equal && tally == places.front().second;
+      equal = equal && unit->tally == places.front().second->tally;
     }
     (equal ? report.duplicated : report.conflicting).push_back(std::move(problem));
   }
@@ -316,7 +327,7 @@ MergeReport merge_shards(std::span<const ShardFile> shards) {
   Sightings seen(report.header.unit_count);
   std::map<std::size_t, std::vector<std::size_t>> altered;
   for (std::size_t file = 0; file < shards.size(); ++file) {
-    for (const UnitCount& unit : shards[file].units) seen[unit.id].emplace_back(file, unit.tally);
+    for (const UnitCount& unit : shards[file].units) seen[unit.id].emplace_back(file, &unit);
     for (const std::size_t id : shards[file].altered) altered[id].push_back(file);
     if (std::find(report.versions.begin(), report.versions.end(), shards[file].header.version) == report.versions.end())
       report.versions.push_back(shards[file].header.version);

@@ -132,7 +132,7 @@ TEST(JoinEngine, ShardsOfAJoinRunAddUpToTheWholeRun) {
   }
   EXPECT_EQ(units, engine->unit_count());
   EXPECT_EQ(to_string(summed.total), "73712");
-  const CountResult merged = nqueens::make_count_result(engine->header(), summed, true, 2, 0);
+  const CountResult merged = nqueens::make_count_result(engine->header(), summed, {}, true, 2, 0);
   ASSERT_TRUE(merged.unique.has_value());
   EXPECT_EQ(to_string(*merged.unique), "9233");
 }

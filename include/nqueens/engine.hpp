@@ -2,6 +2,7 @@
 // Counting in one call: split, schedule, reduce. This is what the CLI and other programs use.
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -55,7 +56,12 @@ struct CountResult {
   int split_depth = 0;
   std::size_t work_units = 0;
   int threads = 0;
-  double seconds = 0;
+  double seconds = 0;  //!< wall time of this process's count
+  //! The sum over the units of the result of the wall time each took on its worker thread
+  //! (close to their CPU time: a worker runs one unit at a time), in every run that counted
+  //! them: units replayed from a journal or read from shard files included.
+  std::uint64_t unit_microseconds = 0;
+  std::size_t untimed_units = 0;  //!< units of the result with no known time (format 2 files)
 };
 
 //! Largest thread count accepted: beyond this a request is a typo, not a machine.

@@ -2,10 +2,12 @@
 // Shards: a run cut into k fixed subsets of unit ids, counted anywhere (a batch scheduler's job
 // array, several machines), each written as a shard file, and merged back into one result.
 //
-// A shard file is JSON (format_version 2): the run header, the shard, threads and seconds with a
-// CRC-32 over them, and one entry per unit with its counts and the CRC-32 of its record text
-// bound to the run (unit_record.hpp), so an edited count is caught by id and an entry copied
-// from another run's file is caught too. Format 1 files are refused with the reason.
+// A shard file is JSON (format_version 3): the run header, the shard, threads and seconds with a
+// CRC-32 over them, and one entry per unit with its counts, its time in microseconds and the
+// CRC-32 of its record text bound to the run (unit_record.hpp), so an edited count or time is
+// caught by id and an entry copied from another run's file is caught too. Format 2 files (no
+// unit times, nqueens before issue 14) are still read; format 1 files are refused with the
+// reason.
 #include <cstddef>
 #include <filesystem>
 #include <span>
@@ -34,7 +36,8 @@ NQUEENS_EXPORT ShardSpec parse_shard_spec(std::string_view text);
 
 //! The contents of a shard file.
 struct ShardFile {
-  std::string source;  //!< where it was read from, for messages
+  std::string source;                         //!< where it was read from, for messages
+  RecordFormat format = RecordFormat::timed;  //!< format_version 3; 2: entries without time
   RunHeader header;
   ShardSpec shard;        //!< {0, 0} for a `count --units` file
   std::string unit_list;  //!< `count --units`: the ids asked for (unit_ranges.hpp); empty for shard i/k
@@ -76,6 +79,7 @@ struct MergeReport {
   std::vector<UnitProblem> conflicting;  //!< in more than one place with different counts
   std::vector<UnitProblem> altered;      //!< stored checksum does not match the counts
   std::vector<std::string> versions;     //!< tool versions that wrote the files, if more than one
+  UnitTime unit_time;                    //!< the time of the units summed in `totals`
 
   //! Every unit exactly once in an intact entry: the totals are the run's. Altered entries
   //! count for nothing; when other files (a `count --units` recount) cover their units, the

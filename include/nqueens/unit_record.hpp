@@ -1,8 +1,9 @@
 #pragma once
-// A finished work unit as journals and shard files store it: its id, its counts, and a
-// checksum that tells a damaged or edited record from a good one.
+// A finished work unit as journals and shard files store it: its id, its counts, the time it
+// took, and a checksum that tells a damaged or edited record from a good one.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,22 +16,48 @@ namespace nqueens {
 struct UnitCount {
   std::size_t id = 0;  //!< index in the plan's unit list
   Tally tally;         //!< what count_from() returned for it
-  friend bool operator==(const UnitCount&, const UnitCount&) = default;
+  //! Wall time of the kernel call on its worker thread, rounded to the nearest microsecond;
+  //! nullopt when unknown (records of format 2 files, written before units were timed).
+  std::optional<std::uint64_t> microseconds;
+
+  //! Two records of one unit agree when their counts do: the time differs from run to run, so
+  //! it is left out (a unit counted twice, or a record repeated with another time, is a repeat).
+  friend bool operator==(const UnitCount& a, const UnitCount& b) { return a.id == b.id && a.tally == b.tally; }
+};
+
+//! How a unit's record text is spelled, by the format of the file that holds it: format 2
+//! (nqueens before issue 14) has no time, format 3 ends in the microseconds ("-" if unknown).
+enum class RecordFormat { untimed = 2, timed = 3 };
+
+//! The summed time of a set of units: what reports call `unit_seconds` and `untimed_units`.
+struct UnitTime {
+  std::uint64_t microseconds = 0;  //!< over the units whose time is known
+  std::size_t untimed = 0;         //!< units with no known time (from format 2 files)
+
+  void add(const std::optional<std::uint64_t>& unit) {
+    if (unit)
+      microseconds += *unit;
+    else
+      ++untimed;
+  }
+  friend bool operator==(const UnitTime&, const UnitTime&) = default;
 };
 
 //! CRC-32 (IEEE 802.3, the zlib one) of a byte string; given the CRC of the bytes before them,
 //! the CRC of both: crc32(b, crc32(a)) == crc32(a + b).
 NQUEENS_EXPORT std::uint32_t crc32(std::string_view bytes, std::uint32_t before = 0);
 
-//! The canonical text of one finished unit: "U <id> <total> <o1> <o2> <o4> <o8> <nodes>".
-//! Journal lines and shard-file checksums are both computed over it, so a unit's checksum is
-//! the same wherever it is stored.
-NQUEENS_EXPORT std::string unit_record_text(const UnitCount& unit);
+//! The canonical text of one finished unit: "U <id> <total> <o1> <o2> <o4> <o8> <nodes> <us>",
+//! <us> its microseconds or "-"; without " <us>" in format 2. Journal lines and shard-file
+//! checksums are both computed over it, so a unit's checksum is the same wherever it is stored,
+//! and covers its time.
+NQUEENS_EXPORT std::string unit_record_text(const UnitCount& unit, RecordFormat format = RecordFormat::timed);
 
 //! The checksum of a unit of the run `run`: the CRC-32 of run_identity(run), a newline and
-//! unit_record_text(unit). Binding it to the run means a record copied from a file of another
-//! run (another N, engine, mode or unit list) fails its check, however sound its own text.
-NQUEENS_EXPORT std::uint32_t unit_checksum(const RunHeader& run, const UnitCount& unit);
+//! unit_record_text(unit, format). Binding it to the run means a record copied from a file of
+//! another run (another N, engine, mode or unit list) fails its check, however sound its own text.
+NQUEENS_EXPORT std::uint32_t unit_checksum(const RunHeader& run, const UnitCount& unit,
+                                           RecordFormat format = RecordFormat::timed);
 
 //! A checksum as files store it: 8 lower-case hex digits.
 NQUEENS_EXPORT std::string checksum_hex(std::uint32_t checksum);

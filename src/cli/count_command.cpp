@@ -40,9 +40,11 @@ int run(const CountArgs& args) {
   reporter->begin({"count", resolve_threads(args.threads), sizes});
   bool mismatch = false;
   for (int n : sizes) {
-    const CountResult result = count_session(n, options, session_for_size(session, n, sizes.size())).result;
-    spdlog::info("N={}: {} work units ({} engine), {} threads, {:.3f} s", n, result.work_units,
-                 to_string(result.engine), result.threads, result.seconds);
+    const SessionResult counted = count_session(n, options, session_for_size(session, n, sizes.size()));
+    const CountResult& result = counted.result;
+    spdlog::info("N={}: {} work units ({} engine), {} threads, {:.3f} s; {}", n, result.work_units,
+                 to_string(result.engine), result.threads, result.seconds,
+                 unit_time_text(result, counted.unit_time_here));
     const CountRecord record = make_record(result, args.verify);
     mismatch = mismatch || record.verified == false;
     reporter->row(to_json(record));

@@ -133,8 +133,8 @@ void print_report(const MergeReport& report, const std::vector<ShardFile>& shard
   fmt::print(stderr, "nqueens: error: no total: the files do not hold every unit of the run exactly once\n");
 }
 
-// The shards' own figures: their seconds added up (the machine time the run took), and the
-// widest thread count among them.
+// The shards' own figures: their seconds added up (the machine time the run took), the widest
+// thread count among them, and the time of the units merged.
 CountResult merged_result(const MergeReport& report, const std::vector<ShardFile>& shards) {
   double seconds = 0;
   int threads = 0;
@@ -142,7 +142,7 @@ CountResult merged_result(const MergeReport& report, const std::vector<ShardFile
     seconds += shard.seconds;
     threads = std::max(threads, shard.threads);
   }
-  return make_count_result(report.header, report.totals, true, threads, seconds);
+  return make_count_result(report.header, report.totals, report.unit_time, true, threads, seconds);
 }
 
 int run(const MergeArgs& args) {
@@ -161,6 +161,9 @@ int run(const MergeArgs& args) {
     spdlog::warn("unit {} in {} fails its checksum and was left out; another file holds it intact", problem.id,
                  file_list(problem.files, shards));
   const CountRecord record = make_record(merged_result(report, shards), args.verify);
+  spdlog::info("N={}: merged {} files, {} work units ({} engine), {:.3f} s in the shards' processes; {}",
+               record.result.n, shards.size(), record.result.work_units, to_string(record.result.engine),
+               record.result.seconds, unit_time_text(record.result, std::nullopt));
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"merge", record.result.threads, {record.result.n}});
   reporter->row(to_json(record));

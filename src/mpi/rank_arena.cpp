@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "schedule.hpp"
+
 namespace nqueens::mpi {
 
 // The arena reserves no slot for the main thread (second argument 0): all `threads` slots go
@@ -42,7 +44,9 @@ void RankArena::run(std::size_t id) {
   if (!skip) {
     try {
       if (id >= engine_.unit_count()) throw std::out_of_range("unit " + std::to_string(id) + " is not in the run");
+      const auto start = std::chrono::steady_clock::now();
       done.tally = counters_.local().count(id);
+      done.microseconds = microseconds_since(start);
     } catch (...) {
       error = std::current_exception();
     }

@@ -15,6 +15,7 @@
 
 #include "build_info.hpp"
 #include "nqueens/engine.hpp"
+#include "nqueens/unit_record.hpp"
 
 namespace nqueens::shell {
 
@@ -78,5 +79,13 @@ nlohmann::ordered_json to_json(const CountRecord& record);
 
 //! A count as a JSON number, or as a decimal string past 2^64 (JSON parsers stop there).
 nlohmann::ordered_json count_json(Count value);
+
+//! Microseconds as the seconds the reports give (`unit_seconds`).
+double unit_seconds(std::uint64_t microseconds);
+
+//! What the log says of a result's unit time: "units took 123.456 s of thread time in all runs
+//! (this run 12.345 s)". `here` is this process's share (Session::unit_time_here); the "in all
+//! runs" part appears when it is not the whole, and always without it (merge).
+std::string unit_time_text(const CountResult& result, const std::optional<UnitTime>& here);
 
 }  // namespace nqueens::shell

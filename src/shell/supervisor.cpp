@@ -182,7 +182,7 @@ void log_start(const Engine& engine, const Session& session, const Journal* jour
 
 SessionResult finish_session(const Session& session, int threads, Clock::time_point start) {
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return {session.result(threads, seconds), session.engine().header(), session.units()};
+  return {session.result(threads, seconds), session.engine().header(), session.units(), session.unit_time_here()};
 }
 
 SessionResult count_session(int n, const CountOptions& options, const SessionOptions& session) {

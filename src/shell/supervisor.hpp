@@ -38,6 +38,7 @@ struct SessionResult {
   CountResult result;  //!< totals over the units asked for (a shard's, or all)
   RunHeader header;
   std::vector<UnitCount> units;  //!< every unit asked for, ascending id
+  UnitTime unit_time_here;       //!< the time of the units this process counted (not replayed)
 };
 
 //! Opens (or starts) the checkpoint journal of the run `header`, and says on the log when it
