@@ -19,22 +19,23 @@
 namespace nqueens {
 
 struct FileCheck {
-  std::string source;                         //!< the file's name
-  bool journal = true;                        //!< a journal, or else a shard file
-  RecordFormat format = RecordFormat::timed;  //!< the file's format (2: no unit times)
-  RunHeader header;                           //!< the run the file belongs to
-  ShardSpec shard{0, 0};                      //!< a shard file's shard ({0, 0}: a journal, or --units)
-  std::string unit_list;                      //!< a --units shard file's list
-  std::size_t sound = 0;                      //!< sound records, each unit once
-  std::size_t repeated = 0;                   //!< records repeating another exactly (harmless)
-  std::vector<JournalDamage> damaged;         //!< journal lines that hold no usable record
-  std::vector<std::size_t> conflicting;       //!< ids recorded with different counts, ascending
-  std::vector<std::size_t> altered;           //!< shard entries whose checksum fails, ascending
-  std::vector<std::size_t> missing;           //!< ids the file should hold but has no sound record of
-  std::vector<std::size_t> foreign;           //!< sound ids the file should not hold (not its shard's)
-  std::size_t torn_bytes = 0;                 //!< a torn last line (a journal cut short: not damage)
-  Totals totals;                              //!< over the sound records
-  UnitTime unit_time;                         //!< over the sound records
+  std::string source;                    //!< the file's name
+  bool journal = true;                   //!< a journal, or else a shard file
+  RunHeader header;                      //!< the run the file belongs to
+  ShardSpec shard{0, 0};                 //!< a shard file's shard ({0, 0}: a journal, or --units)
+  std::string unit_list;                 //!< a --units shard file's list
+  std::size_t sound = 0;                 //!< sound records, each unit once
+  std::size_t repeated = 0;              //!< records repeating another exactly (harmless)
+  std::vector<JournalDamage> damaged;    //!< journal lines that hold no usable record
+  std::vector<std::size_t> conflicting;  //!< ids recorded with different counts, ascending
+  std::vector<std::size_t> altered;      //!< shard entries whose checksum fails, ascending
+  std::vector<std::size_t> missing;      //!< ids the file should hold but has no sound record of
+  std::vector<std::size_t> foreign;      //!< sound ids the file should not hold (not its shard's)
+  std::size_t torn_bytes = 0;            //!< a torn last line (a journal cut short: not damage)
+  Totals totals;                         //!< over the sound records
+  UnitTime unit_time;                    //!< over the sound records
+  //! The file's format: 2 for files without unit times.
+  RecordFormat format = RecordFormat::timed;
 
   bool damaged_or_conflicting() const;  //!< damage of any kind: the file needs repair
   bool whole() const;                   //!< sound and complete: exit 0 of `check`

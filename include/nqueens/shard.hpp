@@ -36,8 +36,7 @@ NQUEENS_EXPORT ShardSpec parse_shard_spec(std::string_view text);
 
 //! The contents of a shard file.
 struct ShardFile {
-  std::string source;                         //!< where it was read from, for messages
-  RecordFormat format = RecordFormat::timed;  //!< format_version 3; 2: entries without time
+  std::string source;  //!< where it was read from, for messages
   RunHeader header;
   ShardSpec shard;        //!< {0, 0} for a `count --units` file
   std::string unit_list;  //!< `count --units`: the ids asked for (unit_ranges.hpp); empty for shard i/k
@@ -45,6 +44,8 @@ struct ShardFile {
   double seconds = 0;
   std::vector<UnitCount> units;      //!< units whose stored checksum matches their counts
   std::vector<std::size_t> altered;  //!< ids whose stored checksum does not (read side only)
+  //! format_version 3, or 2 for a file whose entries have no time (read; written for tests).
+  RecordFormat format = RecordFormat::timed;
 };
 
 //! The file is not a readable shard file (bad JSON, missing fields, ids out of range, a header
