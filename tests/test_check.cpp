@@ -170,6 +170,23 @@ TEST_P(DamagedJournal, ConflictingRecordsDropTheirUnit) {
   EXPECT_EQ(check.missing, std::vector<std::size_t>{changed.id});
 }
 
+// The unit time check reports is the sum over the sound records, each unit once: a repeat with
+// another time (the unit counted twice) is a harmless repeat and adds nothing.
+TEST_P(DamagedJournal, UnitTimeIsTheSumOverTheSoundRecords) {
+  const std::vector<nqueens::UnitCount> units = nqueens::scan_journal(finished_, "run.journal").units;
+  std::uint64_t sum = 0;
+  for (const nqueens::UnitCount& unit : units) {
+    ASSERT_TRUE(unit.microseconds.has_value()) << "a session's journal times every unit";
+    sum += *unit.microseconds;
+  }
+  nqueens::UnitCount again = units.at(3);
+  again.microseconds = *again.microseconds + 1000;
+  const FileCheck check = check_and_repair(finished_ + nqueens::journal_record_line(engine_->header(), again));
+  EXPECT_TRUE(check.whole());
+  EXPECT_EQ(check.repeated, 1u);
+  EXPECT_EQ(check.unit_time, (nqueens::UnitTime{sum, 0}));
+}
+
 INSTANTIATE_TEST_SUITE_P(N12To15, DamagedJournal, testing::Values(12, 13, 14, 15));
 
 }  // namespace

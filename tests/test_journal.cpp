@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -291,9 +292,141 @@ TEST_F(JournalTest, HeaderEditedToAnotherRunFailsEveryRecord) {
 TEST_F(JournalTest, FormatOneJournalIsRefusedWithTheReason) {
   const fs::path path = make_journal(2);
   std::string bytes = read_bytes(path);
-  bytes.replace(bytes.find(" 2 "), 3, " 1 ");
+  bytes.replace(bytes.find(" 3 "), 3, " 1 ");
   write_bytes(path, bytes);
   expect_refused<JournalMismatch>(path, header_, "format 1, written by an older nqueens");
+}
+
+// ---- the time of each unit (issue 14.4): format 3, and format 2 still read ---------------------
+
+// A unit of this run with a time, as a worker reports it.
+UnitCount timed(const WorkPlan& plan, std::size_t id, std::uint64_t microseconds) {
+  UnitCount unit = counted(plan, id);
+  unit.microseconds = microseconds;
+  return unit;
+}
+
+TEST_F(JournalTest, EachUnitsTimeComesBackAndIsCoveredByItsChecksum) {
+  const fs::path path = dir_ / "timed.journal";
+  {
+    Journal journal(path, header_);
+    journal.append(timed(plan_, 0, 0));
+    journal.append(timed(plan_, 1, 123456789));
+    journal.append(counted(plan_, 2));  // a unit whose time is not known: "-"
+  }
+  const std::string bytes = read_bytes(path);
+  EXPECT_TRUE(bytes.starts_with("nqueens-journal 3 ")) << bytes;
+  EXPECT_NE(bytes.find(" 123456789 "), std::string::npos) << bytes;
+  {
+    Journal reopened(path, header_);
+    EXPECT_EQ(reopened.format(), nqueens::RecordFormat::timed);
+    ASSERT_EQ(reopened.recorded().size(), 3u);
+    EXPECT_EQ(reopened.recorded()[0].microseconds, std::optional<std::uint64_t>(0));
+    EXPECT_EQ(reopened.recorded()[1].microseconds, std::optional<std::uint64_t>(123456789));
+    EXPECT_EQ(reopened.recorded()[2].microseconds, std::nullopt);
+  }
+  std::string edited = bytes;
+  edited.replace(edited.find(" 123456789 "), 11, " 123456780 ");
+  write_bytes(path, edited);
+  expect_refused<JournalCorrupt>(path, header_, "line 3: the record fails its checksum");
+}
+
+// Two records of one unit with equal counts agree, whatever their times (a unit counted twice).
+TEST_F(JournalTest, RecordsWithEqualCountsAndOtherTimesAreRepeats) {
+  EXPECT_EQ(timed(plan_, 1, 5), timed(plan_, 1, 9));
+  const fs::path path = make_journal(3);
+  write_bytes(path, read_bytes(path) + record_line(timed(plan_, 1, 5)) + record_line(timed(plan_, 1, 9)));
+  const nqueens::JournalScan scan = nqueens::scan_journal(read_bytes(path), "journal");
+  EXPECT_TRUE(scan.sound());
+  EXPECT_EQ(scan.repeated, 2u);
+  EXPECT_TRUE(scan.conflicting.empty());
+  Journal journal(path, header_);
+  EXPECT_EQ(journal.recorded().size(), 3u);
+}
+
+// A format 2 journal as nqueens wrote it before units were timed: built from fixed text, with
+// its checksums computed as that build did (header line alone, records bound to the run).
+std::string format_two_journal(const RunHeader& header, const std::vector<UnitCount>& units) {
+  const std::string head = "nqueens-journal 2 " + nqueens::header_text(header);
+  std::string bytes = head + " crc=" + nqueens::checksum_hex(nqueens::crc32(head)) + "\n";
+  const std::uint32_t run = nqueens::crc32(nqueens::run_identity(header) + "\n");
+  for (const UnitCount& unit : units) {
+    const nqueens::Tally& t = unit.tally;
+    // Spelled out here, as the build that wrote format 2 did: "U <id> <total> <orbits> <nodes>".
+    std::string text = "U";
+    for (const std::uint64_t field :
+         {std::uint64_t{unit.id}, t.total, t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3], t.nodes}) {
+      text += ' ';
+      text += std::to_string(field);
+    }
+    bytes += text + " " + nqueens::checksum_hex(nqueens::crc32(text, run)) + "\n";
+  }
+  return bytes;
+}
+
+TEST_F(JournalTest, FormatTwoJournalIsReadAndResumedAndStaysFormatTwo) {
+  const fs::path path = dir_ / "old.journal";
+  write_bytes(path, format_two_journal(header_, {counted(plan_, 0), counted(plan_, 1), counted(plan_, 2)}));
+  {
+    Journal journal(path, header_);
+    EXPECT_EQ(journal.format(), nqueens::RecordFormat::untimed);
+    ASSERT_EQ(journal.recorded().size(), 3u);
+    for (const UnitCount& unit : journal.recorded()) {
+      EXPECT_EQ(unit, counted(plan_, unit.id));
+      EXPECT_EQ(unit.microseconds, std::nullopt) << "a format 2 record has no time";
+    }
+    journal.append(timed(plan_, 3, 42));
+  }
+  // One file, one format: the appended record is a format 2 one, without its time.
+  std::vector<UnitCount> four = {counted(plan_, 0), counted(plan_, 1), counted(plan_, 2), counted(plan_, 3)};
+  EXPECT_EQ(read_bytes(path), format_two_journal(header_, four));
+  const nqueens::JournalScan scan = nqueens::scan_journal(read_bytes(path), "old.journal");
+  EXPECT_EQ(scan.format, nqueens::RecordFormat::untimed);
+  EXPECT_EQ(scan.units.size(), 4u);
+  EXPECT_TRUE(scan.sound());
+}
+
+// A resumed format 2 journal: its units count with no time, those counted now with theirs.
+TEST_F(JournalTest, SessionOverAFormatTwoJournalSaysWhichUnitsHaveNoTime) {
+  const fs::path path = dir_ / "old.journal";
+  write_bytes(path, format_two_journal(header_, {counted(plan_, 0), counted(plan_, 1), counted(plan_, 2)}));
+  Journal journal(path, header_);
+  const auto engine = nqueens::make_dfs_engine(plan_);
+  nqueens::Session session(*engine, nqueens::all_ids(*engine), &journal);
+  session.run(2);
+  const nqueens::CountResult result = session.result(2, 0);
+  EXPECT_TRUE(result.totals.total == 724);
+  EXPECT_EQ(result.untimed_units, 3u);
+  std::uint64_t sum = 0;
+  for (const UnitCount& unit : session.units()) {
+    EXPECT_EQ(unit.microseconds.has_value(), unit.id > 2) << "unit " << unit.id;
+    sum += unit.microseconds.value_or(0);
+  }
+  EXPECT_EQ(result.unit_microseconds, sum);
+  EXPECT_EQ(session.unit_time_here(), (nqueens::UnitTime{sum, 0}));
+}
+
+// A session resumed from a format 3 journal sums the time of every unit, replayed or counted now.
+TEST_F(JournalTest, ResumedSessionSumsTheTimeOfEveryUnit) {
+  const fs::path path = dir_ / "timed.journal";
+  {
+    Journal journal(path, header_);
+    for (std::size_t id = 0; id < 4; ++id) journal.append(timed(plan_, id, 1000 * id + 7));
+  }
+  Journal journal(path, header_);
+  const auto engine = nqueens::make_dfs_engine(plan_);
+  nqueens::Session session(*engine, nqueens::all_ids(*engine), &journal);
+  session.run(2);
+  const nqueens::CountResult result = session.result(2, 0);
+  std::uint64_t sum = 0;
+  for (const UnitCount& unit : session.units()) {
+    ASSERT_TRUE(unit.microseconds.has_value()) << "unit " << unit.id;
+    sum += *unit.microseconds;
+  }
+  EXPECT_EQ(result.unit_microseconds, sum);
+  EXPECT_EQ(result.untimed_units, 0u);
+  const std::uint64_t replayed = 7 + 1007 + 2007 + 3007;
+  EXPECT_EQ(session.unit_time_here(), (nqueens::UnitTime{sum - replayed, 0}));
 }
 
 // ---- a disk that fills up (a write that fails part way) ---------------------------------------

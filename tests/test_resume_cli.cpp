@@ -115,9 +115,46 @@ constexpr KilledBoard kKilledJoin = {"join", 18, 666090624, 83263591};
 // The moments are drawn against an uninterrupted run's time on this machine, not a fixed delay:
 // within its first half at first, so the first two runs are always killed, then later with each
 // attempt, so that a unit longer than the window (the join's rotation unit) is finished at last.
+// The summed time of a journal's records, each unit once, in microseconds.
+std::uint64_t journal_microseconds(const std::string& bytes) {
+  std::uint64_t sum = 0;
+  for (const nqueens::UnitCount& unit : nqueens::scan_journal(bytes, "journal").units) {
+    EXPECT_TRUE(unit.microseconds.has_value()) << "unit " << unit.id << " has no time";
+    sum += unit.microseconds.value_or(0);
+  }
+  return sum;
+}
+
+// The resumed run reports the time of every unit of the run, those of the killed runs too: the
+// sum over the journal's records. Its log line says that, and this run's own share: the sum over
+// the records it appended (the lines after what the journal held when it started).
+void expect_unit_time_of_all_runs(const Json& resumed, const Outcome& finished, const std::string& journal_before,
+                                  const std::string& journal_after) {
+  const std::uint64_t all = journal_microseconds(journal_after);
+  EXPECT_EQ(resumed["unit_seconds"], static_cast<double>(all) / 1e6);
+  EXPECT_EQ(resumed["untimed_units"], 0);
+  std::uint64_t before = 0;
+  if (contains(journal_before, "\n")) {
+    const std::size_t held = nqueens::scan_journal(journal_before, "journal").valid_bytes;
+    before = journal_microseconds(journal_before.substr(0, held));
+  }
+  if (before == 0) return;  // the killed runs left no time to add: a run of its own
+  const std::uint64_t here = all - before;
+  std::smatch said;
+  const std::string seconds = R"((\d+\.\d{3}) s)";
+  ASSERT_TRUE(std::regex_search(
+      finished.err, said,
+      std::regex("units took " + seconds + " of thread time in all runs \\(this run " + seconds + "\\)")))
+      << finished.err;
+  EXPECT_NEAR(std::stod(said[1]), static_cast<double>(all) / 1e6, 0.0006) << "the message rounds to 1 ms";
+  EXPECT_NEAR(std::stod(said[2]), static_cast<double>(here) / 1e6, 0.0006) << "the message rounds to 1 ms";
+  EXPECT_LE(here, all);
+}
+
 void kill_and_resume_until_done(ResumeCli& test, const KilledBoard& board) {
-  std::vector<std::string> args = {"count",    "-n",   std::to_string(board.n), "-t", "2", "--engine", board.engine,
-                                   "--format", "json", "--no-progress"};
+  std::vector<std::string> args = {
+      "count",    "-n",   std::to_string(board.n), "-t",          "2",   "--engine", board.engine,
+      "--format", "json", "--no-progress",         "--log-level", "info"};
   const Outcome uninterrupted = test.run(args);
   ASSERT_EQ(uninterrupted.exit_code, 0) << describe(uninterrupted);
   const int half_run_ms = std::max(10, static_cast<int>(uninterrupted.seconds * 500));
@@ -132,7 +169,9 @@ void kill_and_resume_until_done(ResumeCli& test, const KilledBoard& board) {
   };
   int kills = 0;
   Outcome finished;
+  std::string journal_before;  // what the journal held when the last run started
   for (int attempt = 0; attempt < 200 && finished.exit_code != 0; ++attempt) {
+    journal_before = fs::exists(journal) ? read_bytes(journal) : std::string();
     harness::Process process = start(args, test.directory());
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(attempt)));
     if (!process.ended()) {
@@ -158,6 +197,7 @@ void kill_and_resume_until_done(ResumeCli& test, const KilledBoard& board) {
   EXPECT_EQ(resumed["engine"], board.engine);
   EXPECT_EQ(numbers(resumed), numbers(last_record(uninterrupted)))
       << "a resumed run must give an uninterrupted run's numbers";
+  expect_unit_time_of_all_runs(resumed, finished, journal_before, read_bytes(journal));
 }
 
 TEST_F(ResumeCli, KilledAtRandomMomentsThenResumedEndsWithTheOeisTotal) {
@@ -166,6 +206,55 @@ TEST_F(ResumeCli, KilledAtRandomMomentsThenResumedEndsWithTheOeisTotal) {
 
 TEST_F(ResumeCli, JoinEngineKilledAtRandomMomentsThenResumedEndsWithTheOeisTotal) {
   kill_and_resume_until_done(*this, kKilledJoin);
+}
+
+// A format 2 journal, written before units were timed, from the records of a format 3 one: the
+// same units, with the checksums that build computed (header line alone, records bound to the run).
+std::string as_format_two(const std::string& journal, std::size_t units) {
+  const nqueens::JournalScan scan = nqueens::scan_journal(journal, "journal");
+  const std::string head = "nqueens-journal 2 " + nqueens::header_text(scan.header);
+  std::string bytes = head + " crc=" + nqueens::checksum_hex(nqueens::crc32(head)) + "\n";
+  const std::uint32_t run = nqueens::crc32(nqueens::run_identity(scan.header) + "\n");
+  for (std::size_t i = 0; i < units; ++i) {
+    const nqueens::Tally& t = scan.units.at(i).tally;
+    // Spelled out here, as the build that wrote format 2 did: "U <id> <total> <orbits> <nodes>".
+    std::string text = "U";
+    for (const std::uint64_t field :
+         {std::uint64_t{scan.units[i].id}, t.total, t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3], t.nodes}) {
+      text += ' ';
+      text += std::to_string(field);
+    }
+    bytes += text + " " + nqueens::checksum_hex(nqueens::crc32(text, run)) + "\n";
+  }
+  return bytes;
+}
+
+// Runs in progress when nqueens learned to time units resume from their format 2 journals: the
+// units already there count with no time (`untimed_units`), and the journal stays format 2.
+TEST_F(ResumeCli, FormatTwoJournalIsResumedAndItsUnitsCountAsUntimed) {
+  const std::string journal = file("n13.journal").string();
+  const Json whole = count(13, {"--checkpoint", journal, "--engine", "dfs"});
+  write_bytes(journal, as_format_two(read_bytes(journal), 40));
+  const Outcome r = run({"count", "-n", "13", "-t", "2", "--engine", "dfs", "--checkpoint", journal, "--format", "json",
+                         "--log-level", "info"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const Json resumed = last_record(r);
+  EXPECT_EQ(numbers(resumed), numbers(whole));
+  EXPECT_EQ(resumed["untimed_units"], 40);
+  EXPECT_GE(resumed["unit_seconds"].get<double>(), 0.0);
+  EXPECT_TRUE(contains(r.err, "not counting 40 units of a format 2 file")) << r.err;
+  const std::string after = read_bytes(journal);
+  EXPECT_TRUE(after.starts_with("nqueens-journal 2 ")) << "one file, one format";
+  const nqueens::JournalScan scan = nqueens::scan_journal(after, "journal");
+  EXPECT_TRUE(scan.sound());
+  EXPECT_EQ(scan.units.size(), whole["work_units"].get<std::size_t>());
+  // Answered again from the journal alone: every unit is now a format 2 record, without a time.
+  const Json again = count(13, {"--checkpoint", journal, "--engine", "dfs"});
+  EXPECT_EQ(again["untimed_units"], whole["work_units"]);
+  EXPECT_EQ(again["unit_seconds"], 0.0);
+  const Outcome checked = run({"check", journal});
+  EXPECT_EQ(checked.exit_code, 0) << describe(checked);
+  EXPECT_TRUE(contains(checked.out, "format 2")) << checked.out;
 }
 
 TEST_F(ResumeCli, FinishedJournalAnswersAtOnceWithoutTouchingIt) {
@@ -597,6 +686,22 @@ TEST_F(ShardCli, MergedShardsEqualThePlainCount) {
     EXPECT_EQ(last_record(r)["verified"], true);
     EXPECT_EQ(last_record(r)["work_units"], plain["work_units"]);
   }
+}
+
+// merge reports the summed time of the units it merged: the sum of the shard files' entries.
+TEST_F(ShardCli, MergeReportsTheSummedTimeOfTheShardsUnits) {
+  const std::vector<std::string> files = shards(13, 3);
+  std::uint64_t sum = 0;
+  for (const std::string& name : files)
+    for (const nqueens::UnitCount& unit : nqueens::read_shard_file(name).units) {
+      ASSERT_TRUE(unit.microseconds.has_value()) << name << " unit " << unit.id;
+      sum += *unit.microseconds;
+    }
+  const Outcome r = merge(files, {"--format", "json", "--log-level", "info"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(last_record(r)["unit_seconds"], static_cast<double>(sum) / 1e6);
+  EXPECT_EQ(last_record(r)["untimed_units"], 0);
+  EXPECT_TRUE(contains(r.err, "of thread time in all runs")) << r.err;
 }
 
 TEST_F(ShardCli, ShardFileGoesToStdoutWithoutOutput) {

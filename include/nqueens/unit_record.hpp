@@ -18,7 +18,7 @@ struct UnitCount {
   Tally tally;         //!< what count_from() returned for it
   //! Wall time of the kernel call on its worker thread, rounded to the nearest microsecond;
   //! nullopt when unknown (records of format 2 files, written before units were timed).
-  std::optional<std::uint64_t> microseconds;
+  std::optional<std::uint64_t> microseconds = std::nullopt;
 
   //! Two records of one unit agree when their counts do: the time differs from run to run, so
   //! it is left out (a unit counted twice, or a record repeated with another time, is a repeat).
