@@ -38,7 +38,8 @@ nqueens::ShardFile sound_file(const RunHeader& run, std::uint64_t salt) {
   file.shard = {1, 1};
   file.threads = 2;
   file.seconds = 0.25;
-  for (std::size_t id = 0; id < kUnits; ++id) file.units.push_back({id, {id * 7 + salt, {salt, id, 0, id}, 100 + id}});
+  for (std::size_t id = 0; id < kUnits; ++id)
+    file.units.push_back({id, {id * 7 + salt, {salt, id, 0, id}, 100 + id}, id * 1000 + salt});
   return file;
 }
 
@@ -58,6 +59,10 @@ void check_file(const nqueens::ShardFile& file) {
   check(again.header == file.header && again.shard == file.shard && again.threads == file.threads);
   check(again.unit_list == file.unit_list);
   check(again.seconds == file.seconds && again.units == file.units && again.altered.empty());
+  check(again.format == file.format);
+  for (std::size_t i = 0; i < file.units.size(); ++i) check(again.units[i].microseconds == file.units[i].microseconds);
+  if (file.format == nqueens::RecordFormat::untimed)
+    for (const nqueens::UnitCount& unit : file.units) check(!unit.microseconds);
 
   const std::vector<nqueens::ShardFile> one{file};
   const nqueens::MergeReport report = nqueens::merge_shards(one);
@@ -72,6 +77,7 @@ void check_file(const nqueens::ShardFile& file) {
   const nqueens::FileCheck checked = nqueens::check_shard(file, all);
   check(checked.sound + checked.missing.size() == file.header.unit_count);
   check(checked.whole() == report.complete());
+  check(checked.unit_time == report.unit_time || !checked.conflicting.empty());
 }
 
 }  // namespace

@@ -140,7 +140,9 @@ const std::vector<std::string> kRecordKeys = {"n",
                                               "work_units",
                                               "engine",
                                               "half_turn_fixed",
-                                              "quarter_turn_fixed"};
+                                              "quarter_turn_fixed",
+                                              "unit_seconds",
+                                              "untimed_units"};
 const std::vector<std::string> kContextKeys = {
     "tool",      "command",    "version",      "git_commit",  "compiler",    "build_type",
     "target",    "dfs_kernel", "join_matcher", "tbb_version", "host_name",   "host_cpus",

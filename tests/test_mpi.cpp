@@ -11,8 +11,10 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -69,7 +71,7 @@ harness::Process start(std::vector<std::string> command, const fs::path& dir) {
 // A JSON Lines record without what may differ between two correct runs: the timings, and in
 // the context record the date, the thread count and the host's CPU count.
 Json comparable(Json record) {
-  for (const char* field : {"seconds", "solutions_per_second", "nodes_per_second"}) record.erase(field);
+  for (const char* field : {"seconds", "solutions_per_second", "nodes_per_second", "unit_seconds"}) record.erase(field);
   if (record.contains("context"))
     for (const char* field : {"date", "threads", "host_cpus"}) record["context"].erase(field);
   return record;
@@ -87,6 +89,20 @@ std::multiset<std::size_t> journal_ids(const fs::path& journal) {
   for (const std::string& line : lines_of(read_bytes(journal)))
     if (line.rfind("U ", 0) == 0) ids.insert(std::stoul(line.substr(2)));
   return ids;
+}
+
+// The summed time of a format 3 journal's records ("U <id> <total> <o1> <o2> <o4> <o8> <nodes>
+// <microseconds> <crc>"), in microseconds; nullopt if a record has no time.
+std::optional<std::uint64_t> journal_microseconds(const fs::path& journal) {
+  std::uint64_t sum = 0;
+  for (const std::string& line : lines_of(read_bytes(journal))) {
+    if (line.rfind("U ", 0) != 0) continue;
+    std::istringstream fields(line);
+    std::vector<std::string> words{std::istream_iterator<std::string>(fields), std::istream_iterator<std::string>()};
+    if (words.size() != 10 || words[8].find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    sum += std::stoull(words[8]);
+  }
+  return sum;
 }
 
 std::size_t count_prefixed(const std::string& text, const std::string& prefix) {
@@ -229,6 +245,13 @@ TEST_F(Mpi, ResumesAPartialJournalWithAnyRankCount) {
   const std::multiset<std::size_t> ids = journal_ids(partial);
   EXPECT_EQ(ids.size(), units);
   EXPECT_EQ(std::set<std::size_t>(ids.begin(), ids.end()).size(), units) << "a unit was recorded twice";
+  // Every rank's units reach rank 0 with their time: the journal has one for every record, and
+  // the result's unit time is their sum, the half counted before the job included.
+  const std::optional<std::uint64_t> microseconds = journal_microseconds(partial);
+  ASSERT_TRUE(microseconds.has_value()) << read_bytes(partial);
+  const Json record = Json::parse(lines_of(resumed.out).back());
+  EXPECT_EQ(record["unit_seconds"], static_cast<double>(*microseconds) / 1e6);
+  EXPECT_EQ(record["untimed_units"], 0);
 
   const std::string before = read_bytes(partial);
   const Outcome again = ranks(2, args);
