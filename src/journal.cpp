@@ -26,8 +26,8 @@ constexpr std::string_view kUntimedFormat = "2 ";
 // Format 1 (nqueens 0.1.0 before issue 17) checked each record on its own text only.
 constexpr std::string_view kUnboundFormat = "1 ";
 constexpr std::string_view kCrcKey = " crc=";
-// A record line is under 200 bytes (10 numbers of at most 20 digits and a checksum); a longer unterminated tail is not
-// a record cut short.
+// A record line is under 200 bytes (10 numbers of at most 20 digits and a checksum); a longer
+// unterminated tail is not a record cut short.
 constexpr std::size_t kMaxTornBytes = 256;
 // A run header line is under 300 bytes: the first line is looked for in this many.
 constexpr std::size_t kMaxHeaderBytes = 4096;

@@ -4,9 +4,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
-#include <vector>
-
+#include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "engine_seam.hpp"
 #include "nqueens/reduce.hpp"
