@@ -64,13 +64,14 @@ class ZeroedArray {
     void* mapping = ::mmap(nullptr, mapped_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mapping == MAP_FAILED) throw std::bad_alloc();
     mapping_ = mapping;
-    auto start = reinterpret_cast<std::uintptr_t>(mapping);
+    std::size_t offset = 0;
     if (huge) {
-      start = (start + kHugePage - 1) / kHugePage * kHugePage;
+      const std::size_t past = reinterpret_cast<std::uintptr_t>(mapping) % kHugePage;
+      offset = past == 0 ? 0 : kHugePage - past;
       // Only a hint: without transparent huge pages the array works the same, page by page.
-      ::madvise(reinterpret_cast<void*>(start), bytes, MADV_HUGEPAGE);
+      ::madvise(static_cast<char*>(mapping) + offset, bytes, MADV_HUGEPAGE);
     }
-    data_ = reinterpret_cast<T*>(start);
+    data_ = reinterpret_cast<T*>(static_cast<char*>(mapping) + offset);
   }
 
   std::size_t size_ = 0;

@@ -14,8 +14,8 @@ using nqueens::Tally;
 using nqueens::ZeroedArray;
 
 // Sizes around the huge-page path (2 MiB and up) and below it, and the empty array.
-constexpr std::size_t kSizes[] = {0, 1, 1000, (std::size_t{2} << 20) / sizeof(Tally) - 1,
-                                  (std::size_t{2} << 20) / sizeof(Tally), 200'000};
+constexpr std::size_t kSizes[] = {
+    0, 1, 1000, (std::size_t{2} << 20) / sizeof(Tally) - 1, (std::size_t{2} << 20) / sizeof(Tally), 200'000};
 
 TEST(ZeroedArray, StartsAsValueInitialisedElementsAndKeepsWhatIsWritten) {
   for (const std::size_t size : kSizes) {
