@@ -48,11 +48,16 @@ std::vector<std::size_t> Session::done() const {
 }
 
 std::vector<std::size_t> Session::todo() const {
-  std::vector<char> want(engine_.unit_count(), 0);
-  for (const std::size_t id : wanted_) want[id] = 1;
+  const bool whole_run = wanted_.size() == engine_.unit_count();  // wanted_ has no repeats
+  std::vector<char> want;
+  if (!whole_run) {
+    want.assign(engine_.unit_count(), 0);
+    for (const std::size_t id : wanted_) want[id] = 1;
+  }
   std::vector<std::size_t> ids;
+  ids.reserve(wanted_.size());
   for (const std::size_t id : engine_.costliest_first())
-    if (want[id] && !have_[id]) ids.push_back(id);
+    if ((whole_run || want[id]) && !have_[id]) ids.push_back(id);
   return ids;
 }
 
@@ -83,6 +88,7 @@ bool Session::complete() const {
 
 std::vector<UnitCount> Session::units() const {
   std::vector<UnitCount> units;
+  units.reserve(wanted_.size());
   for (const std::size_t id : wanted_) {
     if (!have_[id]) throw std::runtime_error("unit " + std::to_string(id) + " was never counted");
     units.push_back({id, tallies_[id], time_of(id)});

@@ -305,7 +305,7 @@ shell::SessionResult count_as_root(const World& world, const Engine& engine, int
     Collector collector(world, session, journal, progress.get(), options.run_start);
     run_rank(world, engine, todo, collector, threads);
   }
-  return shell::finish_session(session, threads, start);
+  return shell::finish_session(session, options, threads, start);
 }
 
 void count_as_worker(const World& world, const Engine& engine, int threads) {

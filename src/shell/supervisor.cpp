@@ -180,9 +180,11 @@ void log_start(const Engine& engine, const Session& session, const Journal* jour
                  session.wanted().size());
 }
 
-SessionResult finish_session(const Session& session, int threads, Clock::time_point start) {
+SessionResult finish_session(const Session& session, const SessionOptions& options, int threads,
+                             Clock::time_point start) {
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return {session.result(threads, seconds), session.engine().header(), session.units(), session.unit_time_here()};
+  return {session.result(threads, seconds), session.engine().header(),
+          options.shard ? session.units() : std::vector<UnitCount>{}, session.unit_time_here()};
 }
 
 SessionResult count_session(int n, const CountOptions& options, const SessionOptions& session) {
@@ -195,7 +197,7 @@ SessionResult count_session(int n, const CountOptions& options, const SessionOpt
   Session counting(*engine, wanted, journal.get());
   log_start(*engine, counting, journal.get());
   if (!counting.complete()) Supervisor(counting, threads, journal.get(), session.run_start).run(session.progress);
-  return finish_session(counting, threads, start);
+  return finish_session(counting, session, threads, start);
 }
 
 }  // namespace nqueens::shell

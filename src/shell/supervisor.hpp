@@ -37,8 +37,10 @@ struct SessionOptions {
 struct SessionResult {
   CountResult result;  //!< totals over the units asked for (a shard's, or all)
   RunHeader header;
-  std::vector<UnitCount> units;  //!< every unit asked for, ascending id
-  UnitTime unit_time_here;       //!< the time of the units this process counted (not replayed)
+  //! Every unit asked for, ascending id; only for a shard file (`shard` set), as it is the one
+  //! reader: a copy of the ledger costs real time at large unit counts (80 ms at N = 17).
+  std::vector<UnitCount> units;
+  UnitTime unit_time_here;  //!< the time of the units this process counted (not replayed)
 };
 
 //! Opens (or starts) the checkpoint journal of the run `header`, and says on the log when it
@@ -58,7 +60,8 @@ std::vector<std::size_t> wanted_ids(const Engine& engine, const SessionOptions& 
 void log_start(const Engine& engine, const Session& session, const Journal* journal);
 
 //! The finished session's record for the report or the shard file.
-SessionResult finish_session(const Session& session, int threads, std::chrono::steady_clock::time_point start);
+SessionResult finish_session(const Session& session, const SessionOptions& options, int threads,
+                             std::chrono::steady_clock::time_point start);
 
 //! Counts one N. On SIGINT or SIGTERM (see signals.hpp) it stops handing out units, waits up
 //! to a second for the ones running, makes the journal durable, says how to resume and ends
