@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include <oneapi/tbb/parallel_sort.h>
 #include <oneapi/tbb/task_arena.h>
 
 #include "parallel_each.hpp"
@@ -16,9 +15,11 @@ namespace {
 
 // The ids, costliest first and equal costs by id: a total order, so the result does not depend
 // on how the sort is split. Shards are assigned in this order, so it must never change. Sorted
-// on the calling arena's threads into storage whose pages those threads fault in themselves
-// (zeroed_array.hpp): at odd n the join has hundreds of thousands of units, and a serial sort
-// was a serial tail of the setup that kept two threads well short of twice one thread at n = 17.
+// in chunks on the calling arena's threads, then merged pairwise a level at a time, in storage
+// whose pages those threads fault in themselves (zeroed_array.hpp): at odd n the join has
+// hundreds of thousands of units, and a serial sort was a serial tail of the setup that kept two
+// threads well short of twice one thread at n = 17. Not tbb::parallel_sort: its hand-overs
+// happen inside libtbb, where ThreadSanitizer cannot see them, while parallel_each states its own.
 ZeroedArray<std::size_t> sorted_costliest_first(const std::vector<std::uint64_t>& costs) {
   struct Keyed {
     std::uint64_t cost;
@@ -27,7 +28,16 @@ ZeroedArray<std::size_t> sorted_costliest_first(const std::vector<std::uint64_t>
   };
   ZeroedArray<Keyed> keyed(costs.size());
   detail::parallel_each(costs.size(), [&](std::size_t id) { keyed[id] = {costs[id], id}; });
-  tbb::parallel_sort(keyed.data(), keyed.data() + keyed.size());
+  constexpr std::size_t kChunks = 16;
+  const std::size_t chunk = (keyed.size() + kChunks - 1) / kChunks;
+  const auto at = [&](std::size_t index) { return keyed.data() + std::min(index, keyed.size()); };
+  detail::parallel_each(kChunks, [&](std::size_t i) { std::sort(at(i * chunk), at((i + 1) * chunk)); });
+  for (std::size_t width = chunk; width < keyed.size(); width *= 2) {
+    detail::parallel_each((keyed.size() + 2 * width - 1) / (2 * width), [&](std::size_t pair) {
+      const std::size_t first = pair * 2 * width;
+      std::inplace_merge(at(first), at(first + width), at(first + 2 * width));
+    });
+  }
   ZeroedArray<std::size_t> order(keyed.size());
   detail::parallel_each(keyed.size(), [&](std::size_t i) { order[i] = keyed[i].id; });
   return order;
