@@ -22,6 +22,7 @@
 #include "schedule.hpp"
 #include "session.hpp"
 #include "split.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -351,14 +352,7 @@ std::string format_two_journal(const RunHeader& header, const std::vector<UnitCo
   std::string bytes = head + " crc=" + nqueens::checksum_hex(nqueens::crc32(head)) + "\n";
   const std::uint32_t run = nqueens::crc32(nqueens::run_identity(header) + "\n");
   for (const UnitCount& unit : units) {
-    const nqueens::Tally& t = unit.tally;
-    // Spelled out here, as the build that wrote format 2 did: "U <id> <total> <orbits> <nodes>".
-    std::string text = "U";
-    for (const std::uint64_t field :
-         {std::uint64_t{unit.id}, t.total, t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3], t.nodes}) {
-      text += ' ';
-      text += std::to_string(field);
-    }
+    const std::string text = test_support::format_two_record_text(unit);
     bytes += text + " " + nqueens::checksum_hex(nqueens::crc32(text, run)) + "\n";
   }
   return bytes;

@@ -316,13 +316,7 @@ std::string format_two_shard(const ShardFile& file) {
   for (std::size_t i = 0; i < file.units.size(); ++i) {
     const UnitCount& unit = file.units[i];
     const nqueens::Tally& t = unit.tally;
-    // Spelled out here, as the build that wrote format 2 did: "U <id> <total> <orbits> <nodes>".
-    std::string record = "U";
-    for (const std::uint64_t field :
-         {std::uint64_t{unit.id}, t.total, t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3], t.nodes}) {
-      record += ' ';
-      record += std::to_string(field);
-    }
+    const std::string record = test_support::format_two_record_text(unit);
     text += std::string(i ? ",\n" : "\n") + "{\"id\":" + std::to_string(unit.id) +
             ",\"total\":" + std::to_string(t.total) + ",\"orbits\":[" + std::to_string(t.orbits[0]) + "," +
             std::to_string(t.orbits[1]) + "," + std::to_string(t.orbits[2]) + "," + std::to_string(t.orbits[3]) +
