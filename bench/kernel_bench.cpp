@@ -2,9 +2,9 @@
 //   cmake --preset bench && cmake --build --preset bench && build/bench/bench/nqueens_kernel_bench
 #include <benchmark/benchmark.h>
 
-#include "baseline.hpp"
-#include "kernel.hpp"
-#include "split.hpp"
+#include "bench/baseline.hpp"
+#include "dfs/kernel.hpp"
+#include "dfs/split.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "nqueens/oeis.hpp"
-#include "rotation_fixed.hpp"
+#include "join/rotation_fixed.hpp"
 
 namespace {
 

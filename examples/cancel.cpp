@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   std::atomic<bool> stop{false};
   std::atomic<int> finished{0};
   nqueens::CountOptions options;
-  options.engine = nqueens::EngineKind::dfs;
+  options.engine = "dfs";
   options.stop = &stop;
   // Called from the counting threads, once per finished unit: it must be thread-safe.
   options.on_unit_done = [&](std::size_t /*id*/, const nqueens::Tally& /*tally*/) {

@@ -12,7 +12,7 @@
 
 #include "nqueens/export.hpp"
 #include "nqueens/journal.hpp"
-#include "nqueens/reduce.hpp"
+#include "nqueens/counts.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/shard.hpp"
 

@@ -23,11 +23,11 @@
 // headers live under src/ and are not installed.
 #include "nqueens/board.hpp"
 #include "nqueens/check.hpp"
-#include "nqueens/engine.hpp"
+#include "nqueens/count.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/oeis.hpp"
-#include "nqueens/reduce.hpp"
+#include "nqueens/counts.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/solutions.hpp"

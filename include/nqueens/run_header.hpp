@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "nqueens/engine.hpp"
+#include "nqueens/count.hpp"
 #include "nqueens/export.hpp"
 #include "nqueens/symmetry.hpp"
 
@@ -16,7 +16,7 @@ namespace nqueens {
 
 struct RunHeader {
   std::string version;                  //!< the tool version that wrote it (informational, see below)
-  EngineKind engine = EngineKind::dfs;  //!< files of one engine are refused by the other
+  std::string engine;  //!< the engine's name: files of one engine are refused by another
   int n = 0;
   Symmetry symmetry = Symmetry::full;
   int split_depth = 0;  //!< dfs: rows fixed by the splitter; join: 0
@@ -32,14 +32,13 @@ struct RunHeader {
 //! newer build must be able to finish an older build's run.
 NQUEENS_EXPORT std::string header_mismatch(const RunHeader& expected, const RunHeader& found);
 
-//! Why no run of this build can have `header`: N outside the board limits, a split depth the
-//! splitter never makes, or more units than there are prefixes of that depth (N^depth); empty
-//! when it could. Files are checked with it before anything is sized by their unit count.
+//! Why no run of this build can have `header`: an engine it does not have, N outside the board
+//! limits, or what the engine's own check refuses (a split depth its splitter never makes, more
+//! units than it could have); empty when it could. Files are checked with it before anything is sized by their unit count.
 NQUEENS_EXPORT std::string header_problem(const RunHeader& header);
 
 //! One line of `key=value` words: "version=0.1.0 engine=dfs n=16 symmetry=full split_depth=3
-//! units=1234 fingerprint=00ab...". parse_header_text() reads it back, or returns nullopt; a line
-//! without `engine=` (written before the join engine existed) is a dfs run.
+//! units=1234 fingerprint=00ab...". parse_header_text() reads it back, or returns nullopt.
 NQUEENS_EXPORT std::string header_text(const RunHeader& header);
 NQUEENS_EXPORT std::optional<RunHeader> parse_header_text(std::string_view text);
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "nqueens/export.hpp"
-#include "nqueens/reduce.hpp"
+#include "nqueens/counts.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/unit_record.hpp"
 

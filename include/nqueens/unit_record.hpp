@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "nqueens/export.hpp"
-#include "nqueens/reduce.hpp"
+#include "nqueens/counts.hpp"
 #include "nqueens/run_header.hpp"
 
 namespace nqueens {

@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "engine_seam.hpp"
+#include "run/registry.hpp"
 #include "nqueens/check.hpp"
 #include "nqueens/unit_ranges.hpp"
-#include "session.hpp"
+#include "run/run.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 #include "shell/standard_output.hpp"
@@ -50,13 +50,9 @@ struct NotSuchFile : std::invalid_argument {
 
 // The engine of the file's run, built by this build; refuses a run whose units differ here.
 std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& source) {
-  CountOptions options;
-  options.engine = header.engine;
-  options.symmetry = header.symmetry;
-  options.split_depth = header.engine == EngineKind::dfs ? header.split_depth : 0;
   std::unique_ptr<Engine> engine;
   try {
-    engine = make_engine(header.n, options);
+    engine = make_engine(header.n, options_of(header));
   } catch (const std::invalid_argument& why) {
     throw NotSuchFile(source + ": no run of this build has its header: " + why.what());
   }
@@ -93,14 +89,6 @@ FileCheck check_file(const std::string& path) {
   return check_shard(file, expected);
 }
 
-// The options that make `count` build the file's run again.
-std::string run_options(const RunHeader& header) {
-  std::string text = fmt::format("-n {} --engine {}", header.n, to_string(header.engine));
-  if (header.engine == EngineKind::dfs)
-    text += fmt::format(" --symmetry {} --split-depth {}", to_string(header.symmetry), header.split_depth);
-  return text;
-}
-
 // "1 unit", "2 units".
 std::string counted(std::size_t count, std::string_view what) {
   return fmt::format("{} {}{}", count, what, count == 1 ? "" : "s");
@@ -114,7 +102,7 @@ std::string status(const FileCheck& check) {
 std::string advice(const FileCheck& check) {
   if (check.whole()) return "nothing to do";
   if (check.journal)
-    return fmt::format("`nqueens count {} --checkpoint {}{}` {}", run_options(check.header), check.source,
+    return fmt::format("`nqueens count {} --checkpoint {}{}` {}", run_options_text(check.header), check.source,
                        check.damaged_or_conflicting() ? " --repair" : "",
                        check.damaged_or_conflicting() ? "keeps the sound records and counts the other units"
                                                       : "counts the missing units");
@@ -122,7 +110,7 @@ std::string advice(const FileCheck& check) {
   return fmt::format(
       "`nqueens count {} --units {} --output FILE` counts the missing units into a file to merge with "
       "this one",
-      run_options(check.header), format_id_ranges(check.missing));
+      run_options_text(check.header), format_id_ranges(check.missing));
 }
 
 std::string what_file(const FileCheck& check) {

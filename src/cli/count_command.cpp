@@ -7,7 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "nqueens/engine.hpp"
+#include "nqueens/count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "shell/checkpoint_path.hpp"
 #include "shell/count_options.hpp"
@@ -43,7 +43,7 @@ int run(const CountArgs& args) {
     const SessionResult counted = count_session(n, options, session_for_size(session, n, sizes.size()));
     const CountResult& result = counted.result;
     spdlog::info("N={}: {} work units ({} engine), {} threads, {:.3f} s; {}", n, result.work_units,
-                 to_string(result.engine), result.threads, result.seconds,
+                 result.engine, result.threads, result.seconds,
                  unit_time_text(result, counted.unit_time_here));
     const CountRecord record = make_record(result, args.verify);
     mismatch = mismatch || record.verified == false;

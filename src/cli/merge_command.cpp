@@ -12,10 +12,11 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "file_io.hpp"
+#include "run/registry.hpp"
+#include "files/file_io.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_ranges.hpp"
-#include "session.hpp"
+#include "run/run.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 #include "shell/verify.hpp"
@@ -92,14 +93,6 @@ void print_shard_hints(const std::vector<ShardFile>& shards) {
                format_id_ranges(indices, kMaxRuns), count, indices.size() == 1 ? "is" : "are", files);
 }
 
-// The options that make `count` build the files' run again.
-std::string run_options(const RunHeader& header) {
-  std::string text = fmt::format("-n {} --engine {}", header.n, to_string(header.engine));
-  if (header.engine == EngineKind::dfs)
-    text += fmt::format(" --symmetry {} --split-depth {}", to_string(header.symmetry), header.split_depth);
-  return text;
-}
-
 // How to count what is missing into one more file for the merge, instead of running it all
 // again: the ids in full on the command line when they are few, else through --missing FILE.
 void print_recount(const MergeReport& report, const std::string& missing_file) {
@@ -112,13 +105,13 @@ void print_recount(const MergeReport& report, const std::string& missing_file) {
     fmt::print(stderr,
                "nqueens: error: to count the {} missing units again, merge with --missing FILE to list them in FILE, "
                "then: nqueens count {} --units @FILE --output recount.json\n",
-               report.missing.size(), run_options(report.header));
+               report.missing.size(), run_options_text(report.header));
     return;
   }
   fmt::print(stderr,
              "nqueens: error: to count the {} missing units again: nqueens count {} --units {} --output recount.json "
              "(then merge again with recount.json added)\n",
-             report.missing.size(), run_options(report.header), units);
+             report.missing.size(), run_options_text(report.header), units);
 }
 
 void print_report(const MergeReport& report, const std::vector<ShardFile>& shards, const std::string& missing_file) {
@@ -162,7 +155,7 @@ int run(const MergeArgs& args) {
                  file_list(problem.files, shards));
   const CountRecord record = make_record(merged_result(report, shards), args.verify);
   spdlog::info("N={}: merged {} files, {} work units ({} engine), {:.3f} s in the shards' processes; {}",
-               record.result.n, shards.size(), record.result.work_units, to_string(record.result.engine),
+               record.result.n, shards.size(), record.result.work_units, record.result.engine,
                record.result.seconds, unit_time_text(record.result, std::nullopt));
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"merge", record.result.threads, {record.result.n}});

@@ -3,7 +3,7 @@
 #include <bit>
 #include <optional>
 
-#include "parallel_each.hpp"
+#include "run/parallel_each.hpp"
 
 namespace nqueens::join {
 

@@ -10,7 +10,7 @@
 
 #include "join/join_layout.hpp"
 #include "join/quarter_table.hpp"
-#include "zeroed_array.hpp"
+#include "run/zeroed_array.hpp"
 
 namespace nqueens::join {
 

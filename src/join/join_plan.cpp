@@ -8,7 +8,7 @@
 
 #include "join/join_layout.hpp"
 #include "join/quarter_table.hpp"
-#include "parallel_each.hpp"
+#include "run/parallel_each.hpp"
 
 namespace nqueens::join {
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "parallel_each.hpp"
+#include "run/parallel_each.hpp"
 
 namespace nqueens::join {
 

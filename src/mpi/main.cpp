@@ -127,7 +127,7 @@ int run_count(const World& world, const Job& job) {
     if (counted) {
       const CountResult& result = counted->result;
       spdlog::info("N={}: {} work units ({} engine), {} ranks x {} threads, {:.3f} s; {}", n, result.work_units,
-                   to_string(result.engine), world.size(), result.threads, result.seconds,
+                   result.engine, world.size(), result.threads, result.seconds,
                    unit_time_text(result, counted->unit_time_here));
       reader_gone = print_result(job, *counted, output.get(), reporter.get(), code) ? 0 : 1;
     }

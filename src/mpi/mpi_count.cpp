@@ -15,8 +15,9 @@
 
 #include "dispenser.hpp"
 #include "nqueens/journal.hpp"
+#include "run/registry.hpp"
 #include "rank_arena.hpp"
-#include "session.hpp"
+#include "run/run.hpp"
 #include "shell/exit_codes.hpp"
 #include "shell/progress.hpp"
 #include "shell/signals.hpp"

@@ -6,7 +6,7 @@
 // fixed-size records, where they are journalled, summed exactly (128 bits) and printed.
 #include <optional>
 
-#include "nqueens/engine.hpp"
+#include "nqueens/count.hpp"
 #include "shell/supervisor.hpp"
 #include "world.hpp"
 

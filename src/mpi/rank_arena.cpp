@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "schedule.hpp"
+#include "run/schedule.hpp"
 
 namespace nqueens::mpi {
 

@@ -12,9 +12,9 @@
 
 #include <oneapi/tbb/task_arena.h>
 
-#include "engine_seam.hpp"
+#include "run/engine.hpp"
 #include "nqueens/unit_record.hpp"
-#include "thread_allowance.hpp"
+#include "run/thread_allowance.hpp"
 
 namespace nqueens::mpi {
 

@@ -12,11 +12,10 @@
 #include <fmt/core.h>
 #include <oneapi/tbb/version.h>
 
-#include "breadth.hpp"
 #include "git_commit.hpp"
-#include "join/disjoint_count.hpp"
+#include "run/registry.hpp"
 #include "nqueens/version.hpp"
-#include "text_numbers.hpp"
+#include "files/text_numbers.hpp"
 
 namespace nqueens::shell {
 
@@ -112,8 +111,8 @@ BuildInfo build_info() {
   build.compiler = compiler_name();
   build.build_type = kBuildType;
   build.target = NQUEENS_NATIVE_BUILD ? "native" : "portable";
-  build.dfs_kernel = detail::breadth_path();
-  build.join_matcher = join::to_string(join::best_match_path());
+  for (const EngineDescription* engine : registered_engines())
+    if (!engine->cpu_path_key.empty()) build.cpu_paths.emplace_back(engine->cpu_path_key, engine->cpu_path());
   build.tbb_version = TBB_runtime_version();
   return build;
 }
@@ -130,16 +129,19 @@ HostInfo host_info() {
 std::string version_text(const BuildInfo& b) {
   const char* target = b.target == "native" ? "native (-march=native: for CPUs like the build machine's only)"
                                             : "portable (the compiler's default target; SIMD paths chosen at run time)";
-  return fmt::format(
+  std::string text = fmt::format(
       "nqueens {}\n"
       "commit:       {}\n"
       "compiler:     {}\n"
       "build type:   {}\n"
-      "target:       {}\n"
-      "dfs kernel:   {} (on this CPU)\n"
-      "join matcher: {} (on this CPU)\n"
-      "oneTBB:       {}\n",
-      b.version, b.commit, b.compiler, b.build_type, target, b.dfs_kernel, b.join_matcher, b.tbb_version);
+      "target:       {}\n",
+      b.version, b.commit, b.compiler, b.build_type, target);
+  for (const auto& [key, path] : b.cpu_paths) {
+    std::string label = key + ":";
+    std::replace(label.begin(), label.end(), '_', ' ');
+    text += fmt::format("{:<14}{} (on this CPU)\n", label, path);
+  }
+  return text + fmt::format("oneTBB:       {}\n", b.tbb_version);
 }
 
 }  // namespace nqueens::shell

@@ -3,6 +3,7 @@
 // record, so that a timing or a result can be traced to a build and a machine.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nqueens::shell {
@@ -13,8 +14,9 @@ struct BuildInfo {
   std::string compiler;      //!< "GCC 12.2.0", "clang 14.0.6"
   std::string build_type;    //!< CMAKE_BUILD_TYPE
   std::string target;        //!< "native" (-march=native: runs on CPUs like the build machine's) or "portable"
-  std::string dfs_kernel;    //!< the DFS kernel's SIMD path on this CPU: "avx2" or "scalar"
-  std::string join_matcher;  //!< the join matcher's: "avx512", "avx2" or "scalar"
+  //! Each engine's SIMD path on this CPU ("avx512", "avx2", "scalar"), keyed as the engine
+  //! names it ("dfs_kernel"), in registry order; engines without one are left out.
+  std::vector<std::pair<std::string, std::string>> cpu_paths;
   std::string tbb_version;   //!< oneTBB at run time ("2021.8")
 };
 

@@ -9,6 +9,7 @@
 #include "nqueens/shard.hpp"
 #include "nqueens/symmetry.hpp"
 #include "report.hpp"
+#include "run/registry.hpp"
 
 namespace nqueens::shell {
 
@@ -58,23 +59,31 @@ std::string read_unit_list(const std::string& path) {
 
 }  // namespace
 
+std::vector<std::string> engine_names() {
+  std::vector<std::string> names{std::string(kAutomaticEngine)};
+  for (const EngineDescription* engine : registered_engines()) names.emplace_back(engine->name);
+  return names;
+}
+
+std::string engine_option_help() {
+  std::string help = "Counting engine: auto (the fastest for each N)";
+  for (const EngineDescription* engine : registered_engines())
+    help += ", " + std::string(engine->name) + " (" + std::string(engine->summary) + ")";
+  return help;
+}
+
 void add_search_options(CLI::App& command, SearchArgs& args) {
-  command
-      .add_option("--engine", args.engine,
-                  "Counting engine: join (half-boards joined by diagonal keys), dfs (depth-first search), "
-                  "or auto (the faster one for each N)")
-      ->check(CLI::IsMember({"auto", "dfs", "join"}))
-      ->capture_default_str();
+  command.add_option("--engine", args.engine, engine_option_help())->check(CLI::IsMember(engine_names()))->capture_default_str();
   command.add_option("--symmetry", args.symmetry, "Symmetry used to cut the search: none, mirror or full (dfs)")
       ->check(CLI::IsMember({"none", "mirror", "full"}))
       ->capture_default_str();
-  command.add_option("--split-depth", args.split_depth, "Rows fixed per work unit (dfs; default: chosen from N)")
-      ->check(CLI::Range(kMinSplitDepth, kMaxSplitDepth));
+  command.add_option("--split-depth", args.split_depth, "Rows fixed per work unit, for an engine that splits by rows (default: chosen from N)")
+      ->check(CLI::NonNegativeNumber);
 }
 
 CountOptions search_options(const SearchArgs& args) {
   CountOptions options;
-  options.engine = *parse_engine(args.engine);
+  options.engine = args.engine;
   options.symmetry = *parse_symmetry(args.symmetry);
   options.split_depth = args.split_depth;
   return options;

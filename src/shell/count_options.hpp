@@ -7,7 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "logging.hpp"
-#include "nqueens/engine.hpp"
+#include "nqueens/count.hpp"
 #include "supervisor.hpp"
 
 namespace nqueens::shell {
@@ -35,6 +35,11 @@ struct CountArgs {
   bool no_progress = false;
   LogArgs log;
 };
+
+//! What --engine accepts: "auto" and every registered engine.
+std::vector<std::string> engine_names();
+//! --engine's help: every engine with its one-line summary.
+std::string engine_option_help();
 
 //! Registers --engine, --symmetry and --split-depth, the options that shape the search (count
 //! and bench).

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "engine_seam.hpp"
+#include "run/engine.hpp"
 #include "status_line.hpp"
 
 namespace nqueens::shell {

@@ -40,11 +40,16 @@ const char* const kCountFields[] = {"total", "unique",          "expected_total"
 }  // namespace
 
 nlohmann::ordered_json build_json(const BuildInfo& build, const HostInfo& host) {
-  return {
+  nlohmann::ordered_json json = {
       {"version", build.version},           {"git_commit", build.commit},       {"compiler", build.compiler},
-      {"build_type", build.build_type},     {"target", build.target},           {"dfs_kernel", build.dfs_kernel},
-      {"join_matcher", build.join_matcher}, {"tbb_version", build.tbb_version}, {"host_name", host.host_name},
-      {"host_cpus", hardware_threads()},    {"cpu_model", host.cpu_model},      {"caches", caches_json(host.caches)}};
+      {"build_type", build.build_type}, {"target", build.target}};
+  for (const auto& [key, path] : build.cpu_paths) json[key] = path;
+  json.update(nlohmann::ordered_json{{"tbb_version", build.tbb_version},
+                                     {"host_name", host.host_name},
+                                     {"host_cpus", hardware_threads()},
+                                     {"cpu_model", host.cpu_model},
+                                     {"caches", caches_json(host.caches)}});
+  return json;
 }
 
 nlohmann::ordered_json context_json(const RunContext& context, JsonCounts counts) {
@@ -258,7 +263,7 @@ nlohmann::ordered_json to_json(const CountRecord& record) {
   json["symmetry"] = std::string(to_string(r.symmetry));
   json["split_depth"] = r.split_depth;
   json["work_units"] = r.work_units;
-  json["engine"] = std::string(to_string(r.engine));
+  json["engine"] = r.engine;
   json["half_turn_fixed"] = r.half_turn_fixed ? count_json(*r.half_turn_fixed) : nlohmann::ordered_json(nullptr);
   json["quarter_turn_fixed"] =
       r.quarter_turn_fixed ? count_json(*r.quarter_turn_fixed) : nlohmann::ordered_json(nullptr);

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "build_info.hpp"
-#include "nqueens/engine.hpp"
+#include "nqueens/count.hpp"
 #include "nqueens/unit_record.hpp"
 
 namespace nqueens::shell {

@@ -13,7 +13,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "file_io.hpp"
+#include "files/file_io.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "standard_output.hpp"
 

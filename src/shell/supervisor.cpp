@@ -15,6 +15,7 @@
 
 #include "console.hpp"
 #include "nqueens/journal.hpp"
+#include "run/registry.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "signals.hpp"
 

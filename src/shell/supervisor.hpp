@@ -11,14 +11,14 @@
 #include <string_view>
 #include <vector>
 
-#include "engine_seam.hpp"
-#include "nqueens/engine.hpp"
+#include "run/engine.hpp"
+#include "nqueens/count.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_record.hpp"
 #include "progress.hpp"
-#include "session.hpp"
+#include "run/run.hpp"
 
 namespace nqueens::shell {
 

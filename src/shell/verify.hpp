@@ -1,6 +1,6 @@
 #pragma once
 // `--verify`: a counted result held against the OEIS tables, for `count` and `merge` alike.
-#include "nqueens/engine.hpp"
+#include "nqueens/count.hpp"
 #include "report.hpp"
 
 namespace nqueens::shell {

@@ -1,0 +1,83 @@
+#pragma once
+// Counting in one call: split, schedule, reduce. This is what the CLI and other programs use.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "nqueens/export.hpp"
+#include "nqueens/counts.hpp"
+#include "nqueens/symmetry.hpp"
+
+namespace nqueens {
+
+//! An engine the library can count with: its name (what CountOptions::engine takes) and what it
+//! does, in one line. Engines differ in what a work unit is and how it is counted; everything
+//! after that (scheduler, reduction, journal, shards, MPI) is shared.
+struct EngineInfo {
+  std::string name;
+  std::string summary;
+};
+
+//! Every engine of this build, in the order CountOptions::engine = "auto" considers them.
+NQUEENS_EXPORT std::vector<EngineInfo> available_engines();
+
+//! Called once per finished unit with its id and counts, from whichever thread ran it: it must
+//! be thread-safe. This is the hook journals and progress reports attach to.
+using UnitObserver = std::function<void(std::size_t id, const Tally& tally)>;
+
+struct CountOptions {
+  //! An engine's name (available_engines()), or "auto": the engine measured fastest for this N.
+  std::string engine = "auto";
+  Symmetry symmetry = Symmetry::full;  //!< for an engine that offers a choice; the others fold all
+  int split_depth = 0;                 //!< for an engine that splits by rows: rows per unit; 0: from N
+  int threads = 0;                     //!< 0: every hardware thread
+  UnitObserver on_unit_done;
+  //! Not null: once it reads true no further unit starts (units running finish), and count()
+  //! throws Cancelled. Set it from the observer, another thread or a signal handler.
+  const std::atomic<bool>* stop = nullptr;
+};
+
+//! count() was stopped through CountOptions::stop before every unit was counted.
+struct NQUEENS_EXPORT Cancelled : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct CountResult {
+  int n = 0;
+  Totals totals;
+  std::optional<Count> unique;              //!< set when the run yields it (full symmetry, whole run)
+  std::optional<Count> half_turn_fixed;     //!< S180, set with `unique`
+  std::optional<Count> quarter_turn_fixed;  //!< S90, set with `unique`
+  std::string engine;                       //!< the engine that counted (never "auto")
+  Symmetry symmetry = Symmetry::full;
+  int split_depth = 0;
+  std::size_t work_units = 0;
+  int threads = 0;
+  double seconds = 0;  //!< wall time of this process's count
+  //! The sum over the units of the result of the wall time each took on its worker thread
+  //! (close to their CPU time: a worker runs one unit at a time), in every run that counted
+  //! them: units replayed from a journal or read from shard files included.
+  std::uint64_t unit_microseconds = 0;
+  std::size_t untimed_units = 0;  //!< units of the result with no known time (format 2 files)
+};
+
+//! Largest thread count accepted: beyond this a request is a typo, not a machine.
+inline constexpr int kMaxThreads = 4096;
+
+//! Hardware threads available to this process.
+NQUEENS_EXPORT int hardware_threads();
+
+//! The thread count a run uses for a request: 0 means every hardware thread. Throws
+//! std::invalid_argument outside 0..kMaxThreads.
+NQUEENS_EXPORT int resolve_threads(int requested);
+
+//! Counts all solutions on an n x n board. Throws std::invalid_argument on bad options, and
+//! Cancelled when `options.stop` ended the count early.
+NQUEENS_EXPORT CountResult count(int n, const CountOptions& options = {});
+
+}  // namespace nqueens

@@ -1,0 +1,102 @@
+// The depth-first engine: the splitter's board prefixes (split.hpp), completed by the bitmask
+// search (kernel.hpp). Its costs are estimated_cost(), computed once here.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "dfs/breadth.hpp"
+#include "dfs/dfs_engine.hpp"
+#include "dfs/kernel.hpp"
+#include "dfs/split.hpp"
+#include "nqueens/board.hpp"
+#include "run/registry.hpp"
+
+namespace nqueens {
+
+namespace {
+
+class DfsCounter final : public UnitCounter {
+ public:
+  explicit DfsCounter(const WorkPlan& plan) : plan_(plan) {}
+  Tally count(std::size_t id) override { return count_from(plan_.units[id], plan_.n); }
+
+ private:
+  const WorkPlan& plan_;
+};
+
+class DfsEngine final : public Engine {
+ public:
+  explicit DfsEngine(WorkPlan plan) : plan_(std::move(plan)) {
+    std::vector<std::uint64_t> costs(plan_.units.size());
+    for (std::size_t id = 0; id < costs.size(); ++id) costs[id] = estimated_cost(plan_.units[id], plan_.n);
+    set_units(make_header(plan_), std::move(costs));
+  }
+
+  std::unique_ptr<UnitCounter> make_counter() const override { return std::make_unique<DfsCounter>(plan_); }
+
+  std::string describe() const override {
+    return "dfs engine: " + std::to_string(plan_.units.size()) + " board prefixes of " +
+           std::to_string(plan_.split_depth) + " rows, symmetry " + std::string(to_string(plan_.symmetry));
+  }
+
+ private:
+  WorkPlan plan_;
+};
+
+std::string refusal(int n, const CountOptions& options) {
+  if (!valid_board_size(n))
+    return "N=" + std::to_string(n) + " is outside " + std::to_string(kMinN) + ".." + std::to_string(kMaxN);
+  if (options.split_depth != 0 && (options.split_depth < kMinSplitDepth || options.split_depth > kMaxSplitDepth))
+    return "the split depth must be between " + std::to_string(kMinSplitDepth) + " and " +
+           std::to_string(kMaxSplitDepth) + ", not " + std::to_string(options.split_depth);
+  return "";
+}
+
+// The fallback of `auto`: it counts every N with every option.
+bool preferred_for(int /*n*/, const CountOptions& /*options*/) { return true; }
+
+std::unique_ptr<Engine> make(int n, const CountOptions& options) {
+  return make_dfs_engine(split(n, options.symmetry, options.split_depth));
+}
+
+// split() clamps the depth to N on the smallest boards, and a depth-d split has at most N^d prefixes.
+std::string problem_with(const RunHeader& header) {
+  if (header.split_depth < std::min(header.n, kMinSplitDepth) ||
+      header.split_depth > std::min(header.n, kMaxSplitDepth))
+    return "split depth " + std::to_string(header.split_depth) + " is impossible for N=" + std::to_string(header.n);
+  std::size_t prefixes = 1;
+  for (int row = 0; row < header.split_depth; ++row) prefixes *= static_cast<std::size_t>(header.n);
+  if (header.unit_count > prefixes)
+    return std::to_string(header.unit_count) + " units is more than N=" + std::to_string(header.n) + " has at depth " +
+           std::to_string(header.split_depth);
+  return "";
+}
+
+std::string run_options(const RunHeader& header) {
+  return " --symmetry " + std::string(to_string(header.symmetry)) + " --split-depth " +
+         std::to_string(header.split_depth);
+}
+
+std::string cpu_path() { return detail::breadth_path(); }
+
+}  // namespace
+
+std::unique_ptr<Engine> make_dfs_engine(WorkPlan plan) { return std::make_unique<DfsEngine>(std::move(plan)); }
+
+const EngineDescription& dfs_engine_description() {
+  static const EngineDescription description{
+      .name = "dfs",
+      .summary = "depth-first search: board prefixes of the first rows completed by a bitmask search",
+      .refusal = refusal,
+      .preferred_for = preferred_for,
+      .make = make,
+      .header_problem = problem_with,
+      .run_options = run_options,
+      .partial_runs_report_unique = true,
+      .cpu_path_key = "dfs_kernel",
+      .cpu_path = cpu_path,
+  };
+  return description;
+}
+
+}  // namespace nqueens

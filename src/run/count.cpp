@@ -1,0 +1,42 @@
+#include "nqueens/count.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+#include <oneapi/tbb/info.h>
+
+#include "run/registry.hpp"
+#include "run/run.hpp"
+
+namespace nqueens {
+
+std::vector<EngineInfo> available_engines() {
+  std::vector<EngineInfo> engines;
+  for (const EngineDescription* engine : registered_engines())
+    engines.push_back({std::string(engine->name), std::string(engine->summary)});
+  return engines;
+}
+
+int hardware_threads() { return tbb::info::default_concurrency(); }
+
+int resolve_threads(int requested) {
+  if (requested < 0 || requested > kMaxThreads)
+    throw std::invalid_argument("thread count must be between 1 and " + std::to_string(kMaxThreads) + ", got " +
+                                std::to_string(requested));
+  return requested == 0 ? hardware_threads() : requested;
+}
+
+CountResult count(int n, const CountOptions& options) {
+  const int threads = resolve_threads(options.threads);
+  const auto start = std::chrono::steady_clock::now();
+  const std::unique_ptr<Engine> engine = make_engine(n, options);
+  Session session(*engine, all_ids(*engine), nullptr);
+  session.run(threads, options.on_unit_done, options.stop);
+  if (!session.complete())
+    throw Cancelled("the count of N=" + std::to_string(n) + " was stopped before all " +
+                    std::to_string(session.wanted().size()) + " work units were counted");
+  return session.result(threads, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+}  // namespace nqueens

@@ -1,0 +1,70 @@
+#pragma once
+// The engine interface: what every engine gives the rest of the pipeline. An engine is a splitter
+// (N -> an ordered list of work units, each with a cost computed once) plus a kernel (unit ->
+// counts). The scheduler, the session (journal, ledger, result), shards, MPI and progress see
+// only this interface, so a second engine brings its split and its kernel and nothing else.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <oneapi/tbb/enumerable_thread_specific.h>
+
+#include "nqueens/count.hpp"
+#include "nqueens/run_header.hpp"
+#include "run/zeroed_array.hpp"
+
+namespace nqueens {
+
+//! Counts units of one engine. Each worker thread owns one: a kernel may keep scratch buffers
+//! in it (the join engine keeps its matcher there) without locks.
+class UnitCounter {
+ public:
+  virtual ~UnitCounter() = default;
+  virtual Tally count(std::size_t id) = 0;
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  //! Names the run: engine, N, symmetry, split, unit count and the unit list's fingerprint.
+  const RunHeader& header() const { return header_; }
+  int n() const { return header_.n; }
+  std::size_t unit_count() const { return header_.unit_count; }
+
+  //! A unit's estimated cost, in units of the engine's choosing: only for ordering and
+  //! dealing work (costliest first, shards, progress), never for counts.
+  std::uint64_t cost(std::size_t id) const { return costs_[id]; }
+  //! Every unit id, costliest first (ties by id, so the order is deterministic).
+  std::span<const std::size_t> costliest_first() const { return {order_.data(), order_.size()}; }
+
+  virtual std::unique_ptr<UnitCounter> make_counter() const = 0;
+
+  //! One line for the log: the split, and what the engine built for the run (its memory).
+  virtual std::string describe() const = 0;
+
+ protected:
+  //! Called once by each engine's constructor, when its unit list is known.
+  void set_units(RunHeader header, std::vector<std::uint64_t> costs);
+
+ private:
+  RunHeader header_;
+  std::vector<std::uint64_t> costs_;
+  ZeroedArray<std::size_t> order_{0};
+};
+
+//! One UnitCounter per thread, made on a thread's first unit. Both schedulers (the one-machine
+//! arena and an MPI rank's arena) take their counters from here.
+class CounterPool {
+ public:
+  explicit CounterPool(const Engine& engine) : counters_([&engine] { return engine.make_counter(); }) {}
+  UnitCounter& local() { return *counters_.local(); }
+
+ private:
+  tbb::enumerable_thread_specific<std::unique_ptr<UnitCounter>> counters_;
+};
+
+}  // namespace nqueens

@@ -1,0 +1,75 @@
+#include "run/registry.hpp"
+
+#include <array>
+#include <stdexcept>
+
+#include <oneapi/tbb/task_arena.h>
+
+#include "run/thread_allowance.hpp"
+
+namespace nqueens {
+
+// Each made in its engine's folder (src/<engine>/<engine>_engine.cpp).
+const EngineDescription& join_engine_description();
+const EngineDescription& dfs_engine_description();
+const EngineDescription& reference_engine_description();
+
+// The registry: one line per engine, in the order `auto` considers them.
+std::span<const EngineDescription* const> registered_engines() {
+  static const std::array<const EngineDescription*, 3> engines = {
+      &join_engine_description(),
+      &dfs_engine_description(),
+      &reference_engine_description(),
+  };
+  return engines;
+}
+
+const EngineDescription* find_engine(std::string_view name) {
+  for (const EngineDescription* engine : registered_engines())
+    if (engine->name == name) return engine;
+  return nullptr;
+}
+
+std::string engine_choices() {
+  std::string text(kAutomaticEngine);
+  for (const EngineDescription* engine : registered_engines()) text += ", " + std::string(engine->name);
+  return text;
+}
+
+const EngineDescription& choose_engine(int n, const CountOptions& options) {
+  if (options.engine == kAutomaticEngine) {
+    for (const EngineDescription* engine : registered_engines())
+      if (engine->preferred_for(n, options) && engine->refusal(n, options).empty()) return *engine;
+    throw std::invalid_argument("no engine can count N=" + std::to_string(n) + " with these options");
+  }
+  const EngineDescription* engine = find_engine(options.engine);
+  if (!engine)
+    throw std::invalid_argument("unknown engine '" + options.engine + "' (engines: " + engine_choices() + ")");
+  if (const std::string why = engine->refusal(n, options); !why.empty())
+    throw std::invalid_argument("the " + options.engine + " engine cannot count N=" + std::to_string(n) + ": " + why);
+  return *engine;
+}
+
+std::unique_ptr<Engine> make_engine(int n, const CountOptions& options) {
+  const EngineDescription& engine = choose_engine(n, options);
+  const int threads = resolve_threads(options.threads);
+  const detail::ThreadAllowance allowance(threads);
+  tbb::task_arena arena(threads);
+  return arena.execute([&] { return engine.make(n, options); });
+}
+
+CountOptions options_of(const RunHeader& header) {
+  CountOptions options;
+  options.engine = header.engine;
+  options.symmetry = header.symmetry;
+  options.split_depth = header.split_depth;
+  return options;
+}
+
+std::string run_options_text(const RunHeader& header) {
+  std::string text = "-n " + std::to_string(header.n) + " --engine " + header.engine;
+  if (const EngineDescription* engine = find_engine(header.engine)) text += engine->run_options(header);
+  return text;
+}
+
+}  // namespace nqueens

@@ -1,0 +1,117 @@
+#include "run/schedule.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <iterator>
+#include <memory>
+#include <numeric>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/enumerable_thread_specific.h>
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/partitioner.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include "run/thread_allowance.hpp"
+#include "run/tsan_handoff.hpp"
+
+namespace nqueens {
+
+namespace {
+
+// For ThreadSanitizer only (tsan_handoff.hpp): the tags of the hand-overs below. They are not on
+// the caller's stack: a task must take over before it reads anything through its closure, and a
+// tag's address read from the closure would already be such a read.
+const char started = 0, finished = 0;
+
+// A thread's running totals on cache lines of their own, so that two threads adding at the
+// end of their units never write to the same line.
+struct alignas(64) PaddedTotals {
+  Totals totals;
+};
+
+}  // namespace
+
+namespace {
+
+// The engine's ids, costliest first, restricted to `ids` unless that is empty.
+std::vector<std::size_t> run_order(const Engine& engine, const std::vector<std::size_t>& ids) {
+  const std::span<const std::size_t> all = engine.costliest_first();
+  if (ids.empty()) return {all.begin(), all.end()};
+  std::vector<char> wanted(engine.unit_count(), 0);
+  for (const std::size_t id : ids) {
+    if (id >= engine.unit_count())
+      throw std::invalid_argument("unit id " + std::to_string(id) + " is out of range: the run has " +
+                                  std::to_string(engine.unit_count()) + " units");
+    if (wanted[id]) throw std::invalid_argument("unit id " + std::to_string(id) + " is listed twice");
+    wanted[id] = 1;
+  }
+  std::vector<std::size_t> order;
+  order.reserve(ids.size());
+  std::copy_if(all.begin(), all.end(), std::back_inserter(order), [&wanted](std::size_t id) { return wanted[id]; });
+  return order;
+}
+
+}  // namespace
+
+std::uint64_t microseconds_since(std::chrono::steady_clock::time_point start) {
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  return static_cast<std::uint64_t>(std::chrono::round<std::chrono::microseconds>(elapsed).count());
+}
+
+Totals run_units(const Engine& engine, int threads, const UnitObserver& observer, const std::vector<std::size_t>& ids,
+                 const std::atomic<bool>* stop) {
+  TimedUnitObserver timed;
+  if (observer) timed = [&observer](const UnitCount& unit) { observer(unit.id, unit.tally); };
+  return run_timed_units(engine, threads, timed, ids, stop);
+}
+
+Totals run_timed_units(const Engine& engine, int threads, const TimedUnitObserver& observer,
+                       const std::vector<std::size_t>& ids, const std::atomic<bool>* stop) {
+  if (threads < 1) throw std::invalid_argument("thread count must be at least 1, got " + std::to_string(threads));
+  const std::vector<std::size_t> order = run_order(engine, ids);
+
+  const detail::ThreadAllowance allowance(threads);
+
+  tbb::enumerable_thread_specific<PaddedTotals> per_thread;
+  CounterPool counters(engine);
+  // For ThreadSanitizer only: the setup above is seen by every task, every task by the reduction.
+  detail::hand_over(&started);
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    // Grain 1 with the simple partitioner: each unit is its own task. Units cost milliseconds
+    // to minutes, so task overhead is nil, and the finest grain lets idle threads steal the
+    // last units instead of waiting on a thread that holds a batch of them.
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, order.size(), 1),
+        [&](const tbb::blocked_range<std::size_t>& range) {
+          detail::take_over(&started);
+          Totals& mine = per_thread.local().totals;
+          UnitCounter& counter = counters.local();
+          for (std::size_t i = range.begin(); i != range.end(); ++i) {
+            // Once per unit: a stop request ends the run at unit granularity, at no cost to
+            // the search itself.
+            if (stop && stop->load(std::memory_order_relaxed)) break;
+            const std::size_t id = order[i];
+            const auto start = std::chrono::steady_clock::now();
+            const Tally tally = counter.count(id);
+            const std::uint64_t microseconds = microseconds_since(start);
+            mine += tally;
+            if (observer) observer({id, tally, microseconds});
+          }
+          detail::hand_over(&finished);
+        },
+        tbb::simple_partitioner{});
+  });
+  detail::take_over(&finished);
+
+  std::vector<Totals> totals;
+  for (const PaddedTotals& padded : per_thread) totals.push_back(padded.totals);
+  return reduce(totals);
+}
+
+}  // namespace nqueens

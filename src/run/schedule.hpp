@@ -1,0 +1,38 @@
+#pragma once
+// The scheduler: one oneTBB task arena runs an engine's kernel over the units asked for, each
+// thread adding into its own padded counters, which the reduction sums once at the end.
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "run/engine.hpp"
+#include "nqueens/counts.hpp"
+#include "nqueens/unit_record.hpp"
+
+namespace nqueens {
+
+//! Called once per finished unit with its id, counts and time (always set), from whichever
+//! thread ran it. Internal: the public UnitObserver keeps its (id, tally) signature.
+using TimedUnitObserver = std::function<void(const UnitCount& unit)>;
+
+//! Runs the units whose ids are listed, costliest first, on `threads` threads. An empty `ids`
+//! means all units. Throws std::invalid_argument for an id outside the run or an id listed twice.
+//! When `stop` is given and becomes true, no further unit is started (it is read once per unit,
+//! never inside the search); units already running finish, and the totals then cover only the
+//! units the observer saw. Each unit's time is the steady clock around its kernel call.
+Totals run_timed_units(const Engine& engine, int threads, const TimedUnitObserver& observer,
+                       const std::vector<std::size_t>& ids = {}, const std::atomic<bool>* stop = nullptr);
+
+//! run_timed_units for an observer of ids and counts only.
+Totals run_units(const Engine& engine, int threads, const UnitObserver& observer = {},
+                 const std::vector<std::size_t>& ids = {}, const std::atomic<bool>* stop = nullptr);
+
+//! Microseconds from `start` to now on the steady clock, rounded to the nearest: the time of one
+//! unit as files store it. Rounding, not truncating, keeps a sum over many short units (the
+//! join's of a few microseconds) unbiased. The clock is read through the vDSO (tens of ns).
+std::uint64_t microseconds_since(std::chrono::steady_clock::time_point start);
+
+}  // namespace nqueens

@@ -1,0 +1,92 @@
+# Installs a build tree to a scratch prefix, then configures, builds and runs projects against
+# it as someone outside this tree would: tests/consumer with find_package(nqueens),
+# tests/consumer_pkgconfig with pkg-config, and examples/ with find_package. Also checks that the
+# installed headers leave out the test-only reference counter, and that the man page and bash
+# completion are installed when the program is.
+#   cmake -DBUILD_DIR=<build tree> -DSOURCE_DIR=<tests/> -DPROJECT_DIR=<nqueens sources>
+#         -DWORK_DIR=<scratch> -P install_consumer.cmake
+foreach(var BUILD_DIR SOURCE_DIR PROJECT_DIR WORK_DIR)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "install_consumer.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+
+set(prefix ${WORK_DIR}/prefix)
+set(consumer_build ${WORK_DIR}/build)
+
+include(${CMAKE_CURRENT_LIST_DIR}/run_step.cmake)
+
+# Configures, builds and runs one consumer project; `program` is the executable to run.
+function(consume name source program)
+  set(build ${WORK_DIR}/${name})
+  run_step("configure ${name}" ${CMAKE_COMMAND} -S ${source} -B ${build}
+           -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
+  run_step("build ${name}" ${CMAKE_COMMAND} --build ${build} --config Release)
+  # Single-config generators put the program at the top of the build tree, multi-config ones
+  # in a folder per configuration.
+  find_program(exe_${name} ${program} PATHS ${build} ${build}/Release NO_DEFAULT_PATH NO_CACHE REQUIRED)
+  run_step("run ${name}" ${exe_${name}})
+  message(STATUS "${step_output}")
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+run_step("install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+
+consume(find_package ${SOURCE_DIR}/consumer nqueens_consumer)
+consume(examples ${PROJECT_DIR}/examples nqueens_example_count)
+
+file(GLOB_RECURSE pc_files ${prefix}/*/nqueens.pc)
+if(NOT pc_files)
+  message(FATAL_ERROR "no nqueens.pc was installed under ${prefix}")
+endif()
+list(GET pc_files 0 pc_file)
+get_filename_component(pc_dir ${pc_file} DIRECTORY)
+set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
+consume(pkg_config ${SOURCE_DIR}/consumer_pkgconfig nqueens_consumer)
+
+# The public headers are the API: nothing of the tests' slow reference counter (src/reference.hpp).
+file(GLOB headers ${prefix}/include/nqueens/*.hpp)
+foreach(header IN LISTS headers)
+  file(STRINGS ${header} mentions REGEX "reference\\.hpp|reference_count|reference_solutions")
+  if(mentions)
+    message(FATAL_ERROR "${header} exposes the test-only reference counter: ${mentions}")
+  endif()
+endforeach()
+
+# The umbrella header is the API: it includes every installed header (export.hpp through the
+# others), so nothing installed is left for users to find on their own.
+file(READ ${prefix}/include/nqueens/nqueens.hpp umbrella)
+foreach(header IN LISTS headers)
+  get_filename_component(name ${header} NAME)
+  if(NOT name MATCHES "^(nqueens|export)\\.hpp$" AND NOT umbrella MATCHES "#include \"nqueens/${name}\"")
+    message(FATAL_ERROR "nqueens/${name} is installed but nqueens/nqueens.hpp does not include it")
+  endif()
+endforeach()
+
+# The example at the top of nqueens.hpp is the consumer built above, line for line: the
+# commented lines after its #include must stand in tests/package/consumer/main.cpp.
+file(STRINGS ${prefix}/include/nqueens/nqueens.hpp example REGEX "^//   .*nqueens::")
+file(READ ${SOURCE_DIR}/consumer/main.cpp consumer)
+if(NOT example)
+  message(FATAL_ERROR "nqueens/nqueens.hpp has no example at its top")
+endif()
+foreach(line IN LISTS example)
+  string(REGEX REPLACE "^//   " "" code "${line}")
+  string(FIND "${consumer}" "${code}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the example in nqueens.hpp is not what tests/package/consumer/main.cpp builds: '${code}'")
+  endif()
+endforeach()
+
+# The program's documentation goes with it.
+if(EXISTS ${prefix}/bin/nqueens)
+  set(docs share/bash-completion/completions/nqueens)
+  if(EXISTS ${BUILD_DIR}/nqueens.1)  # made when help2man was found
+    list(APPEND docs share/man/man1/nqueens.1)
+  endif()
+  foreach(doc IN LISTS docs)
+    if(NOT EXISTS ${prefix}/${doc})
+      message(FATAL_ERROR "${doc} was not installed with the program")
+    endif()
+  endforeach()
+endif()

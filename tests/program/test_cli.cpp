@@ -1,0 +1,720 @@
+// The `nqueens` program run as a user would run it: every option of `count` and `oeis`, every
+// output format, the exit codes, and every bad input. The binary is started directly with
+// posix_spawn (no shell, so each argument arrives exactly as written), with stdout and stderr
+// captured separately: stdout must carry results only, stderr one line per error.
+#include <array>
+#include <cstdint>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/program_harness.hpp"
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using harness::describe;
+using harness::lines_of;
+
+// ---- running the program --------------------------------------------------------------------
+
+// Runs the built program with `args`, its output captured through pipes (or stdout to a file).
+harness::Outcome run(std::vector<std::string> args, const harness::Options& options = {}) {
+  args.insert(args.begin(), NQUEENS_BINARY);
+  return harness::run_program(std::move(args), options);
+}
+
+// ---- reading the output ---------------------------------------------------------------------
+
+std::vector<std::string> split(const std::string& line, char separator) {
+  std::vector<std::string> cells;
+  std::size_t begin = 0;
+  for (;;) {
+    const std::size_t end = line.find(separator, begin);
+    cells.push_back(line.substr(begin, end - begin));
+    if (end == std::string::npos) return cells;
+    begin = end + 1;
+  }
+}
+
+std::vector<std::string> words(const std::string& line) {
+  std::istringstream stream(line);
+  std::vector<std::string> result;
+  for (std::string word; stream >> word;) result.push_back(word);
+  return result;
+}
+
+// Every stdout line parsed as JSON (throws, failing the test, on any line that is not).
+std::vector<Json> json_lines(const std::string& out) {
+  std::vector<Json> records;
+  for (const std::string& line : lines_of(out)) records.push_back(Json::parse(line));
+  return records;
+}
+
+std::vector<std::string> keys_of(const Json& object) {
+  std::vector<std::string> keys;
+  for (const auto& item : object.items()) keys.push_back(item.key());
+  return keys;
+}
+
+// ---- reference values -----------------------------------------------------------------------
+
+// OEIS A000170 (all solutions) and A002562 (up to rotation and reflection), n = 0..27,
+// typed in from the OEIS independently of src/oeis.cpp.
+constexpr std::array<std::uint64_t, 28> kA000170 = {1ULL,
+                                                    1ULL,
+                                                    0ULL,
+                                                    0ULL,
+                                                    2ULL,
+                                                    10ULL,
+                                                    4ULL,
+                                                    40ULL,
+                                                    92ULL,
+                                                    352ULL,
+                                                    724ULL,
+                                                    2680ULL,
+                                                    14200ULL,
+                                                    73712ULL,
+                                                    365596ULL,
+                                                    2279184ULL,
+                                                    14772512ULL,
+                                                    95815104ULL,
+                                                    666090624ULL,
+                                                    4968057848ULL,
+                                                    39029188884ULL,
+                                                    314666222712ULL,
+                                                    2691008701644ULL,
+                                                    24233937684440ULL,
+                                                    227514171973736ULL,
+                                                    2207893435808352ULL,
+                                                    22317699616364044ULL,
+                                                    234907967154122528ULL};
+constexpr std::array<std::uint64_t, 28> kA002562 = {0ULL /* n = 0: not in A002562 */,
+                                                    1ULL,
+                                                    0ULL,
+                                                    0ULL,
+                                                    1ULL,
+                                                    2ULL,
+                                                    1ULL,
+                                                    6ULL,
+                                                    12ULL,
+                                                    46ULL,
+                                                    92ULL,
+                                                    341ULL,
+                                                    1787ULL,
+                                                    9233ULL,
+                                                    45752ULL,
+                                                    285053ULL,
+                                                    1846955ULL,
+                                                    11977939ULL,
+                                                    83263591ULL,
+                                                    621012754ULL,
+                                                    4878666808ULL,
+                                                    39333324973ULL,
+                                                    336376244042ULL,
+                                                    3029242658210ULL,
+                                                    28439272956934ULL,
+                                                    275986683743434ULL,
+                                                    2789712466510289ULL,
+                                                    29363495934315694ULL};
+
+// The fields of one `count` record and of the context record, in output order.
+const std::vector<std::string> kRecordKeys = {"n",
+                                              "total",
+                                              "unique",
+                                              "expected_total",
+                                              "expected_unique",
+                                              "verified",
+                                              "seconds",
+                                              "solutions_per_second",
+                                              "nodes",
+                                              "nodes_per_second",
+                                              "threads",
+                                              "symmetry",
+                                              "split_depth",
+                                              "work_units",
+                                              "engine",
+                                              "half_turn_fixed",
+                                              "quarter_turn_fixed",
+                                              "unit_seconds",
+                                              "untimed_units"};
+const std::vector<std::string> kContextKeys = {
+    "tool",      "command",    "version",      "git_commit",  "compiler",    "build_type",
+    "target",    "dfs_kernel", "join_matcher", "tbb_version", "host_name",   "host_cpus",
+    "cpu_model", "caches",     "threads",      "date",        "json_counts", "schema_version"};
+
+// The program's version string, from --version ("nqueens 0.1.0" -> "0.1.0").
+std::string program_version() {
+  const auto r = run({"--version"});
+  const std::string prefix = "nqueens ";
+  if (r.exit_code != 0 || r.out.rfind(prefix, 0) != 0) return "";
+  return lines_of(r.out).at(0).substr(prefix.size());
+}
+
+// Runs `count` with `args` plus --format json, expects success, and returns the records after
+// the context record.
+std::vector<Json> count_records(std::vector<std::string> args) {
+  args.insert(args.begin(), "count");
+  args.insert(args.end(), {"--format", "json"});
+  const auto r = run(args);
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  std::vector<Json> records = json_lines(r.out);
+  EXPECT_FALSE(records.empty()) << describe(r);
+  if (records.empty()) return records;
+  EXPECT_TRUE(records.front().contains("context")) << describe(r);
+  records.erase(records.begin());
+  return records;
+}
+
+// ---- help and version -----------------------------------------------------------------------
+
+TEST(CliHelp, AppHelpPrintsUsageOnStdout) {
+  for (const char* flag : {"--help", "-h"}) {
+    const auto r = run({flag});
+    EXPECT_EQ(r.exit_code, 0) << describe(r);
+    EXPECT_EQ(r.err, "") << describe(r);
+    EXPECT_NE(r.out.find("Usage:"), std::string::npos) << describe(r);
+    EXPECT_NE(r.out.find("count"), std::string::npos) << describe(r);
+    EXPECT_NE(r.out.find("oeis"), std::string::npos) << describe(r);
+  }
+}
+
+TEST(CliHelp, CountHelpListsEveryOption) {
+  for (const char* flag : {"--help", "-h"}) {
+    const auto r = run({"count", flag});
+    EXPECT_EQ(r.exit_code, 0) << describe(r);
+    EXPECT_EQ(r.err, "") << describe(r);
+    EXPECT_NE(r.out.find("Usage:"), std::string::npos) << describe(r);
+    for (const char* option :
+         {"-n,--n", "-t,--threads", "--symmetry", "--split-depth", "--verify", "--format", "-q,--quiet", "--log-level"})
+      EXPECT_NE(r.out.find(option), std::string::npos) << option << "\n" << describe(r);
+  }
+}
+
+TEST(CliHelp, OeisHelpListsFormat) {
+  const auto r = run({"oeis", "--help"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.err, "") << describe(r);
+  EXPECT_NE(r.out.find("Usage:"), std::string::npos) << describe(r);
+  EXPECT_NE(r.out.find("--format"), std::string::npos) << describe(r);
+}
+
+TEST(CliVersion, PrintsTheVersionOnStdout) {
+  const auto r = run({"--version"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.err, "") << describe(r);
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^nqueens \d+\.\d+\.\d+\ncommit: )"))) << describe(r);
+}
+
+// ---- count: text ----------------------------------------------------------------------------
+
+TEST(CliCount, VerifiedTextTableHasOneOkRowPerN) {
+  const auto r = run({"count", "-n", "1-12", "--verify"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.err, "") << describe(r);
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 13u) << describe(r);
+  EXPECT_EQ(words(lines[0]), (std::vector<std::string>{"N", "total", "unique", "expected", "status", "seconds",
+                                                       "solutions/s", "S180", "S90", "engine"}));
+  for (int n = 1; n <= 12; ++n) {
+    const std::vector<std::string> cells = words(lines[static_cast<std::size_t>(n)]);
+    ASSERT_EQ(cells.size(), 10u) << lines[static_cast<std::size_t>(n)];
+    EXPECT_EQ(cells[0], std::to_string(n));
+    EXPECT_EQ(cells[9], n == 12 ? "join" : "dfs") << "N=" << n;  // auto: the faster engine for each N
+    EXPECT_EQ(cells[1], std::to_string(kA000170[static_cast<std::size_t>(n)])) << "N=" << n;
+    EXPECT_EQ(cells[2], std::to_string(kA002562[static_cast<std::size_t>(n)])) << "N=" << n;
+    EXPECT_EQ(cells[3], std::to_string(kA000170[static_cast<std::size_t>(n)])) << "N=" << n;
+    EXPECT_EQ(cells[4], "ok") << "N=" << n;
+  }
+}
+
+TEST(CliCount, TextWithoutVerifyShowsNoStatus) {
+  const auto r = run({"count", "--n", "8", "--format", "text"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 2u) << describe(r);
+  const std::vector<std::string> cells = words(lines[1]);
+  ASSERT_EQ(cells.size(), 10u) << describe(r);
+  EXPECT_EQ(cells[1], "92");
+  EXPECT_EQ(cells[4], "-");
+}
+
+TEST(CliCount, TextShowsDashForUniqueWithoutFullSymmetry) {
+  const auto r = run({"count", "-n", "8", "--symmetry", "mirror"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 2u) << describe(r);
+  const std::vector<std::string> cells = words(lines[1]);
+  ASSERT_EQ(cells.size(), 10u) << describe(r);
+  EXPECT_EQ(cells[1], "92");
+  EXPECT_EQ(cells[2], "-");
+}
+
+// ---- count: JSON Lines ----------------------------------------------------------------------
+
+TEST(CliCount, JsonLinesStartWithTheContextRecord) {
+  const auto r = run({"count", "-n", "1-12", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.err, "") << describe(r);
+  const std::vector<Json> lines = json_lines(r.out);
+  ASSERT_EQ(lines.size(), 13u) << describe(r);
+
+  ASSERT_EQ(keys_of(lines[0]), std::vector<std::string>{"context"}) << lines[0].dump();
+  const Json& context = lines[0]["context"];
+  EXPECT_EQ(keys_of(context), kContextKeys) << context.dump();
+  EXPECT_EQ(context["tool"], "nqueens");
+  EXPECT_EQ(context["command"], "count");
+  EXPECT_EQ(context["version"], program_version());
+  ASSERT_TRUE(context["build_type"].is_string());
+  EXPECT_FALSE(context["build_type"].get<std::string>().empty());
+  ASSERT_TRUE(context["host_cpus"].is_number_integer());
+  EXPECT_GE(context["host_cpus"].get<int>(), 1);
+  EXPECT_EQ(context["threads"], context["host_cpus"]);  // no -t: every hardware thread
+  ASSERT_TRUE(context["date"].is_string());
+  EXPECT_TRUE(std::regex_match(context["date"].get<std::string>(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")))
+      << context["date"];
+  EXPECT_EQ(context["schema_version"], 1);
+
+  for (int n = 1; n <= 12; ++n) {
+    const Json& record = lines[static_cast<std::size_t>(n)];
+    SCOPED_TRACE(record.dump());
+    EXPECT_EQ(keys_of(record), kRecordKeys);
+    EXPECT_EQ(record["n"], n);
+    EXPECT_EQ(record["total"], kA000170[static_cast<std::size_t>(n)]);
+    EXPECT_EQ(record["unique"], kA002562[static_cast<std::size_t>(n)]);  // full symmetry by default
+    EXPECT_EQ(record["expected_total"], kA000170[static_cast<std::size_t>(n)]);
+    EXPECT_EQ(record["expected_unique"], kA002562[static_cast<std::size_t>(n)]);
+    EXPECT_TRUE(record["verified"].is_null());  // no --verify
+    ASSERT_TRUE(record["seconds"].is_number());
+    EXPECT_GE(record["seconds"].get<double>(), 0.0);
+    EXPECT_TRUE(record["solutions_per_second"].is_number() || record["solutions_per_second"].is_null());
+    EXPECT_TRUE(record["nodes"].is_number_unsigned());
+    EXPECT_TRUE(record["nodes_per_second"].is_number() || record["nodes_per_second"].is_null());
+    EXPECT_EQ(record["threads"], context["threads"]);
+    EXPECT_EQ(record["symmetry"], "full");
+    EXPECT_TRUE(record["split_depth"].is_number_integer());
+    EXPECT_TRUE(record["work_units"].is_number_unsigned());
+  }
+  EXPECT_GT(lines[12]["nodes"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(lines[12]["work_units"].get<std::uint64_t>(), 0u);
+}
+
+TEST(CliCount, VerifySetsVerifiedTrue) {
+  const std::vector<Json> records = count_records({"-n", "1-12", "--verify"});
+  ASSERT_EQ(records.size(), 12u);
+  for (const Json& record : records) EXPECT_EQ(record["verified"], true) << record.dump();
+}
+
+TEST(CliCount, RecordsFollowTheOrderOfTheSpec) {
+  const std::vector<Json> records = count_records({"-n", "12,8,10-11,1"});
+  std::vector<int> sizes;
+  for (const Json& record : records) sizes.push_back(record["n"].get<int>());
+  EXPECT_EQ(sizes, (std::vector<int>{12, 8, 10, 11, 1}));
+}
+
+class CliSymmetry : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CliSymmetry, TotalsMatchOeisInEveryMode) {
+  const std::string mode = GetParam();
+  const std::vector<Json> records = count_records({"-n", "1-13", "--symmetry", mode});
+  ASSERT_EQ(records.size(), 13u);
+  for (const Json& record : records) {
+    SCOPED_TRACE(record.dump());
+    const auto n = record["n"].get<std::size_t>();
+    EXPECT_EQ(record["total"], kA000170[n]);
+    EXPECT_EQ(record["symmetry"], mode);
+    if (mode == "full")
+      EXPECT_EQ(record["unique"], kA002562[n]);
+    else
+      EXPECT_TRUE(record["unique"].is_null());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, CliSymmetry, ::testing::Values("none", "mirror", "full"));
+
+TEST(CliCount, SplitDepthIsHonouredAndChangesNoTotal) {
+  std::vector<std::uint64_t> units_at_13;
+  for (int depth = 2; depth <= 4; ++depth) {
+    const std::vector<Json> records = count_records({"-n", "8-13", "--split-depth", std::to_string(depth)});
+    ASSERT_EQ(records.size(), 6u);
+    for (const Json& record : records) {
+      SCOPED_TRACE(record.dump());
+      EXPECT_EQ(record["split_depth"], depth);
+      EXPECT_EQ(record["total"], kA000170[record["n"].get<std::size_t>()]);
+      EXPECT_EQ(record["unique"], kA002562[record["n"].get<std::size_t>()]);
+    }
+    units_at_13.push_back(records.back()["work_units"].get<std::uint64_t>());
+  }
+  EXPECT_LT(units_at_13[0], units_at_13[1]);  // deeper prefixes: more, smaller units
+  EXPECT_LT(units_at_13[1], units_at_13[2]);
+}
+
+TEST(CliCount, ThreadCountsChangeNothing) {
+  std::vector<Json> first;
+  for (const char* threads : {"1", "2", "3", "8"}) {
+    const auto r = run({"count", "-n", "10-12", "-t", threads, "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    std::vector<Json> lines = json_lines(r.out);
+    ASSERT_EQ(lines.size(), 4u) << describe(r);
+    EXPECT_EQ(lines[0]["context"]["threads"], std::stoi(threads));
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      EXPECT_EQ(lines[i]["threads"], std::stoi(threads));
+      // Keep only what must not depend on scheduling.
+      Json fixed;
+      for (const char* key : {"n", "total", "unique", "nodes", "split_depth", "work_units"}) fixed[key] = lines[i][key];
+      if (first.size() < 3)
+        first.push_back(fixed);
+      else
+        EXPECT_EQ(fixed, first[i - 1]) << "-t " << threads;
+    }
+  }
+  ASSERT_EQ(first.size(), 3u);
+  // The same with the long option name.
+  const std::vector<Json> records = count_records({"-n", "12", "--threads", "2"});
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0]["threads"], 2);
+  EXPECT_EQ(records[0]["nodes"], first[2]["nodes"]);
+}
+
+// ---- engines ----------------------------------------------------------------------------------
+
+TEST(CliEngine, BothEnginesGiveTheSameRecordButForEngineAndTimings) {
+  for (const char* n : {"12", "13"}) {
+    const auto dfs = run({"count", "-n", n, "--engine", "dfs", "--format", "json"});
+    const auto join = run({"count", "-n", n, "--engine", "join", "--format", "json"});
+    ASSERT_EQ(dfs.exit_code, 0) << describe(dfs);
+    ASSERT_EQ(join.exit_code, 0) << describe(join);
+    const Json a = json_lines(dfs.out).back(), b = json_lines(join.out).back();
+    EXPECT_EQ(a["engine"], "dfs");
+    EXPECT_EQ(b["engine"], "join");
+    for (const char* field : {"total", "unique", "half_turn_fixed", "quarter_turn_fixed"})
+      EXPECT_EQ(a[field], b[field]) << field << " at N=" << n;
+  }
+}
+
+TEST(CliEngine, AJoinThatCannotRunIsExit2WithTheReason) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"count", "-n", "3", "--engine", "join"}, "the join engine cannot count N=3"},
+      {{"count", "-n", "24", "--engine", "join"}, "the join engine cannot count N=24"},
+      {{"count", "-n", "12", "--engine", "join", "--symmetry", "mirror"}, "takes no --symmetry"},
+      {{"count", "-n", "12", "--engine", "magic"}, "--engine"}};
+  for (const auto& [args, message] : cases) {
+    const auto r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_EQ(r.out, "") << describe(r);
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << describe(r);
+    EXPECT_NE(r.err.find(message), std::string::npos) << describe(r);
+  }
+}
+
+// N = 16, long enough to time on most machines (runs under 0.1 s give no ratio: bench.hpp).
+TEST(CliEngine, BenchComparesTheEnginesInOneRun) {
+  const auto r = run({"bench", "-n", "16", "-t", "1", "-r", "1", "-w", "0", "--no-baseline", "--engines", "dfs,join",
+                      "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<Json> lines = json_lines(r.out);
+  ASSERT_EQ(lines.size(), 3u) << describe(r);  // context, dfs, join
+  EXPECT_EQ(lines[1]["engine"], "dfs");
+  EXPECT_EQ(lines[2]["engine"], "join");
+  EXPECT_EQ(lines[1]["total"], 14772512);
+  EXPECT_EQ(lines[2]["total"], 14772512);
+  const double dfs = lines[1]["median_seconds"], join = lines[2]["median_seconds"];
+  if (dfs >= 0.1 && join >= 0.1) {
+    ASSERT_TRUE(lines[2]["vs_dfs"].is_number()) << describe(r);
+    EXPECT_DOUBLE_EQ(lines[2]["vs_dfs"].get<double>(), dfs / join);
+  } else {
+    EXPECT_TRUE(lines[2]["vs_dfs"].is_null()) << describe(r);
+  }
+  EXPECT_TRUE(lines[2]["vs_baseline"].is_null()) << "--no-baseline";
+}
+
+// ---- count: CSV -----------------------------------------------------------------------------
+
+TEST(CliCount, CsvHeaderNamesTheJsonFieldsInOrder) {
+  const auto r = run({"count", "-n", "1-12", "--format", "csv"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.err, "") << describe(r);
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 13u) << describe(r);
+  const std::vector<std::string> header = split(lines[0], ',');
+  EXPECT_EQ(header, kRecordKeys);
+  EXPECT_EQ(header, keys_of(count_records({"-n", "8"}).at(0)));
+  for (int n = 1; n <= 12; ++n) {
+    const std::vector<std::string> cells = split(lines[static_cast<std::size_t>(n)], ',');
+    ASSERT_EQ(cells.size(), header.size()) << lines[static_cast<std::size_t>(n)];
+    EXPECT_EQ(cells[0], std::to_string(n));
+    EXPECT_EQ(cells[1], std::to_string(kA000170[static_cast<std::size_t>(n)]));
+    EXPECT_EQ(cells[2], std::to_string(kA002562[static_cast<std::size_t>(n)]));
+    EXPECT_EQ(cells[5], "");  // verified: null is an empty cell
+    EXPECT_EQ(cells[11], "full");
+  }
+}
+
+TEST(CliCount, CsvWritesNullsAsEmptyCellsAndBooleansAsWords) {
+  const auto r = run({"count", "-n", "9", "--symmetry", "none", "--verify", "--format", "csv"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 2u) << describe(r);
+  const std::vector<std::string> cells = split(lines[1], ',');
+  ASSERT_EQ(cells.size(), kRecordKeys.size()) << lines[1];
+  EXPECT_EQ(cells[1], "352");
+  EXPECT_EQ(cells[2], "");  // unique: none mode does not find it
+  EXPECT_EQ(cells[5], "true");
+  EXPECT_EQ(cells[11], "none");
+}
+
+// ---- logging --------------------------------------------------------------------------------
+
+TEST(CliLogging, InfoLogsGoToStderrAndStdoutStaysJson) {
+  const auto r = run({"count", "-n", "8,10", "--log-level", "info", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<std::string> log = lines_of(r.err);
+  ASSERT_EQ(log.size(), 4u) << describe(r);  // per N: the engine chosen, then the result
+  EXPECT_NE(log[0].find("N=8: dfs engine"), std::string::npos) << describe(r);
+  EXPECT_NE(log[1].find("N=8"), std::string::npos) << describe(r);
+  EXPECT_NE(log[2].find("N=10: dfs engine"), std::string::npos) << describe(r);
+  EXPECT_NE(log[3].find("N=10"), std::string::npos) << describe(r);
+  std::vector<Json> lines;
+  ASSERT_NO_THROW(lines = json_lines(r.out)) << describe(r);
+  ASSERT_EQ(lines.size(), 3u) << describe(r);
+  EXPECT_EQ(lines[2]["total"], 724);
+}
+
+TEST(CliLogging, EveryLevelIsAcceptedAndStdoutStaysClean) {
+  for (const char* level : {"trace", "debug", "info", "warn", "error", "critical", "off"}) {
+    const auto r = run({"count", "-n", "6", "--log-level", level, "--format", "csv"});
+    EXPECT_EQ(r.exit_code, 0) << level << "\n" << describe(r);
+    const std::vector<std::string> lines = lines_of(r.out);
+    ASSERT_EQ(lines.size(), 2u) << level << "\n" << describe(r);
+    EXPECT_EQ(split(lines[1], ',')[1], "4") << level;
+    const bool chatty = std::string(level) == "trace" || std::string(level) == "debug" || std::string(level) == "info";
+    EXPECT_EQ(r.err.empty(), !chatty) << level << "\n" << describe(r);
+  }
+}
+
+TEST(CliLogging, QuietWritesNothingOnStderr) {
+  for (const char* flag : {"-q", "--quiet"}) {
+    const auto r = run({"count", "-n", "1-10", flag, "--verify"});
+    EXPECT_EQ(r.exit_code, 0) << describe(r);
+    EXPECT_EQ(r.err, "") << describe(r);
+    EXPECT_EQ(lines_of(r.out).size(), 11u) << describe(r);
+  }
+}
+
+// ---- oeis -----------------------------------------------------------------------------------
+
+TEST(CliOeis, TextTable) {
+  const auto r = run({"oeis"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.err, "") << describe(r);
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 29u) << describe(r);
+  EXPECT_EQ(words(lines[0]), (std::vector<std::string>{"N", "total", "unique"}));
+  for (std::size_t n = 0; n <= 27; ++n) {
+    const std::string unique = n == 0 ? "-" : std::to_string(kA002562[n]);
+    EXPECT_EQ(words(lines[n + 1]), (std::vector<std::string>{std::to_string(n), std::to_string(kA000170[n]), unique}));
+  }
+}
+
+TEST(CliOeis, JsonLines) {
+  const auto r = run({"oeis", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.err, "") << describe(r);
+  const std::vector<Json> lines = json_lines(r.out);
+  ASSERT_EQ(lines.size(), 29u) << describe(r);
+  EXPECT_EQ(keys_of(lines[0]["context"]), kContextKeys);
+  EXPECT_EQ(lines[0]["context"]["command"], "oeis");
+  EXPECT_EQ(lines[0]["context"]["version"], program_version());
+  for (std::size_t n = 0; n <= 27; ++n) {
+    const Json& record = lines[n + 1];
+    EXPECT_EQ(keys_of(record), (std::vector<std::string>{"n", "total", "unique"})) << record.dump();
+    EXPECT_EQ(record["n"], n);
+    EXPECT_EQ(record["total"], kA000170[n]);
+    if (n == 0)
+      EXPECT_TRUE(record["unique"].is_null());
+    else
+      EXPECT_EQ(record["unique"], kA002562[n]);
+  }
+}
+
+TEST(CliOeis, Csv) {
+  const auto r = run({"oeis", "--format", "csv"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.err, "") << describe(r);
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 29u) << describe(r);
+  EXPECT_EQ(lines[0], "n,total,unique");
+  EXPECT_EQ(lines[1], "0,1,");
+  for (std::size_t n = 1; n <= 27; ++n)
+    EXPECT_EQ(lines[n + 1], std::to_string(n) + "," + std::to_string(kA000170[n]) + "," + std::to_string(kA002562[n]));
+}
+
+// ---- numbers are decimal ------------------------------------------------------------------------
+
+// CLI11 converts integers in base 0: without require_decimal_numbers, 010 was 8 and 08 an error.
+// Each integer option of each command is given with a leading zero and read back from the output.
+TEST(CliNumbers, LeadingZerosAreDecimalInEveryIntegerOption) {
+  EXPECT_EQ(count_records({"-n", "8", "-t", "010"}).at(0)["threads"], 10);
+  EXPECT_EQ(count_records({"-n", "8", "-t", "08"}).at(0)["threads"], 8);
+  EXPECT_EQ(count_records({"-n", "8", "--engine", "dfs", "--split-depth", "03"}).at(0)["split_depth"], 3);
+
+  const auto limited = run({"solve", "-n", "8", "--limit", "010", "--format", "perm"});
+  ASSERT_EQ(limited.exit_code, 0) << describe(limited);
+  EXPECT_EQ(lines_of(limited.out).size(), 10u);
+  const auto solved = run({"solve", "-n", "4", "-t", "010", "--format", "json"});
+  ASSERT_EQ(solved.exit_code, 0) << describe(solved);
+  EXPECT_EQ(json_lines(solved.out).at(0)["context"]["threads"], 10);
+
+  const auto bench = run({"bench", "-n", "4", "-r", "010", "-t", "01,02", "--no-baseline", "--format", "json"});
+  ASSERT_EQ(bench.exit_code, 0) << describe(bench);
+  const std::vector<Json> records = json_lines(bench.out);
+  ASSERT_EQ(records.size(), 3u) << describe(bench);
+  EXPECT_EQ(records[1]["repeats"], 10);
+  EXPECT_EQ(records[1]["threads"], 1);
+  EXPECT_EQ(records[2]["threads"], 2);
+}
+
+// ---- runtime failures: exit code 3 ----------------------------------------------------------
+
+TEST(CliRuntime, UnwritableStdoutExitsThreeWithTheReason) {
+  const std::vector<std::vector<std::string>> commands = {
+      {"count", "-n", "8"},
+      {"count", "-n", "8", "--format", "json"},
+      {"count", "-n", "8", "--format", "csv"},
+      {"count", "-n", "8", "--shard", "1/1"},
+      {"oeis"},
+      {"oeis", "--format", "json"},
+  };
+  for (const auto& args : commands) {
+    const auto r = run(args, harness::Options::stdout_to("/dev/full"));
+    EXPECT_EQ(r.exit_code, 3) << args[0] << " " << args.back() << "\n" << describe(r);
+    const std::vector<std::string> lines = lines_of(r.err);
+    ASSERT_EQ(lines.size(), 1u) << describe(r);
+    EXPECT_EQ(lines[0], "nqueens: error: could not write to standard output: No space left on device") << describe(r);
+  }
+}
+
+// The first failed write ends the run: the sizes after it are never counted. N = 17 sits between
+// N = 8 and N = 16 so that the run would take seconds if it went on, but no time is measured:
+// the log says which sizes were started.
+TEST(CliRuntime, UnwritableStdoutStopsTheCountAtTheFirstFailedWrite) {
+  const auto r = run({"count", "-n", "8,17,16", "-t", "2", "--log-level", "info", "--no-progress"},
+                     harness::Options::stdout_to("/dev/full"));
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_NE(r.err.find("[info] N=8: "), std::string::npos) << describe(r);
+  EXPECT_EQ(r.err.find("N=17"), std::string::npos) << describe(r);
+  EXPECT_EQ(r.err.find("N=16"), std::string::npos) << describe(r);
+}
+
+// `count ... | head -1`: the reader has seen what it wanted. As with `solve`, the program stops at
+// the first write that finds the pipe closed and ends quietly with exit 0. The pipe is closed
+// after the first byte, while N = 17 (seconds on the DFS engine) is counted: its row is the first
+// write to fail, so N = 16 is never started.
+TEST(CliRuntime, ClosedStdoutEndsTheCountQuietlyAtTheNextRow) {
+  for (const char* format : {"text", "json", "csv"}) {
+    harness::Process process({NQUEENS_BINARY, "count", "-n", "8,17,16", "-t", "2", "--engine", "dfs", "--format",
+                              format, "--log-level", "info", "--no-progress"});
+    process.hang_up_after(1);
+    const harness::Outcome r = process.wait();
+    EXPECT_EQ(r.exit_code, 0) << format << "\n" << describe(r);
+    EXPECT_EQ(r.err.find("error"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.err.find("N=16"), std::string::npos) << "went on counting after the reader had gone\n" << describe(r);
+  }
+}
+
+// ---- bad input: exit code 2, one line on stderr, nothing on stdout ---------------------------
+
+struct BadInput {
+  const char* name;               //!< the test name
+  std::vector<std::string> args;  //!< the command line
+  const char* mentions;           //!< a piece of the error message ("" when none is fixed)
+};
+
+void PrintTo(const BadInput& bad, std::ostream* os) { *os << bad.name; }
+
+class CliBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliBadInput, ExitsTwoWithOneLineOnStderrAndNothingOnStdout) {
+  const BadInput& bad = GetParam();
+  const auto r = run(bad.args);
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_EQ(r.out, "") << describe(r);
+  const std::vector<std::string> lines = lines_of(r.err);
+  ASSERT_EQ(lines.size(), 1u) << describe(r);
+  EXPECT_EQ(r.err.back(), '\n') << describe(r);
+  EXPECT_EQ(lines[0].rfind("nqueens: error: ", 0), 0u) << describe(r);
+  EXPECT_GT(lines[0].size(), std::string("nqueens: error: ").size()) << describe(r);
+  EXPECT_NE(lines[0].find(bad.mentions), std::string::npos) << "expected to mention '" << bad.mentions << "'\n"
+                                                            << describe(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CliBadInput,
+    ::testing::Values(
+        BadInput{"NoSubcommand", {}, "subcommand"},
+        // CLI11 2.1.2 reports an unknown subcommand as a missing one, without naming it.
+        BadInput{"UnknownSubcommand", {"frobnicate"}, "frobnicate"},
+        BadInput{"UnknownOption", {"count", "-n", "8", "--fast"}, "--fast"},
+        BadInput{"UnknownOptionOeis", {"oeis", "--fast"}, "--fast"}, BadInput{"MissingN", {"count"}, "--n"},
+        BadInput{"NWithoutValue", {"count", "-n"}, "--n"}, BadInput{"NEmpty", {"count", "-n", ""}, "empty"},
+        BadInput{"NZero", {"count", "-n", "0"}, "out of range"},
+        BadInput{"NTooLarge", {"count", "-n", "33"}, "out of range"},
+        BadInput{"NHuge", {"count", "-n", "99999999999999999999"}, "out of range"},
+        BadInput{"NNotANumber", {"count", "-n", "abc"}, "abc"},
+        BadInput{"NWithSpace", {"count", "-n", " 8"}, "not a whole number"},
+        BadInput{"NWithPlus", {"count", "-n", "+8"}, "not a whole number"},
+        BadInput{"NRangeBackwards", {"count", "-n", "5-3"}, "5-3"},
+        BadInput{"NRangeOpenEnd", {"count", "-n", "3-"}, "empty"},
+        BadInput{"NNegative", {"count", "-n", "-3"}, "empty"},
+        BadInput{"NEmptyListItem", {"count", "-n", "8,,9"}, "empty"},
+        BadInput{"NTrailingComma", {"count", "-n", "8,"}, "empty"},
+        BadInput{"NListedTwice", {"count", "-n", "8,8"}, "twice"},
+        BadInput{"NInRangeAndList", {"count", "-n", "1-3,2"}, "twice"},
+        BadInput{"NGivenTwice", {"count", "-n", "8", "-n", "9"}, "--n"},
+        BadInput{"ThreadsZero", {"count", "-n", "8", "-t", "0"}, "--threads"},
+        BadInput{"ThreadsNegative", {"count", "-n", "8", "-t", "-1"}, "--threads"},
+        BadInput{"ThreadsTooMany", {"count", "-n", "8", "-t", "100000"}, "--threads"},
+        BadInput{"ThreadsNotANumber", {"count", "-n", "8", "-t", "abc"}, "--threads"},
+        BadInput{"ThreadsFraction", {"count", "-n", "8", "--threads", "1.5"}, "--threads"},
+        BadInput{"ThreadsWithoutValue", {"count", "-n", "8", "-t"}, "--threads"},
+        BadInput{"SplitDepthOne", {"count", "-n", "8", "--split-depth", "1"}, "--split-depth"},
+        BadInput{"SplitDepthNine", {"count", "-n", "8", "--split-depth", "9"}, "--split-depth"},
+        BadInput{"SplitDepthNotANumber", {"count", "-n", "8", "--split-depth", "x"}, "--split-depth"},
+        BadInput{"SymmetryUnknown", {"count", "-n", "8", "--symmetry", "half"}, "--symmetry"},
+        BadInput{"SymmetryTwice", {"count", "-n", "8", "--symmetry", "none", "--symmetry", "full"}, "--symmetry"},
+        BadInput{"FormatUnknown", {"count", "-n", "8", "--format", "xml"}, "--format"},
+        BadInput{"FormatUnknownOeis", {"oeis", "--format", "xml"}, "--format"},
+        BadInput{"FormatTwice", {"count", "-n", "8", "--format", "json", "--format", "csv"}, "--format"},
+        BadInput{"LogLevelUnknown", {"count", "-n", "8", "--log-level", "loud"}, "--log-level"},
+        BadInput{"QuietWithLogLevel", {"count", "-n", "8", "-q", "--log-level", "info"}, "excludes"},
+        BadInput{"ExtraPositional", {"count", "-n", "8", "extra"}, "extra"},
+        BadInput{"ExtraPositionalOeis", {"oeis", "extra"}, "extra"},
+        // Numbers are decimal in every option of every command (CLI11 alone reads 0x10 as 16).
+        BadInput{"ThreadsHex", {"count", "-n", "8", "-t", "0x10"}, "--threads: Value 0x10 is not a whole number"},
+        BadInput{"ThreadsExponent", {"count", "-n", "8", "-t", "1e1"}, "not a whole number in decimal digits"},
+        BadInput{"SplitDepthHex", {"count", "-n", "8", "--split-depth", "0x3"}, "--split-depth"},
+        BadInput{"SolveLimitHex", {"solve", "-n", "8", "--limit", "0x10"}, "--limit: Value 0x10"},
+        BadInput{"SolveThreadsHex", {"solve", "-n", "8", "-t", "0x2"}, "--threads: Value 0x2"},
+        BadInput{"BenchRepeatsHex", {"bench", "-n", "4", "-r", "0x2"}, "--repeats: Value 0x2"},
+        BadInput{"BenchThreadListHex", {"bench", "-n", "4", "-t", "1,0x2"}, "--threads: Value 0x2"},
+        BadInput{"ProgressIntervalNan", {"count", "-n", "8", "--progress-interval", "nan"}, "not a finite decimal"},
+        BadInput{"ProgressIntervalInf", {"count", "-n", "8", "--progress-interval", "inf"}, "not a finite decimal"},
+        BadInput{"ProgressIntervalHex", {"count", "-n", "8", "--progress-interval", "0x1p3"}, "not a finite decimal"},
+        BadInput{"ProgressIntervalNegative", {"count", "-n", "8", "--progress-interval", "-1"}, "--progress-interval"},
+        // An empty file name would otherwise mean "no journal" and "stdout".
+        BadInput{"CheckpointEmpty", {"count", "-n", "8", "--checkpoint", ""}, "--checkpoint: the file name is empty"},
+        BadInput{
+            "OutputEmpty", {"count", "-n", "8", "--shard", "1/1", "--output", ""}, "--output: the file name is empty"}),
+    [](const ::testing::TestParamInfo<BadInput>& param) { return std::string(param.param.name); });
+
+// `--verify` exits 1 when a count disagrees with the OEIS. A correct engine never does, so that
+// path can not be reached from outside; VerifySetsVerifiedTrue checks the other side (exit 0,
+// `verified` true). Sizes past the table (N >= 28) are logged and not failed, but take far
+// too long to count here.
+
+}  // namespace

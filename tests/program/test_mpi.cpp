@@ -1,0 +1,423 @@
+// `nqueens-mpi` under `mpirun` on this machine, as a cluster user would run it: the same records
+// as `nqueens count` in every symmetry mode and format, with 2 and 3 ranks (more ranks than
+// cores: oversubscribed); a checkpoint journal resumed across rank counts and across the two
+// programs; SIGTERM and a killed rank ending the job instead of hanging it; bad input and a
+// failing rank reported in one line.
+//
+// mpirun runs with -q (no banners of its own), --oversubscribe, --bind-to none (two jobs of a
+// parallel ctest must not pin their ranks to the same core), --allow-run-as-root (CI runs as
+// root) and the shared-memory transport only: containers often forbid the cross-memory attach
+// that Open MPI would otherwise use for large messages, hence single_copy_mechanism=none.
+#include <signal.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/program_harness.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+// ---- running the programs ---------------------------------------------------------------------
+
+std::vector<std::string> mpirun(int ranks) {
+  std::vector<std::string> command = {NQUEENS_MPIEXEC, "-q",   "--oversubscribe",
+                                      "--bind-to",     "none", "--allow-run-as-root"};
+  const std::vector<std::pair<std::string, std::string>> settings = {
+      {"btl", "self,vader"},
+      {"btl_vader_single_copy_mechanism", "none"},
+  };
+  for (const auto& [name, value] : settings) command.insert(command.end(), {"--mca", name, value});
+  command.insert(command.end(), {"-np", std::to_string(ranks), NQUEENS_MPI_BINARY});
+  return command;
+}
+
+std::vector<std::string> operator+(std::vector<std::string> head, const std::vector<std::string>& tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
+}
+
+using harness::describe;
+using harness::lines_of;
+using harness::Outcome;
+using harness::read_bytes;
+
+// A program started with stdout and stderr going to files in `dir`, so that it can be signalled
+// while it runs and its output still read afterwards.
+harness::Process start(std::vector<std::string> command, const fs::path& dir) {
+  return harness::Process(std::move(command), harness::Options::captured_in(dir));
+}
+
+// ---- reading the output -----------------------------------------------------------------------
+
+// A JSON Lines record without what may differ between two correct runs: the timings, and in
+// the context record the date, the thread count and the host's CPU count.
+Json comparable(Json record) {
+  for (const char* field : {"seconds", "solutions_per_second", "nodes_per_second", "unit_seconds"}) record.erase(field);
+  if (record.contains("context"))
+    for (const char* field : {"date", "threads", "host_cpus"}) record["context"].erase(field);
+  return record;
+}
+
+std::vector<Json> comparable_records(const std::string& json_lines) {
+  std::vector<Json> records;
+  for (const std::string& line : lines_of(json_lines)) records.push_back(comparable(Json::parse(line)));
+  return records;
+}
+
+// Journal lines are "U <id> <total> ...": the ids recorded, each once.
+std::multiset<std::size_t> journal_ids(const fs::path& journal) {
+  std::multiset<std::size_t> ids;
+  for (const std::string& line : lines_of(read_bytes(journal)))
+    if (line.rfind("U ", 0) == 0) ids.insert(std::stoul(line.substr(2)));
+  return ids;
+}
+
+// The summed time of a format 3 journal's records ("U <id> <total> <o1> <o2> <o4> <o8> <nodes>
+// <microseconds> <crc>"), in microseconds; nullopt if a record has no time.
+std::optional<std::uint64_t> journal_microseconds(const fs::path& journal) {
+  std::uint64_t sum = 0;
+  for (const std::string& line : lines_of(read_bytes(journal))) {
+    if (line.rfind("U ", 0) != 0) continue;
+    std::istringstream fields(line);
+    std::vector<std::string> words{std::istream_iterator<std::string>(fields), std::istream_iterator<std::string>()};
+    if (words.size() != 10 || words[8].find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    sum += std::stoull(words[8]);
+  }
+  return sum;
+}
+
+std::size_t count_prefixed(const std::string& text, const std::string& prefix) {
+  std::size_t count = 0;
+  for (const std::string& line : lines_of(text)) count += line.rfind(prefix, 0) == 0;
+  return count;
+}
+
+class Mpi : public testing::Test {
+ protected:
+  void SetUp() override { dir_ = harness::fresh_test_directory("nqueens-mpi"); }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Outcome run(const std::vector<std::string>& args) {
+    std::optional<Outcome> outcome = start(args, dir_).wait_for(std::chrono::seconds(120));
+    if (!outcome) throw std::runtime_error("hung, killed after 120 s");
+    return *outcome;
+  }
+  Outcome single(const std::vector<std::string>& args) { return run(std::vector<std::string>{NQUEENS_BINARY} + args); }
+  Outcome ranks(int count, const std::vector<std::string>& args) { return run(mpirun(count) + args); }
+
+  fs::path dir_;
+};
+
+// ---- the same results as the single-process engine ----------------------------------------------
+
+struct Layout {
+  int ranks;
+  const char* symmetry;
+};
+
+// Readable test names in ctest's list instead of the bytes of the struct.
+void PrintTo(const Layout& layout, std::ostream* out) { *out << layout.ranks << " ranks, " << layout.symmetry; }
+
+class MpiAgrees : public Mpi, public testing::WithParamInterface<Layout> {};
+
+TEST_P(MpiAgrees, JsonRecordsForN1To14EqualTheSingleProcessOnes) {
+  const std::vector<std::string> args = {"count", "-n", "1-14",     "--symmetry", GetParam().symmetry,
+                                         "-t",    "1",  "--format", "json"};
+  const Outcome alone = single(args);
+  const Outcome spread = ranks(GetParam().ranks, args);
+  ASSERT_EQ(alone.exit_code, 0) << describe(alone);
+  ASSERT_EQ(spread.exit_code, 0) << describe(spread);
+  EXPECT_EQ(spread.err, "");
+  const std::vector<Json> expected = comparable_records(alone.out);
+  const std::vector<Json> got = comparable_records(spread.out);
+  ASSERT_EQ(got.size(), 15u) << spread.out;  // the context, then N = 1..14
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(got[i], expected[i]) << "record " << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(RanksAndModes, MpiAgrees,
+                         testing::Values(Layout{2, "none"}, Layout{2, "mirror"}, Layout{2, "full"}, Layout{3, "none"},
+                                         Layout{3, "mirror"}, Layout{3, "full"}),
+                         [](const testing::TestParamInfo<Layout>& param) {
+                           return std::to_string(param.param.ranks) + "_ranks_" + param.param.symmetry;
+                         });
+
+TEST_F(Mpi, CsvAndVerifiedTextMatchNqueens) {
+  const std::vector<std::string> csv = {"count", "-n", "10-13", "-t", "2", "--format", "csv"};
+  const Outcome alone = single(csv);
+  const Outcome spread = ranks(2, csv);
+  ASSERT_EQ(spread.exit_code, 0) << describe(spread);
+  const std::vector<std::string> want = lines_of(alone.out), got = lines_of(spread.out);
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_EQ(got[0], want[0]);  // the header row
+  // Every cell but seconds, solutions/s, nodes/s and unit_seconds (columns 7, 8, 10 and 18).
+  auto cells = [](const std::string& row) {
+    std::vector<std::string> kept;
+    std::istringstream in(row);
+    int column = 0;
+    for (std::string cell; std::getline(in, cell, ',');)
+      if (++column != 7 && column != 8 && column != 10 && column != 18) kept.push_back(cell);
+    return kept;
+  };
+  for (std::size_t i = 1; i < want.size(); ++i) EXPECT_EQ(cells(got[i]), cells(want[i])) << got[i];
+
+  // The table: every column before `seconds` (N, total, unique, expected, status).
+  const std::vector<std::string> verified = {"count", "-n", "8-12", "--verify"};
+  const Outcome table = ranks(3, verified);
+  ASSERT_EQ(table.exit_code, 0) << describe(table);
+  auto leading = [](const std::string& row) {
+    std::istringstream in(row);
+    std::vector<std::string> words(5);
+    for (std::string& word : words) in >> word;
+    return words;
+  };
+  const std::vector<std::string> want_rows = lines_of(single(verified).out), got_rows = lines_of(table.out);
+  ASSERT_EQ(got_rows.size(), 6u) << table.out;
+  for (std::size_t i = 0; i < want_rows.size(); ++i) EXPECT_EQ(leading(got_rows[i]), leading(want_rows[i]));
+  EXPECT_EQ(leading(got_rows[1])[4], "ok");
+}
+
+TEST_F(Mpi, ShardsCountedUnderMpiMergeIntoTheTotal) {
+  for (const char* shard : {"1/2", "2/2"}) {
+    const Outcome counted = ranks(2, {"count", "-n", "13", "--shard", shard, "--output",
+                                      (dir_ / (std::string("s") + shard[0] + ".json")).string()});
+    ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+  }
+  const Outcome merged =
+      single({"merge", (dir_ / "s1.json").string(), (dir_ / "s2.json").string(), "--verify", "--format", "json"});
+  ASSERT_EQ(merged.exit_code, 0) << describe(merged);
+  EXPECT_EQ(Json::parse(lines_of(merged.out).back())["total"], 73712);
+}
+
+// The rank's pid, among mpirun's children (mpirun starts the ranks of a local job itself).
+std::optional<pid_t> rank_pid(pid_t mpirun_pid, int rank) {
+  for (const fs::directory_entry& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::istringstream stat(read_bytes(entry.path() / "stat"));
+    std::string pid, command, state;
+    pid_t parent = 0;
+    stat >> pid >> command >> state >> parent;
+    if (parent != mpirun_pid) continue;
+    const std::string environment = read_bytes(entry.path() / "environ");
+    if (environment.find("OMPI_COMM_WORLD_RANK=" + std::to_string(rank) + '\0') != std::string::npos)
+      return static_cast<pid_t>(std::stoi(pid));
+  }
+  return std::nullopt;
+}
+
+// ---- checkpoint and resume ------------------------------------------------------------------------
+
+// A journal with the first half of its units, as a job that died halfway would leave it; the
+// MPI job finishes it, a rerun answers from it, and `nqueens` reads it too.
+TEST_F(Mpi, ResumesAPartialJournalWithAnyRankCount) {
+  const fs::path full = dir_ / "full.journal", partial = dir_ / "partial.journal";
+  const Outcome whole = single({"count", "-n", "14", "--checkpoint", full.string(), "--format", "json"});
+  ASSERT_EQ(whole.exit_code, 0) << describe(whole);
+  const std::vector<std::string> lines = lines_of(read_bytes(full));
+  std::ofstream seed(partial);
+  for (std::size_t i = 0; i < 1 + (lines.size() - 1) / 2; ++i) seed << lines[i] << '\n';
+  seed.close();
+  const std::size_t units = lines.size() - 1;
+
+  const std::vector<std::string> args = {"count", "-n", "14", "--checkpoint", partial.string(), "--format", "json"};
+  const Outcome resumed = ranks(3, args);
+  ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+  EXPECT_EQ(comparable(Json::parse(lines_of(resumed.out).back())), comparable(Json::parse(lines_of(whole.out).back())));
+  const std::multiset<std::size_t> ids = journal_ids(partial);
+  EXPECT_EQ(ids.size(), units);
+  EXPECT_EQ(std::set<std::size_t>(ids.begin(), ids.end()).size(), units) << "a unit was recorded twice";
+  // Every rank's units reach rank 0 with their time: the journal has one for every record, and
+  // the result's unit time is their sum, the half counted before the job included.
+  const std::optional<std::uint64_t> microseconds = journal_microseconds(partial);
+  ASSERT_TRUE(microseconds.has_value()) << read_bytes(partial);
+  const Json record = Json::parse(lines_of(resumed.out).back());
+  EXPECT_EQ(record["unit_seconds"], static_cast<double>(*microseconds) / 1e6);
+  EXPECT_EQ(record["untimed_units"], 0);
+
+  const std::string before = read_bytes(partial);
+  const Outcome again = ranks(2, args);
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  EXPECT_EQ(Json::parse(lines_of(again.out).back())["total"], 365596);
+  EXPECT_EQ(read_bytes(partial), before) << "a finished journal must not change";
+  const Outcome alone = single(args);
+  ASSERT_EQ(alone.exit_code, 0) << describe(alone);
+  EXPECT_EQ(Json::parse(lines_of(alone.out).back())["nodes"], Json::parse(lines_of(whole.out).back())["nodes"]);
+}
+
+// Waits until the journal holds `units` units (or a minute passes).
+void wait_for_units(const fs::path& journal, std::size_t units) {
+  const Clock::time_point give_up = Clock::now() + std::chrono::seconds(60);
+  while (journal_ids(journal).size() < units && Clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+// SIGTERM to mpirun, as `kill` or Ctrl-C gives it: mpirun passes SIGTERM on to every rank, the
+// job stops, and the same command with another rank count finishes the run. The join engine's
+// run of N = 17 has 183,479 row-set units and the rotation unit.
+TEST_F(Mpi, InterruptedJobResumesWithAnotherRankCount) {
+  const fs::path journal = dir_ / "n17.journal";
+  const std::vector<std::string> args = {
+      "count", "-n", "17", "-t", "1", "--checkpoint", journal.string(), "--no-progress", "--engine", "join"};
+  harness::Process job = start(mpirun(2) + args, dir_);
+  wait_for_units(journal, 20);
+  job.signal(SIGTERM);
+  const std::optional<Outcome> stopped = job.wait_for(std::chrono::seconds(20));
+  ASSERT_TRUE(stopped) << "mpirun did not end within 20 s of SIGTERM";
+  EXPECT_NE(stopped->exit_code, 0) << describe(*stopped);
+  EXPECT_EQ(stopped->out, "");
+  const std::size_t saved = journal_ids(journal).size();
+  EXPECT_GE(saved, 20u);
+  EXPECT_LT(saved, 183480u);
+
+  const Outcome resumed = ranks(3, args + std::vector<std::string>{"--format", "json", "--verify"});
+  ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+  const Json record = Json::parse(lines_of(resumed.out).back());
+  EXPECT_EQ(record["total"], 95815104);
+  EXPECT_EQ(record["verified"], true);
+  EXPECT_EQ(record["engine"], "join");
+  EXPECT_EQ(journal_ids(journal).size(), 183480u);
+}
+
+// SIGTERM to every rank, as Slurm sends it at a time limit: each rank stops, rank 0 saves what
+// finished and says so (mpirun gives rank 0 its time: it waits a second after the first rank
+// exits), and `nqueens` on one machine finishes the journal.
+TEST_F(Mpi, SigtermToEveryRankSavesAndSaysHowToResume) {
+  const fs::path journal = dir_ / "n17.journal";
+  const std::vector<std::string> args = {"count",         "-n",       "17", "--checkpoint", journal.string(),
+                                         "--no-progress", "--engine", "dfs"};
+  harness::Process job = start(mpirun(3) + args + std::vector<std::string>{"-t", "1"}, dir_);
+  wait_for_units(journal, 20);
+  for (const int rank : {0, 1, 2}) {
+    const std::optional<pid_t> pid = rank_pid(job.pid(), rank);
+    ASSERT_TRUE(pid) << "rank " << rank << " not found among mpirun's children";
+    kill(*pid, SIGTERM);
+  }
+  const std::optional<Outcome> stopped = job.wait_for(std::chrono::seconds(20));
+  ASSERT_TRUE(stopped) << "the job did not end within 20 s of SIGTERM";
+  EXPECT_NE(stopped->exit_code, 0);
+  EXPECT_EQ(stopped->out, "");
+  const std::size_t saved = journal_ids(journal).size();
+  const std::string said = "units are saved in " + journal.string() + ": run the same command again to resume";
+  ASSERT_EQ(count_prefixed(stopped->err, "nqueens-mpi: interrupted by SIGTERM after "), 1u) << describe(*stopped);
+  EXPECT_NE(stopped->err.find("; " + std::to_string(saved) + " of 1031 " + said), std::string::npos)
+      << describe(*stopped);
+
+  const Outcome finished = single(args + std::vector<std::string>{"--format", "json", "--verify"});
+  ASSERT_EQ(finished.exit_code, 0) << describe(finished);
+  EXPECT_EQ(Json::parse(lines_of(finished.out).back())["total"], 95815104);
+}
+
+// Several N with --checkpoint: rank 0 keeps one journal per N in the directory, and a rerun
+// answers every N from them.
+TEST_F(Mpi, CheckpointOfSeveralSizesKeepsOneJournalPerN) {
+  const fs::path journals = dir_ / "range";
+  const std::vector<std::string> args = {"count", "-n", "9-10", "--checkpoint", journals.string(), "--format", "json"};
+  const Outcome first = ranks(2, args);
+  ASSERT_EQ(first.exit_code, 0) << describe(first);
+  EXPECT_TRUE(fs::is_regular_file(journals / "n9.journal"));
+  EXPECT_TRUE(fs::is_regular_file(journals / "n10.journal"));
+  const Outcome again = ranks(2, args);
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  EXPECT_EQ(Json::parse(lines_of(again.out).back())["total"], 724);
+  EXPECT_EQ(Json::parse(lines_of(again.out)[1])["total"], 352);
+}
+
+// ---- failures end the job, with one line ------------------------------------------------------------
+
+TEST_F(Mpi, BadInputExits2WithOneErrorLineAndNoOutput) {
+  const fs::path other = dir_ / "other.journal";
+  ASSERT_EQ(single({"count", "-n", "9", "--checkpoint", other.string()}).exit_code, 0);
+  const std::vector<std::vector<std::string>> bad = {
+      {"count", "-n", "0"},
+      {"count", "-n", "8", "-t", "0"},
+      {"count", "-n", "8,9", "--checkpoint", other.string()},  // a file: several N need a directory
+      {"count", "-n", "10", "--checkpoint", other.string()},   // the journal of another run
+      {"frobnicate"},
+      {"count", "-n", "8", "-t", "0x10"},  // numbers are decimal, as in `nqueens`
+      {"count", "-n", "8", "--progress-interval", "nan"},
+      {"count", "-n", "8", "--checkpoint", ""},
+      {"count", "-n", "8", "--checkpoint", other.string(), "--shard", "1/1", "--output", other.string()},
+  };
+  for (const std::vector<std::string>& args : bad) {
+    const Outcome failed = ranks(3, args);
+    EXPECT_EQ(failed.exit_code, 2) << describe(failed);
+    EXPECT_EQ(failed.out, "");
+    EXPECT_EQ(lines_of(failed.err).size(), 1u) << describe(failed);
+    EXPECT_EQ(count_prefixed(failed.err, "nqueens-mpi: error: "), 1u) << describe(failed);
+  }
+}
+
+// Rank 0 claims the shard file's place before the count, and every rank ends alike, in one line.
+TEST_F(Mpi, UnwritableOutputEndsEveryRankBeforeCounting) {
+  const Outcome failed = ranks(2, {"count", "-n", "12", "--shard", "1/2", "--output",
+                                   (dir_ / "no/such/dir.json").string(), "--log-level", "info"});
+  EXPECT_EQ(failed.exit_code, 3) << describe(failed);
+  EXPECT_EQ(count_prefixed(failed.err, "nqueens-mpi: error: cannot create"), 1u) << describe(failed);
+  EXPECT_EQ(failed.err.find("N=12"), std::string::npos) << "the count started\n" << describe(failed);
+}
+
+// A failure on one rank alone ends the whole job with its reason. Here rank 0 cannot put the
+// shard file in place at the end: a directory took its name while the job counted.
+TEST_F(Mpi, FailingRankAbortsTheJobWithItsReason) {
+  const fs::path output = dir_ / "n17.json";
+  harness::Process job = start(mpirun(2) + std::vector<std::string>{"count", "-n", "17", "-t", "1", "--shard", "1/1",
+                                                                    "--output", output.string(), "--no-progress"},
+                               dir_);
+  while (!fs::exists(dir_ / "n17.json.partial") && !job.ended())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  fs::create_directories(output / "in-the-way");
+  const std::optional<Outcome> failed = job.wait_for(std::chrono::seconds(120));
+  ASSERT_TRUE(failed) << "the job hung";
+  EXPECT_EQ(failed->exit_code, 3) << describe(*failed);
+  EXPECT_NE(failed->err.find("nqueens-mpi: error: rank 0: cannot rename"), std::string::npos) << describe(*failed);
+}
+
+// Started without mpirun (a singleton job), rank 0's stdout is the pipe itself: a reader that
+// has gone ends the job quietly at the next row, as `nqueens count | head -1` does, and the sizes
+// after it are never started.
+TEST_F(Mpi, ClosedStdoutEndsTheJobQuietly) {
+  harness::Process job({NQUEENS_MPI_BINARY, "count", "-n", "8,17,16", "-t", "2", "--engine", "dfs", "--log-level",
+                        "info", "--no-progress"});
+  job.hang_up_after(1);
+  const Outcome r = job.wait();
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.err.find("error"), std::string::npos) << describe(r);
+  EXPECT_EQ(r.err.find("N=16"), std::string::npos) << describe(r);
+}
+
+TEST_F(Mpi, KilledRankEndsTheJobInsteadOfHangingIt) {
+  const fs::path journal = dir_ / "n18.journal";
+  harness::Process job = start(mpirun(3) + std::vector<std::string>{"count", "-n", "18", "-t", "1", "--engine", "dfs",
+                                                                    "--checkpoint", journal.string()},
+                               dir_);
+  wait_for_units(journal, 10);
+  const std::optional<pid_t> victim = rank_pid(job.pid(), 1);
+  ASSERT_TRUE(victim) << "rank 1 not found among mpirun's children";
+  kill(*victim, SIGKILL);
+  const std::optional<Outcome> ended = job.wait_for(std::chrono::seconds(20));
+  ASSERT_TRUE(ended) << "the job hung after a rank was killed";
+  EXPECT_NE(ended->exit_code, 0);
+  EXPECT_EQ(ended->out, "");
+  EXPECT_GE(journal_ids(journal).size(), 10u);  // what rank 0 had recorded stays
+}
+
+}  // namespace

@@ -1,0 +1,893 @@
+// Checkpoints, interrupts, progress, shards and merge, through the program as a user runs it:
+// killed at random moments and resumed until done, interrupted with SIGINT and SIGTERM, fed
+// wrong, torn and damaged journals, and sharded and merged with files missing, doubled and
+// edited. The files the program writes are read back with the library.
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "dfs/kernel.hpp"
+#include "nqueens/journal.hpp"
+#include "run/registry.hpp"
+#include "nqueens/nqueens.hpp"
+#include "nqueens/shard.hpp"
+#include "support/program_harness.hpp"
+#include "run/schedule.hpp"
+#include "run/run.hpp"
+#include "dfs/split.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+using harness::read_bytes;
+
+void write_bytes(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// ---- running the program ---------------------------------------------------------------------
+
+using harness::describe;
+using harness::Outcome;
+
+// The program started with stdout and stderr going to files in `dir`, so that it can be
+// signalled or killed while it runs and its output still read afterwards.
+harness::Process start(std::vector<std::string> args, const fs::path& dir) {
+  args.insert(args.begin(), NQUEENS_BINARY);
+  return harness::Process(std::move(args), harness::Options::captured_in(dir));
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The last JSON Lines record of a `--format json` run (the count record).
+Json last_record(const Outcome& r) {
+  const std::size_t end = r.out.find_last_not_of('\n') + 1;
+  const std::size_t newline = r.out.rfind('\n', end - 1);
+  const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
+  return Json::parse(r.out.substr(begin, end - begin));
+}
+
+class ResumeCli : public testing::Test {
+ public:
+  void SetUp() override { dir_ = harness::fresh_test_directory("nqueens-resume"); }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+
+  Outcome run(const std::vector<std::string>& args) { return start(args, dir_).wait(); }
+  fs::path file(const std::string& name) const { return dir_ / name; }
+  const fs::path& directory() const { return dir_; }
+
+  // `count -n N` with `args` and --format json, expecting success: its count record.
+  Json count(int n, std::vector<std::string> args = {}) {
+    args.insert(args.begin(), {"count", "-n", std::to_string(n), "-t", "2", "--format", "json"});
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 0) << describe(r);
+    return r.exit_code == 0 ? last_record(r) : Json();
+  }
+
+ protected:
+  fs::path dir_;
+};
+
+// The numbers that must not depend on how a run was split up or interrupted.
+Json numbers(const Json& record) {
+  return {record.value("total", Json()), record.value("unique", Json()), record.value("nodes", Json())};
+}
+
+// ---- checkpoint and resume -------------------------------------------------------------------
+
+// The boards of the random-kill tests, one per engine, big enough that a run has many units to
+// be killed between. The join engine is several times faster, hence its larger N; a sanitizer
+// slows both 3 to 10 times, hence the smaller ones there.
+struct KilledBoard {
+  const char* engine;
+  int n;
+  std::uint64_t total, unique;
+};
+#ifdef NQUEENS_SANITIZED
+constexpr KilledBoard kKilledDfs = {"dfs", 16, 14772512, 1846955};
+constexpr KilledBoard kKilledJoin = {"join", 16, 14772512, 1846955};
+#else
+constexpr KilledBoard kKilledDfs = {"dfs", 17, 95815104, 11977939};
+constexpr KilledBoard kKilledJoin = {"join", 18, 666090624, 83263591};
+#endif
+
+// Kills `count` at random moments and resumes it from its journal until a run ends on its own.
+// The moments are drawn against an uninterrupted run's time on this machine, not a fixed delay:
+// within its first half at first, so the first two runs are always killed, then later with each
+// attempt, so that a unit longer than the window (the join's rotation unit) is finished at last.
+// The summed time of a journal's records, each unit once, in microseconds.
+std::uint64_t journal_microseconds(const std::string& bytes) {
+  std::uint64_t sum = 0;
+  for (const nqueens::UnitCount& unit : nqueens::scan_journal(bytes, "journal").units) {
+    EXPECT_TRUE(unit.microseconds.has_value()) << "unit " << unit.id << " has no time";
+    sum += unit.microseconds.value_or(0);
+  }
+  return sum;
+}
+
+// The resumed run reports the time of every unit of the run, those of the killed runs too: the
+// sum over the journal's records. Its log line says that, and this run's own share: the sum over
+// the records it appended (the lines after what the journal held when it started).
+void expect_unit_time_of_all_runs(const Json& resumed, const Outcome& finished, const std::string& journal_before,
+                                  const std::string& journal_after) {
+  const std::uint64_t all = journal_microseconds(journal_after);
+  EXPECT_EQ(resumed["unit_seconds"], static_cast<double>(all) / 1e6);
+  EXPECT_EQ(resumed["untimed_units"], 0);
+  std::uint64_t before = 0;
+  if (contains(journal_before, "\n")) {
+    const std::size_t held = nqueens::scan_journal(journal_before, "journal").valid_bytes;
+    before = journal_microseconds(journal_before.substr(0, held));
+  }
+  if (before == 0) return;  // the killed runs left no time to add: a run of its own
+  const std::uint64_t here = all - before;
+  std::smatch said;
+  const std::string seconds = R"((\d+\.\d{3}) s)";
+  ASSERT_TRUE(std::regex_search(
+      finished.err, said,
+      std::regex("units took " + seconds + " of thread time in all runs \\(this run " + seconds + "\\)")))
+      << finished.err;
+  EXPECT_NEAR(std::stod(said[1]), static_cast<double>(all) / 1e6, 0.0006) << "the message rounds to 1 ms";
+  EXPECT_NEAR(std::stod(said[2]), static_cast<double>(here) / 1e6, 0.0006) << "the message rounds to 1 ms";
+  EXPECT_LE(here, all);
+}
+
+void kill_and_resume_until_done(ResumeCli& test, const KilledBoard& board) {
+  std::vector<std::string> args = {
+      "count",    "-n",   std::to_string(board.n), "-t",          "2",   "--engine", board.engine,
+      "--format", "json", "--no-progress",         "--log-level", "info"};
+  const Outcome uninterrupted = test.run(args);
+  ASSERT_EQ(uninterrupted.exit_code, 0) << describe(uninterrupted);
+  const int half_run_ms = std::max(10, static_cast<int>(uninterrupted.seconds * 500));
+
+  const fs::path journal = test.file("run.journal");
+  args.insert(args.end(), {"--checkpoint", journal.string()});
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE(testing::Message() << "seed " << seed << ", engine " << board.engine);
+  std::mt19937 random(seed);
+  const auto delay_ms = [&random, half_run_ms](int attempt) {
+    return std::uniform_int_distribution<int>(5, half_run_ms * (10 + attempt) / 10)(random);
+  };
+  int kills = 0;
+  Outcome finished;
+  std::string journal_before;  // what the journal held when the last run started
+  for (int attempt = 0; attempt < 200 && finished.exit_code != 0; ++attempt) {
+    journal_before = fs::exists(journal) ? read_bytes(journal) : std::string();
+    harness::Process process = start(args, test.directory());
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(attempt)));
+    if (!process.ended()) {
+      process.signal(SIGKILL);
+      ++kills;
+    }
+    const Outcome r = process.wait();
+    if (r.exit_code == 0) {
+      finished = r;
+    } else {
+      ASSERT_EQ(r.exit_code, 128 + SIGKILL) << describe(r);
+    }
+    // Whatever moment the kill hit, what is on disk is a readable journal (maybe torn at the end).
+    if (fs::exists(journal) && contains(read_bytes(journal), "\n")) {
+      ASSERT_NO_THROW(nqueens::scan_journal(read_bytes(journal), "journal"));
+    }
+  }
+  ASSERT_EQ(finished.exit_code, 0) << "never finished";
+  EXPECT_GE(kills, 2);
+  const Json resumed = last_record(finished);
+  EXPECT_EQ(resumed["total"], board.total);
+  EXPECT_EQ(resumed["unique"], board.unique);
+  EXPECT_EQ(resumed["engine"], board.engine);
+  EXPECT_EQ(numbers(resumed), numbers(last_record(uninterrupted)))
+      << "a resumed run must give an uninterrupted run's numbers";
+  expect_unit_time_of_all_runs(resumed, finished, journal_before, read_bytes(journal));
+}
+
+TEST_F(ResumeCli, KilledAtRandomMomentsThenResumedEndsWithTheOeisTotal) {
+  kill_and_resume_until_done(*this, kKilledDfs);
+}
+
+TEST_F(ResumeCli, JoinEngineKilledAtRandomMomentsThenResumedEndsWithTheOeisTotal) {
+  kill_and_resume_until_done(*this, kKilledJoin);
+}
+
+// A format 2 journal, written before units were timed, from the records of a format 3 one: the
+// same units, with the checksums that build computed (header line alone, records bound to the run).
+std::string as_format_two(const std::string& journal, std::size_t units) {
+  const nqueens::JournalScan scan = nqueens::scan_journal(journal, "journal");
+  const std::string head = "nqueens-journal 2 " + nqueens::header_text(scan.header);
+  std::string bytes = head + " crc=" + nqueens::checksum_hex(nqueens::crc32(head)) + "\n";
+  const std::uint32_t run = nqueens::crc32(nqueens::run_identity(scan.header) + "\n");
+  for (std::size_t i = 0; i < units; ++i) {
+    const nqueens::Tally& t = scan.units.at(i).tally;
+    // Spelled out here, as the build that wrote format 2 did: "U <id> <total> <orbits> <nodes>".
+    std::string text = "U";
+    for (const std::uint64_t field :
+         {std::uint64_t{scan.units[i].id}, t.total, t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3], t.nodes}) {
+      text += ' ';
+      text += std::to_string(field);
+    }
+    bytes += text + " " + nqueens::checksum_hex(nqueens::crc32(text, run)) + "\n";
+  }
+  return bytes;
+}
+
+// Runs in progress when nqueens learned to time units resume from their format 2 journals: the
+// units already there count with no time (`untimed_units`), and the journal stays format 2.
+TEST_F(ResumeCli, FormatTwoJournalIsResumedAndItsUnitsCountAsUntimed) {
+  const std::string journal = file("n13.journal").string();
+  const Json whole = count(13, {"--checkpoint", journal, "--engine", "dfs"});
+  write_bytes(journal, as_format_two(read_bytes(journal), 40));
+  const Outcome r = run({"count", "-n", "13", "-t", "2", "--engine", "dfs", "--checkpoint", journal, "--format", "json",
+                         "--log-level", "info"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const Json resumed = last_record(r);
+  EXPECT_EQ(numbers(resumed), numbers(whole));
+  EXPECT_EQ(resumed["untimed_units"], 40);
+  EXPECT_GE(resumed["unit_seconds"].get<double>(), 0.0);
+  EXPECT_TRUE(contains(r.err, "not counting 40 units of a format 2 file")) << r.err;
+  const std::string after = read_bytes(journal);
+  EXPECT_TRUE(after.starts_with("nqueens-journal 2 ")) << "one file, one format";
+  const nqueens::JournalScan scan = nqueens::scan_journal(after, "journal");
+  EXPECT_TRUE(scan.sound());
+  EXPECT_EQ(scan.units.size(), whole["work_units"].get<std::size_t>());
+  // Answered again from the journal alone: every unit is now a format 2 record, without a time.
+  const Json again = count(13, {"--checkpoint", journal, "--engine", "dfs"});
+  EXPECT_EQ(again["untimed_units"], whole["work_units"]);
+  EXPECT_EQ(again["unit_seconds"], 0.0);
+  const Outcome checked = run({"check", journal});
+  EXPECT_EQ(checked.exit_code, 0) << describe(checked);
+  EXPECT_TRUE(contains(checked.out, "format 2")) << checked.out;
+}
+
+TEST_F(ResumeCli, FinishedJournalAnswersAtOnceWithoutTouchingIt) {
+  const std::string journal = file("done.journal").string();
+  const Json first = count(16, {"--checkpoint", journal});
+  const std::string bytes = read_bytes(journal);
+  const Outcome again =
+      run({"count", "-n", "16", "-t", "2", "--checkpoint", journal, "--format", "json", "--log-level", "info"});
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  // Said, not timed: the supervisor is never started when the journal holds every unit.
+  EXPECT_TRUE(contains(again.err, "already counted; printing the stored result")) << again.err;
+  EXPECT_FALSE(contains(again.err, "[progress]")) << again.err;
+  EXPECT_EQ(numbers(last_record(again)), numbers(first));
+  EXPECT_EQ(read_bytes(journal), bytes);
+}
+
+TEST_F(ResumeCli, JournalOfAnotherRunIsRefusedWithExitCode2) {
+  const std::string journal = file("n12.journal").string();
+  count(12, {"--checkpoint", journal, "--engine", "dfs"});
+  const std::string bytes = read_bytes(journal);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"-n", "13", "--engine", "dfs"}, "N is 12 there, 13 here"},
+      {{"-n", "12", "--symmetry", "mirror"}, "the symmetry mode is full there, mirror here"},
+      {{"-n", "12", "--split-depth", "4"}, "the split depth is 3 there, 4 here"},
+      {{"-n", "12", "--engine", "join"}, "the engine is dfs there, join here"}};
+  for (const auto& [options, message] : cases) {
+    std::vector<std::string> args = {"count", "--checkpoint", journal};
+    args.insert(args.end(), options.begin(), options.end());
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_TRUE(contains(r.err, message)) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_EQ(read_bytes(journal), bytes);
+  write_bytes(file("notes.txt"), "my notes\n");
+  const Outcome not_journal = run({"count", "-n", "12", "--checkpoint", file("notes.txt").string()});
+  EXPECT_EQ(not_journal.exit_code, 2) << describe(not_journal);
+  EXPECT_EQ(read_bytes(file("notes.txt")), "my notes\n");
+}
+
+// The JSON context record used to be printed before the journal was opened: exit 2 with a line
+// on stdout. Nothing is printed unless the run starts.
+TEST_F(ResumeCli, RefusedJournalLeavesStdoutEmptyInEveryFormat) {
+  const std::string journal = file("n9.journal").string();
+  count(9, {"--checkpoint", journal});
+  for (const char* format : {"json", "csv", "text"}) {
+    const Outcome r = run({"count", "-n", "10", "--checkpoint", journal, "--format", format});
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_EQ(r.out, "") << format;
+  }
+  // A shard's file was claimed before the journal was opened: the refusal takes the claim back.
+  const std::string output = file("n10.json").string();
+  const Outcome shard = run({"count", "-n", "10", "--checkpoint", journal, "--shard", "1/1", "--output", output});
+  EXPECT_EQ(shard.exit_code, 2) << describe(shard);
+  EXPECT_FALSE(fs::exists(output + ".partial"));
+  EXPECT_FALSE(fs::exists(output));
+}
+
+TEST_F(ResumeCli, DamagedJournalIsRefusedWithExitCode3AndLeftAsItWas) {
+  const std::string journal = file("n13.journal").string();
+  count(13, {"--checkpoint", journal});
+  std::string bytes = read_bytes(journal);
+  const std::size_t at = bytes.find('\n', bytes.size() / 2) + 3;  // inside a record mid-file
+  bytes[at] = bytes[at] == '7' ? '8' : '7';
+  write_bytes(journal, bytes);
+  const Outcome r = run({"count", "-n", "13", "--checkpoint", journal});
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_TRUE(contains(r.err, "damaged")) << r.err;
+  // Issue 15: the advice keeps the finished units instead of throwing them away.
+  EXPECT_TRUE(contains(r.err, "nqueens check " + journal) && contains(r.err, "--repair")) << r.err;
+  EXPECT_FALSE(contains(r.err, "move it away")) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(read_bytes(journal), bytes);
+}
+
+// ---- check and --repair (issue 15) -----------------------------------------------------------
+
+TEST_F(ResumeCli, CheckSaysWholeDamagedOrNotAJournalByExitCode) {
+  const std::string journal = file("n12.journal").string();
+  const Json whole = count(12, {"--checkpoint", journal, "--engine", "dfs"});
+  const Outcome sound = run({"check", journal});
+  EXPECT_EQ(sound.exit_code, 0) << describe(sound);
+  EXPECT_TRUE(contains(sound.out, "status: whole")) << sound.out;
+
+  std::string bytes = read_bytes(journal);
+  const std::size_t at = bytes.find('\n', bytes.size() / 2) + 3;
+  bytes[at] = bytes[at] == '7' ? '8' : '7';
+  write_bytes(journal, bytes);
+  const Outcome damaged = run({"check", journal, "--format", "json"});
+  EXPECT_EQ(damaged.exit_code, 1) << describe(damaged);
+  const Json report = Json::parse(damaged.out);
+  EXPECT_EQ(report["status"], "damaged");
+  EXPECT_EQ(report["damaged"].size(), 1u);
+  EXPECT_EQ(report["missing_count"], 1);
+  EXPECT_TRUE(contains(report["advice"].get<std::string>(), "--repair")) << damaged.out;
+  EXPECT_EQ(read_bytes(journal), bytes) << "check changed the file";
+
+  write_bytes(file("notes.txt"), "my notes\n");
+  const Outcome stranger = run({"check", file("notes.txt").string()});
+  EXPECT_EQ(stranger.exit_code, 2) << describe(stranger);
+  const Outcome mixed = run({"check", journal, file("notes.txt").string()});
+  EXPECT_EQ(mixed.exit_code, 2) << describe(mixed);
+}
+
+TEST_F(ResumeCli, RepairKeepsACopyRewritesTheJournalAndEndsAtTheTotal) {
+  const std::string journal = file("n13.journal").string();
+  const Json whole = count(13, {"--checkpoint", journal});
+  std::string bytes = read_bytes(journal);
+  const std::size_t at = bytes.find('\n', bytes.size() / 3) + 3;
+  bytes[at] = bytes[at] == '7' ? '8' : '7';
+  bytes += "garbage\n";
+  write_bytes(journal, bytes);
+  const Outcome r = run({"count", "-n", "13", "-t", "2", "--checkpoint", journal, "--repair", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(repaired: kept \d+ sound records, dropped 2 damaged line\(s\))")))
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(numbers(last_record(r)), numbers(whole));
+  EXPECT_EQ(read_bytes(journal + ".damaged"), bytes) << "the backup is not the damaged file byte for byte";
+  EXPECT_EQ(run({"check", journal}).exit_code, 0);
+}
+
+TEST_F(ResumeCli, JournalDirectoryIsCreated) {
+  const fs::path journal = file("runs") / "n12" / "run.journal";
+  const Json whole = count(12, {"--checkpoint", journal.string()});
+  EXPECT_TRUE(fs::is_regular_file(journal));
+}
+
+TEST_F(ResumeCli, TornLastRecordIsDroppedWithAWarningAndRecounted) {
+  const std::string journal = file("n14.journal").string();
+  const Json whole = count(14, {"--checkpoint", journal});
+  std::string bytes = read_bytes(journal);
+  bytes.resize(bytes.size() - 12);  // the last record loses its end, as if the process died mid-write
+  write_bytes(journal, bytes);
+  const Outcome r = run({"count", "-n", "14", "-t", "2", "--checkpoint", journal, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.err, "[warning]") && contains(r.err, "torn")) << r.err;
+  EXPECT_EQ(numbers(last_record(r)), numbers(whole));
+  const nqueens::JournalScan scan = nqueens::scan_journal(read_bytes(journal), "journal");
+  EXPECT_EQ(scan.torn_bytes, 0u);
+  EXPECT_EQ(scan.units.size(), scan.header.unit_count);
+}
+
+// Every JSON Lines count record of a run, in order.
+std::vector<Json> count_records(const Outcome& r) {
+  std::vector<Json> records;
+  std::size_t begin = 0;
+  for (std::size_t end; (end = r.out.find('\n', begin)) != std::string::npos; begin = end + 1) {
+    Json line = Json::parse(r.out.substr(begin, end - begin));
+    if (line.contains("total")) records.push_back(std::move(line));
+  }
+  return records;
+}
+
+// With several N, --checkpoint is a directory of journals, one per N: a range interrupted in
+// its third N resumes there, answering the first two from their finished journals.
+TEST_F(ResumeCli, CheckpointOfSeveralSizesKeepsOneJournalPerNAndResumesTheRange) {
+  const fs::path journals = file("range") / "nested";  // created, parents and all
+  const std::vector<std::string> args = {"count", "-n",           "11-13",           "-t",          "2",   "--format",
+                                         "json",  "--checkpoint", journals.string(), "--log-level", "info"};
+  const Outcome first = run(args);
+  ASSERT_EQ(first.exit_code, 0) << describe(first);
+  const std::vector<Json> whole = count_records(first);
+  ASSERT_EQ(whole.size(), 3u) << first.out;
+  for (int n = 11; n <= 13; ++n) {
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "n" + std::to_string(n) + ...
+    std::string name = "n";
+    name += std::to_string(n);
+    name += ".journal";
+    const fs::path journal = journals / name;
+    ASSERT_TRUE(fs::is_regular_file(journal)) << journal;
+    EXPECT_EQ(nqueens::scan_journal(read_bytes(journal), "journal").header.n, n);
+  }
+  // N = 13 as if interrupted: only its header and first records survive.
+  const fs::path last = journals / "n13.journal";
+  std::string bytes = read_bytes(last);
+  std::size_t cut = 0;
+  for (int line = 0; line < 4; ++line) cut = bytes.find('\n', cut) + 1;
+  bytes.resize(cut);
+  write_bytes(last, bytes);
+
+  const Outcome resumed = run(args);
+  ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+  const std::vector<Json> again = count_records(resumed);
+  ASSERT_EQ(again.size(), 3u) << resumed.out;
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(numbers(again[i]), numbers(whole[i])) << i;
+  EXPECT_TRUE(contains(resumed.err, "n11.journal: all")) << resumed.err;
+  EXPECT_TRUE(contains(resumed.err, "n12.journal: all")) << resumed.err;
+  EXPECT_TRUE(contains(resumed.err, "n13.journal: resuming, 3 units already counted")) << resumed.err;
+}
+
+// A single N given a directory keeps its journal inside it, under the name a range would use.
+TEST_F(ResumeCli, CheckpointNamingADirectoryHoldsThatNsJournal) {
+  fs::create_directories(file("journals"));
+  count(12, {"--checkpoint", file("journals").string()});
+  EXPECT_EQ(nqueens::scan_journal(read_bytes(file("journals") / "n12.journal"), "journal").header.n, 12);
+  count(10, {"--checkpoint", file("slash").string() + "/"});
+  EXPECT_TRUE(fs::is_regular_file(file("slash") / "n10.journal"));
+}
+
+// ---- files that are not what they seem (issue 17.7 and the smaller items) -----------------------
+
+// Makes `path` unwritable: by its mode, and for root (whom modes do not stop) by the immutable
+// attribute where the file system has one. False when neither works here.
+void set_immutable(const fs::path& path, bool immutable) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int flags = 0;
+  if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+    flags = immutable ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
+    ioctl(fd, FS_IOC_SETFLAGS, &flags);
+  }
+  if (fd >= 0) ::close(fd);
+}
+
+bool make_read_only(const fs::path& path, bool read_only = true) {
+  if (!read_only && geteuid() == 0) set_immutable(path, false);
+  fs::permissions(path, read_only ? fs::perms::owner_read : fs::perms::owner_read | fs::perms::owner_write);
+  if (read_only && geteuid() == 0) set_immutable(path, true);
+  const int probe = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (probe >= 0) ::close(probe);
+  return probe < 0;
+}
+
+// A finished journal that could not be opened for writing ended the run with exit 3 and no result.
+TEST_F(ResumeCli, FinishedReadOnlyJournalStillPrintsItsResult) {
+  const fs::path journal = file("done.journal");
+  const Json first = count(12, {"--checkpoint", journal.string()});
+  if (!make_read_only(journal)) GTEST_SKIP() << "no way to make a file read-only here";
+  const Outcome again = run({"count", "-n", "12", "-t", "2", "--checkpoint", journal.string(), "--format", "json"});
+  make_read_only(journal, false);
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  EXPECT_EQ(numbers(last_record(again)), numbers(first));
+}
+
+TEST_F(ResumeCli, UnfinishedReadOnlyJournalSaysWhyItCannotGoOn) {
+  const fs::path journal = file("part.journal");
+  const Json whole = count(12, {"--checkpoint", journal.string()});
+  std::string bytes = read_bytes(journal);
+  bytes.resize(bytes.rfind('\n', bytes.size() - 2) + 1);  // the last unit never finished
+  write_bytes(journal, bytes);
+  if (!make_read_only(journal)) GTEST_SKIP() << "no way to make a file read-only here";
+  const Outcome r = run({"count", "-n", "12", "-t", "2", "--checkpoint", journal.string()});
+  make_read_only(journal, false);
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_TRUE(contains(r.err, "cannot write to journal") && contains(r.err, "1 units are left to count")) << r.err;
+  EXPECT_EQ(read_bytes(journal), bytes);
+}
+
+// /dev/zero or /dev/full behind a symlink, and a 2 GB sparse file, ended in std::bad_alloc.
+TEST_F(ResumeCli, DevicesAndHugeFilesAreRefusedWithoutReadingThem) {
+  fs::create_symlink("/dev/zero", file("zero.journal"));
+  fs::create_symlink("/dev/full", file("full.journal"));
+  for (const char* name : {"zero.journal", "full.journal"}) {
+    const Outcome r = run({"count", "-n", "10", "--checkpoint", file(name).string()});
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_TRUE(contains(r.err, "is not a regular file")) << r.err;
+  }
+  const Outcome device = run({"merge", "/dev/zero"});
+  EXPECT_EQ(device.exit_code, 3) << describe(device);
+  EXPECT_TRUE(contains(device.err, "/dev/zero is not a regular file")) << device.err;
+
+  count(10, {"--checkpoint", file("big.journal").string()});
+  fs::resize_file(file("big.journal"), std::uintmax_t{2} << 30);  // sparse: zeros after the records
+  const Outcome big = run({"count", "-n", "10", "--checkpoint", file("big.journal").string()});
+  EXPECT_EQ(big.exit_code, 3) << describe(big);
+  EXPECT_TRUE(contains(big.err, "more than a journal of")) << big.err;
+  EXPECT_LT(big.max_rss_kib, 100 * 1024) << "read whole";
+  fs::resize_file(file("big.journal"), 0);
+  write_bytes(file("big.json"), "");
+  fs::resize_file(file("big.json"), std::uintmax_t{2} << 30);
+  const Outcome big_shard = run({"merge", file("big.json").string()});
+  EXPECT_EQ(big_shard.exit_code, 3) << describe(big_shard);
+  EXPECT_TRUE(contains(big_shard.err, "more than a shard file")) << big_shard.err;
+  EXPECT_LT(big_shard.max_rss_kib, 100 * 1024) << "read whole";
+}
+
+// A zero-filled block after a power cut (more than 256 NUL bytes) was refused as damage.
+TEST_F(ResumeCli, ZeroFilledBlockAtTheEndIsATornTail) {
+  const fs::path journal = file("zeros.journal");
+  const Json whole = count(12, {"--checkpoint", journal.string()});
+  std::string bytes = read_bytes(journal);
+  bytes.resize(bytes.rfind('\n', bytes.size() - 2) + 1 + 9);  // the last record torn after 9 bytes
+  write_bytes(journal, bytes + std::string(4096, '\0'));
+  const Outcome r = run({"count", "-n", "12", "-t", "2", "--checkpoint", journal.string(), "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.err, "torn")) << r.err;
+  EXPECT_EQ(numbers(last_record(r)), numbers(whole));
+}
+
+// ---- interrupts ------------------------------------------------------------------------------
+
+// The signal tests send their signal only once the run is under way: the interrupt handlers are
+// installed before this line is logged (at --log-level info), and a sanitizer on a loaded machine
+// can take longer than any fixed delay to get there.
+constexpr const char* kStartLine = "[info] N=";
+constexpr std::chrono::seconds kStartLimit{60};
+
+TEST_F(ResumeCli, SigintStopsWithin2SecondsAndKeepsTheFinishedUnits) {
+  const fs::path journal = file("n18.journal");
+  harness::Process process = start(
+      {"count", "-n", "18", "-t", "2", "--engine", "dfs", "--checkpoint", journal.string(), "--log-level", "info"},
+      dir_);
+  ASSERT_TRUE(process.wait_for_stderr(kStartLine, kStartLimit));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  process.signal(SIGINT);
+  const Outcome r = process.wait();
+  EXPECT_EQ(r.exit_code, 130) << describe(r);
+  EXPECT_LT(r.seconds, 2.5);
+  EXPECT_TRUE(contains(r.err, "interrupted by SIGINT") && contains(r.err, "run the same command again to resume"))
+      << r.err;
+  const nqueens::JournalScan scan = nqueens::scan_journal(read_bytes(journal), "journal");
+  ASSERT_GT(scan.units.size(), 0u);
+  EXPECT_LT(scan.units.size(), scan.header.unit_count);
+  const nqueens::WorkPlan plan = nqueens::split(18, nqueens::Symmetry::full);
+  for (std::size_t i = 0; i < scan.units.size(); i += scan.units.size() / 3 + 1)
+    EXPECT_EQ(scan.units[i].tally, nqueens::count_from(plan.units[scan.units[i].id], 18))
+        << "unit " << scan.units[i].id;
+}
+
+// At split depth 2, N = 20 has units of many seconds each: none can finish in time, so the exit
+// must not wait for them.
+TEST_F(ResumeCli, SigtermDoesNotWaitForLongUnits) {
+  const fs::path journal = file("n20.journal");
+  harness::Process process = start(
+      {"count", "-n", "20", "--split-depth", "2", "-t", "2", "--checkpoint", journal.string(), "--log-level", "info"},
+      dir_);
+  ASSERT_TRUE(process.wait_for_stderr(kStartLine, kStartLimit));
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  process.signal(SIGTERM);
+  const Outcome r = process.wait();
+  EXPECT_EQ(r.exit_code, 143) << describe(r);
+  EXPECT_LT(r.seconds, 2.5);
+  EXPECT_TRUE(contains(r.err, "interrupted by SIGTERM")) << r.err;
+  EXPECT_NO_THROW(nqueens::scan_journal(read_bytes(journal), "journal"));
+}
+
+// The message's time counts from the start of the run, not of the size being counted: it is at
+// least the time the sizes already printed took (their `seconds`). No clock is read here; the
+// program's own figures are compared. At split depth 2, N = 20 has units of seconds each.
+TEST_F(ResumeCli, InterruptedListSaysTheTimeSinceTheRunStarted) {
+  const fs::path out = file("out.jsonl");
+  harness::Process process({NQUEENS_BINARY, "count", "-n", "15,16,20", "--engine", "dfs", "--split-depth", "2", "-t",
+                            "2", "--format", "json", "--no-progress"},
+                           harness::Options::stdout_to(out));
+  while (harness::lines_of(read_bytes(out)).size() < 3 && !process.ended())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  process.signal(SIGINT);
+  const Outcome r = process.wait();
+  ASSERT_EQ(r.exit_code, 130) << describe(r);
+  const std::vector<std::string> lines = harness::lines_of(read_bytes(out));
+  ASSERT_EQ(lines.size(), 3u);
+  const double printed =
+      Json::parse(lines[1])["seconds"].get<double>() + Json::parse(lines[2])["seconds"].get<double>();
+  std::smatch said;
+  ASSERT_TRUE(std::regex_search(r.err, said, std::regex(R"(interrupted by SIGINT after (\d+\.\d) s)"))) << r.err;
+  EXPECT_GE(std::stod(said[1]) + 0.05, printed) << r.err;  // the message rounds to 0.1 s
+}
+
+TEST_F(ResumeCli, SigintWithoutCheckpointSaysNothingWasSaved) {
+  harness::Process process = start({"count", "-n", "20", "--split-depth", "2", "-t", "2", "--log-level", "info"}, dir_);
+  ASSERT_TRUE(process.wait_for_stderr(kStartLine, kStartLimit));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  process.signal(SIGINT);
+  const Outcome r = process.wait();
+  EXPECT_EQ(r.exit_code, 130) << describe(r);
+  EXPECT_LT(r.seconds, 2.5);
+  EXPECT_TRUE(contains(r.err, "nothing was saved")) << r.err;
+}
+
+// ---- progress --------------------------------------------------------------------------------
+
+TEST_F(ResumeCli, ProgressLinesWhenStderrIsNotATerminal) {
+  const Outcome shown = run({"count", "-n", "16", "-t", "1", "--engine", "dfs", "--progress-interval", "0.1"});
+  ASSERT_EQ(shown.exit_code, 0) << describe(shown);
+  EXPECT_TRUE(std::regex_search(shown.err, std::regex(R"(\[progress\] N=16: \d+/860 units, ~\d+\.\d% of work, )"
+                                                      R"(\d:\d\d:\d\d elapsed, ETA (\d:\d\d:\d\d|-), \S+ sol/s)")))
+      << shown.err;
+  const Outcome hidden = run({"count", "-n", "16", "-t", "2", "--progress-interval", "0.1", "--no-progress"});
+  EXPECT_EQ(hidden.err, "");
+  const Outcome quiet = run({"count", "-n", "16", "-t", "2", "--progress-interval", "0.1", "-q"});
+  EXPECT_EQ(quiet.err, "");
+}
+
+// ---- shards and merge ------------------------------------------------------------------------
+
+class ShardCli : public ResumeCli {
+ protected:
+  // Shard files of `count -n n --shard i/k` for i = 1..k.
+  std::vector<std::string> shards(int n, int k, const std::string& prefix = "shard") {
+    std::vector<std::string> files;
+    for (int i = 1; i <= k; ++i) {
+      files.push_back(file(prefix + "-" + std::to_string(i) + "-of-" + std::to_string(k) + ".json").string());
+      const std::string shard = std::to_string(i) + "/" + std::to_string(k);
+      const Outcome r = run({"count", "-n", std::to_string(n), "-t", "2", "--shard", shard, "--output", files.back()});
+      EXPECT_EQ(r.exit_code, 0) << describe(r);
+      EXPECT_EQ(r.out, "");
+    }
+    return files;
+  }
+
+  // Adds 8 to the total of the third unit of the shard file `from`, writes the file to `to`, and
+  // returns that unit: its checksum no longer matches its counts.
+  nqueens::UnitCount tamper_with_a_count(const std::string& from, const std::string& to) {
+    const nqueens::ShardFile shard = nqueens::parse_shard_json(read_bytes(from), from);
+    const nqueens::UnitCount victim = shard.units.at(2);
+    const std::string id_total =
+        "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total);
+    std::string text = read_bytes(from);
+    text.replace(text.find(id_total), id_total.size(),
+                 "\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total + 8));
+    write_bytes(to, text);
+    return victim;
+  }
+
+  Outcome merge(const std::vector<std::string>& files, std::vector<std::string> options = {}) {
+    std::vector<std::string> args = {"merge"};
+    args.insert(args.end(), files.begin(), files.end());
+    args.insert(args.end(), options.begin(), options.end());
+    return run(args);
+  }
+};
+
+TEST_F(ShardCli, MergedShardsEqualThePlainCount) {
+  const Json plain = count(14);
+  for (int k : {1, 3, 5}) {
+    const Outcome r = merge(shards(14, k), {"--format", "json", "--verify"});
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    EXPECT_EQ(numbers(last_record(r)), numbers(plain)) << "k=" << k;
+    EXPECT_EQ(last_record(r)["verified"], true);
+    EXPECT_EQ(last_record(r)["work_units"], plain["work_units"]);
+  }
+}
+
+// merge reports the summed time of the units it merged: the sum of the shard files' entries.
+TEST_F(ShardCli, MergeReportsTheSummedTimeOfTheShardsUnits) {
+  const std::vector<std::string> files = shards(13, 3);
+  std::uint64_t sum = 0;
+  for (const std::string& name : files)
+    for (const nqueens::UnitCount& unit : nqueens::read_shard_file(name).units) {
+      ASSERT_TRUE(unit.microseconds.has_value()) << name << " unit " << unit.id;
+      sum += *unit.microseconds;
+    }
+  const Outcome r = merge(files, {"--format", "json", "--log-level", "info"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(last_record(r)["unit_seconds"], static_cast<double>(sum) / 1e6);
+  EXPECT_EQ(last_record(r)["untimed_units"], 0);
+  EXPECT_TRUE(contains(r.err, "of thread time in all runs")) << r.err;
+}
+
+TEST_F(ShardCli, ShardFileGoesToStdoutWithoutOutput) {
+  const Outcome r = run({"count", "-n", "10", "--shard", "1/1"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  write_bytes(file("stdout.json"), r.out);
+  const Outcome merged = merge({file("stdout.json").string()}, {"--format", "csv"});
+  ASSERT_EQ(merged.exit_code, 0) << describe(merged);
+  EXPECT_TRUE(contains(merged.out, "\n10,724,92,724,92,")) << merged.out;
+}
+
+TEST_F(ShardCli, MissingDoubledAlteredOrConflictingShardsAreNamedByIdWithNoTotal) {
+  const std::vector<std::string> files = shards(12, 3);
+  const auto engine = nqueens::make_engine(12, {});  // the CLI's default: auto, which is join at 12
+  const std::vector<std::size_t> third = nqueens::shard_ids(*engine, {3, 3});
+
+  auto expect_rejected = [&](const std::vector<std::string>& inputs, const std::string& message) {
+    const Outcome r = merge(inputs, {"--format", "json"});
+    EXPECT_EQ(r.exit_code, 1) << describe(r);
+    EXPECT_EQ(r.out, "") << "no total may be printed";
+    EXPECT_TRUE(contains(r.err, message)) << "expected '" << message << "' in\n" << r.err;
+    EXPECT_TRUE(contains(r.err, "no total")) << r.err;
+  };
+  expect_rejected({files[0], files[1]}, "missing (" + std::to_string(third.size()) + " of " +
+                                            std::to_string(engine->unit_count()) + " units): units " +
+                                            std::to_string(third[0]));
+  expect_rejected({files[0], files[1], files[2], files[2]}, "duplicated: units " + std::to_string(third[0]));
+
+  // An edited count: its checksum no longer matches.
+  const nqueens::UnitCount victim = tamper_with_a_count(files[1], file("altered.json").string());
+  expect_rejected({files[0], file("altered.json").string(), files[2]},
+                  "altered (checksum does not match the counts): unit " + std::to_string(victim.id));
+
+  // A copy with a changed count and a checksum to match: the two files disagree.
+  nqueens::ShardFile forged = nqueens::parse_shard_json(read_bytes(files[1]), files[1]);
+  forged.units[2].tally.total += 8;
+  write_bytes(file("forged.json"), nqueens::shard_json(forged));
+  expect_rejected({files[0], files[1], files[2], file("forged.json").string()},
+                  "conflicting counts: unit " + std::to_string(victim.id));
+}
+
+TEST_F(ShardCli, ShardsOfDifferentRunsAreBadInput) {
+  const std::vector<std::string> twelve = shards(12, 2, "n12");
+  const std::vector<std::string> fourteen = shards(14, 2, "n14");  // the same engine (join) as 12
+  const Outcome r = merge({twelve[0], fourteen[1]});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "N is 12 there, 14 here") || contains(r.err, "N is 14 there, 12 here")) << r.err;
+  write_bytes(file("junk.json"), "{\"not\": \"a shard\"}");
+  const Outcome junk = merge({twelve[0], file("junk.json").string()});
+  EXPECT_EQ(junk.exit_code, 3) << describe(junk);
+}
+
+TEST_F(ShardCli, BadOptionsAreUsageErrors) {
+  fs::create_directory(file("sub"));
+  write_bytes(file("j"), "");  // a file: with several N, --checkpoint must be a directory
+  const std::string same = file("same.json").string(), also_same = file("sub/../same.json").string();
+  const std::vector<std::vector<std::string>> cases = {
+      {"count", "-n", "8-10", "--checkpoint", file("j").string()},
+      {"count", "-n", "8,9", "--shard", "1/2"},
+      {"count", "-n", "8", "--shard", "3/2"},
+      {"count", "-n", "8", "--shard", "x"},
+      {"count", "-n", "8", "--output", file("o").string()},
+      {"count", "-n", "8", "--shard", "1/2", "--verify"},
+      {"count", "-n", "8", "--progress-interval", "0"},
+      {"count", "-n", "8", "--progress-interval", "nan"},
+      {"count", "-n", "8", "--progress-interval", "inf"},
+      {"count", "-n", "8", "--progress-interval", "-1"},
+      {"count", "-n", "8", "--checkpoint", ""},
+      {"count", "-n", "8", "--shard", "1/1", "--output", ""},
+      // The shard file would replace the journal, or be written under its name.
+      {"count", "-n", "8", "--shard", "1/1", "--output", same, "--checkpoint", also_same},
+      {"count", "-n", "8", "--shard", "1/1", "--output", same, "--checkpoint", same + ".partial"},
+      {"merge"},
+      {"merge", file("does-not-exist.json").string()}};
+  for (const auto& args : cases) {
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args[3] << "\n" << describe(r);
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_FALSE(fs::exists(same));
+  EXPECT_FALSE(fs::exists(same + ".partial"));
+}
+
+// The shard file's place is claimed before the count: an unwritable --output used to be found
+// only once the count was done, and the result lost. The log shows no size started, and the
+// journal named on the same command line is never created.
+TEST_F(ShardCli, UnwritableOutputFailsBeforeAnythingIsCounted) {
+  const fs::path journal = file("n17.journal");
+  for (const std::string& output : {file("no/such/dir/x.json").string(), directory().string()}) {
+    const Outcome r = run({"count", "-n", "17", "--shard", "1/1", "--output", output, "--checkpoint", journal.string(),
+                           "--log-level", "info"});
+    EXPECT_EQ(r.exit_code, 3) << describe(r);
+    EXPECT_TRUE(contains(r.err, "nqueens: error: cannot ")) << r.err;
+    EXPECT_FALSE(contains(r.err, "N=17")) << "the count started\n" << r.err;
+    EXPECT_FALSE(fs::exists(journal));
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+// Two runs writing one --output at once: the second is refused while the first holds
+// FILE.partial. The first, interrupted, leaves FILE.partial behind unlocked (as a killed run
+// would), and the next run takes it over.
+TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver) {
+  const fs::path output = file("n18.json"), partial = file("n18.json.partial");
+  harness::Process first =
+      start({"count", "-n", "18", "--engine", "dfs", "-t", "1", "--shard", "1/1", "--output", output.string()}, dir_);
+  while (!fs::exists(partial) && !first.ended()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const Outcome second = run({"count", "-n", "18", "--engine", "dfs", "--shard", "1/1", "--output", output.string()});
+  EXPECT_EQ(second.exit_code, 3) << describe(second);
+  EXPECT_TRUE(contains(second.err, partial.string() + " is in use by another nqueens process")) << second.err;
+  first.signal(SIGTERM);
+  EXPECT_EQ(first.wait().exit_code, 143);
+  EXPECT_FALSE(fs::exists(output));
+
+  write_bytes(partial, "what a killed run left");
+  const Outcome third = run({"count", "-n", "10", "--shard", "1/1", "--output", output.string()});
+  ASSERT_EQ(third.exit_code, 0) << describe(third);
+  EXPECT_FALSE(fs::exists(partial));
+  const Outcome merged = merge({output.string()}, {"--format", "csv"});
+  ASSERT_EQ(merged.exit_code, 0) << describe(merged);
+  EXPECT_TRUE(contains(merged.out, "\n10,724,92,724,92,")) << merged.out;
+}
+
+// Issue 15: a tampered count is found by check and by merge, and count --units + merge recovers
+// the exact total without counting the other units again.
+TEST_F(ShardCli, TamperedShardIsFoundAndItsUnitsRecounted) {
+  const std::vector<std::string> files = shards(14, 3);
+  const nqueens::UnitCount victim = tamper_with_a_count(files[1], files[1]);
+
+  const Outcome checked = run({"check", files[1]});
+  EXPECT_EQ(checked.exit_code, 1) << describe(checked);
+  EXPECT_TRUE(contains(checked.out, "altered (checksum fails): units " + std::to_string(victim.id))) << checked.out;
+  EXPECT_TRUE(contains(checked.out, "--units " + std::to_string(victim.id) + " ")) << checked.out;
+
+  const Outcome merged = merge(files);
+  EXPECT_EQ(merged.exit_code, 1) << describe(merged);
+  const std::string units_option = "--units " + std::to_string(victim.id) + " ";
+  ASSERT_TRUE(contains(merged.err, units_option)) << merged.err;
+
+  const std::string recount = file("recount.json").string();
+  const Outcome counted =
+      run({"count", "-n", "14", "--engine", "join", "--units", std::to_string(victim.id), "--output", recount});
+  ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+  EXPECT_EQ(run({"check", recount}).exit_code, 0);
+  std::vector<std::string> all = files;
+  all.push_back(recount);
+  // The altered entry still sits in the second file: it counts for nothing, and is only reported.
+  const Outcome r = merge(all, {"--format", "json", "--verify"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.err, "unit " + std::to_string(victim.id) + " in " + files[1] + " fails its checksum"))
+      << r.err;
+  EXPECT_EQ(last_record(r)["total"], 365596);
+  EXPECT_EQ(last_record(r)["verified"], true);
+}
+
+TEST_F(ShardCli, UnitListsThatDoNotFitTheRunAreBadInput) {
+  for (const char* list : {"5-3", "x", "999999", "1,1"}) {
+    const Outcome r = run({"count", "-n", "10", "--units", list});
+    EXPECT_EQ(r.exit_code, 2) << list << "\n" << describe(r);
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_EQ(run({"count", "-n", "10", "--units", "1", "--shard", "1/2"}).exit_code, 2);
+}
+
+// Editing "n":16 to 17 in a K = 1 shard file merged to "17 14772512" with exit 0 (issue 17.5).
+TEST_F(ShardCli, ShardFileWithAnEditedHeaderIsRefused) {
+  const std::vector<std::string> files = shards(10, 1);
+  std::string text = read_bytes(files[0]);
+  text.replace(text.find("\"n\":10"), 6, "\"n\":11");
+  write_bytes(file("edited.json"), text);
+  const Outcome r = merge({file("edited.json").string()});
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, "edited.json: not a valid shard file: the header fails its checksum")) << r.err;
+}
+
+// A merge of one shard of a million named every missing shard on its own line: 1,000,001 lines.
+TEST_F(ShardCli, MergeOfOneShardOfAMillionSaysSoInAFewLines) {
+  const std::string one = file("one.json").string();
+  const Outcome counted = run({"count", "-n", "8", "--shard", "1/1000000", "--output", one});
+  ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+  const Outcome r = merge({one});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_LE(std::count(r.err.begin(), r.err.end(), '\n'), 5) << r.err.substr(0, 2000);
+  EXPECT_TRUE(contains(r.err, "no file for shards 2-1000000 of 1000000")) << r.err.substr(0, 2000);
+}
+
+}  // namespace

@@ -1,0 +1,191 @@
+// The two engines behind one seam: the join engine against the DFS engine and the slow
+// reference, the unique and rotation-symmetric counts against brute force, the automatic
+// choice, and the pipeline (threads, shards, headers) run over the join engine.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "dfs/dfs_engine.hpp"
+#include "join/join_engine.hpp"
+#include "run/registry.hpp"
+#include "join/join_plan.hpp"
+#include "nqueens/nqueens.hpp"
+#include "run/schedule.hpp"
+#include "run/run.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using nqueens::CountOptions;
+using nqueens::CountResult;
+using nqueens::to_string;
+using test_support::describe;
+
+CountOptions with_engine(std::string engine, int threads = 2) {
+  CountOptions options;
+  options.engine = engine;
+  options.threads = threads;
+  return options;
+}
+
+CountResult count_with(int n, std::string engine, int threads = 2) {
+  return nqueens::count(n, with_engine(engine, threads));
+}
+
+// Brute force over every solution of the reference solver: how many are their own half-turn
+// and quarter-turn images (test_support::image moves the queens square by square).
+std::pair<std::uint64_t, std::uint64_t> brute_rotation_fixed(int n) {
+  std::uint64_t half = 0, quarter = 0;
+  nqueens::reference_solutions(n, [&](const std::vector<int>& board) {
+    half += test_support::image(board, 3) == board ? 1 : 0;
+    quarter += test_support::image(board, 6) == board ? 1 : 0;
+  });
+  return {half, quarter};
+}
+
+TEST(JoinEngine, AgreesWithTheDfsEngineAndTheReferenceForEverySmallN) {
+  for (int n = nqueens::join::kMinJoinN; n <= 14; ++n) {
+    const CountResult join = count_with(n, "join");
+    const CountResult dfs = count_with(n, "dfs");
+    EXPECT_EQ(join.engine, "join");
+    EXPECT_EQ(to_string(join.totals.total), to_string(dfs.totals.total)) << "n=" << n;
+    ASSERT_TRUE(join.unique && dfs.unique) << "n=" << n;
+    EXPECT_EQ(to_string(*join.unique), to_string(*dfs.unique)) << "n=" << n;
+    if (n <= 11) {
+      EXPECT_EQ(join.totals.total, nqueens::reference_count(n)) << "n=" << n;
+    }
+  }
+}
+
+TEST(JoinEngine, RotationFixedCountsMatchBruteForceAndTheDfsOrbits) {
+  for (int n = nqueens::join::kMinJoinN; n <= 13; ++n) {
+    const CountResult join = count_with(n, "join");
+    const CountResult dfs = count_with(n, "dfs");
+    ASSERT_TRUE(join.half_turn_fixed && join.quarter_turn_fixed && dfs.half_turn_fixed) << "n=" << n;
+    EXPECT_EQ(to_string(*join.half_turn_fixed), to_string(*dfs.half_turn_fixed)) << "n=" << n;
+    EXPECT_EQ(to_string(*join.quarter_turn_fixed), to_string(*dfs.quarter_turn_fixed)) << "n=" << n;
+    if (n <= 11) {
+      const auto [half, quarter] = brute_rotation_fixed(n);
+      EXPECT_EQ(*join.half_turn_fixed, half) << "n=" << n;
+      EXPECT_EQ(*join.quarter_turn_fixed, quarter) << "n=" << n;
+    }
+  }
+}
+
+TEST(JoinEngine, MatchesTheOeisUpTo17) {
+  for (int n = 15; n <= 17; ++n) {
+    const CountResult r = count_with(n, "join");
+    EXPECT_EQ(to_string(r.totals.total), std::to_string(*nqueens::oeis_total(n))) << "n=" << n;
+    ASSERT_TRUE(r.unique.has_value());
+    EXPECT_EQ(to_string(*r.unique), std::to_string(*nqueens::oeis_unique(n))) << "n=" << n;
+  }
+}
+
+TEST(JoinEngine, EveryUnitCountsTheSameOnAnyThreadCount) {
+  for (int n : {12, 13}) {
+    const auto engine = nqueens::make_join_engine(n);
+    std::map<int, std::vector<nqueens::Tally>> per_unit;
+    for (int threads : {1, 3}) {
+      std::vector<nqueens::Tally> tallies(engine->unit_count());
+      nqueens::run_units(*engine, threads, [&tallies](std::size_t id, const nqueens::Tally& t) { tallies[id] = t; });
+      per_unit[threads] = tallies;
+    }
+    EXPECT_EQ(per_unit[1], per_unit[3]) << "n=" << n;
+  }
+}
+
+// The engine's setup (unit list, costs, the costliest-first order shards are assigned by) runs
+// in parallel on the run's threads; it must come out the same on any thread count, and the
+// order must be a plain stable sort of the costs.
+TEST(JoinEngine, SetupIsTheSameOnAnyThreadCountAndOrdersAsAStableSort) {
+  for (int n : {13, 14, 17}) {
+    const auto one = nqueens::make_engine(n, with_engine("join", 1));
+    const auto three = nqueens::make_engine(n, with_engine("join", 3));
+    ASSERT_EQ(one->header(), three->header()) << "n=" << n;
+    std::vector<std::uint64_t> costs;
+    for (std::size_t id = 0; id < one->unit_count(); ++id) {
+      costs.push_back(one->cost(id));
+      ASSERT_EQ(costs.back(), three->cost(id)) << "n=" << n << " unit " << id;
+    }
+    std::vector<std::size_t> stable(costs.size());
+    std::iota(stable.begin(), stable.end(), std::size_t{0});
+    std::stable_sort(stable.begin(), stable.end(), [&](std::size_t a, std::size_t b) { return costs[a] > costs[b]; });
+    EXPECT_TRUE(std::ranges::equal(one->costliest_first(), stable)) << "n=" << n;
+    EXPECT_TRUE(std::ranges::equal(three->costliest_first(), stable)) << "n=" << n;
+  }
+}
+
+TEST(JoinEngine, ShardsOfAJoinRunAddUpToTheWholeRun) {
+  const auto engine = nqueens::make_join_engine(13);
+  nqueens::Totals summed;
+  std::size_t units = 0;
+  for (int i = 1; i <= 3; ++i) {
+    nqueens::Session shard(*engine, nqueens::shard_ids(*engine, {i, 3}), nullptr);
+    shard.run(2);
+    const CountResult part = shard.result(2, 0);
+    EXPECT_FALSE(part.unique.has_value()) << "a shard of a join run has no unique count of its own";
+    summed += part.totals;
+    units += shard.wanted().size();
+  }
+  EXPECT_EQ(units, engine->unit_count());
+  EXPECT_EQ(to_string(summed.total), "73712");
+  const CountResult merged = nqueens::make_count_result(engine->header(), summed, {}, true, 2, 0);
+  ASSERT_TRUE(merged.unique.has_value());
+  EXPECT_EQ(to_string(*merged.unique), "9233");
+}
+
+TEST(JoinEngine, ItsHeaderNamesTheEngineAndIsRefusedForADfsRun) {
+  const auto join = nqueens::make_join_engine(12);
+  const auto dfs = nqueens::make_dfs_engine(nqueens::split(12, nqueens::Symmetry::full));
+  EXPECT_EQ(join->header().engine, "join");
+  EXPECT_EQ(dfs->header().engine, "dfs");
+  EXPECT_NE(nqueens::header_mismatch(dfs->header(), join->header()).find("the engine is join there, dfs here"),
+            std::string::npos);
+  EXPECT_EQ(nqueens::header_problem(join->header()), "");
+  const auto text = nqueens::header_text(join->header());
+  EXPECT_NE(text.find("engine=join"), std::string::npos) << text;
+  EXPECT_EQ(nqueens::parse_header_text(text), join->header());
+  // A header written before engines existed reads as a dfs run.
+  std::string old = nqueens::header_text(dfs->header());
+  old.erase(old.find(" engine=dfs"), std::string(" engine=dfs").size());
+  EXPECT_EQ(nqueens::parse_header_text(old), dfs->header());
+}
+
+TEST(EngineChoice, AutoPicksTheMeasuredFasterEngineAndFallsBackWhereTheJoinCannotRun) {
+  const CountOptions automatic = with_engine("auto");
+  EXPECT_EQ(nqueens::choose_engine(1, automatic).name, "dfs");
+  EXPECT_EQ(nqueens::choose_engine(3, automatic).name, "dfs");
+  EXPECT_EQ(nqueens::choose_engine(12, automatic).name, "join");
+  EXPECT_EQ(nqueens::choose_engine(13, automatic).name, "dfs") << "odd boards: join only from 17";
+  EXPECT_EQ(nqueens::choose_engine(15, automatic).name, "dfs");
+  EXPECT_EQ(nqueens::choose_engine(16, automatic).name, "join");
+  EXPECT_EQ(nqueens::choose_engine(17, automatic).name, "join");
+  EXPECT_EQ(nqueens::choose_engine(27, automatic).name, "dfs") << "the join's tables would not fit";
+  CountOptions mirror = automatic;
+  mirror.symmetry = nqueens::Symmetry::mirror;
+  EXPECT_EQ(nqueens::choose_engine(16, mirror).name, "dfs") << "--symmetry is a dfs option";
+  EXPECT_EQ(count_with(3, "auto").totals.total, 0u);
+}
+
+TEST(EngineChoice, AnExplicitJoinThatCannotRunIsBadInputWithTheReason) {
+  const CountOptions join = with_engine("join");
+  for (int n : {1, 2, 3, 27}) {
+    try {
+      (void)nqueens::choose_engine(n, join).name;
+      ADD_FAILURE() << "n=" << n << " was accepted";
+    } catch (const std::invalid_argument& error) {
+      EXPECT_NE(std::string(error.what()).find("the join engine cannot count N=" + std::to_string(n)),
+                std::string::npos)
+          << error.what();
+    }
+  }
+  CountOptions depth = join;
+  depth.split_depth = 3;
+  EXPECT_THROW((void)nqueens::choose_engine(16, depth).name, std::invalid_argument);
+}
+
+}  // namespace

@@ -1,0 +1,490 @@
+// The checkpoint journal: what is appended comes back, a torn last line is dropped, and every
+// other kind of damage or a journal of another run is refused with the file left byte for byte
+// as it was.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "files/file_io.hpp"
+#include "dfs/kernel.hpp"
+#include "nqueens/journal.hpp"
+#include "nqueens/nqueens.hpp"
+#include "dfs/dfs_engine.hpp"
+#include "run/schedule.hpp"
+#include "run/run.hpp"
+#include "dfs/split.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nqueens::Journal;
+using nqueens::JournalCorrupt;
+using nqueens::JournalMismatch;
+using nqueens::RunHeader;
+using nqueens::Symmetry;
+using nqueens::UnitCount;
+using nqueens::WorkPlan;
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+UnitCount counted(const WorkPlan& plan, std::size_t id) { return {id, nqueens::count_from(plan.units[id], plan.n)}; }
+
+class JournalTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string name = testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = fs::temp_directory_path() / ("nqueens-journal-" + std::to_string(getpid()) + "-" + name);
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A journal of N = 10 holding its first `units` units.
+  fs::path make_journal(std::size_t units) {
+    const fs::path path = dir_ / "run.journal";
+    Journal journal(path, header_);
+    for (std::size_t id = 0; id < units; ++id) journal.append(counted(plan_, id));
+    return path;
+  }
+
+  // A journal line for `unit` of this run with a correct checksum, as the journal writes it.
+  std::string record_line(const UnitCount& unit) const { return nqueens::journal_record_line(header_, unit); }
+
+  // Opening the file must throw `Error` and leave every byte as it was.
+  template <typename Error>
+  void expect_refused(const fs::path& path, const RunHeader& header, const std::string& message_part = "") {
+    const std::string before = read_bytes(path);
+    try {
+      Journal journal(path, header);
+      ADD_FAILURE() << "opened without complaint";
+    } catch (const Error& error) {
+      EXPECT_NE(std::string(error.what()).find(message_part), std::string::npos) << error.what();
+    }
+    EXPECT_EQ(read_bytes(path), before) << "the file was changed";
+  }
+
+  fs::path dir_;
+  WorkPlan plan_ = nqueens::split(10, Symmetry::full);
+  RunHeader header_ = nqueens::make_header(plan_);
+};
+
+TEST_F(JournalTest, HeaderTextRoundTripsAndOnlyTheRunMatters) {
+  EXPECT_EQ(nqueens::parse_header_text(nqueens::header_text(header_)), header_);
+  EXPECT_EQ(nqueens::header_mismatch(header_, header_), "");
+  RunHeader newer = header_;
+  newer.version = "9.9.9";  // same units, other build: resuming must work
+  EXPECT_EQ(nqueens::header_mismatch(header_, newer), "");
+  RunHeader other = nqueens::make_header(nqueens::split(11, Symmetry::full));
+  EXPECT_EQ(nqueens::header_mismatch(header_, other), "N is 11 there, 10 here");
+  EXPECT_FALSE(nqueens::parse_header_text("n=10 symmetry=full"));
+}
+
+TEST_F(JournalTest, NewJournalHoldsOnlyTheHeader) {
+  const fs::path path = make_journal(0);
+  EXPECT_EQ(read_bytes(path), nqueens::journal_header_line(header_));
+}
+
+TEST_F(JournalTest, AppendedUnitsComeBackOnReopen) {
+  const fs::path path = make_journal(7);
+  Journal journal(path, header_);
+  ASSERT_EQ(journal.recorded().size(), 7u);
+  for (std::size_t id = 0; id < 7; ++id) EXPECT_EQ(journal.recorded()[id], counted(plan_, id));
+  EXPECT_EQ(journal.dropped_bytes(), 0u);
+  EXPECT_EQ(journal.units(), 7u);
+}
+
+TEST_F(JournalTest, UnitsFromManyWorkerThreadsAllArrive) {
+  const WorkPlan plan = nqueens::split(12, Symmetry::mirror);
+  const RunHeader header = nqueens::make_header(plan);
+  const fs::path path = dir_ / "threads.journal";
+  {
+    Journal journal(path, header);
+    nqueens::run_units(*nqueens::make_dfs_engine(plan), 4, [&journal](std::size_t id, const nqueens::Tally& t) {
+      journal.append({id, t});
+    });
+  }
+  Journal reopened(path, header);
+  nqueens::Totals sum;
+  std::set<std::size_t> ids;
+  for (const UnitCount& unit : reopened.recorded()) {
+    EXPECT_EQ(unit, counted(plan, unit.id));
+    ids.insert(unit.id);
+    sum += unit.tally;
+  }
+  EXPECT_EQ(ids.size(), plan.units.size());
+  EXPECT_TRUE(sum.total == 14200);
+}
+
+TEST_F(JournalTest, TornLastRecordIsDroppedAndTheFileRepaired) {
+  const fs::path path = make_journal(5);
+  const std::string sound = read_bytes(path);
+  const std::string torn = record_line(counted(plan_, 5)).substr(0, 9);
+  write_bytes(path, sound + torn);
+  {
+    Journal journal(path, header_);
+    EXPECT_EQ(journal.recorded().size(), 5u);
+    EXPECT_EQ(journal.dropped_bytes(), torn.size());
+    EXPECT_EQ(read_bytes(path), sound);  // cut back to the last complete record
+    journal.append(counted(plan_, 5));
+  }
+  Journal again(path, header_);
+  EXPECT_EQ(again.recorded().size(), 6u);
+  EXPECT_EQ(again.dropped_bytes(), 0u);
+}
+
+TEST_F(JournalTest, ZerosLeftByACrashAreATornRecord) {
+  const fs::path path = make_journal(3);
+  write_bytes(path, read_bytes(path) + std::string(40, '\0'));
+  Journal journal(path, header_);
+  EXPECT_EQ(journal.recorded().size(), 3u);
+  EXPECT_EQ(journal.dropped_bytes(), 40u);
+}
+
+TEST_F(JournalTest, TornHeaderStartsTheJournalAfresh) {
+  const fs::path path = dir_ / "torn-header.journal";
+  write_bytes(path, nqueens::journal_header_line(header_).substr(0, 30));
+  Journal journal(path, header_);
+  EXPECT_TRUE(journal.recorded().empty());
+  EXPECT_EQ(journal.dropped_bytes(), 30u);
+  EXPECT_EQ(read_bytes(path), nqueens::journal_header_line(header_));
+}
+
+TEST_F(JournalTest, DamagedRecordIsRefusedUntouched) {
+  const fs::path path = make_journal(6);
+  std::string bytes = read_bytes(path);
+  const std::size_t third = bytes.find("\nU 2 ") + 5;  // a digit of unit 2's total
+  bytes[third] = bytes[third] == '9' ? '8' : static_cast<char>(bytes[third] + 1);
+  write_bytes(path, bytes);
+  expect_refused<JournalCorrupt>(path, header_, "line 4: the record fails its checksum");
+}
+
+TEST_F(JournalTest, DamagedLastCompleteRecordIsNotTakenForATornOne) {
+  const fs::path path = make_journal(4);
+  std::string bytes = read_bytes(path);
+  bytes[bytes.size() - 3] = bytes[bytes.size() - 3] == 'a' ? 'b' : 'a';  // inside the last checksum
+  write_bytes(path, bytes);
+  expect_refused<JournalCorrupt>(path, header_, "line 5");
+}
+
+TEST_F(JournalTest, DamagedHeaderIsRefusedUntouched) {
+  const fs::path path = make_journal(2);
+  std::string bytes = read_bytes(path);
+  bytes.replace(bytes.find("units="), 6, "unitz=");
+  write_bytes(path, bytes);
+  expect_refused<JournalCorrupt>(path, header_, "line 1");
+}
+
+TEST_F(JournalTest, ForeignLinesAndLongTailsAreRefusedUntouched) {
+  const fs::path path = make_journal(3);
+  const std::string sound = read_bytes(path);
+  write_bytes(path, sound + "hello\n" + record_line(counted(plan_, 3)));
+  expect_refused<JournalCorrupt>(path, header_, "line 5");
+  write_bytes(path, sound + std::string(300, '1'));  // no newline, but far longer than a record
+  expect_refused<JournalCorrupt>(path, header_, "not a record");
+  write_bytes(path, sound + "U 3 x");  // a character no record holds
+  expect_refused<JournalCorrupt>(path, header_, "not a record");
+}
+
+TEST_F(JournalTest, ConflictingDuplicateAndOutOfRangeIdsAreRefused) {
+  const fs::path path = make_journal(3);
+  const std::string sound = read_bytes(path);
+  UnitCount changed = counted(plan_, 1);
+  changed.tally.total += 1;
+  write_bytes(path, sound + record_line(changed));
+  expect_refused<JournalCorrupt>(path, header_, "unit 1 is recorded twice with different counts");
+  write_bytes(path, sound + record_line({plan_.units.size(), {}}));
+  expect_refused<JournalCorrupt>(path, header_, "out of range");
+}
+
+TEST_F(JournalTest, RepeatedIdenticalRecordCountsOnce) {
+  const fs::path path = make_journal(3);
+  write_bytes(path, read_bytes(path) + record_line(counted(plan_, 1)));
+  Journal journal(path, header_);
+  EXPECT_EQ(journal.recorded().size(), 3u);
+}
+
+TEST_F(JournalTest, JournalOfAnotherRunIsRefusedUntouched) {
+  const fs::path path = make_journal(4);
+  expect_refused<JournalMismatch>(path, nqueens::make_header(nqueens::split(11, Symmetry::full)),
+                                  "N is 10 there, 11 here");
+  expect_refused<JournalMismatch>(path, nqueens::make_header(nqueens::split(10, Symmetry::mirror)),
+                                  "the symmetry mode is full there, mirror here");
+  expect_refused<JournalMismatch>(path, nqueens::make_header(nqueens::split(10, Symmetry::full, 3)),
+                                  "the split depth is 2 there, 3 here");
+  RunHeader other_units = header_;
+  other_units.fingerprint ^= 1;
+  expect_refused<JournalMismatch>(path, other_units, "fingerprint");
+}
+
+TEST_F(JournalTest, FileThatIsNoJournalIsRefusedUntouched) {
+  const fs::path path = dir_ / "results.csv";
+  write_bytes(path, "n,total\n8,92\n");
+  expect_refused<JournalMismatch>(path, header_, "is not an nqueens journal");
+}
+
+TEST_F(JournalTest, OneProcessAtATime) {
+  const fs::path path = make_journal(1);
+  Journal first(path, header_);
+  EXPECT_THROW(Journal second(path, header_), std::runtime_error);
+}
+
+TEST_F(JournalTest, SealedJournalIgnoresLaterAppends) {
+  const fs::path path = make_journal(0);
+  {
+    Journal journal(path, header_);
+    journal.append(counted(plan_, 0));
+    journal.seal();
+    journal.append(counted(plan_, 1));
+    EXPECT_EQ(journal.units(), 1u);
+  }
+  Journal reopened(path, header_);
+  EXPECT_EQ(reopened.recorded().size(), 1u);
+}
+
+// ---- records and headers bound to their run (issue 17.5) ---------------------------------------
+
+// Records of an N = 11 journal, each with a sound line checksum, spliced into an N = 10 journal
+// resumed to a wrong total: each record's checksum now covers the run it belongs to.
+TEST_F(JournalTest, RecordsSplicedFromAnotherRunAreRefused) {
+  const WorkPlan eleven = nqueens::split(11, Symmetry::full);
+  const RunHeader other = nqueens::make_header(eleven);
+  const fs::path path = make_journal(3);
+  const std::string spliced = nqueens::journal_record_line(other, counted(eleven, 3));
+  write_bytes(path, read_bytes(path) + spliced);
+  expect_refused<JournalCorrupt>(path, header_, "line 5: the record fails its checksum");
+  // The same record, bound to this run, is accepted: only the binding differs.
+  write_bytes(path,
+              read_bytes(path).substr(0, read_bytes(path).size() - spliced.size()) + record_line(counted(eleven, 3)));
+  EXPECT_NO_THROW(Journal(path, header_));
+}
+
+// A header edited to name another run (and given a checksum to match) no longer fits any record.
+TEST_F(JournalTest, HeaderEditedToAnotherRunFailsEveryRecord) {
+  const fs::path path = make_journal(2);
+  const std::string bytes = read_bytes(path);
+  RunHeader edited = header_;
+  edited.n = 11;
+  edited.fingerprint = nqueens::make_header(nqueens::split(11, Symmetry::full)).fingerprint;
+  edited.unit_count = header_.unit_count;
+  write_bytes(path, nqueens::journal_header_line(edited) + bytes.substr(bytes.find('\n') + 1));
+  const nqueens::JournalScan scan = nqueens::scan_journal(read_bytes(path), "edited");
+  EXPECT_TRUE(scan.units.empty());
+  EXPECT_EQ(scan.damaged.size(), 2u);
+  expect_refused<JournalCorrupt>(path, edited, "line 2: the record fails its checksum");
+}
+
+TEST_F(JournalTest, FormatOneJournalIsRefusedWithTheReason) {
+  const fs::path path = make_journal(2);
+  std::string bytes = read_bytes(path);
+  bytes.replace(bytes.find(" 3 "), 3, " 1 ");
+  write_bytes(path, bytes);
+  expect_refused<JournalMismatch>(path, header_, "format 1, written by an older nqueens");
+}
+
+// ---- the time of each unit (issue 14.4): format 3, and format 2 still read ---------------------
+
+// A unit of this run with a time, as a worker reports it.
+UnitCount timed(const WorkPlan& plan, std::size_t id, std::uint64_t microseconds) {
+  UnitCount unit = counted(plan, id);
+  unit.microseconds = microseconds;
+  return unit;
+}
+
+TEST_F(JournalTest, EachUnitsTimeComesBackAndIsCoveredByItsChecksum) {
+  const fs::path path = dir_ / "timed.journal";
+  {
+    Journal journal(path, header_);
+    journal.append(timed(plan_, 0, 0));
+    journal.append(timed(plan_, 1, 123456789));
+    journal.append(counted(plan_, 2));  // a unit whose time is not known: "-"
+  }
+  const std::string bytes = read_bytes(path);
+  EXPECT_TRUE(bytes.starts_with("nqueens-journal 3 ")) << bytes;
+  EXPECT_NE(bytes.find(" 123456789 "), std::string::npos) << bytes;
+  {
+    Journal reopened(path, header_);
+    EXPECT_EQ(reopened.format(), nqueens::RecordFormat::timed);
+    ASSERT_EQ(reopened.recorded().size(), 3u);
+    EXPECT_EQ(reopened.recorded()[0].microseconds, std::optional<std::uint64_t>(0));
+    EXPECT_EQ(reopened.recorded()[1].microseconds, std::optional<std::uint64_t>(123456789));
+    EXPECT_EQ(reopened.recorded()[2].microseconds, std::nullopt);
+  }
+  std::string edited = bytes;
+  edited.replace(edited.find(" 123456789 "), 11, " 123456780 ");
+  write_bytes(path, edited);
+  expect_refused<JournalCorrupt>(path, header_, "line 3: the record fails its checksum");
+}
+
+// Two records of one unit with equal counts agree, whatever their times (a unit counted twice).
+TEST_F(JournalTest, RecordsWithEqualCountsAndOtherTimesAreRepeats) {
+  EXPECT_EQ(timed(plan_, 1, 5), timed(plan_, 1, 9));
+  const fs::path path = make_journal(3);
+  write_bytes(path, read_bytes(path) + record_line(timed(plan_, 1, 5)) + record_line(timed(plan_, 1, 9)));
+  const nqueens::JournalScan scan = nqueens::scan_journal(read_bytes(path), "journal");
+  EXPECT_TRUE(scan.sound());
+  EXPECT_EQ(scan.repeated, 2u);
+  EXPECT_TRUE(scan.conflicting.empty());
+  Journal journal(path, header_);
+  EXPECT_EQ(journal.recorded().size(), 3u);
+}
+
+// A format 2 journal as nqueens wrote it before units were timed: built from fixed text, with
+// its checksums computed as that build did (header line alone, records bound to the run).
+std::string format_two_journal(const RunHeader& header, const std::vector<UnitCount>& units) {
+  const std::string head = "nqueens-journal 2 " + nqueens::header_text(header);
+  std::string bytes = head + " crc=" + nqueens::checksum_hex(nqueens::crc32(head)) + "\n";
+  const std::uint32_t run = nqueens::crc32(nqueens::run_identity(header) + "\n");
+  for (const UnitCount& unit : units) {
+    const std::string text = test_support::format_two_record_text(unit);
+    bytes += text + " " + nqueens::checksum_hex(nqueens::crc32(text, run)) + "\n";
+  }
+  return bytes;
+}
+
+TEST_F(JournalTest, FormatTwoJournalIsReadAndResumedAndStaysFormatTwo) {
+  const fs::path path = dir_ / "old.journal";
+  write_bytes(path, format_two_journal(header_, {counted(plan_, 0), counted(plan_, 1), counted(plan_, 2)}));
+  {
+    Journal journal(path, header_);
+    EXPECT_EQ(journal.format(), nqueens::RecordFormat::untimed);
+    ASSERT_EQ(journal.recorded().size(), 3u);
+    for (const UnitCount& unit : journal.recorded()) {
+      EXPECT_EQ(unit, counted(plan_, unit.id));
+      EXPECT_EQ(unit.microseconds, std::nullopt) << "a format 2 record has no time";
+    }
+    journal.append(timed(plan_, 3, 42));
+  }
+  // One file, one format: the appended record is a format 2 one, without its time.
+  std::vector<UnitCount> four = {counted(plan_, 0), counted(plan_, 1), counted(plan_, 2), counted(plan_, 3)};
+  EXPECT_EQ(read_bytes(path), format_two_journal(header_, four));
+  const nqueens::JournalScan scan = nqueens::scan_journal(read_bytes(path), "old.journal");
+  EXPECT_EQ(scan.format, nqueens::RecordFormat::untimed);
+  EXPECT_EQ(scan.units.size(), 4u);
+  EXPECT_TRUE(scan.sound());
+}
+
+// A resumed format 2 journal: its units count with no time, those counted now with theirs.
+TEST_F(JournalTest, SessionOverAFormatTwoJournalSaysWhichUnitsHaveNoTime) {
+  const fs::path path = dir_ / "old.journal";
+  write_bytes(path, format_two_journal(header_, {counted(plan_, 0), counted(plan_, 1), counted(plan_, 2)}));
+  Journal journal(path, header_);
+  const auto engine = nqueens::make_dfs_engine(plan_);
+  nqueens::Session session(*engine, nqueens::all_ids(*engine), &journal);
+  session.run(2);
+  const nqueens::CountResult result = session.result(2, 0);
+  EXPECT_TRUE(result.totals.total == 724);
+  EXPECT_EQ(result.untimed_units, 3u);
+  std::uint64_t sum = 0;
+  for (const UnitCount& unit : session.units()) {
+    EXPECT_EQ(unit.microseconds.has_value(), unit.id > 2) << "unit " << unit.id;
+    sum += unit.microseconds.value_or(0);
+  }
+  EXPECT_EQ(result.unit_microseconds, sum);
+  EXPECT_EQ(session.unit_time_here(), (nqueens::UnitTime{sum, 0}));
+}
+
+// A session resumed from a format 3 journal sums the time of every unit, replayed or counted now.
+TEST_F(JournalTest, ResumedSessionSumsTheTimeOfEveryUnit) {
+  const fs::path path = dir_ / "timed.journal";
+  {
+    Journal journal(path, header_);
+    for (std::size_t id = 0; id < 4; ++id) journal.append(timed(plan_, id, 1000 * id + 7));
+  }
+  Journal journal(path, header_);
+  const auto engine = nqueens::make_dfs_engine(plan_);
+  nqueens::Session session(*engine, nqueens::all_ids(*engine), &journal);
+  session.run(2);
+  const nqueens::CountResult result = session.result(2, 0);
+  std::uint64_t sum = 0;
+  for (const UnitCount& unit : session.units()) {
+    ASSERT_TRUE(unit.microseconds.has_value()) << "unit " << unit.id;
+    sum += *unit.microseconds;
+  }
+  EXPECT_EQ(result.unit_microseconds, sum);
+  EXPECT_EQ(result.untimed_units, 0u);
+  const std::uint64_t replayed = 7 + 1007 + 2007 + 3007;
+  EXPECT_EQ(session.unit_time_here(), (nqueens::UnitTime{sum - replayed, 0}));
+}
+
+// ---- a disk that fills up (a write that fails part way) ---------------------------------------
+
+// How many more bytes the disk takes before write(2) fails with ENOSPC; a write that does not
+// fit is cut short first, as on a full file system.
+std::size_t disk_room = 0;
+
+ssize_t write_to_a_filling_disk(int fd, const void* data, std::size_t size) {
+  if (disk_room == 0) {
+    errno = ENOSPC;
+    return -1;
+  }
+  const ssize_t wrote = ::write(fd, data, std::min(size, disk_room));
+  if (wrote > 0) disk_room -= static_cast<std::size_t>(wrote);
+  return wrote;
+}
+
+// Puts the filling disk in place of write(2) for one scope.
+class FillingDisk {
+ public:
+  explicit FillingDisk(std::size_t room) : previous_(nqueens::detail::replace_write_call(write_to_a_filling_disk)) {
+    disk_room = room;
+  }
+  ~FillingDisk() { nqueens::detail::replace_write_call(previous_); }
+  FillingDisk(const FillingDisk&) = delete;
+  FillingDisk& operator=(const FillingDisk&) = delete;
+
+ private:
+  nqueens::detail::WriteCall previous_;
+};
+
+// A short write on a full disk left its fragment mid-file, the next worker's whole line went
+// after it, and the next run refused the journal (issue 17: line 96 read "U 2 1250904 0 0 0
+// 156U 65 513720 ...").
+TEST_F(JournalTest, AFailedAppendLeavesOnlyWholeRecords) {
+  const fs::path path = make_journal(3);
+  const std::string sound = read_bytes(path);
+  {
+    Journal journal(path, header_);
+    {
+      const FillingDisk full(10);
+      EXPECT_THROW(journal.append(counted(plan_, 3)), std::runtime_error);
+    }
+    EXPECT_EQ(read_bytes(path), sound) << "the fragment of the failed line is still there";
+    journal.append(counted(plan_, 4));  // the disk has room again
+  }
+  Journal reopened(path, header_);
+  EXPECT_EQ(reopened.dropped_bytes(), 0u);
+  ASSERT_EQ(reopened.recorded().size(), 4u);
+  EXPECT_EQ(reopened.recorded().back(), counted(plan_, 4));
+}
+
+TEST_F(JournalTest, AFailedAppendSaysWhy) {
+  const fs::path path = make_journal(1);
+  Journal journal(path, header_);
+  const FillingDisk full(0);
+  try {
+    journal.append(counted(plan_, 1));
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("No space left on device"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace

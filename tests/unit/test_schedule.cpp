@@ -1,0 +1,191 @@
+// The scheduler may run units in any order on any thread; the numbers must not notice.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "nqueens/nqueens.hpp"
+#include "dfs/dfs_engine.hpp"
+#include "run/schedule.hpp"
+#include "run/run.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using nqueens::Symmetry;
+using nqueens::Tally;
+using nqueens::Totals;
+using nqueens::WorkPlan;
+using test_support::describe;
+using test_support::kModes;
+
+Totals sum_of_units(const WorkPlan& plan, const std::vector<std::size_t>& ids) {
+  Totals sum;
+  for (std::size_t id : ids) sum += nqueens::count_from(plan.units[id], plan.n);
+  return sum;
+}
+
+// Records every observer call; the observer runs on worker threads, hence the lock.
+struct Recorder {
+  std::mutex lock;
+  std::vector<int> calls;
+  std::vector<Tally> tallies;
+
+  explicit Recorder(std::size_t units) : calls(units), tallies(units) {}
+  nqueens::UnitObserver observer() {
+    return [this](std::size_t id, const Tally& tally) {
+      const std::lock_guard<std::mutex> guard(lock);
+      ++calls.at(id);
+      tallies.at(id) = tally;
+    };
+  }
+};
+
+TEST(Schedule, ThreadCountDoesNotChangeTotals) {
+  for (Symmetry mode : kModes)
+    for (int n = 8; n <= 13; ++n) {
+      SCOPED_TRACE(testing::Message() << "n=" << n << " mode=" << nqueens::to_string(mode));
+      const WorkPlan plan = nqueens::split(n, mode);
+      const std::string one_thread = describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1));
+      for (int threads : {2, 3, 8}) {
+        EXPECT_EQ(describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), threads)), one_thread)
+            << threads << " threads";
+        EXPECT_EQ(describe(nqueens::count(n, test_support::options(mode, threads)).totals), one_thread)
+            << threads << " threads";
+      }
+    }
+}
+
+TEST(Schedule, ObserverSeesEveryUnitOnceWithItsKernelTally) {
+  for (Symmetry mode : kModes) {
+    SCOPED_TRACE(nqueens::to_string(mode));
+    const WorkPlan plan = nqueens::split(11, mode, 3);
+    Recorder recorder(plan.units.size());
+    const Totals totals = nqueens::run_units(*nqueens::make_dfs_engine(plan), 3, recorder.observer());
+    Totals observed;
+    for (std::size_t id = 0; id < plan.units.size(); ++id) {
+      EXPECT_EQ(recorder.calls[id], 1) << "unit " << id;
+      EXPECT_EQ(describe(recorder.tallies[id]), describe(nqueens::count_from(plan.units[id], plan.n))) << "unit " << id;
+      observed += recorder.tallies[id];
+    }
+    EXPECT_EQ(describe(observed), describe(totals));
+  }
+}
+
+TEST(Schedule, CountPassesTheObserverOn) {
+  const WorkPlan plan = nqueens::split(9, Symmetry::full);
+  Recorder recorder(plan.units.size());
+  nqueens::CountOptions options = test_support::options(Symmetry::full, 2);
+  options.on_unit_done = recorder.observer();
+  nqueens::count(9, options);
+  EXPECT_EQ(std::count(recorder.calls.begin(), recorder.calls.end(), 1),
+            static_cast<std::ptrdiff_t>(plan.units.size()));
+}
+
+// Shards and resumed runs rely on this: running some ids gives exactly those units' sum.
+TEST(Schedule, SubsetOfIdsGivesTheSumOfThoseUnits) {
+  for (Symmetry mode : kModes) {
+    SCOPED_TRACE(nqueens::to_string(mode));
+    const WorkPlan plan = nqueens::split(10, mode, 3);
+    std::vector<std::size_t> ids;
+    for (std::size_t id = 0; id < plan.units.size(); id += 3) ids.push_back(id);
+    if (ids.back() != plan.units.size() - 1) ids.push_back(plan.units.size() - 1);
+    Recorder recorder(plan.units.size());
+    const Totals got = nqueens::run_units(*nqueens::make_dfs_engine(plan), 2, recorder.observer(), ids);
+    EXPECT_EQ(describe(got), describe(sum_of_units(plan, ids)));
+    for (std::size_t id = 0; id < plan.units.size(); ++id)
+      EXPECT_EQ(recorder.calls[id], std::count(ids.begin(), ids.end(), id) > 0 ? 1 : 0) << id;
+  }
+}
+
+TEST(Schedule, AllIdsInAnyOrderGiveTheFullTotal) {
+  const WorkPlan plan = nqueens::split(10, Symmetry::mirror, 3);
+  std::vector<std::size_t> ids(plan.units.size());
+  std::iota(ids.rbegin(), ids.rend(), std::size_t{0});
+  EXPECT_EQ(describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 2, {}, ids)),
+            describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1)));
+}
+
+std::vector<std::size_t> costliest_first(const WorkPlan& plan) {
+  const auto engine = nqueens::make_dfs_engine(plan);
+  return {engine->costliest_first().begin(), engine->costliest_first().end()};
+}
+
+TEST(Schedule, CostliestFirstIsADeterministicPermutation) {
+  for (Symmetry mode : kModes) {
+    const WorkPlan plan = nqueens::split(12, mode);
+    const std::vector<std::size_t> order = costliest_first(plan);
+    EXPECT_EQ(costliest_first(plan), order);
+    std::vector<std::size_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<std::size_t> all(plan.units.size());
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    EXPECT_EQ(sorted, all);
+  }
+}
+
+TEST(Schedule, CostliestFirstSortsByCostThenId) {
+  const WorkPlan plan = nqueens::split(12, Symmetry::none, 3);
+  const std::vector<std::size_t> order = costliest_first(plan);
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    const auto before = nqueens::estimated_cost(plan.units[order[i - 1]], plan.n);
+    const auto after = nqueens::estimated_cost(plan.units[order[i]], plan.n);
+    EXPECT_GE(before, after) << "position " << i;
+    if (before == after) {
+      EXPECT_LT(order[i - 1], order[i]) << "position " << i;
+    }
+  }
+}
+
+// Hand-checked: after queens in columns 0 and 2 of a 5 x 5 board, row 2 can take column 4
+// only, and row 3 then column 1 only, so exactly one two-row extension exists.
+TEST(Schedule, EstimatedCostCountsTwoRowExtensions) {
+  nqueens::WorkUnit unit;
+  nqueens::place_queen(unit, 0);
+  nqueens::place_queen(unit, 2);
+  EXPECT_EQ(nqueens::estimated_cost(unit, 5), 1u);
+}
+
+// The estimate of a deepest-prefix unit places rows 4 and 5, past the unit's `queens` slots: it
+// once wrote beyond them (UBSan: index out of bounds) and corrupted the row count. Checked
+// against every legal pair of columns, queen against queen.
+TEST(Schedule, EstimatedCostOfDeepestUnitsCountsTwoRowExtensions) {
+  const int n = 9;
+  const WorkPlan plan = nqueens::split(n, Symmetry::none, nqueens::kMaxSplitDepth);
+  for (const nqueens::WorkUnit& unit : plan.units) {
+    std::vector<int> queens(unit.queens.begin(), unit.queens.begin() + unit.rows);
+    auto fits = [&queens](int col) {
+      const int row = static_cast<int>(queens.size());
+      for (int r = 0; r < row; ++r)
+        if (queens[static_cast<std::size_t>(r)] == col ||
+            std::abs(queens[static_cast<std::size_t>(r)] - col) == row - r)
+          return false;
+      return true;
+    };
+    std::uint64_t pairs = 0;
+    for (int a = 0; a < n; ++a) {
+      if (!fits(a)) continue;
+      queens.push_back(a);
+      for (int b = 0; b < n; ++b) pairs += fits(b) ? 1 : 0;
+      queens.pop_back();
+    }
+    EXPECT_EQ(nqueens::estimated_cost(unit, n), pairs);
+  }
+}
+
+TEST(Schedule, NonPositiveThreadCountsThrow) {
+  const WorkPlan plan = nqueens::split(6, Symmetry::none);
+  EXPECT_THROW(nqueens::run_units(*nqueens::make_dfs_engine(plan), 0), std::invalid_argument);
+  EXPECT_THROW(nqueens::run_units(*nqueens::make_dfs_engine(plan), -3), std::invalid_argument);
+  EXPECT_THROW(nqueens::count(6, test_support::options(Symmetry::full, -1)), std::invalid_argument);
+  EXPECT_THROW(nqueens::count(6, test_support::options(Symmetry::full, nqueens::kMaxThreads + 1)),
+               std::invalid_argument);
+  EXPECT_EQ(nqueens::count(6, test_support::options(Symmetry::full, 0)).threads,
+            nqueens::hardware_threads());  // 0 = auto
+}
+
+}  // namespace

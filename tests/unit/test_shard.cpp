@@ -1,0 +1,428 @@
+// Shards: k fixed, balanced subsets of a run's unit ids, written to JSON and merged back. The
+// merge must give the run's exact totals, or name every missing, doubled, conflicting or
+// altered unit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "dfs/kernel.hpp"
+#include "nqueens/nqueens.hpp"
+#include "nqueens/shard.hpp"
+#include "nqueens/unit_ranges.hpp"
+#include "dfs/dfs_engine.hpp"
+#include "run/schedule.hpp"
+#include "run/run.hpp"
+#include "dfs/split.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using nqueens::MergeReport;
+using nqueens::ShardFile;
+using nqueens::ShardSpec;
+using nqueens::Symmetry;
+using nqueens::UnitCount;
+using nqueens::UnitProblem;
+using nqueens::WorkPlan;
+using test_support::describe;
+using test_support::kModes;
+
+std::vector<std::size_t> all_ids(const WorkPlan& plan) {
+  std::vector<std::size_t> ids(plan.units.size());
+  std::iota(ids.begin(), ids.end(), std::size_t{0});
+  return ids;
+}
+
+// Shard `index` of `count` counted unit by unit, as `count --shard` would write it.
+ShardFile counted_shard(const WorkPlan& plan, int index, int count) {
+  ShardFile file;
+  file.source = "shard-" + std::to_string(index) + ".json";
+  file.header = nqueens::make_header(plan);
+  file.shard = {index, count};
+  file.threads = 1;
+  file.seconds = 0.5;
+  for (const std::size_t id : nqueens::shard_ids(*nqueens::make_dfs_engine(plan), file.shard))
+    file.units.push_back({id, nqueens::count_from(plan.units[id], plan.n)});
+  return file;
+}
+
+std::vector<ShardFile> all_shards(const WorkPlan& plan, int count) {
+  std::vector<ShardFile> files;
+  for (int index = 1; index <= count; ++index) files.push_back(counted_shard(plan, index, count));
+  return files;
+}
+
+std::vector<std::size_t> ids_of(const std::vector<UnitProblem>& problems) {
+  std::vector<std::size_t> ids;
+  for (const UnitProblem& problem : problems) ids.push_back(problem.id);
+  return ids;
+}
+
+TEST(Shard, ShardsPartitionTheUnitsForEveryK) {
+  for (Symmetry mode : kModes)
+    for (int n : {1, 8, 12, 16}) {
+      const WorkPlan plan = nqueens::split(n, mode);
+      for (int k = 1; k <= 7; ++k) {
+        SCOPED_TRACE(testing::Message() << "n=" << n << " mode=" << nqueens::to_string(mode) << " k=" << k);
+        std::vector<std::size_t> seen;
+        for (int i = 1; i <= k; ++i) {
+          const std::vector<std::size_t> ids = nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {i, k});
+          EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end()));
+          EXPECT_EQ(ids, nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {i, k})) << "not deterministic";
+          seen.insert(seen.end(), ids.begin(), ids.end());
+        }
+        std::sort(seen.begin(), seen.end());
+        EXPECT_EQ(seen, all_ids(plan));
+      }
+    }
+}
+
+// Greedy assignment of the costliest unit first to the least loaded shard keeps every shard
+// within one unit's cost of every other.
+TEST(Shard, ShardsCarryNearlyEqualEstimatedWork) {
+  for (int n : {12, 16, 20}) {
+    const WorkPlan plan = nqueens::split(n, Symmetry::full);
+    std::uint64_t largest = 0;
+    for (const auto& unit : plan.units) largest = std::max(largest, nqueens::estimated_cost(unit, n));
+    for (int k = 2; k <= 7; ++k) {
+      std::vector<std::uint64_t> loads;
+      for (int i = 1; i <= k; ++i) {
+        std::uint64_t load = 0;
+        for (const std::size_t id : nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {i, k}))
+          load += nqueens::estimated_cost(plan.units[id], n);
+        loads.push_back(load);
+      }
+      const auto [low, high] = std::minmax_element(loads.begin(), loads.end());
+      EXPECT_LE(*high - *low, largest) << "n=" << n << " k=" << k;
+    }
+  }
+}
+
+TEST(Shard, MoreShardsThanUnitsLeavesSomeEmpty) {
+  const WorkPlan plan = nqueens::split(4, Symmetry::full);
+  std::size_t total = 0;
+  for (int i = 1; i <= 50; ++i) total += nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {i, 50}).size();
+  EXPECT_EQ(total, plan.units.size());
+}
+
+TEST(Shard, ParsesShardSpecs) {
+  EXPECT_EQ(nqueens::parse_shard_spec("1/1"), (ShardSpec{1, 1}));
+  EXPECT_EQ(nqueens::parse_shard_spec("3/7"), (ShardSpec{3, 7}));
+  for (const char* bad : {"", "3", "0/3", "4/3", "1/0", "-1/3", "a/b", "1/3x", "1//3", " 1/3", "1/2000000"})
+    EXPECT_THROW(nqueens::parse_shard_spec(bad), std::invalid_argument) << "'" << bad << "'";
+}
+
+TEST(Shard, RunUnitsRejectsBadIds) {
+  const WorkPlan plan = nqueens::split(8, Symmetry::full);
+  EXPECT_THROW(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1, {}, {plan.units.size()}), std::invalid_argument);
+  EXPECT_THROW(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1, {}, {0, 1, 0}), std::invalid_argument);
+}
+
+TEST(Shard, ShardFileRoundTrips) {
+  const WorkPlan plan = nqueens::split(11, Symmetry::mirror);
+  const ShardFile written = counted_shard(plan, 2, 3);
+  const ShardFile read = nqueens::parse_shard_json(nqueens::shard_json(written), "x.json");
+  EXPECT_EQ(read.source, "x.json");
+  EXPECT_EQ(read.header, written.header);
+  EXPECT_EQ(read.shard, written.shard);
+  EXPECT_EQ(read.threads, written.threads);
+  EXPECT_EQ(read.seconds, written.seconds);
+  EXPECT_EQ(read.units, written.units);
+  EXPECT_TRUE(read.altered.empty());
+}
+
+TEST(Shard, EditedCountIsCaughtByItsChecksum) {
+  const WorkPlan plan = nqueens::split(10, Symmetry::full);
+  const ShardFile written = counted_shard(plan, 1, 2);
+  const UnitCount& victim = written.units.at(1);
+  std::string text = nqueens::shard_json(written);
+  const std::string field = "{\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total);
+  ASSERT_NE(text.find(field), std::string::npos);
+  text.replace(text.find(field), field.size(),
+               "{\"id\":" + std::to_string(victim.id) + ",\"total\":" + std::to_string(victim.tally.total + 8));
+  const ShardFile read = nqueens::parse_shard_json(text, "edited.json");
+  EXPECT_EQ(read.altered, std::vector<std::size_t>{victim.id});
+  EXPECT_EQ(read.units.size(), written.units.size() - 1);
+}
+
+TEST(Shard, MalformedFilesAreRefused) {
+  const WorkPlan plan = nqueens::split(8, Symmetry::full);
+  const std::string good = nqueens::shard_json(counted_shard(plan, 1, 1));
+  EXPECT_NO_THROW(nqueens::parse_shard_json(good, "good.json"));
+  for (const std::string& bad : {std::string("not json"), std::string("{}"), good.substr(0, good.size() / 2),
+                                 std::regex_replace(good, std::regex("\"id\":0,"), "\"id\":999,"),
+                                 std::regex_replace(good, std::regex("\"nodes\":"), "\"nodez\":"),
+                                 std::regex_replace(good, std::regex("nqueens-shard"), "something-else")})
+    EXPECT_THROW(nqueens::parse_shard_json(bad, "bad.json"), nqueens::ShardFileError) << bad.substr(0, 80);
+}
+
+TEST(Shard, MergedShardsGiveTheRunsTotals) {
+  for (Symmetry mode : kModes) {
+    const WorkPlan plan = nqueens::split(13, mode);
+    const std::string whole = describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 2));
+    for (int k : {1, 2, 3, 5, 7}) {
+      const MergeReport report = nqueens::merge_shards(all_shards(plan, k));
+      EXPECT_TRUE(report.complete()) << "k=" << k;
+      EXPECT_EQ(describe(report.totals), whole) << "k=" << k;
+    }
+  }
+}
+
+TEST(Shard, MergeNamesMissingUnits) {
+  const WorkPlan plan = nqueens::split(12, Symmetry::full);
+  std::vector<ShardFile> files = all_shards(plan, 3);
+  files.erase(files.begin() + 1);
+  const MergeReport report = nqueens::merge_shards(files);
+  EXPECT_FALSE(report.complete());
+  EXPECT_EQ(report.missing, nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {2, 3}));
+  EXPECT_TRUE(report.duplicated.empty() && report.conflicting.empty() && report.altered.empty());
+}
+
+TEST(Shard, MergeNamesDuplicatedAndConflictingUnits) {
+  const WorkPlan plan = nqueens::split(12, Symmetry::full);
+  std::vector<ShardFile> files = all_shards(plan, 3);
+  files.push_back(files[2]);  // shard 3 twice
+  ShardFile changed = files[0];
+  changed.units[0].tally.total += 1;
+  files.push_back(changed);
+  const MergeReport report = nqueens::merge_shards(files);
+  EXPECT_FALSE(report.complete());
+  EXPECT_TRUE(report.missing.empty());
+  std::vector<std::size_t> expected_duplicates = nqueens::shard_ids(*nqueens::make_dfs_engine(plan), {3, 3});
+  for (std::size_t i = 1; i < files[0].units.size(); ++i) expected_duplicates.push_back(files[0].units[i].id);
+  std::sort(expected_duplicates.begin(), expected_duplicates.end());
+  EXPECT_EQ(ids_of(report.duplicated), expected_duplicates);
+  ASSERT_EQ(report.conflicting.size(), 1u);
+  EXPECT_EQ(report.conflicting[0], (UnitProblem{files[0].units[0].id, {0, 4}}));
+}
+
+TEST(Shard, MergeNamesAlteredUnitsAndDoesNotCountThem) {
+  const WorkPlan plan = nqueens::split(12, Symmetry::full);
+  std::vector<ShardFile> files = all_shards(plan, 2);
+  const std::size_t victim = files[1].units[3].id;
+  files[1].units.erase(files[1].units.begin() + 3);
+  files[1].altered.push_back(victim);
+  const MergeReport report = nqueens::merge_shards(files);
+  EXPECT_FALSE(report.complete());
+  ASSERT_EQ(report.altered.size(), 1u);
+  EXPECT_EQ(report.altered[0], (UnitProblem{victim, {1}}));
+  EXPECT_EQ(report.missing, std::vector<std::size_t>{victim});
+}
+
+TEST(Shard, MergeRefusesFilesOfDifferentRuns) {
+  std::vector<ShardFile> files = all_shards(nqueens::split(12, Symmetry::full), 2);
+  files.push_back(counted_shard(nqueens::split(12, Symmetry::mirror), 1, 2));
+  EXPECT_THROW(nqueens::merge_shards(files), std::invalid_argument);
+  EXPECT_THROW(nqueens::merge_shards(std::vector<ShardFile>{}), std::invalid_argument);
+}
+
+// ---- headers and entries bound to their run (issue 17.5) ---------------------------------------
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+void expect_unreadable(const std::string& text, const std::string& message) {
+  try {
+    nqueens::parse_shard_json(text, "edited.json");
+    ADD_FAILURE() << "accepted; expected " << message;
+  } catch (const nqueens::ShardFileError& error) {
+    EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what();
+  }
+}
+
+// "n":16 edited to 17 in a K = 1 shard file merged to "17 14772512", exit 0.
+TEST(Shard, EditedHeaderFailsItsChecksum) {
+  const WorkPlan plan = nqueens::split(10, Symmetry::full);
+  const std::string good = nqueens::shard_json(counted_shard(plan, 1, 1));
+  const std::string fails = "the header fails its checksum";
+  expect_unreadable(replaced(good, "\"n\":10", "\"n\":11"), fails);
+  expect_unreadable(replaced(good, "\"index\":1,\"count\":1", "\"index\":1,\"count\":2"), fails);
+  expect_unreadable(replaced(good, "\"threads\":1", "\"threads\":2"), fails);
+  expect_unreadable(replaced(good, "\"seconds\":0.5", "\"seconds\":1.5"), fails);
+}
+
+// Unit entries copied from a shard of another N (sound checksums of their own) merged to a wrong total.
+TEST(Shard, EntriesFromAnotherRunAreAltered) {
+  const WorkPlan ten = nqueens::split(10, Symmetry::full);
+  const WorkPlan eleven = nqueens::split(11, Symmetry::full);
+  const ShardFile theirs = counted_shard(eleven, 1, 1);
+  std::string text = nqueens::shard_json(counted_shard(ten, 1, 1));
+  const std::string entry_of_theirs =
+      nqueens::shard_json(theirs).substr(nqueens::shard_json(theirs).find("\n{\"id\":0,"));
+  const std::string entry_of_ours = text.substr(text.find("\n{\"id\":0,"));
+  text = replaced(text, entry_of_ours.substr(0, entry_of_ours.find('}') + 1),
+                  entry_of_theirs.substr(0, entry_of_theirs.find('}') + 1));
+  const ShardFile read = nqueens::parse_shard_json(text, "spliced.json");
+  EXPECT_EQ(read.altered, std::vector<std::size_t>{0});
+}
+
+TEST(Shard, ImpossibleValuesAreRefused) {
+  const std::string good = nqueens::shard_json(counted_shard(nqueens::split(8, Symmetry::full), 1, 1));
+  expect_unreadable(replaced(good, "\"seconds\":0.5", "\"seconds\":-0.5"), "\"seconds\" is not a time");
+  expect_unreadable(replaced(good, "\"threads\":1", "\"threads\":0"), "\"threads\" is 0");
+  expect_unreadable(replaced(good, "\"index\":1,\"count\":1", "\"index\":2,\"count\":1"), "does not exist");
+  expect_unreadable(replaced(good, "\"format_version\":3", "\"format_version\":1"), "format_version 1, written by");
+  expect_unreadable(replaced(good, "\"format_version\":3", "\"format_version\":4"), "unknown format_version 4");
+}
+
+// ---- the time of each unit (issue 14.4): format 3, and format 2 still read ---------------------
+
+// A shard whose units carry times, as `count --shard` writes them: unit id plus `base`.
+ShardFile timed_shard(const WorkPlan& plan, int index, int count, std::uint64_t base) {
+  ShardFile file = counted_shard(plan, index, count);
+  for (UnitCount& unit : file.units) unit.microseconds = base + unit.id;
+  return file;
+}
+
+TEST(Shard, EachUnitsTimeRoundTripsAndIsCoveredByItsChecksum) {
+  const WorkPlan plan = nqueens::split(10, Symmetry::full);
+  ShardFile written = timed_shard(plan, 1, 1, 1000);
+  written.units[2].microseconds.reset();  // counted into a format 2 journal: no time
+  const std::string text = nqueens::shard_json(written);
+  EXPECT_NE(text.find("\"format_version\":3"), std::string::npos);
+  const ShardFile read = nqueens::parse_shard_json(text, "timed.json");
+  EXPECT_EQ(read.format, nqueens::RecordFormat::timed);
+  ASSERT_EQ(read.units.size(), written.units.size());
+  for (std::size_t i = 0; i < read.units.size(); ++i)
+    EXPECT_EQ(read.units[i].microseconds, written.units[i].microseconds) << "unit " << read.units[i].id;
+  EXPECT_TRUE(read.altered.empty());
+  const UnitCount& victim = written.units[1];
+  const std::string field = "\"microseconds\":" + std::to_string(*victim.microseconds);
+  const ShardFile edited = nqueens::parse_shard_json(replaced(text, field, field + "0"), "edited.json");
+  EXPECT_EQ(edited.altered, std::vector<std::size_t>{victim.id});
+}
+
+// A format 2 shard file as nqueens wrote it before units were timed: fixed text, with its
+// checksums computed as that build did.
+std::string format_two_shard(const ShardFile& file) {
+  const nqueens::RunHeader& h = file.header;
+  const std::string head =
+      "{\"format\":\"nqueens-shard\",\"format_version\":2,\"run\":{\"version\":\"" + h.version + "\",\"engine\":\"" +
+      h.engine + "\",\"n\":" + std::to_string(h.n) + ",\"symmetry\":\"" +
+      std::string(nqueens::to_string(h.symmetry)) + "\",\"split_depth\":" + std::to_string(h.split_depth) +
+      ",\"units\":" + std::to_string(h.unit_count) + ",\"fingerprint\":\"" + nqueens::fingerprint_hex(h.fingerprint) +
+      "\"},\"shard\":{\"index\":" + std::to_string(file.shard.index) +
+      ",\"count\":" + std::to_string(file.shard.count) + "},\"threads\":" + std::to_string(file.threads) +
+      ",\"seconds\":0.5}";
+  std::string text =
+      head.substr(0, head.size() - 1) + ",\"crc\":\"" + nqueens::checksum_hex(nqueens::crc32(head)) + "\",\"units\":[";
+  const std::uint32_t run = nqueens::crc32(nqueens::run_identity(h) + "\n");
+  for (std::size_t i = 0; i < file.units.size(); ++i) {
+    const UnitCount& unit = file.units[i];
+    const nqueens::Tally& t = unit.tally;
+    const std::string record = test_support::format_two_record_text(unit);
+    text += std::string(i ? ",\n" : "\n") + "{\"id\":" + std::to_string(unit.id) +
+            ",\"total\":" + std::to_string(t.total) + ",\"orbits\":[" + std::to_string(t.orbits[0]) + "," +
+            std::to_string(t.orbits[1]) + "," + std::to_string(t.orbits[2]) + "," + std::to_string(t.orbits[3]) +
+            "],\"nodes\":" + std::to_string(t.nodes) + ",\"crc\":\"" +
+            nqueens::checksum_hex(nqueens::crc32(record, run)) + "\"}";
+  }
+  return text + "\n]}\n";
+}
+
+TEST(Shard, FormatTwoShardFileIsReadAndMergedWithoutTimes) {
+  const WorkPlan plan = nqueens::split(12, Symmetry::full);
+  const ShardFile old = counted_shard(plan, 1, 2);
+  ASSERT_EQ(old.seconds, 0.5);
+  const ShardFile read = nqueens::parse_shard_json(format_two_shard(old), "old.json");
+  EXPECT_EQ(read.format, nqueens::RecordFormat::untimed);
+  EXPECT_TRUE(read.altered.empty());
+  EXPECT_EQ(read.units, old.units);
+  for (const UnitCount& unit : read.units) EXPECT_EQ(unit.microseconds, std::nullopt);
+  // Written back in its own format, it is the same file.
+  EXPECT_EQ(nqueens::shard_json(read), format_two_shard(old));
+
+  const ShardFile fresh = timed_shard(plan, 2, 2, 50);
+  const MergeReport report = nqueens::merge_shards(std::vector<ShardFile>{read, fresh});
+  ASSERT_TRUE(report.complete());
+  std::uint64_t sum = 0;
+  for (const UnitCount& unit : fresh.units) sum += *unit.microseconds;
+  EXPECT_EQ(report.unit_time, (nqueens::UnitTime{sum, read.units.size()}));
+}
+
+TEST(Shard, MergeSumsTheTimeOfEveryUnitOnce) {
+  const WorkPlan plan = nqueens::split(12, Symmetry::full);
+  std::vector<ShardFile> files;
+  std::uint64_t sum = 0;
+  for (int index = 1; index <= 3; ++index) {
+    files.push_back(timed_shard(plan, index, 3, 1000 * static_cast<std::uint64_t>(index)));
+    for (const UnitCount& unit : files.back().units) sum += *unit.microseconds;
+  }
+  const MergeReport report = nqueens::merge_shards(files);
+  ASSERT_TRUE(report.complete());
+  EXPECT_EQ(report.unit_time, (nqueens::UnitTime{sum, 0}));
+}
+
+// Equal counts with another time are the same unit twice: duplicated, not conflicting.
+TEST(Shard, EntriesWithEqualCountsAndOtherTimesAreDuplicatesNotConflicts) {
+  const WorkPlan plan = nqueens::split(12, Symmetry::full);
+  std::vector<ShardFile> files = {timed_shard(plan, 1, 1, 10), timed_shard(plan, 1, 1, 20)};
+  const MergeReport report = nqueens::merge_shards(files);
+  EXPECT_TRUE(report.conflicting.empty());
+  EXPECT_EQ(report.duplicated.size(), plan.units.size());
+}
+
+// "cannot read FILE" gave no reason.
+TEST(Shard, UnreadableFilesSayWhy) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/nonexistent/shard.json", "cannot read /nonexistent/shard.json: No such file or directory"},
+      {"/", "/ is a directory"},
+      {"/dev/null", "/dev/null is not a regular file"}};
+  for (const auto& [path, message] : cases) {
+    try {
+      nqueens::read_shard_file(path);
+      ADD_FAILURE() << path << " read";
+    } catch (const nqueens::ShardFileError& error) {
+      EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what();
+    }
+  }
+}
+
+// ---- id lists (check and merge print them, count --units reads them) ------------------------
+
+TEST(UnitRanges, FormatsRunsAndCutsLongLists) {
+  using V = std::vector<std::size_t>;
+  EXPECT_EQ(nqueens::format_id_ranges(V{}), "");
+  EXPECT_EQ(nqueens::format_id_ranges(V{7}), "7");
+  EXPECT_EQ(nqueens::format_id_ranges(V{0, 1, 2, 3, 5, 7, 8}), "0-3,5,7-8");
+  EXPECT_EQ(nqueens::format_id_ranges(V{0, 2, 4, 6, 7}, 2), "0,2,... (5 units in all)");
+  V many(999'998);
+  std::iota(many.begin(), many.end(), std::size_t{1});
+  EXPECT_EQ(nqueens::format_id_ranges(many, 20), "1-999998");
+}
+
+TEST(UnitRanges, ParsesWhatItPrints) {
+  const std::vector<std::size_t> ids = {0, 1, 2, 3, 5, 7, 8, 40};
+  EXPECT_EQ(nqueens::parse_id_ranges(nqueens::format_id_ranges(ids), 41), ids);
+  EXPECT_EQ(nqueens::parse_id_ranges("8, 0-3,  5,7", 41), (std::vector<std::size_t>{0, 1, 2, 3, 5, 7, 8}));
+}
+
+TEST(UnitRanges, RefusesWhatIsNoList) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "empty unit list"},
+      {"3,", "'' in unit list"},
+      {"a", "'a' in unit list"},
+      {"-3", "'' in unit list"},
+      {"+3", "'+3' in unit list"},
+      {"5-3", "range '5-3' runs backwards"},
+      {"41", "unit 41 is out of range: the run has 41 units"},
+      {"1-3,3", "unit 3 is named twice"},
+      {"0,1,... (5 units in all)", "in unit list"}};
+  for (const auto& [text, message] : cases) {
+    try {
+      nqueens::parse_id_ranges(text, 41);
+      ADD_FAILURE() << "'" << text << "' accepted";
+    } catch (const std::invalid_argument& error) {
+      EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << text << ": " << error.what();
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,147 @@
+// The shell's pure parts: the progress line at every width, colour choice, JSON counts as
+// strings, cache sizes as /sys writes them.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "shell/build_info.hpp"
+#include "shell/logging.hpp"
+#include "shell/report.hpp"
+#include "shell/status_line.hpp"
+
+namespace {
+
+using nqueens::shell::fit_status;
+using nqueens::shell::ProgressSnapshot;
+
+ProgressSnapshot midway() {
+  ProgressSnapshot s;
+  s.n = 18;
+  s.units_done = 12345;
+  s.units_total = 47000;
+  s.work_share = 0.413;
+  s.elapsed_seconds = 83;
+  s.eta_seconds = 4000;
+  s.solutions_per_second = 3.12e8;
+  return s;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The bar's inside: what lies between '[' and ']'.
+std::string bar_of(const std::string& line) {
+  const std::size_t open = line.find('['), close = line.find(']');
+  if (open == std::string::npos || close == std::string::npos) return "";
+  return line.substr(open + 1, close - open - 1);
+}
+
+// Three columns stay free: the last one, and two for the "^C" a terminal echoes on Ctrl-C.
+TEST(StatusLine, LeavesTheLastThreeColumnsFreeAtAnyWidth) {
+  for (int width = 1; width <= 300; ++width) {
+    const std::string line = fit_status(midway(), width);
+    EXPECT_LE(static_cast<int>(line.size()), std::max(width - 3, 1)) << width << ": " << line;
+    EXPECT_FALSE(line.empty()) << width;
+  }
+}
+
+TEST(StatusLine, WideTerminalShowsEveryFieldAndAFullBar) {
+  const std::string line = fit_status(midway(), 200);
+  EXPECT_EQ(line.rfind("N=18 [", 0), 0u) << line;
+  for (const char* field : {"41.3%", "12345/47000 units", "0:01:23 elapsed", "ETA 1:06:40", "3.12e+08 sol/s"})
+    EXPECT_TRUE(contains(line, field)) << field << " in " << line;
+  EXPECT_EQ(bar_of(line).size(), 40u) << line;
+  EXPECT_EQ(bar_of(line), std::string(16, '#') + std::string(24, '-')) << "41.3% of 40 is 16 filled";
+}
+
+TEST(StatusLine, EightyColumnsDropTheElapsedTimeFirst) {
+  const std::string line = fit_status(midway(), 80);
+  EXPECT_FALSE(contains(line, "elapsed")) << line;
+  for (const char* field : {"N=18", "41.3%", "units", "ETA 1:06:40", "sol/s"})
+    EXPECT_TRUE(contains(line, field)) << field << " in " << line;
+  EXPECT_GE(bar_of(line).size(), 10u) << line;
+}
+
+TEST(StatusLine, FortyColumnsKeepTheBarPercentAndEta) {
+  const std::string line = fit_status(midway(), 40);
+  EXPECT_EQ(line.rfind("N=18 [", 0), 0u) << line;
+  EXPECT_TRUE(contains(line, "41.3%")) << line;
+  EXPECT_TRUE(contains(line, "ETA 1:06:40")) << line;
+  EXPECT_FALSE(contains(line, "units")) << line;
+  EXPECT_FALSE(contains(line, "sol/s")) << line;
+}
+
+TEST(StatusLine, NarrowTerminalsGiveUpTheBarThenTheEta) {
+  EXPECT_EQ(fit_status(midway(), 26), "N=18 41.3%  ETA 1:06:40");
+  EXPECT_EQ(fit_status(midway(), 25), "N=18 41.3%");
+  EXPECT_EQ(fit_status(midway(), 8), "N=18 ");
+}
+
+TEST(StatusLine, UnknownEtaAndFinishedWork) {
+  ProgressSnapshot s = midway();
+  s.eta_seconds.reset();
+  EXPECT_TRUE(contains(fit_status(s, 200), "ETA -")) << fit_status(s, 200);
+  s.work_share = 1.0;
+  EXPECT_EQ(bar_of(fit_status(s, 200)), std::string(40, '#'));
+  s.work_share = 0.0;
+  EXPECT_EQ(bar_of(fit_status(s, 200)), std::string(40, '-'));
+}
+
+TEST(StatusLine, LogFormKeepsEveryField) {
+  EXPECT_EQ(nqueens::shell::log_status(midway()),
+            "N=18: 12345/47000 units, ~41.3% of work, 0:01:23 elapsed, ETA 1:06:40, 3.12e+08 sol/s");
+}
+
+TEST(Color, AutoFollowsTheTerminalAndNoColor) {
+  using nqueens::shell::wants_color;
+  EXPECT_TRUE(wants_color("auto", nullptr, true));
+  EXPECT_FALSE(wants_color("auto", nullptr, false));
+  EXPECT_FALSE(wants_color("auto", "1", true));
+  EXPECT_TRUE(wants_color("auto", "", true)) << "no-color.org: an empty NO_COLOR does not count";
+  EXPECT_TRUE(wants_color("always", "1", false)) << "an explicit --color wins over NO_COLOR";
+  EXPECT_FALSE(wants_color("never", nullptr, true));
+}
+
+TEST(JsonCounts, StringModeWritesEveryCountAsADecimalString) {
+  nlohmann::ordered_json record = {{"n", 27},           {"total", 234907967154122528ULL},
+                                   {"unique", nullptr}, {"nodes", 9007199254740993ULL},
+                                   {"seconds", 1.5},    {"threads", 2}};
+  const nlohmann::ordered_json strings = nqueens::shell::counts_as_strings(record);
+  EXPECT_EQ(strings["total"], "234907967154122528");
+  EXPECT_EQ(strings["nodes"], "9007199254740993");  // 2^53 + 1: a double would read 2^53
+  EXPECT_TRUE(strings["unique"].is_null());
+  EXPECT_EQ(strings["n"], 27) << "sizes and thread counts are small: they stay numbers";
+  EXPECT_EQ(strings["threads"], 2);
+  EXPECT_EQ(strings["seconds"], 1.5);
+}
+
+TEST(BuildInfo, CacheSizesAsSysWritesThem) {
+  using nqueens::shell::parse_cache_size;
+  EXPECT_EQ(parse_cache_size("32K"), 32u * 1024);
+  EXPECT_EQ(parse_cache_size("1M"), 1024u * 1024);
+  EXPECT_EQ(parse_cache_size("512"), 512u);
+  EXPECT_EQ(parse_cache_size(""), 0u);
+  EXPECT_EQ(parse_cache_size("K"), 0u);
+  EXPECT_EQ(parse_cache_size("32Q"), 0u);
+  EXPECT_EQ(parse_cache_size("17179869183G"), 17179869183ull << 30) << "the largest size that fits";
+  EXPECT_EQ(parse_cache_size("17179869184G"), 0u) << "one more and it does not";
+  EXPECT_EQ(parse_cache_size("99999999999G"), 0u) << "past 2^64 once scaled: not a wrapped number";
+  EXPECT_EQ(parse_cache_size("18446744073709551616"), 0u) << "past 2^64 as it stands";
+}
+
+TEST(BuildInfo, NamesTheBuildAndTheKernelsThisCpuRuns) {
+  const nqueens::shell::BuildInfo build = nqueens::shell::build_info();
+  EXPECT_FALSE(build.commit.empty());
+  EXPECT_FALSE(build.compiler.empty());
+  EXPECT_TRUE(build.target == "native" || build.target == "portable") << build.target;
+  const std::map<std::string, std::string> paths(build.cpu_paths.begin(), build.cpu_paths.end());
+  ASSERT_EQ(paths.size(), 2u) << "the dfs kernel and the join matcher";
+  EXPECT_TRUE(paths.at("dfs_kernel") == "avx2" || paths.at("dfs_kernel") == "scalar") << paths.at("dfs_kernel");
+  const std::string& matcher = paths.at("join_matcher");
+  EXPECT_TRUE(matcher == "avx512" || matcher == "avx2" || matcher == "scalar") << matcher;
+  EXPECT_FALSE(build.tbb_version.empty());
+  const std::string text = nqueens::shell::version_text(build);
+  EXPECT_EQ(text.rfind("nqueens " + build.version + "\n", 0), 0u) << text;
+}
+
+}  // namespace
