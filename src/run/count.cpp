@@ -30,13 +30,12 @@ int resolve_threads(int requested) {
 CountResult count(int n, const CountOptions& options) {
   const int threads = resolve_threads(options.threads);
   const auto start = std::chrono::steady_clock::now();
-  const std::unique_ptr<Engine> engine = make_engine(n, options);
-  Session session(*engine, all_ids(*engine), nullptr);
-  session.run(threads, options.on_unit_done, options.stop);
-  if (!session.complete())
+  Run run(make_engine(n, options), Selection::whole_run());
+  run.execute(threads, options.on_unit_done, options.stop);
+  if (!run.complete())
     throw Cancelled("the count of N=" + std::to_string(n) + " was stopped before all " +
-                    std::to_string(session.wanted().size()) + " work units were counted");
-  return session.result(threads, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+                    std::to_string(run.wanted().size()) + " work units were counted");
+  return run.result(threads, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
 }  // namespace nqueens

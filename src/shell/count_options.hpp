@@ -57,6 +57,6 @@ CountOptions engine_options(const CountArgs& args);
 //! The options that make a session more than a plain count. A shard names one run, so it needs
 //! a single N; a checkpoint for several N must not be a file (checkpoint_path.hpp). Throws
 //! std::invalid_argument otherwise.
-SessionOptions session_options(const CountArgs& args, const std::vector<int>& sizes);
+RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes);
 
 }  // namespace nqueens::shell

@@ -144,9 +144,9 @@ const std::vector<std::string> kRecordKeys = {"n",
                                               "unit_seconds",
                                               "untimed_units"};
 const std::vector<std::string> kContextKeys = {
-    "tool",      "command",    "version",      "git_commit",  "compiler",    "build_type",
-    "target",    "dfs_kernel", "join_matcher", "tbb_version", "host_name",   "host_cpus",
-    "cpu_model", "caches",     "threads",      "date",        "json_counts", "schema_version"};
+    "tool",      "command",      "version",    "git_commit",  "compiler",    "build_type",
+    "target",    "join_matcher", "dfs_kernel", "tbb_version", "host_name",   "host_cpus",
+    "cpu_model", "caches",       "threads",    "date",        "json_counts", "schema_version"};
 
 // The program's version string, from --version ("nqueens 0.1.0" -> "0.1.0").
 std::string program_version() {
@@ -401,7 +401,7 @@ TEST(CliEngine, AJoinThatCannotRunIsExit2WithTheReason) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"count", "-n", "3", "--engine", "join"}, "the join engine cannot count N=3"},
       {{"count", "-n", "24", "--engine", "join"}, "the join engine cannot count N=24"},
-      {{"count", "-n", "12", "--engine", "join", "--symmetry", "mirror"}, "takes no --symmetry"},
+      {{"count", "-n", "12", "--engine", "join", "--symmetry", "mirror"}, "takes no symmetry mode"},
       {{"count", "-n", "12", "--engine", "magic"}, "--engine"}};
   for (const auto& [args, message] : cases) {
     const auto r = run(args);
@@ -682,8 +682,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"ThreadsNotANumber", {"count", "-n", "8", "-t", "abc"}, "--threads"},
         BadInput{"ThreadsFraction", {"count", "-n", "8", "--threads", "1.5"}, "--threads"},
         BadInput{"ThreadsWithoutValue", {"count", "-n", "8", "-t"}, "--threads"},
-        BadInput{"SplitDepthOne", {"count", "-n", "8", "--split-depth", "1"}, "--split-depth"},
-        BadInput{"SplitDepthNine", {"count", "-n", "8", "--split-depth", "9"}, "--split-depth"},
+        BadInput{"SplitDepthOne", {"count", "-n", "8", "--split-depth", "1"}, "split depth"},
+        BadInput{"SplitDepthNine", {"count", "-n", "8", "--split-depth", "9"}, "split depth"},
         BadInput{"SplitDepthNotANumber", {"count", "-n", "8", "--split-depth", "x"}, "--split-depth"},
         BadInput{"SymmetryUnknown", {"count", "-n", "8", "--symmetry", "half"}, "--symmetry"},
         BadInput{"SymmetryTwice", {"count", "-n", "8", "--symmetry", "none", "--symmetry", "full"}, "--symmetry"},

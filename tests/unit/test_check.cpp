@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "join/join_plan.hpp"
-#include "run/registry.hpp"
 #include "nqueens/check.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/oeis.hpp"
+#include "run/registry.hpp"
 #include "run/run.hpp"
 
 namespace {
@@ -39,8 +39,7 @@ void write_bytes(const fs::path& path, const std::string& bytes) {
 // The engine each N is checked with: both engines, alternating.
 std::unique_ptr<nqueens::Engine> engine_for(int n) {
   nqueens::CountOptions options;
-  options.engine =
-      n % 2 == 0 && nqueens::join::unsupported_reason(n).empty() ? "join" : "dfs";
+  options.engine = n % 2 == 0 && nqueens::join::unsupported_reason(n).empty() ? "join" : "dfs";
   return nqueens::make_engine(n, options);
 }
 
@@ -61,11 +60,7 @@ class DamagedJournal : public testing::TestWithParam<int> {
     fs::create_directories(dir_);
     engine_ = engine_for(GetParam());
     path_ = dir_ / "run.journal";
-    {
-      Journal journal(path_, engine_->header());
-      nqueens::Session session(*engine_, nqueens::all_ids(*engine_), &journal);
-      session.run(2);
-    }
+    nqueens::Run(engine_for(GetParam()), nqueens::Selection::whole_run(), nqueens::JournalRequest{path_}).execute(2);
     finished_ = read_bytes(path_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -82,10 +77,11 @@ class DamagedJournal : public testing::TestWithParam<int> {
       header_damaged = true;  // the run header itself: only --repair, knowing the run, reads on
     }
     {
-      Journal journal(path_, engine_->header(), true);
-      nqueens::Session session(*engine_, nqueens::all_ids(*engine_), &journal);
-      session.run(1);
+      nqueens::Run session(engine_for(GetParam()), nqueens::Selection::whole_run(),
+                           nqueens::JournalRequest{path_, true});
+      session.execute(1);
       const nqueens::CountResult result = session.result(1, 0);
+      const Journal& journal = *session.journal();
       EXPECT_TRUE(result.totals.total == *nqueens::oeis_total(GetParam())) << "a wrong total after the repair";
       if (journal.repaired()) {
         EXPECT_EQ(read_bytes(journal.repaired()->backup), damaged) << "the backup differs from the damaged file";

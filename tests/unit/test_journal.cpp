@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "files/file_io.hpp"
+#include "dfs/dfs_engine.hpp"
 #include "dfs/kernel.hpp"
+#include "dfs/split.hpp"
+#include "files/file_io.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/nqueens.hpp"
-#include "dfs/dfs_engine.hpp"
-#include "run/schedule.hpp"
 #include "run/run.hpp"
-#include "dfs/split.hpp"
+#include "run/schedule.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -385,10 +385,8 @@ TEST_F(JournalTest, FormatTwoJournalIsReadAndResumedAndStaysFormatTwo) {
 TEST_F(JournalTest, SessionOverAFormatTwoJournalSaysWhichUnitsHaveNoTime) {
   const fs::path path = dir_ / "old.journal";
   write_bytes(path, format_two_journal(header_, {counted(plan_, 0), counted(plan_, 1), counted(plan_, 2)}));
-  Journal journal(path, header_);
-  const auto engine = nqueens::make_dfs_engine(plan_);
-  nqueens::Session session(*engine, nqueens::all_ids(*engine), &journal);
-  session.run(2);
+  nqueens::Run session(nqueens::make_dfs_engine(plan_), nqueens::Selection::whole_run(), nqueens::JournalRequest{path});
+  session.execute(2);
   const nqueens::CountResult result = session.result(2, 0);
   EXPECT_TRUE(result.totals.total == 724);
   EXPECT_EQ(result.untimed_units, 3u);
@@ -408,10 +406,8 @@ TEST_F(JournalTest, ResumedSessionSumsTheTimeOfEveryUnit) {
     Journal journal(path, header_);
     for (std::size_t id = 0; id < 4; ++id) journal.append(timed(plan_, id, 1000 * id + 7));
   }
-  Journal journal(path, header_);
-  const auto engine = nqueens::make_dfs_engine(plan_);
-  nqueens::Session session(*engine, nqueens::all_ids(*engine), &journal);
-  session.run(2);
+  nqueens::Run session(nqueens::make_dfs_engine(plan_), nqueens::Selection::whole_run(), nqueens::JournalRequest{path});
+  session.execute(2);
   const nqueens::CountResult result = session.result(2, 0);
   std::uint64_t sum = 0;
   for (const UnitCount& unit : session.units()) {
