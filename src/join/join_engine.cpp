@@ -139,6 +139,7 @@ const EngineDescription& join_engine_description() {
       .run_options = run_options,
       // Its units carry weights of partial structures: a part's share of unique counts means nothing.
       .partial_runs_report_unique = false,
+      .yardstick = false,
       .cpu_path_key = "join_matcher",
       .cpu_path = cpu_path,
   };

@@ -30,6 +30,12 @@ const EngineDescription* find_engine(std::string_view name) {
   return nullptr;
 }
 
+const EngineDescription& yardstick_engine() {
+  for (const EngineDescription* engine : registered_engines())
+    if (engine->yardstick) return *engine;
+  throw std::logic_error("no registered engine is the yardstick");
+}
+
 std::string engine_choices() {
   std::string text(kAutomaticEngine);
   for (const EngineDescription* engine : registered_engines()) text += ", " + std::string(engine->name);

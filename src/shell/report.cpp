@@ -8,6 +8,7 @@
 
 #include "build_info.hpp"
 #include "nqueens/oeis.hpp"
+#include "run/registry.hpp"
 #include "standard_output.hpp"
 
 namespace nqueens::shell {
@@ -39,10 +40,14 @@ const char* const kCountFields[] = {"total", "unique",          "expected_total"
 
 }  // namespace
 
+std::string yardstick_column() { return "vs_" + std::string(yardstick_engine().name); }
+
 nlohmann::ordered_json build_json(const BuildInfo& build, const HostInfo& host) {
-  nlohmann::ordered_json json = {
-      {"version", build.version},           {"git_commit", build.commit},       {"compiler", build.compiler},
-      {"build_type", build.build_type}, {"target", build.target}};
+  nlohmann::ordered_json json = {{"version", build.version},
+                                 {"git_commit", build.commit},
+                                 {"compiler", build.compiler},
+                                 {"build_type", build.build_type},
+                                 {"target", build.target}};
   for (const auto& [key, path] : build.cpu_paths) json[key] = path;
   json.update(nlohmann::ordered_json{{"tbb_version", build.tbb_version},
                                      {"host_name", host.host_name},
@@ -170,7 +175,7 @@ std::vector<Column> bench_columns() {
       {"speedup", 7, [](const J& r) { return number_cell(r["speedup_vs_1_thread"], "{:.2f}x"); }},
       {"baseline_s", 10, [](const J& r) { return number_cell(r["baseline_seconds"], "{:.3f}"); }},
       {"vs_baseline", 11, [](const J& r) { return number_cell(r["vs_baseline"], "{:.2f}x"); }},
-      {"vs_dfs", 6, [](const J& r) { return number_cell(r["vs_dfs"], "{:.2f}x"); }},
+      {yardstick_column(), 6, [](const J& r) { return number_cell(r[yardstick_column()], "{:.2f}x"); }},
       {"largest_unit", 12, [](const J& r) { return number_cell(r["largest_unit_share"], "{:.2e}"); }},
       {"ceil@16", 7, [](const J& r) { return number_cell(r["ceiling_16"], "{:.1f}"); }},
       {"ceil@64", 7, [](const J& r) { return number_cell(r["ceiling_64"], "{:.1f}"); }},
