@@ -718,3 +718,30 @@ INSTANTIATE_TEST_SUITE_P(
 // too long to count here.
 
 }  // namespace
+
+// Sanitizers reserve terabytes of address space, which a limit on it would refuse at start.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// More threads than the system will start (their stacks do not fit a 4 GiB address space): a
+// runtime failure with the reason, never an abort from inside the thread library.
+TEST(CliThreads, MoreThreadsThanTheSystemStartsIsExit3WithTheReason) {
+  if (kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  for (const std::string command : {"count -n 12 --engine dfs", "count -n 12 --engine join", "solve -n 8 --limit 1",
+                                    "bench -n 8 --no-baseline -r 1"}) {
+    const harness::Outcome r = harness::run_program(
+        {"/bin/bash", "-c", "ulimit -v 4194304; exec " + std::string(NQUEENS_BINARY) + " " + command + " -t 4096"});
+    EXPECT_EQ(r.exit_code, 3) << command << ": " << describe(r);
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << command << ": " << describe(r);
+    EXPECT_NE(r.err.find("cannot run 4096 threads"), std::string::npos) << command << ": " << describe(r);
+  }
+}
