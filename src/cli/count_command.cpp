@@ -31,6 +31,7 @@ int run(const CountArgs& args) {
   apply_logging(args.log);
   const std::vector<int> sizes = parse_n_spec(args.spec);
   const CountOptions options = engine_options(args);
+  check_every_size(sizes, options);
   const RunSettings session = run_settings(args, sizes);
   if (session.checkpoint) create_journal_directory(*session.checkpoint, sizes.size());
   catch_interrupts();

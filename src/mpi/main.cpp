@@ -153,6 +153,7 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
     apply_logging(job.args.log);
     job.sizes = parse_n_spec(job.args.spec);
     job.options = engine_options(job.args);
+    check_every_size(job.sizes, job.options);  // on every rank alike: one verdict, no communication
     job.session = run_settings(job.args, job.sizes);
   } catch (const CLI::Success& done) {  // --help, --version: rank 0 prints
     return world.root() ? app.exit(done) : kOk;

@@ -142,6 +142,10 @@ void add_count_options(CLI::App& command, CountArgs& args) {
   add_logging_options(command, args.log);
 }
 
+void check_every_size(const std::vector<int>& sizes, const CountOptions& options) {
+  for (const int n : sizes) choose_engine(n, options);
+}
+
 CountOptions engine_options(const CountArgs& args) {
   CountOptions options = search_options(args.search);
   options.threads = args.threads;

@@ -356,6 +356,10 @@ TEST_F(Mpi, BadInputExits2WithOneErrorLineAndNoOutput) {
       {"count", "-n", "8", "--progress-interval", "nan"},
       {"count", "-n", "8", "--checkpoint", ""},
       {"count", "-n", "8", "--checkpoint", other.string(), "--shard", "1/1", "--output", other.string()},
+      {"count", "-n", "12", "--engine", "join", "--symmetry", "mirror"},  // checked on every rank alike
+      {"count", "-n", "12,3", "--engine", "join"},                        // an N the engine refuses
+      {"count", "-n", "12", "--split-depth", "9"},
+      {"count", "-n", "8", "--engine", "dfs", "--units", "99999", "--output", (dir_ / "u.json").string()},
   };
   for (const std::vector<std::string>& args : bad) {
     const Outcome failed = ranks(3, args);
