@@ -1,6 +1,6 @@
 // The two engines behind one seam: the join engine against the DFS engine and the slow
 // reference, the unique and rotation-symmetric counts against brute force, the automatic
-// choice, and the pipeline (threads, shards, headers) run over the join engine.
+// choice, and the pipeline (threads, shards) run over the join engine.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +9,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "dfs/dfs_engine.hpp"
 #include "join/join_engine.hpp"
 #include "join/join_plan.hpp"
 #include "nqueens/nqueens.hpp"
@@ -136,23 +135,6 @@ TEST(JoinEngine, ShardsOfAJoinRunAddUpToTheWholeRun) {
   const CountResult merged = nqueens::make_count_result(engine->header(), summed, {}, true, 2, 0);
   ASSERT_TRUE(merged.unique.has_value());
   EXPECT_EQ(to_string(*merged.unique), "9233");
-}
-
-TEST(JoinEngine, ItsHeaderNamesTheEngineAndIsRefusedForADfsRun) {
-  const auto join = nqueens::make_join_engine(12);
-  const auto dfs = nqueens::make_dfs_engine(nqueens::split(12, nqueens::Symmetry::full));
-  EXPECT_EQ(join->header().engine, "join");
-  EXPECT_EQ(dfs->header().engine, "dfs");
-  EXPECT_NE(nqueens::header_mismatch(dfs->header(), join->header()).find("the engine is join there, dfs here"),
-            std::string::npos);
-  EXPECT_EQ(nqueens::header_problem(join->header()), "");
-  const auto text = nqueens::header_text(join->header());
-  EXPECT_NE(text.find("engine=join"), std::string::npos) << text;
-  EXPECT_EQ(nqueens::parse_header_text(text), join->header());
-  // A header that names no engine is no header of this build.
-  std::string nameless = nqueens::header_text(dfs->header());
-  nameless.erase(nameless.find(" engine=dfs"), std::string(" engine=dfs").size());
-  EXPECT_EQ(nqueens::parse_header_text(nameless), std::nullopt);
 }
 
 TEST(EngineChoice, AutoPicksTheMeasuredFasterEngineAndFallsBackWhereTheJoinCannotRun) {

@@ -86,17 +86,6 @@ class JournalTest : public testing::Test {
   RunHeader header_ = nqueens::make_header(plan_);
 };
 
-TEST_F(JournalTest, HeaderTextRoundTripsAndOnlyTheRunMatters) {
-  EXPECT_EQ(nqueens::parse_header_text(nqueens::header_text(header_)), header_);
-  EXPECT_EQ(nqueens::header_mismatch(header_, header_), "");
-  RunHeader newer = header_;
-  newer.version = "9.9.9";  // same units, other build: resuming must work
-  EXPECT_EQ(nqueens::header_mismatch(header_, newer), "");
-  RunHeader other = nqueens::make_header(nqueens::split(11, Symmetry::full));
-  EXPECT_EQ(nqueens::header_mismatch(header_, other), "N is 11 there, 10 here");
-  EXPECT_FALSE(nqueens::parse_header_text("n=10 symmetry=full"));
-}
-
 TEST_F(JournalTest, NewJournalHoldsOnlyTheHeader) {
   const fs::path path = make_journal(0);
   EXPECT_EQ(read_bytes(path), nqueens::journal_header_line(header_));

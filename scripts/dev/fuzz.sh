@@ -3,7 +3,7 @@
 # (fuzz/corpus/<target>/) and regression inputs (fuzz/regressions/<target>/). Fails if any target
 # crashes, trips a sanitizer, leaks, runs out of memory or hangs. docs/development.md says more.
 #
-#   scripts/fuzz.sh [-t SECONDS] [-j JOBS] [--merge] [TARGET...]
+#   scripts/dev/fuzz.sh [-t SECONDS] [-j JOBS] [--merge] [TARGET...]
 #
 #   -t SECONDS  time per target (default 10: the CI run; 600 for a real session)
 #   -j JOBS     targets run at once (default 1)
@@ -13,7 +13,7 @@
 # Needs the fuzz build: cmake --preset fuzz && cmake --build --preset fuzz. New inputs go to
 # build/fuzz/work/<target>/, logs to build/fuzz/logs/, a failing input to build/fuzz/artifacts/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 seconds=10
 jobs=1

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Compares two builds of nqueens on a noisy machine: runs their `bench` in turn, round after round.
 
-    scripts/bench-ab.py OLD/nqueens NEW/nqueens                      # N = 16,17, 1 and 2 threads
-    scripts/bench-ab.py OLD/nqueens NEW/nqueens --rounds 8 -- -n 18 -t 1,2 -r 3 --engines join
+    scripts/dev/bench-ab.py OLD/nqueens NEW/nqueens                      # N = 16,17, 1 and 2 threads
+    scripts/dev/bench-ab.py OLD/nqueens NEW/nqueens --rounds 8 -- -n 18 -t 1,2 -r 3 --engines join
 
 Each round runs the first build's bench, then the second's, with the same arguments (the ones
 after --; `--no-baseline --format csv` are added). Alternating puts both builds under the same

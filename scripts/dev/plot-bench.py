@@ -2,8 +2,9 @@
 """Draws the figures of docs/performance.md from the CSV that `nqueens bench --format csv` writes.
 
     nqueens bench -n 8-17 -t 1,2 -r 3 --engines dfs,join --no-baseline --format csv > bench.csv
-    scripts/plot-bench.py bench.csv                    # writes docs/img/bench-*.png
-    scripts/plot-bench.py bench.csv --out /tmp/plots --title "2 shared cores"
+    scripts/dev/plot-bench.py bench.csv                    # writes docs/img/bench-*.png
+    scripts/dev/plot-bench.py bench.csv --out /tmp/plots --title "2 shared cores"
+    scripts/dev/plot-bench.py scaling.csv --out . --name scaling   # scaling-*.png (scripts/dev/scaling.sh)
 
 Two figures: the time of each engine against N on a log scale (one line per engine and thread
 count), and the speedup of each engine against its own one-thread time, per thread count, for
@@ -45,7 +46,7 @@ def read_points(paths):
     return points
 
 
-def plot_time(points, out, title):
+def plot_time(points, path, title):
     figure, axes = plt.subplots(figsize=(7, 4.5))
     for (engine, threads), by_n in sorted(points.items()):
         sizes = sorted(by_n)
@@ -59,11 +60,11 @@ def plot_time(points, out, title):
     axes.grid(True, which="both", alpha=0.3)
     axes.legend()
     figure.tight_layout()
-    figure.savefig(out / "bench-time.png", dpi=100)
+    figure.savefig(path, dpi=100)
     plt.close(figure)
 
 
-def plot_speedup(points, out, title):
+def plot_speedup(points, path, title):
     engines = sorted({engine for engine, _ in points})
     common = [n for n in sorted({n for by_n in points.values() for n in by_n})
               if all(n in by_n for by_n in points.values())]
@@ -86,24 +87,26 @@ def plot_speedup(points, out, title):
     axes.grid(True, alpha=0.3)
     axes.legend()
     figure.tight_layout()
-    figure.savefig(out / "bench-speedup.png", dpi=100)
+    figure.savefig(path, dpi=100)
     plt.close(figure)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("csv", nargs="+", help="CSV files written by nqueens bench --format csv")
-    parser.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parent.parent / "docs" / "img"),
-                        help="directory for bench-time.png and bench-speedup.png (default: docs/img)")
+    parser.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parents[2] / "docs" / "img"),
+                        help="directory for NAME-time.png and NAME-speedup.png (default: docs/img)")
+    parser.add_argument("--name", default="bench", help="the figures' file name prefix (default: bench)")
     parser.add_argument("--title", default="", help="added to each figure's title, e.g. the machine")
     args = parser.parse_args()
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     points = read_points(args.csv)
     title = f" ({args.title})" if args.title else ""
-    plot_time(points, out, title)
-    plot_speedup(points, out, title)
-    print(f"plot-bench: wrote {out / 'bench-time.png'} and {out / 'bench-speedup.png'}")
+    time_path, speedup_path = out / f"{args.name}-time.png", out / f"{args.name}-speedup.png"
+    plot_time(points, time_path, title)
+    plot_speedup(points, speedup_path, title)
+    print(f"plot-bench: wrote {time_path} and {speedup_path}")
 
 
 if __name__ == "__main__":
