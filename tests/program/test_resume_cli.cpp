@@ -24,14 +24,14 @@
 #include <nlohmann/json.hpp>
 
 #include "dfs/kernel.hpp"
+#include "dfs/split.hpp"
 #include "nqueens/journal.hpp"
-#include "run/registry.hpp"
 #include "nqueens/nqueens.hpp"
 #include "nqueens/shard.hpp"
-#include "support/program_harness.hpp"
-#include "run/schedule.hpp"
+#include "run/registry.hpp"
 #include "run/run.hpp"
-#include "dfs/split.hpp"
+#include "run/schedule.hpp"
+#include "support/program_harness.hpp"
 
 namespace {
 
@@ -280,7 +280,7 @@ TEST_F(ResumeCli, JournalOfAnotherRunIsRefusedWithExitCode2) {
       {{"-n", "13", "--engine", "dfs"}, "N is 12 there, 13 here"},
       {{"-n", "12", "--symmetry", "mirror"}, "the symmetry mode is full there, mirror here"},
       {{"-n", "12", "--split-depth", "4"}, "the split depth is 3 there, 4 here"},
-      {{"-n", "12", "--engine", "join"}, "the engine is dfs there, join here"}};
+      {{"-n", "12", "--engine", "join"}, "the engine is dfs there, join here (to resume it, give --engine dfs;"}};
   for (const auto& [options, message] : cases) {
     std::vector<std::string> args = {"count", "--checkpoint", journal};
     args.insert(args.end(), options.begin(), options.end());
@@ -294,6 +294,20 @@ TEST_F(ResumeCli, JournalOfAnotherRunIsRefusedWithExitCode2) {
   const Outcome not_journal = run({"count", "-n", "12", "--checkpoint", file("notes.txt").string()});
   EXPECT_EQ(not_journal.exit_code, 2) << describe(not_journal);
   EXPECT_EQ(read_bytes(file("notes.txt")), "my notes\n");
+}
+
+// "Run the same command again" resumes: with the default engine (auto), a journal started by
+// another engine is resumed with that one, where `auto` would now choose differently.
+TEST_F(ResumeCli, AutoResumesWithTheEngineTheJournalWasStartedWith) {
+  const std::string journal = file("n13.journal").string();
+  const Outcome first = run({"count", "-n", "13", "--engine", "join", "--checkpoint", journal, "-q"});
+  ASSERT_EQ(first.exit_code, 0) << describe(first);
+  const std::string bytes = read_bytes(journal);
+  const Outcome again = run({"count", "-n", "13", "--checkpoint", journal, "--format", "json", "--log-level", "info"});
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  EXPECT_TRUE(contains(again.err, "resuming with the join engine the journal was started with")) << again.err;
+  EXPECT_EQ(last_record(again)["engine"], "join");
+  EXPECT_EQ(read_bytes(journal), bytes);
 }
 
 // The JSON context record used to be printed before the journal was opened: exit 2 with a line
