@@ -13,10 +13,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "run/registry.hpp"
 #include "nqueens/check.hpp"
 #include "nqueens/unit_ranges.hpp"
+#include "run/registry.hpp"
 #include "run/run.hpp"
+#include "shell/console.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 #include "shell/standard_output.hpp"
@@ -193,11 +194,14 @@ int check_one(const std::string& path, bool json) {
   } catch (const std::invalid_argument& stranger) {  // JournalMismatch, NotSuchFile
     code = kUsage;
     record = {{"file", path}, {"status", "not a journal or shard file"}, {"error", stranger.what()}};
-    if (!json) say("{}: not a journal or shard file of this build: {}\n", path, stranger.what());
+    // An error, not a report: stderr, where every error goes.
+    if (!json)
+      shell::Console::err().line(
+          fmt::format("nqueens: error: {}: not a journal or shard file of this build: {}", path, stranger.what()));
   } catch (const std::runtime_error& unreadable) {
     code = kUsage;
     record = {{"file", path}, {"status", "unreadable"}, {"error", unreadable.what()}};
-    if (!json) say("{}: {}\n", path, unreadable.what());
+    if (!json) shell::Console::err().line(fmt::format("nqueens: error: {}: {}", path, unreadable.what()));
   }
   if (json) say("{}\n", record.dump());
   return code;

@@ -94,7 +94,8 @@ CountOptions search_options(const SearchArgs& args) {
 }
 
 void add_count_options(CLI::App& command, CountArgs& args) {
-  command.add_option("-n,--n", args.spec, "Board sizes: N, a range A-B, or a list such as 8,10,12-14 (1..32)")
+  // Also positional: `nqueens count 18` is `nqueens count -n 18`.
+  command.add_option("-n,--n,N", args.spec, "Board sizes: N, a range A-B, or a list such as 8,10,12-14 (1..32)")
       ->required();
   command.add_option("-t,--threads", args.threads, "Worker threads (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
