@@ -24,8 +24,8 @@ Session::Session(const Engine& engine, const std::vector<std::size_t>& wanted, J
   if (journal_)
     for (const UnitCount& unit : journal_->recorded()) {
       tallies_[unit.id] = unit.tally;
-      micros_[unit.id] = unit.microseconds.value_or(0);
-      have_[unit.id] = unit.microseconds ? kTimed : kCounted;
+      micros_[unit.id] = unit.microseconds;
+      have_[unit.id] = 1;
     }
   for (const std::size_t id : wanted_) {
     if (id >= engine_.unit_count())
@@ -66,8 +66,8 @@ void Session::record(const UnitCount& unit) {
   if (unit.id >= have_.size() || have_[unit.id])
     throw std::runtime_error("unit " + std::to_string(unit.id) + " was counted twice or is not in the run");
   tallies_[unit.id] = unit.tally;
-  micros_[unit.id] = unit.microseconds.value_or(0);
-  have_[unit.id] = unit.microseconds ? kTimed : kCounted;
+  micros_[unit.id] = unit.microseconds;
+  have_[unit.id] = 1;
   if (journal_) journal_->append(unit);
 }
 
@@ -110,10 +110,7 @@ CountResult Session::result(int threads, double seconds) const {
   return make_count_result(engine_.header(), totals, time, wanted_.size() == engine_.unit_count(), threads, seconds);
 }
 
-std::optional<std::uint64_t> Session::time_of(std::size_t id) const {
-  if (have_[id] == kTimed) return micros_[id];
-  return std::nullopt;
-}
+std::uint64_t Session::time_of(std::size_t id) const { return micros_[id]; }
 
 UnitTime Session::unit_time() const {
   UnitTime time;
@@ -126,7 +123,6 @@ UnitTime Session::unit_time() const {
 UnitTime Session::unit_time_here() const {
   UnitTime time = unit_time();
   time.microseconds -= replayed_.microseconds;
-  time.untimed -= replayed_.untimed;
   return time;
 }
 
@@ -162,7 +158,6 @@ CountResult make_count_result(const RunHeader& header, const Totals& totals, con
   result.n = header.n;
   result.totals = totals;
   result.unit_microseconds = unit_time.microseconds;
-  result.untimed_units = unit_time.untimed;
   const EngineDescription* engine = find_engine(header.engine);
   if (header.symmetry == Symmetry::full && (whole_run || (engine && engine->partial_runs_report_unique))) {
     result.unique = totals.unique();

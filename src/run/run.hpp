@@ -51,11 +51,7 @@ class Session {
   UnitTime unit_time_here() const;
 
  private:
-  // have_ by unit id: not counted, counted with its time unknown (a format 2 journal's record),
-  // or counted with its time in micros_.
-  static constexpr char kCounted = 1, kTimed = 2;
-
-  std::optional<std::uint64_t> time_of(std::size_t id) const;
+  std::uint64_t time_of(std::size_t id) const;
   UnitTime unit_time() const;  //!< over the wanted units counted so far
 
   const Engine& engine_;
@@ -63,7 +59,7 @@ class Session {
   std::vector<std::size_t> wanted_;
   std::size_t done_before_ = 0;
   ZeroedArray<Tally> tallies_;         //!< by unit id; pages are first written by the workers (zeroed_array.hpp)
-  ZeroedArray<std::uint64_t> micros_;  //!< by unit id: its time, where have_ is kTimed
+  ZeroedArray<std::uint64_t> micros_;  //!< by unit id: its time, where have_ is set
   ZeroedArray<char> have_;             //!< not bits: neighbouring slots are written by different threads
   UnitTime replayed_;                  //!< the time of the wanted units the journal held
 };
