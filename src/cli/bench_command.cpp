@@ -179,7 +179,7 @@ Registered add_bench_command(CLI::App& app) {
       ->capture_default_str();
   command
       ->add_option("-w,--warmup", args->repeats.warmup,
-                   "Untimed runs before the timed ones (caches, allocator, thread pool)")
+                   "Warm-up runs, not timed, before the timed ones (caches, allocator, thread pool)")
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
   add_search_options(*command, args->search);

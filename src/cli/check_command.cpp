@@ -137,11 +137,7 @@ void print_text(const FileCheck& check) {
   if (!check.missing.empty())
     say("  missing: {}: {}\n", counted(check.missing.size(), "unit"), format_id_ranges(check.missing, kMaxShown));
   say("  total over the sound records: {} (nodes {})\n", to_string(check.totals.total), to_string(check.totals.nodes));
-  say("  unit time over the sound records: {:.3f} s{}\n", unit_seconds(check.unit_time.microseconds),
-      check.unit_time.untimed > 0
-          ? fmt::format(" ({} without a time: format {})", counted(check.unit_time.untimed, "record"),
-                        static_cast<int>(check.format))
-          : std::string());
+  say("  unit time over the sound records: {:.3f} s\n", unit_seconds(check.unit_time.microseconds));
   say("  status: {}: {}\n", status(check), advice(check));
 }
 
@@ -167,9 +163,8 @@ Json check_json(const FileCheck& check) {
                  {"missing_count", check.missing.size()},
                  {"total", count_json(check.totals.total)},
                  {"nodes", count_json(check.totals.nodes)},
-                 {"format", static_cast<int>(check.format)},
+                 {"format", check.journal ? kJournalFormat : kShardFormat},
                  {"unit_seconds", unit_seconds(check.unit_time.microseconds)},
-                 {"untimed_units", check.unit_time.untimed},
                  {"advice", advice(check)}});
   return record;
 }

@@ -141,8 +141,7 @@ const std::vector<std::string> kRecordKeys = {"n",
                                               "engine",
                                               "half_turn_fixed",
                                               "quarter_turn_fixed",
-                                              "unit_seconds",
-                                              "untimed_units"};
+                                              "unit_seconds"};
 const std::vector<std::string> kContextKeys = {
     "tool",      "command",      "version",    "git_commit",  "compiler",    "build_type",
     "target",    "join_matcher", "dfs_kernel", "tbb_version", "host_name",   "host_cpus",
