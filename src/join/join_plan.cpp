@@ -155,6 +155,24 @@ std::string unsupported_reason(int n) {
   return "";
 }
 
+// The units split() makes, counted without making them: the folded units are the row sets that
+// stand for their reflection orbit, the off-centre ones a binomial per (a, b).
+std::size_t unit_count(int n) {
+  if (!unsupported_reason(n).empty()) return 0;
+  const JoinCase folded = n % 2 == 0 ? JoinCase::even : JoinCase::centre;
+  const std::uint32_t free = free_rows(n, folded, 0);
+  std::size_t count = 0;
+  for_each_row_set(free, n / 2, [&](std::uint32_t rows) {
+    if (reflection_orbit(rows, n, free).representative == rows) ++count;
+  });
+  if (n % 2 == 1) {
+    const int k = n / 2;
+    for (int a = 1; a < k; ++a)
+      for (int b = a + 1; b <= k; ++b) count += exact_binomial(std::popcount(free_rows(n, JoinCase::off_centre, b)), k);
+  }
+  return count;
+}
+
 JoinPlan split(int n) {
   if (const std::string reason = unsupported_reason(n); !reason.empty()) throw std::invalid_argument(reason);
   JoinPlan plan;

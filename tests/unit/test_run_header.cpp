@@ -242,6 +242,26 @@ TEST(RunHeader, JoinRefusesASymmetryModeOrASplitDepth) {
   EXPECT_EQ(nqueens::header_problem(deep), "a join run has no split depth, but the file gives 3");
 }
 
+// A header claiming 160 M units of a join run of N = 23 (which has 19.6 M) passed the old bound
+// of C(n, n/2) (n/2)^2 row-set cases and sized gigabytes (issue 22.12): a join run's unit count
+// is known without making its plan, and a header is held to it.
+TEST(RunHeader, JoinHoldsTheUnitCountToItsRuns) {
+  for (const int n : {4, 9, 12, 13}) {
+    RunHeader header = nqueens::make_engine(n, options_for(*nqueens::find_engine("join")))->header();
+    EXPECT_EQ(nqueens::header_problem(header), "") << n;
+    const std::size_t units = header.unit_count;
+    for (const std::size_t other : {units - 1, units + 1, units * 2}) {
+      header.unit_count = other;
+      EXPECT_EQ(nqueens::header_problem(header), "a join run of N=" + std::to_string(n) + " has " +
+                                                     std::to_string(units) + " units, not " + std::to_string(other));
+    }
+  }
+  RunHeader crafted = real_header(*nqueens::find_engine("join"));
+  crafted.n = 23;
+  crafted.unit_count = 160'000'000;
+  EXPECT_EQ(nqueens::header_problem(crafted), "a join run of N=23 has 19576251 units, not 160000000");
+}
+
 TEST(RunHeader, ReferenceRefusesWhatItsOneUnitPerColumnRunCannotBe) {
   const RunHeader real = real_header(*nqueens::find_engine("reference"));
   ASSERT_EQ(real.unit_count, static_cast<std::size_t>(real.n));
