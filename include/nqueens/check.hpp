@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "nqueens/counts.hpp"
 #include "nqueens/export.hpp"
 #include "nqueens/journal.hpp"
-#include "nqueens/counts.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/shard.hpp"
 
@@ -40,8 +40,13 @@ struct FileCheck {
 };
 
 //! Checks a journal's bytes against every unit of its run. Throws JournalMismatch when they are
-//! no journal of a run this build reads, JournalCorrupt when the run header itself is damaged.
+//! no journal of a run this build reads, JournalCorrupt when the run header itself is damaged
+//! and no run it may name fits the records (scan_journal).
 NQUEENS_EXPORT FileCheck check_journal(std::string_view bytes, std::string source);
+
+//! The same, from the journal's scan: its run's units are listed (the missing ones), so the
+//! caller holds the run to what this build makes first.
+NQUEENS_EXPORT FileCheck check_journal(const JournalScan& scan, std::string source);
 
 //! Checks a shard file against the ids it should hold (its shard's, or its unit list's).
 NQUEENS_EXPORT FileCheck check_shard(const ShardFile& file, std::span<const std::size_t> expected);

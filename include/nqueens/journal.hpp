@@ -16,8 +16,10 @@
 //
 // Opening an existing journal never changes it unless it belongs to this run and is sound. The
 // one repair made unasked is a torn last line (the process, or the machine, died while writing
-// it): it is cut off and its unit counted again. Damage anywhere else is refused with the file
-// left as it was, unless --repair asks to keep the sound records and count the rest again.
+// it, and left any number of zeros after it): it is cut off and its unit counted again. Damage
+// anywhere else is refused with the file left as it was, unless --repair asks to keep the sound
+// records and count the rest again. A journal whose header is damaged belongs to the run its
+// records check out under: a repair under a run none of them fits is refused.
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -66,9 +68,14 @@ struct JournalScan {
   std::vector<JournalDamage> damaged;    //!< lines that fail their checksum or are no record of the run
   std::vector<std::size_t> conflicting;  //!< ids recorded with different counts, ascending (not in units)
   std::size_t repeated = 0;              //!< records repeating an earlier one exactly (harmless)
-  std::size_t valid_bytes = 0;           //!< up to the end of the last complete line
-  std::size_t torn_bytes = 0;            //!< after that: a torn last line, or damage (then in damaged)
-  bool tail_damaged = false;             //!< those bytes are no torn record: damage
+  std::size_t lines = 0;                 //!< complete lines after the header
+  std::size_t checked = 0;               //!< of them, records that check out under `header`
+  //! The header line is damaged (line 1 of `damaged`): `header` is the run asked for, or the one
+  //! the records check out under.
+  bool header_damaged = false;
+  std::size_t valid_bytes = 0;  //!< up to the end of the last complete line
+  std::size_t torn_bytes = 0;   //!< after that: a torn last line, or damage (then in damaged)
+  bool tail_damaged = false;    //!< those bytes are no torn record: damage
 
   //! Nothing damaged or conflicting: every line but a torn last one is a record to use.
   bool sound() const { return damaged.empty() && conflicting.empty(); }
@@ -90,18 +97,31 @@ NQUEENS_EXPORT std::string journal_header_line(const RunHeader& header);
 //! A record line for `unit` of the run `header`, with its newline, as Journal::append writes it.
 NQUEENS_EXPORT std::string journal_record_line(const RunHeader& header, const UnitCount& unit);
 
-//! Reads a journal's bytes and sorts its lines: sound records, repeats, conflicts, damage.
-//! Throws JournalMismatch if they do not start like a journal (or one of a format or run this
-//! build cannot have written: an older format is refused in one line that says so) and
-//! JournalCorrupt for a damaged header, unless `expected` is given: then the records are checked
-//! against that run, and the header is line 1 of the damage. `name` is used in messages only.
+//! Whether a file starting with `head` is taken for a journal: its first bytes are those of one,
+//! or differ from "nqueens-journal 3 " in at most two places (a journal whose header is damaged).
+NQUEENS_EXPORT bool looks_like_journal(std::string_view head);
+
+//! Reads a journal's bytes and sorts its lines: sound records, repeats, conflicts, damage. Lines
+//! may end in CRLF. Throws JournalMismatch if they do not start like a journal (or one of a
+//! format or run this build cannot have written: an older format is refused in one line that
+//! says so), or, given `expected`, are the journal of another run. Nothing is sized by the
+//! header's unit count, only by the lines the bytes hold.
+//! A damaged header is line 1 of the damage, and the run is recovered from the records, which
+//! are bound to it: with `expected`, the records are checked under that run, and when none of
+//! them checks out the journal is refused as another run's (JournalMismatch); without, under
+//! each run the damaged line may name (the line with one bit flipped where its checksum then
+//! holds, or as it reads), and the one most records check out under is taken. Throws
+//! JournalCorrupt, with the repair command as far as the line still names it, when none fits.
+//! `name` is used in messages only.
 NQUEENS_EXPORT JournalScan scan_journal(std::string_view bytes, std::string_view name,
                                         const RunHeader* expected = nullptr);
 
 //! The bytes of the journal at `path`, read without locking or changing it: a regular file,
 //! its header read first and its size bounded by its run's unit count (as Journal reads it).
+//! The zeros at its end (a crash's torn tail, however long) are not read: they are left out of
+//! the bytes and counted in `zero_tail` when given.
 //! Throws JournalMismatch, JournalCorrupt, or std::runtime_error when it cannot be read.
-NQUEENS_EXPORT std::string read_journal(const std::filesystem::path& path);
+NQUEENS_EXPORT std::string read_journal(const std::filesystem::path& path, std::size_t* zero_tail = nullptr);
 
 class NQUEENS_EXPORT Journal {
  public:
@@ -151,8 +171,8 @@ class NQUEENS_EXPORT Journal {
 
  private:
   void open_file();
-  void open_existing(const RunHeader& header, const std::string& bytes, bool repair);
-  void rewrite(const std::string& bytes, JournalScan& scan);
+  void open_existing(const RunHeader& header, const std::string& bytes, std::size_t zero_tail, bool repair);
+  void rewrite(const std::string& bytes, std::size_t zero_tail, JournalScan& scan);
   void write_all(std::string_view bytes);
   void flush_loop(std::stop_token stop);
 

@@ -22,6 +22,10 @@ bool FileCheck::whole() const { return !damaged_or_conflicting() && missing.empt
 
 FileCheck check_journal(std::string_view bytes, std::string source) {
   const JournalScan scan = scan_journal(bytes, source);
+  return check_journal(scan, std::move(source));
+}
+
+FileCheck check_journal(const JournalScan& scan, std::string source) {
   FileCheck check;
   check.source = std::move(source);
   check.header = scan.header;
@@ -30,15 +34,21 @@ FileCheck check_journal(std::string_view bytes, std::string source) {
   check.damaged = scan.damaged;
   check.conflicting = scan.conflicting;
   check.torn_bytes = scan.tail_damaged ? 0 : scan.torn_bytes;
-  std::vector<char> present(scan.header.unit_count, 0);
+  std::vector<std::size_t> present;
+  present.reserve(scan.units.size());
   for (const UnitCount& unit : scan.units) {
-    present[unit.id] = 1;
+    present.push_back(unit.id);
     check.totals += unit.tally;
     check.unit_time.add(unit.microseconds);
   }
-  std::vector<std::size_t> all(scan.header.unit_count);
-  for (std::size_t id = 0; id < all.size(); ++id) all[id] = id;
-  check.missing = absent(present, all);
+  std::sort(present.begin(), present.end());
+  for (std::size_t id = 0, next = 0; id < scan.header.unit_count; ++id) {
+    if (next < present.size() && present[next] == id) {
+      ++next;
+      continue;
+    }
+    check.missing.push_back(id);
+  }
   return check;
 }
 

@@ -5,14 +5,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstring>
+#include <numeric>
 #include <optional>
 
 #include "files/file_io.hpp"
 #include "files/text_numbers.hpp"
+#include "run/registry.hpp"
 
 namespace nqueens {
 
@@ -23,14 +27,24 @@ constexpr std::string_view kMagic = "nqueens-journal ";
 // 1 (records checked on their own text) and 2 (records without the time) were written by
 // development builds before the first release; they are refused, never read.
 constexpr std::string_view kFormatPrefix = "3 ";
+// The first bytes of every journal of this build; a file whose first bytes differ from them in
+// at most kMaxPreambleDamage places is taken for a journal whose header is damaged (one flipped
+// bit made "not an nqueens journal" of a journal of 183,481 records).
+constexpr std::string_view kPreamble = "nqueens-journal 3 ";
+constexpr std::size_t kMaxPreambleDamage = 2;
 constexpr std::string_view kCrcKey = " crc=";
 // A record line is under 200 bytes (10 numbers of at most 20 digits and a checksum); a longer
 // unterminated tail is not a record cut short.
 constexpr std::size_t kMaxTornBytes = 256;
 // A run header line is under 300 bytes: the first line is looked for in this many.
 constexpr std::size_t kMaxHeaderBytes = 4096;
-// Zeros a crashed file system may leave at the end: a few blocks, allowed on top of the records.
-constexpr std::size_t kMaxZeroTailBytes = std::size_t{16} << 20;
+// A damaged header line up to this long is tried with each of its bits flipped: a single flipped
+// bit is the commonest damage, and the line's CRC-32 says which bit it was.
+constexpr std::size_t kMaxCorrectedLine = 512;
+// A journal whose header is damaged, read with no run to bound its size (`check`): at most this.
+constexpr std::size_t kMaxUnknownRunBytes = std::size_t{256} << 20;
+// The end of a file is searched for its last byte that is not zero in blocks of this size.
+constexpr std::size_t kZeroSearchBlock = std::size_t{1} << 20;
 
 std::string io_error(const char* what, const std::filesystem::path& path) {
   return detail::io_error(what, path, errno);
@@ -49,20 +63,27 @@ std::string damaged(std::string_view name, std::size_t line, std::string_view pr
 
 std::optional<std::uint64_t> parse_u64(std::string_view text) { return detail::parse_whole<std::uint64_t>(text); }
 
+// A line without its end: "\n", or "\r\n" where a tool rewrote the journal with CRLF line ends.
+std::string_view without_cr(std::string_view line) {
+  if (line.ends_with('\r')) line.remove_suffix(1);
+  return line;
+}
+
 // "U <id> <total> <o1> <o2> <o4> <o8> <nodes> <microseconds>" in its canonical spelling (no
 // leading zeros, single spaces), or nullopt.
 std::optional<UnitCount> parse_unit(std::string_view text) {
   constexpr std::size_t kFields = 8;
   if (!text.starts_with("U ")) return std::nullopt;
-  std::vector<std::uint64_t> fields;
-  for (std::string_view rest = text.substr(2); !rest.empty() || fields.empty();) {
+  std::array<std::uint64_t, kFields> fields{};
+  std::size_t count = 0;
+  for (std::string_view rest = text.substr(2); !rest.empty() || count == 0;) {
     const std::size_t space = rest.find(' ');
     const auto value = parse_u64(rest.substr(0, space));
-    if (!value || fields.size() == kFields) return std::nullopt;
-    fields.push_back(*value);
+    if (!value || count == kFields) return std::nullopt;
+    fields[count++] = *value;
     rest = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
   }
-  if (fields.size() != kFields) return std::nullopt;
+  if (count != kFields) return std::nullopt;
   const Tally tally{fields[1], {fields[2], fields[3], fields[4], fields[5]}, fields[6]};
   const UnitCount unit{static_cast<std::size_t>(fields[0]), tally, fields[7]};
   if (unit_record_text(unit) != text) return std::nullopt;
@@ -82,54 +103,222 @@ std::optional<std::string_view> checked_text(std::string_view line, std::string_
 
 std::uint32_t run_checksum(const RunHeader& header) { return crc32(run_identity(header) + '\n'); }
 
+// The unit of a record line that checks out under the run whose checksum is `run_crc`.
+std::optional<UnitCount> checked_unit(std::string_view line, std::uint32_t run_crc) {
+  const auto text = checked_text(line, " ", run_crc);
+  return text ? parse_unit(*text) : std::nullopt;
+}
+
+// A line shaped like a record (its fields and an 8-digit checksum), whatever run it checks under.
+bool record_shaped(std::string_view line) {
+  const std::size_t space = line.rfind(' ');
+  if (space == std::string_view::npos || line.size() - space - 1 != 8) return false;
+  return detail::parse_whole<std::uint32_t>(line.substr(space + 1), 16) && parse_unit(line.substr(0, space));
+}
+
+// The complete lines after the header, each without its line end, with their line numbers.
+template <typename Visit>
+void for_each_record_line(std::string_view bytes, std::size_t begin, Visit visit) {
+  std::size_t line_number = 1;
+  for (std::size_t end; (end = bytes.find('\n', begin)) != std::string_view::npos; begin = end + 1)
+    visit(++line_number, without_cr(bytes.substr(begin, end - begin)));
+}
+
+std::size_t records_checking_out(std::string_view bytes, std::size_t begin, const RunHeader& run) {
+  const std::uint32_t run_crc = run_checksum(run);
+  std::size_t count = 0;
+  for_each_record_line(bytes, begin, [&](std::size_t, std::string_view line) {
+    if (const auto unit = checked_unit(line, run_crc); unit && unit->id < run.unit_count) ++count;
+  });
+  return count;
+}
+
+bool exact_magic(std::string_view bytes) {
+  return bytes.starts_with(kMagic.substr(0, std::min(bytes.size(), kMagic.size())));
+}
+
 // Refuses a journal of another format than this build's, given the bytes of the file from its
 // start: an older one in one line that says so, even when its header is cut short; any other
-// once its header line is whole (a header cut short is damage, told by the caller).
+// once its header line is whole (a header cut short is damage, told by the caller). A whole
+// header line whose checksum fails is this format's, damaged: one flipped bit turns "3" into "2".
 void check_format(std::string_view bytes, std::string_view name) {
   const std::string_view after_magic = bytes.substr(std::min(bytes.size(), kMagic.size()));
   if (after_magic.starts_with(kFormatPrefix)) return;
+  const std::size_t end = bytes.find('\n');
+  if (end != std::string_view::npos && !checked_text(without_cr(bytes.substr(0, end)), kCrcKey)) return;
   for (const std::string_view older : {"1 ", "2 "})
     if (after_magic.starts_with(older))
       throw JournalMismatch(std::string(name) + ": a format " + older[0] +
                             " journal, written by a development build of nqueens; this build reads format " +
                             std::to_string(kJournalFormat) + " only: count the run again");
-  const std::size_t end = bytes.find('\n');
   if (end == std::string_view::npos) return;
   throw JournalMismatch(std::string(name) + " is a journal in a format this build does not read ('" +
                         std::string(bytes.substr(0, std::min<std::size_t>(end, 40))) + "...')");
 }
 
-RunHeader parse_header_line(std::string_view line, std::string_view name) {
-  const auto text = checked_text(line, kCrcKey);
-  if (!text) throw JournalCorrupt(damaged(name, 1, "the run header fails its checksum"));
-  // The checksum may close the line before the version does ("nqueens-journal 3 crc=..."):
-  // found by fuzz_journal, it made substr() throw std::out_of_range past every handler.
-  const std::size_t preamble = kMagic.size() + kFormatPrefix.size();
-  const auto header = text->size() < preamble ? std::nullopt : parse_header_text(text->substr(preamble));
-  if (!header) throw JournalCorrupt(damaged(name, 1, "the run header is not readable"));
-  // Sound but of no run this build can do: refused before its unit count sizes anything.
-  if (const std::string why = header_problem(*header); !why.empty())
-    throw JournalMismatch(std::string(name) + " is not the journal of any run this build can do: " + why);
-  return *header;
+// The run of a header line's text (without its checksum), if it is one of this format.
+std::optional<RunHeader> header_of_text(std::string_view text) {
+  if (!text.starts_with(kPreamble)) return std::nullopt;
+  return parse_header_text(text.substr(kPreamble.size()));
+}
+
+// What the first line of a journal says: its run, or why not and the runs it may name.
+struct HeaderRead {
+  std::optional<RunHeader> sound;     //!< the checksum holds and the line reads
+  std::string problem;                //!< otherwise, why not
+  std::vector<RunHeader> candidates;  //!< runs a damaged line may name, each one this build can have
+};
+
+// The checksum at the end of a header line and the text before it, the key allowed to be
+// damaged ("... crc=1a2b3c4d", "... crb=1a2b3c4d").
+std::optional<std::pair<std::string_view, std::uint32_t>> split_checksum(std::string_view line) {
+  const std::size_t space = line.rfind(' ');
+  if (space == std::string_view::npos) return std::nullopt;
+  const std::string_view word = line.substr(space + 1);
+  if (word.size() != 12 || word[3] != '=') return std::nullopt;
+  const auto value = detail::parse_whole<std::uint32_t>(word.substr(4), 16);
+  if (!value) return std::nullopt;
+  return std::pair{line.substr(0, space), *value};
+}
+
+// A damaged header line's candidates: the line with one bit flipped where that makes its
+// checksum hold, and the line read as it is, whatever its checksum says.
+std::vector<RunHeader> header_candidates(std::string_view line) {
+  std::vector<RunHeader> candidates;
+  auto add = [&candidates](const std::optional<RunHeader>& header) {
+    if (!header || !header_problem(*header).empty()) return;
+    for (const RunHeader& known : candidates)
+      if (run_identity(known) == run_identity(*header)) return;
+    candidates.push_back(*header);
+  };
+  const auto split = split_checksum(line);
+  if (split && split->first.size() <= kMaxCorrectedLine) {
+    std::string text(split->first);
+    for (char& byte : text)
+      for (int bit = 0; bit < 8; ++bit) {
+        byte = static_cast<char>(byte ^ (1 << bit));
+        if (crc32(text) == split->second) add(header_of_text(text));
+        byte = static_cast<char>(byte ^ (1 << bit));
+      }
+  }
+  const std::string_view text = split ? split->first : line;
+  if (text.size() > kPreamble.size()) add(parse_header_text(text.substr(kPreamble.size())));
+  return candidates;
+}
+
+HeaderRead read_header(std::string_view line, std::string_view name) {
+  HeaderRead read;
+  if (const auto text = checked_text(line, kCrcKey)) {
+    // The checksum may close the line before the version does ("nqueens-journal 3 crc=..."):
+    // found by fuzz_journal, it made substr() throw std::out_of_range past every handler.
+    if (const auto header = header_of_text(*text)) {
+      // Sound but of no run this build can do: refused before its unit count sizes anything.
+      if (const std::string why = header_problem(*header); !why.empty())
+        throw JournalMismatch(std::string(name) + " is not the journal of any run this build can do: " + why);
+      read.sound = header;
+      return read;
+    }
+    read.problem = "the run header is not readable";
+  } else {
+    read.problem = "the run header fails its checksum";
+  }
+  read.candidates = header_candidates(line);
+  return read;
+}
+
+// A journal's first line, read: a file that is no journal (or one of another format) refused,
+// one of another run than `expected` too. Throws JournalCorrupt for a first line cut short.
+HeaderRead read_head(std::string_view bytes, std::string_view name, const RunHeader* expected) {
+  if (bytes.empty() || !looks_like_journal(bytes))
+    throw JournalMismatch(std::string(name) + " is not an nqueens journal");
+  if (exact_magic(bytes)) check_format(bytes, name);
+  const std::size_t first_end = bytes.find('\n');
+  if (first_end == std::string_view::npos) throw JournalCorrupt(damaged(name, 1, "the run header is incomplete"));
+  HeaderRead head = read_header(without_cr(bytes.substr(0, first_end)), name);
+  // Compared before anything is sized by the file's unit count.
+  if (head.sound && expected)
+    if (const std::string why = header_mismatch(*expected, *head.sound); !why.empty())
+      throw JournalMismatch(std::string(name) + " is the journal of a different run: " + why);
+  return head;
+}
+
+// The word `key`=... of a damaged header line, or "".
+std::string header_word(std::string_view line, std::string_view key) {
+  for (std::size_t at = 0; at < line.size();) {
+    const std::size_t space = std::min(line.find(' ', at), line.size());
+    const std::string_view word = line.substr(at, space - at);
+    if (word.size() > key.size() && word.starts_with(key) && word[key.size()] == '=')
+      return std::string(word.substr(key.size() + 1));
+    at = space + 1;
+  }
+  return {};
+}
+
+// Why a journal whose header is damaged, with no run to check it under, cannot be read, and the
+// way on: the command that repairs it, N and the engine named where the damaged line still says
+// them (its records bind their run, but do not name it).
+std::string unknown_run(std::string_view bytes, std::size_t begin, std::string_view line, std::string_view name,
+                        const std::string& problem) {
+  std::size_t records = 0, lines = 0;
+  for_each_record_line(bytes, begin, [&](std::size_t, std::string_view text) {
+    ++lines;
+    if (record_shaped(text)) ++records;
+  });
+  const std::string n = header_word(line, "n");
+  const std::string engine = header_word(line, "engine");
+  const bool n_read = detail::parse_whole<int>(n).has_value();
+  const bool engine_read = find_engine(engine) != nullptr;
+  return std::string(name) + " line 1: " + problem +
+         ", and no run it may name fits its records: " + std::to_string(records) + " of its " + std::to_string(lines) +
+         " other lines are records, bound to a run this header no longer names; `nqueens count -n " +
+         (n_read ? n : "N") + (engine_read ? " --engine " + engine : " --engine ENGINE") +
+         " [the run's other options] --checkpoint " + std::string(name) +
+         " --repair` with the options of the run that wrote the journal" +
+         (n_read ? " (the header still reads N=" + n + ")" : "") +
+         " keeps every record that checks out under that run and counts the other units again; a run they do not "
+         "fit is refused, and the journal was left as it is";
 }
 
 // The records of a journal, line by line, sorted into sound, repeated, conflicting and damaged.
+// Nothing is sized by the header's unit count: only by the records the file holds.
 class RecordSorter {
  public:
   RecordSorter(const RunHeader& header, JournalScan& scan)
-      : header_(header), run_crc_(run_checksum(header)), scan_(scan), seen_(header.unit_count) {}
+      : header_(header), run_crc_(run_checksum(header)), scan_(scan) {}
 
   void add(std::size_t line_number, std::string_view line) {
+    ++scan_.lines;
     const std::string problem = check(line);
     if (!problem.empty()) scan_.damaged.push_back({line_number, problem});
   }
 
-  // Units recorded with different counts are not used at all: neither record can be trusted.
+  // Each unit once, in file order, by its first record; later records with equal counts are
+  // repeats, with other counts a conflict: a unit recorded with different counts is not used at
+  // all, since neither record can be trusted.
   void finish() {
-    if (conflicting_.empty()) return;
-    std::erase_if(scan_.units, [this](const UnitCount& unit) { return conflicting_[unit.id] != 0; });
-    for (std::size_t id = 0; id < conflicting_.size(); ++id)
-      if (conflicting_[id]) scan_.conflicting.push_back(id);
+    scan_.checked = records_.size();
+    std::vector<std::size_t> order(records_.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [this](std::size_t a, std::size_t b) { return records_[a].id < records_[b].id; });
+    std::vector<char> keep(records_.size(), 1);
+    for (std::size_t first = 0, next; first < order.size(); first = next) {
+      const UnitCount& unit = records_[order[first]];
+      bool conflict = false;
+      for (next = first + 1; next < order.size() && records_[order[next]].id == unit.id; ++next) {
+        keep[order[next]] = 0;
+        if (records_[order[next]].tally == unit.tally)
+          ++scan_.repeated;  // harmless: the same counts twice (the time may differ: counted twice)
+        else
+          conflict = true;
+      }
+      if (!conflict) continue;
+      keep[order[first]] = 0;
+      scan_.conflicting.push_back(unit.id);
+    }
+    scan_.units.reserve(records_.size());
+    for (std::size_t i = 0; i < records_.size(); ++i)
+      if (keep[i]) scan_.units.push_back(records_[i]);
   }
 
  private:
@@ -141,24 +330,14 @@ class RecordSorter {
     if (unit->id >= header_.unit_count)
       return "unit " + std::to_string(unit->id) + " is out of range (the run has " +
              std::to_string(header_.unit_count) + ")";
-    std::optional<Tally>& slot = seen_[unit->id];
-    if (!slot) {
-      slot = unit->tally;
-      scan_.units.push_back(*unit);
-    } else if (*slot == unit->tally) {
-      ++scan_.repeated;  // harmless: the same counts twice (the time may differ: counted twice)
-    } else {
-      if (conflicting_.empty()) conflicting_.resize(header_.unit_count);
-      conflicting_[unit->id] = 1;
-    }
+    records_.push_back(*unit);
     return {};
   }
 
   const RunHeader& header_;
   std::uint32_t run_crc_;
   JournalScan& scan_;
-  std::vector<std::optional<Tally>> seen_;
-  std::vector<char> conflicting_;  //!< sized on the first conflict
+  std::vector<UnitCount> records_;  //!< every record that checks out, in file order
 };
 
 // A torn line holds only what a record line can hold, followed by any number of the zeros a
@@ -167,7 +346,7 @@ class RecordSorter {
 bool looks_torn(std::string_view tail) {
   tail = tail.substr(0, tail.find_last_not_of('\0') + 1);
   if (tail.size() > kMaxTornBytes) return false;
-  return tail.find_first_not_of(std::string_view("U 0123456789abcdef\0", 19)) == std::string_view::npos;
+  return tail.find_first_not_of(std::string_view("U 0123456789abcdef\r\0", 20)) == std::string_view::npos;
 }
 
 [[noreturn]] void refuse_non_regular(const std::filesystem::path& path) {
@@ -175,44 +354,85 @@ bool looks_torn(std::string_view tail) {
                         " is not a regular file (a device, a pipe or a socket); a journal is a regular file");
 }
 
-// The bytes of a journal file, its header read first: a file that does not start like a
-// journal, or is larger than a journal of its run can be, is refused before it is read whole
-// (a 2 GB sparse file, /dev/zero behind a symlink ended in std::bad_alloc).
-std::string read_journal_file(int fd, const std::filesystem::path& path, const RunHeader* expected) {
+// Where the bytes of a file of `size` bytes end once the zeros at its end are left out, found
+// from the end a block at a time, the holes of a sparse file skipped without reading them:
+// zeros after the records are a torn tail however many a crash left, and cost no memory.
+std::size_t end_of_content(int fd, const std::filesystem::path& path, std::size_t size) {
+  for (std::size_t end = size; end > 0;) {
+    const std::size_t begin = end > kZeroSearchBlock ? end - kZeroSearchBlock : 0;
+    const off_t data = lseek(fd, static_cast<off_t>(begin), SEEK_DATA);
+    if ((data < 0 && errno == ENXIO) || (data >= 0 && static_cast<std::size_t>(data) >= end)) {
+      end = begin;  // a hole: zeros, not stored
+      continue;
+    }
+    const std::string block = detail::read_from(fd, path, begin, end - begin);
+    const std::size_t last = block.find_last_not_of('\0');
+    if (last != std::string::npos) return begin + last + 1;
+    end = begin;
+  }
+  return 0;
+}
+
+// The bytes of a journal file up to its last byte that is not zero, and the zeros after them.
+struct JournalBytes {
+  std::string bytes;
+  std::size_t zero_tail = 0;
+};
+
+// The bytes of a journal file, its header read first: a file that does not start like a journal,
+// belongs to another run than `expected`, or is larger than a journal of its run can be, is
+// refused before it is read whole (a 2 GB sparse file, /dev/zero behind a symlink ended in
+// std::bad_alloc). Zeros at the end are not read into memory.
+JournalBytes read_journal_file(int fd, const std::filesystem::path& path, const RunHeader* expected) {
   struct stat info {};
   if (fstat(fd, &info) != 0) throw std::runtime_error(io_error("cannot read journal", path));
   if (!S_ISREG(info.st_mode)) refuse_non_regular(path);
   const auto size = static_cast<std::size_t>(info.st_size);
-  std::string head = detail::read_from(fd, path, 0, kMaxHeaderBytes);
+  const std::size_t end = end_of_content(fd, path, size);
+  if (end == 0 && size > 0) throw JournalMismatch(path.string() + " is not an nqueens journal (it holds only zeros)");
+  std::string head = detail::read_from(fd, path, 0, std::min(end, kMaxHeaderBytes));
   const std::size_t header_end = head.find('\n');
   if (header_end == std::string::npos) {
-    if (size <= head.size()) return head;  // scan_journal says what it is
-    scan_journal(head, path.string());     // not a journal: refused as such
+    if (end <= head.size()) return {std::move(head), size - end};  // scan_journal says what it is
+    read_head(head, path.string(), expected);                      // not a journal: refused as such
     throw JournalCorrupt(damaged(path.string(), 1, "the first line is longer than any run header"));
   }
-  const std::size_t units = scan_journal(head.substr(0, header_end + 1), path.string(), expected).header.unit_count;
-  const std::size_t most = header_end + 1 + 2 * units * kMaxTornBytes + kMaxZeroTailBytes;
-  if (size > most)
+  const HeaderRead read = read_head(std::string_view(head).substr(0, header_end + 1), path.string(), expected);
+  std::size_t units = read.sound ? read.sound->unit_count : expected ? expected->unit_count : 0;
+  for (const RunHeader& candidate : read.candidates)
+    if (!read.sound && !expected) units = std::max(units, candidate.unit_count);
+  std::size_t most = header_end + 1 + (2 * units + 1) * kMaxTornBytes;
+  if (!read.sound && !expected) most = std::max(most, kMaxUnknownRunBytes);
+  if (end > most)
     throw JournalCorrupt(path.string() + " is " + std::to_string(size) + " bytes, more than a journal of " +
                          std::to_string(units) + " units can hold; it was left as it is");
-  return detail::read_from(fd, path, 0, size);
+  return {detail::read_from(fd, path, 0, end), size - end};
 }
 
 }  // namespace
+
+bool looks_like_journal(std::string_view head) {
+  if (exact_magic(head)) return true;
+  if (head.size() < kPreamble.size()) return false;
+  std::size_t differences = 0;
+  for (std::size_t i = 0; i < kPreamble.size(); ++i) differences += head[i] != kPreamble[i];
+  return differences <= kMaxPreambleDamage;
+}
 
 std::string journal_header_line(const RunHeader& header) {
   const std::string text = std::string(kMagic) + std::string(kFormatPrefix) + header_text(header);
   return text + std::string(kCrcKey) + checksum_hex(crc32(text)) + '\n';
 }
 
-std::string read_journal(const std::filesystem::path& path) {
+std::string read_journal(const std::filesystem::path& path, std::size_t* zero_tail) {
   if (struct stat info{}; ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) refuse_non_regular(path);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw std::runtime_error(io_error("cannot read", path));
   try {
-    std::string bytes = read_journal_file(fd, path, nullptr);
+    JournalBytes file = read_journal_file(fd, path, nullptr);
     ::close(fd);
-    return bytes;
+    if (zero_tail) *zero_tail = file.zero_tail;
+    return std::move(file.bytes);
   } catch (...) {
     ::close(fd);
     throw;
@@ -224,33 +444,54 @@ std::string journal_record_line(const RunHeader& header, const UnitCount& unit) 
 }
 
 JournalScan scan_journal(std::string_view bytes, std::string_view name, const RunHeader* expected) {
-  const std::size_t first_end = bytes.find('\n');
-  if (!bytes.starts_with(kMagic.substr(0, std::min(bytes.size(), kMagic.size()))) || bytes.empty())
-    throw JournalMismatch(std::string(name) + " is not an nqueens journal");
-  check_format(bytes, name);
-  if (first_end == std::string_view::npos) throw JournalCorrupt(damaged(name, 1, "the run header is incomplete"));
-
+  const HeaderRead head = read_head(bytes, name, expected);
+  const std::size_t begin = bytes.find('\n') + 1;
   JournalScan scan;
-  try {
-    scan.header = parse_header_line(bytes.substr(0, first_end), name);
-  } catch (const JournalCorrupt&) {
+  if (head.sound) {
+    scan.header = *head.sound;
+  } else if (expected) {
     // Records are bound to their run: under the run's own header they still check out.
-    if (!expected) throw;
     scan.header = *expected;
-    scan.damaged.push_back({1, "the run header is damaged"});
+    scan.header_damaged = true;
+    scan.damaged.push_back({1, head.problem});
+  } else {
+    // The run is the one its records check out under, of those the damaged line may name.
+    std::size_t best = 0;
+    for (const RunHeader& candidate : head.candidates)
+      if (const std::size_t fit = records_checking_out(bytes, begin, candidate); fit > best) {
+        best = fit;
+        scan.header = candidate;
+      }
+    if (best == 0)
+      throw JournalCorrupt(unknown_run(bytes, begin, without_cr(bytes.substr(0, begin - 1)), name, head.problem));
+    scan.header_damaged = true;
+    scan.damaged.push_back({1, head.problem + " (the run it names was recovered from the " + std::to_string(best) +
+                                   " records that check out under it)"});
   }
   RecordSorter records(scan.header, scan);
-  std::size_t line_number = 1;
-  std::size_t begin = first_end + 1;
-  for (std::size_t end; (end = bytes.find('\n', begin)) != std::string_view::npos; begin = end + 1)
-    records.add(++line_number, bytes.substr(begin, end - begin));
+  for_each_record_line(bytes, begin, [&records](std::size_t line, std::string_view text) { records.add(line, text); });
   records.finish();
-  scan.valid_bytes = begin;
-  scan.torn_bytes = bytes.size() - begin;
-  scan.tail_damaged = !looks_torn(bytes.substr(begin));
+  std::size_t end = begin;
+  for (std::size_t next; (next = bytes.find('\n', end)) != std::string_view::npos;) end = next + 1;
+  scan.valid_bytes = end;
+  scan.torn_bytes = bytes.size() - end;
+  scan.tail_damaged = !looks_torn(bytes.substr(end));
   if (scan.tail_damaged)
     scan.damaged.push_back(
-        {line_number + 1, "the file ends in " + std::to_string(scan.torn_bytes) + " bytes that are not a record"});
+        {scan.lines + 2, "the file ends in " + std::to_string(scan.torn_bytes) + " bytes that are not a record"});
+  // A damaged header with records none of which checks out under the run asked for: the
+  // journal of another run, never to be emptied by a repair under this one.
+  if (scan.header_damaged && expected && scan.checked == 0 && scan.lines > 0) {
+    std::string owner;
+    for (const RunHeader& candidate : head.candidates)
+      if (records_checking_out(bytes, begin, candidate) > 0) {
+        owner = " (the journal of `nqueens count " + run_options_text(candidate) + "`)";
+        break;
+      }
+    throw JournalMismatch(std::string(name) + ": its run header is damaged, and none of its " +
+                          std::to_string(scan.lines) + " records checks out under this run (" +
+                          run_identity(*expected) + "): it belongs to another run" + owner + "; it was left as it is");
+  }
   return scan;
 }
 
@@ -274,19 +515,19 @@ Journal::Journal(const std::filesystem::path& path, const RunHeader& header, boo
   detail::create_parent_directory(path);
   open_file();
   try {
-    const std::string bytes = read_journal_file(fd_, path, repair ? &header : nullptr);
+    const JournalBytes file = read_journal_file(fd_, path, &header);
     const std::string first_line = journal_header_line(header);
     // Empty, or this run's header cut short by a crash: nothing was recorded yet, so start afresh.
-    const bool torn_header = bytes.find('\n') == std::string::npos && first_line.starts_with(bytes);
-    if (bytes.empty() || torn_header) {
+    const bool torn_header = file.bytes.find('\n') == std::string::npos && first_line.starts_with(file.bytes);
+    if (file.bytes.empty() || torn_header) {
       if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
       if (ftruncate(fd_, 0) != 0) throw std::runtime_error(io_error("cannot truncate journal", path));
-      dropped_bytes_ = bytes.size();
+      dropped_bytes_ = file.bytes.size() + file.zero_tail;
       write_all(first_line);
       sync();
       detail::sync_directory(path);
     } else {
-      open_existing(header, bytes, repair);
+      open_existing(header, file.bytes, file.zero_tail, repair);
     }
   } catch (...) {
     if (fd_ >= 0) ::close(fd_);
@@ -317,13 +558,13 @@ void Journal::open_file() {
   }
 }
 
-void Journal::open_existing(const RunHeader& header, const std::string& bytes, bool repair) {
-  JournalScan scan = scan_journal(bytes, path_.string(), repair ? &header : nullptr);
-  if (const std::string why = header_mismatch(header, scan.header); !why.empty())
-    throw JournalMismatch(path_.string() + " is the journal of a different run: " + why);
+void Journal::open_existing(const RunHeader& header, const std::string& bytes, std::size_t zero_tail, bool repair) {
+  // Of another run: refused (by read_journal_file already when its header is sound).
+  JournalScan scan = scan_journal(bytes, path_.string(), &header);
+  scan.torn_bytes += zero_tail;
   if (!scan.sound()) {
     if (!repair) throw JournalCorrupt(scan.problem(path_.string()) + repair_advice(path_.string()));
-    rewrite(bytes, scan);
+    rewrite(bytes, zero_tail, scan);
   } else if (scan.torn_bytes > 0 && unwritable_.empty()) {
     if (ftruncate(fd_, static_cast<off_t>(scan.valid_bytes)) != 0)
       throw std::runtime_error(io_error("cannot cut the torn last line of journal", path_));
@@ -337,7 +578,7 @@ void Journal::open_existing(const RunHeader& header, const std::string& bytes, b
 // --repair: the damaged file is kept byte for byte next to the journal, and the journal is
 // replaced by its sound records (atomically: a crash leaves the old file or the new one). The
 // lock moves to the new file; the old one, renamed over, is no longer anyone's journal.
-void Journal::rewrite(const std::string& bytes, JournalScan& scan) {
+void Journal::rewrite(const std::string& bytes, std::size_t zero_tail, JournalScan& scan) {
   if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
   std::filesystem::path backup = path_;
   backup += ".damaged";
@@ -346,6 +587,9 @@ void Journal::rewrite(const std::string& bytes, JournalScan& scan) {
     backup += ".damaged." + std::to_string(copy);
   }
   detail::write_file_atomically(backup, bytes);
+  // The zeros at its end, never read, are put back as a hole.
+  if (zero_tail > 0 && ::truncate(backup.c_str(), static_cast<off_t>(bytes.size() + zero_tail)) != 0)
+    throw std::runtime_error(io_error("cannot write", backup));
   std::string sound = journal_header_line(header_);
   for (const UnitCount& unit : scan.units) sound += journal_record_line(header_, unit);
   detail::write_file_atomically(path_, sound);

@@ -421,6 +421,132 @@ TEST_F(ResumeCli, TornLastRecordIsDroppedWithAWarningAndRecounted) {
   EXPECT_EQ(scan.units.size(), scan.header.unit_count);
 }
 
+// ---- damaged headers, line ends and first bytes (issue 22.3, 22.4, 22.6) ------------------------
+
+// The journal's bytes with one bit of byte `at` flipped.
+std::string flip_bit(std::string bytes, std::size_t at, int bit = 0) {
+  bytes[at] = static_cast<char>(bytes[at] ^ (1 << bit));
+  return bytes;
+}
+
+// `count -n 16 --checkpoint F --repair` on an N = 17 journal with one flipped header bit exited 0
+// after "kept 0 sound records, dropped 183481". Refused now (exit 2, the file as it was), naming
+// the run the journal belongs to; the run it belongs to repairs it keeping every record.
+TEST_F(ResumeCli, RepairUnderAnotherRunOfAHeaderDamagedJournalIsRefused) {
+  const std::string journal = file("n13.journal").string();
+  const Json whole = count(13, {"--checkpoint", journal, "--engine", "dfs"});
+  const std::string sound = read_bytes(journal);
+  const std::size_t records = std::count(sound.begin(), sound.end(), '\n') - 1;
+  const std::string damaged = flip_bit(sound, sound.find(" units=") + 8);
+  write_bytes(journal, damaged);
+  for (const std::vector<std::string>& other : {std::vector<std::string>{"-n", "12"},
+                                                {"-n", "13", "--engine", "join"},
+                                                {"-n", "13", "--engine", "dfs", "--symmetry", "none"}}) {
+    std::vector<std::string> args = {"count", "--checkpoint", journal, "--repair", "-t", "2"};
+    args.insert(args.end(), other.begin(), other.end());
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_TRUE(contains(r.err, "none of its " + std::to_string(records) + " records checks out under this run"))
+        << r.err;
+    EXPECT_TRUE(contains(r.err, "it belongs to another run (the journal of `nqueens count -n 13 --engine dfs"))
+        << r.err;
+    EXPECT_EQ(read_bytes(journal), damaged) << "the file was changed";
+    EXPECT_FALSE(fs::exists(journal + ".damaged"));
+  }
+  const Outcome repaired =
+      run({"count", "-n", "13", "-t", "2", "--checkpoint", journal, "--repair", "--format", "json"});
+  ASSERT_EQ(repaired.exit_code, 0) << describe(repaired);
+  EXPECT_TRUE(contains(repaired.err, "kept " + std::to_string(records) + " sound records, dropped 1 damaged line"))
+      << repaired.err;
+  EXPECT_EQ(numbers(last_record(repaired)), numbers(whole));
+  EXPECT_EQ(read_bytes(journal), sound);
+}
+
+// One flipped bit in the first 18 bytes ("not an nqueens journal"), CRLF line ends (0 of 3,300
+// records kept) and more than 16 MiB of zeros at the end (refused, no advice) each ended a run's
+// journal. Each now ends with every sound record kept.
+TEST_F(ResumeCli, SmallDamageIsGotPastKeepingEverySoundRecord) {
+  const std::string journal = file("n12.journal").string();
+  const Json whole = count(12, {"--checkpoint", journal, "--engine", "dfs"});
+  const std::string sound = read_bytes(journal);
+  const std::string records = std::to_string(std::count(sound.begin(), sound.end(), '\n') - 1);
+  auto resumes_with_every_record = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"count", "-n",       "12",   "-t",          "2",   "--checkpoint",
+                                     journal, "--format", "json", "--log-level", "info"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 0) << describe(r);
+    EXPECT_TRUE(contains(r.err, "resuming, " + records + " units already counted")) << r.err;
+    if (r.exit_code == 0) {
+      EXPECT_EQ(numbers(last_record(r)), numbers(whole));
+    }
+  };
+
+  write_bytes(journal, flip_bit(sound, 3));  // "nqueens" -> "nqueuns"
+  const Outcome checked = run({"check", journal});
+  EXPECT_EQ(checked.exit_code, 1) << describe(checked);
+  EXPECT_TRUE(contains(checked.out, "records: " + records + " sound")) << checked.out;
+  EXPECT_TRUE(contains(checked.out, "status: damaged: `nqueens count -n 12 --engine dfs")) << checked.out;
+  const Outcome refused = run({"count", "-n", "12", "--engine", "dfs", "--checkpoint", journal});
+  EXPECT_EQ(refused.exit_code, 3) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "line 1: the run header fails its checksum")) << refused.err;
+  resumes_with_every_record({"--engine", "dfs", "--repair"});
+  EXPECT_EQ(read_bytes(journal), sound);
+
+  std::string crlf;
+  for (const char c : sound) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  write_bytes(journal, crlf);
+  EXPECT_EQ(run({"check", journal}).exit_code, 0);
+  resumes_with_every_record({});
+
+  write_bytes(journal, sound);
+  fs::resize_file(journal, sound.size() + (std::uintmax_t{24} << 20));
+  const Outcome zeros = run({"check", journal});
+  EXPECT_EQ(zeros.exit_code, 0) << describe(zeros);
+  EXPECT_TRUE(contains(zeros.out, "torn last line: " + std::to_string(std::uintmax_t{24} << 20) + " bytes"))
+      << zeros.out;
+  resumes_with_every_record({});
+  EXPECT_EQ(read_bytes(journal), sound);
+}
+
+// On a journal whose header is damaged, check told the user to run check (itself) and never
+// named N. It recovers the run from the records where it can, and says the repair command; where
+// it cannot, it says what the damaged line still names and how many records there are.
+TEST_F(ResumeCli, CheckOfAHeaderDamagedJournalNamesTheWayOn) {
+  const std::string journal = file("n13.journal").string();
+  const Json whole = count(13, {"--checkpoint", journal, "--engine", "dfs", "--split-depth", "2"});
+  const std::string sound = read_bytes(journal);
+  const std::string records = std::to_string(std::count(sound.begin(), sound.end(), '\n') - 1);
+
+  write_bytes(journal, flip_bit(sound, sound.find(" fingerprint=") + 15));
+  const Outcome recovered = run({"check", journal});
+  EXPECT_EQ(recovered.exit_code, 1) << describe(recovered);
+  EXPECT_TRUE(contains(recovered.out,
+                       "damaged: line 1: the run header fails its checksum (the run it names was "
+                       "recovered from the " +
+                           records + " records that check out under it)"))
+      << recovered.out;
+  EXPECT_TRUE(contains(
+      recovered.out,
+      "`nqueens count -n 13 --engine dfs --symmetry full --split-depth 2 --checkpoint " + journal + " --repair`"))
+      << recovered.out;
+  EXPECT_FALSE(contains(recovered.out, "nqueens check")) << recovered.out;
+
+  // Two bits in two fields: no one-bit correction and no reading as it is fits the records.
+  write_bytes(journal, flip_bit(flip_bit(sound, sound.find(" fingerprint=") + 15), sound.find(" units=") + 7));
+  const Outcome lost = run({"check", journal});
+  EXPECT_EQ(lost.exit_code, 1) << describe(lost);
+  EXPECT_TRUE(contains(lost.out, records + " of its " + records + " other lines are records")) << lost.out;
+  EXPECT_TRUE(contains(
+      lost.out, "`nqueens count -n 13 --engine dfs [the run's other options] --checkpoint " + journal + " --repair`"))
+      << lost.out;
+  EXPECT_FALSE(contains(lost.out, "nqueens check")) << lost.out;
+  const Outcome repaired = run({"count", "-n", "13", "--engine", "dfs", "--split-depth", "2", "-t", "2", "--checkpoint",
+                                journal, "--repair", "--format", "json"});
+  ASSERT_EQ(repaired.exit_code, 0) << describe(repaired);
+  EXPECT_EQ(numbers(last_record(repaired)), numbers(whole));
+}
+
 // Every JSON Lines count record of a run, in order.
 std::vector<Json> count_records(const Outcome& r) {
   std::vector<Json> records;
@@ -540,11 +666,21 @@ TEST_F(ResumeCli, DevicesAndHugeFilesAreRefusedWithoutReadingThem) {
   EXPECT_TRUE(contains(device.err, "/dev/zero is not a regular file")) << device.err;
 
   count(10, {"--checkpoint", file("big.journal").string()});
-  fs::resize_file(file("big.journal"), std::uintmax_t{2} << 30);  // sparse: zeros after the records
+  const std::string records = read_bytes(file("big.journal"));
+  fs::resize_file(file("big.journal"), std::uintmax_t{2} << 30);  // sparse, and not zeros at its very end
+  std::fstream(file("big.journal"), std::ios::binary | std::ios::in | std::ios::out).seekp(-1, std::ios::end) << 'x';
   const Outcome big = run({"count", "-n", "10", "--checkpoint", file("big.journal").string()});
   EXPECT_EQ(big.exit_code, 3) << describe(big);
   EXPECT_TRUE(contains(big.err, "more than a journal of")) << big.err;
   EXPECT_LT(big.max_rss_kib, 100 * 1024) << "read whole";
+  // Zeros to the end, however many, are a torn tail (issue 22.4): cut off, never read into memory.
+  fs::resize_file(file("big.journal"), records.size());
+  fs::resize_file(file("big.journal"), std::uintmax_t{2} << 30);
+  const Outcome zeros = run({"count", "-n", "10", "--checkpoint", file("big.journal").string()});
+  EXPECT_EQ(zeros.exit_code, 0) << describe(zeros);
+  EXPECT_TRUE(contains(zeros.err, "torn")) << zeros.err;
+  EXPECT_LT(zeros.max_rss_kib, 100 * 1024) << "read whole";
+  EXPECT_EQ(read_bytes(file("big.journal")), records);
   fs::resize_file(file("big.journal"), 0);
   write_bytes(file("big.json"), "");
   fs::resize_file(file("big.json"), std::uintmax_t{2} << 30);
@@ -565,6 +701,54 @@ TEST_F(ResumeCli, ZeroFilledBlockAtTheEndIsATornTail) {
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.err, "torn")) << r.err;
   EXPECT_EQ(numbers(last_record(r)), numbers(whole));
+}
+
+// ---- input never sizes the memory (issue 22.12) -------------------------------------------------
+
+// A 134-byte journal whose header (its checksum sound) claims a join run of N = 23 with far more
+// units than it has made `check` and `count` allocate by the claim (40 M units: 2.19 GB before
+// "different run"; more: std::bad_alloc, exit 3), and a shard header so made `merge` take 1.47
+// GB. The claim is held to the run this build makes before anything is sized by it: under a
+// 1 GB address-space limit, every command ends with its own exit code for bad input.
+TEST_F(ResumeCli, CraftedUnitCountsDoNotSizeTheMemory) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+#endif
+  const std::string prlimit = "/usr/bin/prlimit";
+  if (!fs::exists(prlimit)) GTEST_SKIP() << "no " << prlimit << " here";
+  auto limited = [&](const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {prlimit, "--as=1000000000", NQUEENS_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return harness::run_program(argv, harness::Options::captured_in(directory()));
+  };
+  nqueens::RunHeader crafted{"0.1.0", "join", 23, nqueens::Symmetry::full, 0, 0, 0x0123456789abcdefu};
+  for (const std::size_t units : {std::size_t{160'000'000}, std::size_t{400'000'000}}) {
+    SCOPED_TRACE(testing::Message() << units << " units");
+    crafted.unit_count = units;
+    const std::string journal = file("crafted.journal").string();
+    write_bytes(journal, nqueens::journal_header_line(crafted));
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"check", journal},
+                                                 {"count", "-n", "12", "--checkpoint", journal},
+                                                 {"count", "-n", "12", "--checkpoint", journal, "--repair"}}) {
+      const Outcome r = limited(args);
+      EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << describe(r);
+      EXPECT_FALSE(contains(r.err, "bad_alloc")) << r.err;
+      EXPECT_LT(r.seconds, 5) << args[0];
+    }
+    EXPECT_EQ(read_bytes(journal), nqueens::journal_header_line(crafted));
+
+    nqueens::ShardFile shard;
+    shard.header = crafted;
+    shard.threads = 1;
+    const std::string json = file("crafted.json").string();
+    write_bytes(json, nqueens::shard_json(shard));
+    const Outcome merged = limited({"merge", json});
+    EXPECT_EQ(merged.exit_code, 3) << describe(merged);
+    EXPECT_TRUE(contains(merged.err, "no run has this header: a join run of N=23 has")) << merged.err;
+    const Outcome checked = limited({"check", json});
+    EXPECT_EQ(checked.exit_code, 1) << describe(checked);
+    EXPECT_FALSE(contains(checked.err + checked.out, "bad_alloc")) << describe(checked);
+  }
 }
 
 // ---- interrupts ------------------------------------------------------------------------------

@@ -148,6 +148,29 @@ TEST_F(JournalTest, ZerosLeftByACrashAreATornRecord) {
   EXPECT_EQ(journal.dropped_bytes(), 40u);
 }
 
+// More than 16 MiB of zeros after the records was refused as too large, with no advice (issue
+// 22.4): zeros at the end are a torn tail whatever their length, and are never read into memory.
+TEST_F(JournalTest, ZerosOfAnyLengthAtTheEndAreATornTail) {
+  const fs::path path = make_journal(3);
+  const std::string sound = read_bytes(path);
+  const std::uintmax_t zeros = std::uintmax_t{40} << 20;
+  fs::resize_file(path, sound.size() + zeros);  // sparse where the file system allows
+  std::size_t zero_tail = 0;
+  EXPECT_EQ(nqueens::read_journal(path, &zero_tail), sound);
+  EXPECT_EQ(zero_tail, zeros);
+  {
+    Journal journal(path, header_);
+    EXPECT_EQ(journal.recorded().size(), 3u);
+    EXPECT_EQ(journal.dropped_bytes(), zeros);
+  }
+  EXPECT_EQ(read_bytes(path), sound);
+  // Written zeros, not a hole, read a block at a time: the same.
+  write_bytes(path, sound + record_line(counted(plan_, 3)).substr(0, 7) + std::string(std::size_t{20} << 20, '\0'));
+  Journal journal(path, header_);
+  EXPECT_EQ(journal.recorded().size(), 3u);
+  EXPECT_EQ(read_bytes(path), sound);
+}
+
 TEST_F(JournalTest, TornHeaderStartsTheJournalAfresh) {
   const fs::path path = dir_ / "torn-header.journal";
   write_bytes(path, nqueens::journal_header_line(header_).substr(0, 30));
@@ -281,6 +304,97 @@ TEST_F(JournalTest, HeaderEditedToAnotherRunFailsEveryRecord) {
   expect_refused<JournalCorrupt>(path, edited, "line 2: the record fails its checksum");
 }
 
+// ---- damaged headers, line ends and first bytes (issue 22.3, 22.4) ------------------------------
+
+// The header with one bit of byte `at` flipped.
+std::string with_header_bit_flipped(std::string bytes, std::size_t at, int bit = 0) {
+  bytes[at] = static_cast<char>(bytes[at] ^ (1 << bit));
+  return bytes;
+}
+
+// `count -n 16 --checkpoint F --repair` on an N = 17 journal with one flipped header bit exited 0
+// after "kept 0 sound records, dropped 183481": the repair emptied another run's journal. Its
+// records bind their run: none checks out under this one, so it is refused, the file untouched.
+TEST_F(JournalTest, RepairOfAHeaderDamagedJournalUnderAnotherRunIsRefusedUntouched) {
+  const fs::path path = make_journal(6);
+  const std::string damaged = with_header_bit_flipped(read_bytes(path), read_bytes(path).find(" fingerprint=") + 14);
+  write_bytes(path, damaged);
+  const RunHeader eleven = nqueens::make_header(nqueens::split(11, Symmetry::full));
+  for (const bool repair : {true, false}) {
+    SCOPED_TRACE(testing::Message() << "repair " << repair);
+    try {
+      Journal journal(path, eleven, repair);
+      ADD_FAILURE() << "opened under another run";
+    } catch (const JournalMismatch& refused) {
+      const std::string what = refused.what();
+      EXPECT_NE(what.find("its run header is damaged, and none of its 6 records checks out under this run"),
+                std::string::npos)
+          << what;
+      // Its own run, recovered from the one-bit damage and its records, is named.
+      EXPECT_NE(what.find("belongs to another run (the journal of `nqueens count -n 10 --engine dfs"),
+                std::string::npos)
+          << what;
+    }
+    EXPECT_EQ(read_bytes(path), damaged) << "the file was changed";
+    EXPECT_FALSE(fs::exists(path.string() + ".damaged"));
+  }
+  // Under its own run, the repair keeps every record.
+  Journal journal(path, header_, true);
+  ASSERT_TRUE(journal.repaired());
+  EXPECT_EQ(journal.repaired()->kept, 6u);
+  EXPECT_EQ(journal.recorded().size(), 6u);
+}
+
+// One flipped bit in the first 18 bytes made "not an nqueens journal" of a journal: refused by
+// count, check and --repair alike. Such a file is a journal whose header is damaged.
+TEST_F(JournalTest, AFlippedBitInTheFirstBytesIsADamagedHeader) {
+  const fs::path path = make_journal(5);
+  const std::string sound = read_bytes(path);
+  for (std::size_t at = 0; at < 18; ++at)
+    for (const int bit : {0, 5}) {
+      SCOPED_TRACE(testing::Message() << "byte " << at << ", bit " << bit);
+      const std::string damaged = with_header_bit_flipped(sound, at, bit);
+      EXPECT_TRUE(nqueens::looks_like_journal(damaged));
+      // check recovers the run: the flipped bit is found by the header's own checksum.
+      const nqueens::FileCheck check = nqueens::check_journal(damaged, "j");
+      EXPECT_EQ(check.header, header_);
+      EXPECT_EQ(check.sound, 5u);
+      ASSERT_EQ(check.damaged.size(), 1u);
+      EXPECT_EQ(check.damaged[0].line, 1u);
+      write_bytes(path, damaged);
+      expect_refused<JournalCorrupt>(path, header_, "line 1: the run header fails its checksum");
+      Journal journal(path, header_, true);
+      EXPECT_EQ(journal.recorded().size(), 5u);
+      EXPECT_EQ(read_bytes(path), sound);
+      fs::remove(journal.repaired()->backup);
+    }
+  EXPECT_FALSE(nqueens::looks_like_journal("n,total\n8,92\n"));
+  EXPECT_FALSE(nqueens::looks_like_journal("nqueens-shard 3 and more"));
+}
+
+// A journal rewritten with CRLF line ends kept none of its records (0 of 3,300): both line ends
+// are read, and the journal resumes with every record.
+TEST_F(JournalTest, CrlfLineEndsAreLineEnds) {
+  const fs::path path = make_journal(7);
+  std::string crlf;
+  for (const char c : read_bytes(path)) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  write_bytes(path, crlf);
+  const nqueens::FileCheck check = nqueens::check_journal(crlf, "crlf.journal");
+  EXPECT_TRUE(check.damaged.empty());
+  EXPECT_EQ(check.sound, 7u);
+  {
+    Journal journal(path, header_);
+    EXPECT_EQ(journal.recorded().size(), 7u);
+    EXPECT_EQ(journal.dropped_bytes(), 0u);
+    journal.append(counted(plan_, 7));
+  }
+  Journal again(path, header_);
+  EXPECT_EQ(again.recorded().size(), 8u);
+  // A record torn after its CR is a torn record, not damage.
+  write_bytes(path, crlf + record_line(counted(plan_, 9)).substr(0, 6) + "\r");
+  EXPECT_EQ(nqueens::scan_journal(read_bytes(path), "j").tail_damaged, false);
+}
+
 // ---- journals of older formats: refused in one line, never changed -------------------------
 
 // A journal of a format that development builds wrote before the first release, built by hand:
@@ -343,8 +457,8 @@ TEST_F(JournalTest, OlderFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
   }
   EXPECT_FALSE(fs::exists(dir_ / "old.journal.damaged"));
   // Another number is no format at all.
-  std::string other = nqueens::journal_header_line(header_);
-  other.replace(other.find(" 3 "), 3, " 4 ");
+  std::string other = "nqueens-journal 4 " + nqueens::header_text(header_);
+  other += " crc=" + nqueens::checksum_hex(nqueens::crc32(other)) + "\n";
   EXPECT_NE(mismatch_of([&] { nqueens::scan_journal(other, "j"); }).find("a format this build does not read"),
             std::string::npos);
 }
