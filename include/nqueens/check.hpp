@@ -26,7 +26,8 @@ struct FileCheck {
   std::string unit_list;                 //!< a --units shard file's list
   std::size_t sound = 0;                 //!< sound records, each unit once
   std::size_t repeated = 0;              //!< records repeating another exactly (harmless)
-  std::vector<JournalDamage> damaged;    //!< journal lines that hold no usable record
+  bool shard_unknown = false;            //!< a shard file whose damaged header leaves its shard unknown
+  std::vector<JournalDamage> damaged;    //!< lines that hold no usable record or entry
   std::vector<std::size_t> conflicting;  //!< ids recorded with different counts, ascending
   std::vector<std::size_t> altered;      //!< shard entries whose checksum fails, ascending
   std::vector<std::size_t> missing;      //!< ids the file should hold but has no sound record of
@@ -48,7 +49,8 @@ NQUEENS_EXPORT FileCheck check_journal(std::string_view bytes, std::string sourc
 //! caller holds the run to what this build makes first.
 NQUEENS_EXPORT FileCheck check_journal(const JournalScan& scan, std::string source);
 
-//! Checks a shard file against the ids it should hold (its shard's, or its unit list's).
+//! Checks a shard file against the ids it should hold (its shard's, or its unit list's). Sized by
+//! the entries the file holds and by `expected`.
 NQUEENS_EXPORT FileCheck check_shard(const ShardFile& file, std::span<const std::size_t> expected);
 
 }  // namespace nqueens

@@ -55,11 +55,7 @@ struct NQUEENS_EXPORT JournalCorrupt : std::runtime_error {
 };
 
 //! A line of a journal that holds no usable record, and why.
-struct JournalDamage {
-  std::size_t line = 0;  //!< 1-based
-  std::string problem;
-  friend bool operator==(const JournalDamage&, const JournalDamage&) = default;
-};
+using JournalDamage = LineDamage;
 
 //! What a journal file holds, checked line by line.
 struct JournalScan {

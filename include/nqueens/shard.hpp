@@ -10,14 +10,15 @@
 // before the first release, are refused in one line that says so.
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "nqueens/export.hpp"
 #include "nqueens/counts.hpp"
+#include "nqueens/export.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/unit_record.hpp"
 
@@ -47,24 +48,60 @@ struct ShardFile {
   double seconds = 0;
   std::vector<UnitCount> units;      //!< units whose stored checksum matches their counts
   std::vector<std::size_t> altered;  //!< ids whose stored checksum does not (read side only)
+  //! Read side only: lines that hold no usable entry (not an entry, an id outside the run), the
+  //! header line when it is damaged or missing (line 1), and the end when the file was cut short.
+  std::vector<LineDamage> damaged;
+  //! The header line failed its checksum or is missing: `header` is the run the entries check
+  //! out under (its version as the damaged line reads, when it does).
+  bool header_damaged = false;
+  //! The shard, unit list, threads and seconds are the file's own: its header is sound, or one
+  //! bit flipped back made its checksum hold. False: as far as the damaged line reads them,
+  //! unchecked ({0, 0}, "", 0 and 0 where it does not).
+  bool head_trusted = true;
 };
 
-//! The file is not a readable shard file (bad JSON, missing fields, ids out of range, a header
-//! that fails its checksum, impossible values such as negative seconds).
+//! The file is not a readable shard file (not JSON, not laid out as written and missing fields
+//! or holding a bad entry, impossible values such as negative seconds under a sound checksum, a
+//! run no build can have, an older format).
 struct NQUEENS_EXPORT ShardFileError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+//! A shard file laid out as written whose header line is damaged or missing, and under whose
+//! run, as far as the line names one, none of its entries checks out (nor under the runs given).
+//! Read with the other shard files of its run, it may still be read.
+struct NQUEENS_EXPORT ShardRunUnknown : ShardFileError {
+  using ShardFileError::ShardFileError;
 };
 
 //! The JSON text of a shard file, one unit per line, ending in a newline.
 NQUEENS_EXPORT std::string shard_json(const ShardFile& shard);
 
-//! Reads a shard file's text. `source` names it in messages. Throws ShardFileError.
-NQUEENS_EXPORT ShardFile parse_shard_json(std::string_view text, std::string source);
+//! Reads a shard file's text. `source` names it in messages. A file laid out as shard_json()
+//! writes it is read line by line, each entry a JSON object of its own, so that damage costs
+//! what it hits only: a line that reads as no entry is damage of that line (ShardFile::damaged),
+//! an entry whose checksum fails is altered, a file cut short keeps its complete entries, and a
+//! damaged or missing header line leaves the run to be recovered from the entries, which are
+//! bound to it: under the line with one bit flipped where its checksum then holds, the line as
+//! it reads, or `runs` (those of the other files of a merge), whichever most entries check out
+//! under. A file reformatted by hand is read as one JSON document, its entries taken out as they
+//! are parsed, and refused whole when anything in it is wrong. Throws ShardFileError,
+//! ShardRunUnknown when no run fits the entries.
+NQUEENS_EXPORT ShardFile parse_shard_json(std::string_view text, std::string source,
+                                          std::span<const RunHeader> runs = {});
 
 //! Reads the shard file at `path`, its header line first: a file that is not a regular file, or
 //! is larger than a shard file of its run can be, is refused before it is read whole. Throws
-//! ShardFileError, with the reason when the file cannot be read.
-NQUEENS_EXPORT ShardFile read_shard_file(const std::filesystem::path& path);
+//! ShardFileError, with the reason when the file cannot be read. `runs` as parse_shard_json.
+NQUEENS_EXPORT ShardFile read_shard_file(const std::filesystem::path& path, std::span<const RunHeader> runs = {});
+
+//! Whether a file starting with `head` (its first 4 KiB) is taken for a shard file, damaged or
+//! not: it names the format, or holds the header's list of units or a unit entry as written.
+NQUEENS_EXPORT bool looks_like_shard_file(std::string_view head);
+
+//! The run the header line of the shard file at `path` names, when that line is sound; nullopt
+//! otherwise, and for a file that cannot be read (never throws). Cheap: the first line only.
+NQUEENS_EXPORT std::optional<RunHeader> read_shard_run(const std::filesystem::path& path);
 
 //! A unit id that is wrong across the merged files, and the files (indices) concerned.
 struct UnitProblem {

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "nqueens/export.hpp"
 #include "nqueens/counts.hpp"
+#include "nqueens/export.hpp"
 #include "nqueens/run_header.hpp"
 
 namespace nqueens {
@@ -21,6 +21,13 @@ struct UnitCount {
   //! Two records of one unit agree when their counts do: the time differs from run to run, so
   //! it is left out (a unit counted twice, or a record repeated with another time, is a repeat).
   friend bool operator==(const UnitCount& a, const UnitCount& b) { return a.id == b.id && a.tally == b.tally; }
+};
+
+//! A line of a journal or shard file that holds nothing usable, and why.
+struct LineDamage {
+  std::size_t line = 0;  //!< 1-based
+  std::string problem;
+  friend bool operator==(const LineDamage&, const LineDamage&) = default;
 };
 
 //! The summed time of a set of units: what reports call `unit_seconds`.

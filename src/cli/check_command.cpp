@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <fstream>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,13 +66,33 @@ std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& so
 
 std::string first_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  std::string head(64, '\0');
+  std::string head(4096, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
   return head;
 }
 
-FileCheck check_file(const std::string& path) {
+// The ids a shard file should hold: its shard's, or its unit list's. Where a damaged header
+// leaves them unchecked, they are taken only when every entry of the file is one of them.
+std::optional<std::vector<std::size_t>> expected_ids(const ShardFile& file, const Engine& engine) {
+  std::vector<std::size_t> ids;
+  if (!file.unit_list.empty())
+    ids = parse_id_ranges(file.unit_list, file.header.unit_count);
+  else if (file.shard.index >= 1)
+    ids = shard_ids(engine, file.shard);
+  else
+    return std::nullopt;
+  if (file.head_trusted) return ids;
+  auto listed = [&ids](std::size_t id) { return std::binary_search(ids.begin(), ids.end(), id); };
+  for (const UnitCount& unit : file.units)
+    if (!listed(unit.id)) return std::nullopt;
+  for (const std::size_t id : file.altered)
+    if (!listed(id)) return std::nullopt;
+  return ids;
+}
+
+// `runs`: those of the shard files checked together, for a shard file whose header is damaged.
+FileCheck check_file(const std::string& path, std::span<const RunHeader> runs) {
   if (looks_like_journal(first_bytes(path))) {
     std::size_t zeros = 0;
     const std::string bytes = read_journal(path, &zeros);
@@ -82,16 +104,22 @@ FileCheck check_file(const std::string& path) {
   }
   ShardFile file;
   try {
-    file = read_shard_file(path);
+    file = read_shard_file(path, runs);
   } catch (const ShardFileError& error) {
     // A file that starts like a shard file and does not read is a damaged one, not a stranger.
-    if (first_bytes(path).starts_with("{\"format\":\"nqueens-shard\"")) throw;
+    if (looks_like_shard_file(first_bytes(path))) throw;
     throw NotSuchFile(std::string(error.what()) + " (nor a journal)");
   }
   const std::unique_ptr<Engine> engine = engine_of(file.header, path);
-  const std::vector<std::size_t> expected =
-      file.unit_list.empty() ? shard_ids(*engine, file.shard) : parse_id_ranges(file.unit_list, file.header.unit_count);
-  return check_shard(file, expected);
+  if (const auto expected = expected_ids(file, *engine)) return check_shard(file, *expected);
+  // Its shard unknown: its own entries are what it should hold, its altered ones to count again.
+  std::vector<std::size_t> own = file.altered;
+  for (const UnitCount& unit : file.units) own.push_back(unit.id);
+  std::sort(own.begin(), own.end());
+  own.erase(std::unique(own.begin(), own.end()), own.end());
+  FileCheck check = check_shard(file, own);
+  check.shard_unknown = true;
+  return check;
 }
 
 // "1 unit", "2 units".
@@ -111,15 +139,27 @@ std::string advice(const FileCheck& check) {
                        check.damaged_or_conflicting() ? " --repair" : "",
                        check.damaged_or_conflicting() ? "keeps the sound records and counts the other units"
                                                       : "counts the missing units");
-  if (check.missing.empty()) return "remove the entries named above (units outside the file's shard)";
-  return fmt::format(
-      "`nqueens count {} --units {} --output FILE` counts the missing units into a file to merge with "
-      "this one",
-      run_options_text(check.header), format_id_ranges(check.missing));
+  const std::string unknown =
+      check.shard_unknown
+          ? "; its shard is unknown (the header is damaged): merge it with the other shard files of the run, which "
+            "names every unit missing from them all"
+          : "";
+  if (!check.missing.empty())
+    return fmt::format(
+        "`nqueens count {} --units {} --output FILE` counts the {} units into a file to merge with this one{}",
+        run_options_text(check.header), format_id_ranges(check.missing),
+        check.damaged_or_conflicting() ? "damaged and missing" : "missing", unknown);
+  if (!check.foreign.empty()) return "remove the entries named above (units outside the file's shard)";
+  if (check.shard_unknown)
+    return "merge it with the other shard files of its run (its shard is unknown: the header is damaged), which "
+           "names every unit missing from them all";
+  return "no unit is lost: merge uses every unit of the file, and a file written again (count --shard or --units) "
+         "would be whole";
 }
 
 std::string what_file(const FileCheck& check) {
   if (check.journal) return "journal";
+  if (check.shard_unknown) return "shard file of an unknown shard (its header is damaged)";
   if (!check.unit_list.empty())
     return "shard file of units " +
            format_id_ranges(parse_id_ranges(check.unit_list, check.header.unit_count), kMaxShown);
@@ -153,8 +193,9 @@ Json check_json(const FileCheck& check) {
                  {"run", run_identity(check.header)},
                  {"version", check.header.version}};
   if (!check.journal)
-    record["shard"] =
-        check.unit_list.empty() ? fmt::format("{}/{}", check.shard.index, check.shard.count) : check.unit_list;
+    record["shard"] = check.shard_unknown       ? "unknown"
+                      : check.unit_list.empty() ? fmt::format("{}/{}", check.shard.index, check.shard.count)
+                                                : check.unit_list;
   record.update({{"status", status(check)},
                  {"sound", check.sound},
                  {"repeated", check.repeated},
@@ -174,11 +215,11 @@ Json check_json(const FileCheck& check) {
 }
 
 // One file's verdict as an exit code, having printed what it found.
-int check_one(const std::string& path, bool json) {
+int check_one(const std::string& path, bool json, std::span<const RunHeader> runs) {
   int code = kOk;
   Json record;
   try {
-    const FileCheck check = check_file(path);
+    const FileCheck check = check_file(path, runs);
     code = check.whole() ? kOk : kMismatch;
     if (!json) print_text(check);
     record = check_json(check);
@@ -208,8 +249,14 @@ int check_one(const std::string& path, bool json) {
 
 int run(const CheckArgs& args) {
   apply_logging(args.log);
+  // The runs of the sound shard files given, under which the entries of one whose header is
+  // damaged or lost are tried too.
+  std::vector<RunHeader> runs;
+  for (const std::string& path : args.files)
+    if (const auto run = read_shard_run(path); run && std::find(runs.begin(), runs.end(), *run) == runs.end())
+      runs.push_back(*run);
   int code = kOk;
-  for (const std::string& path : args.files) code = std::max(code, check_one(path, args.format == "json"));
+  for (const std::string& path : args.files) code = std::max(code, check_one(path, args.format == "json", runs));
   return code;
 }
 

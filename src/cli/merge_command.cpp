@@ -12,10 +12,10 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "run/registry.hpp"
 #include "files/file_io.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_ranges.hpp"
+#include "run/registry.hpp"
 #include "run/run.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
@@ -75,7 +75,7 @@ void print_shard_hints(const std::vector<ShardFile>& shards) {
   const int count = shards.front().shard.count;
   std::vector<int> files_per_shard(static_cast<std::size_t>(count) + 1);
   for (const ShardFile& shard : shards) {
-    if (shard.shard.count != count || shard.shard.index < 1 || shard.shard.index > count) return;
+    if (!shard.head_trusted || shard.shard.count != count || shard.shard.index < 1 || shard.shard.index > count) return;
     ++files_per_shard[static_cast<std::size_t>(shard.shard.index)];
   }
   std::vector<std::size_t> absent;
@@ -138,10 +138,41 @@ CountResult merged_result(const MergeReport& report, const std::vector<ShardFile
   return make_count_result(report.header, report.totals, report.unit_time, true, threads, seconds);
 }
 
+// The files, each losing at most what is damaged in it: a damaged entry, or its header line,
+// whose run the entries are then checked under (the runs of the other files included). A file
+// whose entries fit no run is left out; its units are missing unless other files hold them.
+std::vector<ShardFile> read_shards(const std::vector<std::string>& paths) {
+  std::vector<RunHeader> runs;
+  for (const std::string& path : paths)
+    if (const auto run = read_shard_run(path); run && std::find(runs.begin(), runs.end(), *run) == runs.end())
+      runs.push_back(*run);
+  std::vector<ShardFile> shards;
+  std::vector<std::string> left_out;
+  for (const std::string& path : paths) {
+    try {
+      shards.push_back(read_shard_file(path, runs));
+    } catch (const ShardRunUnknown& unknown) {
+      left_out.push_back(unknown.what());
+    }
+  }
+  if (shards.empty()) throw ShardFileError(left_out.front());
+  for (const std::string& why : left_out) spdlog::warn("{}; it is left out of the merge", why);
+  for (const ShardFile& shard : shards) {
+    if (shard.damaged.empty()) continue;
+    const LineDamage& first = shard.damaged.front();
+    spdlog::warn(
+        "{} line {}: {}{}; its {} sound entries are used, the units of damaged ones count as missing unless "
+        "another file holds them",
+        shard.source, first.line, first.problem,
+        shard.damaged.size() > 1 ? fmt::format(" (and {} more damaged lines)", shard.damaged.size() - 1) : "",
+        shard.units.size());
+  }
+  return shards;
+}
+
 int run(const MergeArgs& args) {
   apply_logging(args.log);
-  std::vector<ShardFile> shards;
-  for (const std::string& path : args.files) shards.push_back(read_shard_file(path));
+  const std::vector<ShardFile> shards = read_shards(args.files);
   const MergeReport report = merge_shards(shards);
   if (!report.versions.empty())
     spdlog::warn("the shard files were written by different nqueens versions ({}); their work units agree",
@@ -155,8 +186,8 @@ int run(const MergeArgs& args) {
                  file_list(problem.files, shards));
   const CountRecord record = make_record(merged_result(report, shards), args.verify);
   spdlog::info("N={}: merged {} files, {} work units ({} engine), {:.3f} s in the shards' processes; {}",
-               record.result.n, shards.size(), record.result.work_units, record.result.engine,
-               record.result.seconds, unit_time_text(record.result, std::nullopt));
+               record.result.n, shards.size(), record.result.work_units, record.result.engine, record.result.seconds,
+               unit_time_text(record.result, std::nullopt));
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"merge", record.result.threads, {record.result.n}});
   reporter->row(to_json(record));

@@ -1,20 +1,9 @@
 #include "nqueens/check.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace nqueens {
-
-namespace {
-
-// Ids in 0..unit_count-1 that are not in `present` (flags by id).
-std::vector<std::size_t> absent(const std::vector<char>& present, std::span<const std::size_t> expected) {
-  std::vector<std::size_t> ids;
-  for (const std::size_t id : expected)
-    if (!present[id]) ids.push_back(id);
-  return ids;
-}
-
-}  // namespace
 
 bool FileCheck::damaged_or_conflicting() const { return !damaged.empty() || !conflicting.empty() || !altered.empty(); }
 
@@ -59,38 +48,43 @@ FileCheck check_shard(const ShardFile& file, std::span<const std::size_t> expect
   check.header = file.header;
   check.shard = file.shard;
   check.unit_list = file.unit_list;
+  check.damaged = file.damaged;
   check.altered = file.altered;
   std::sort(check.altered.begin(), check.altered.end());
   check.altered.erase(std::unique(check.altered.begin(), check.altered.end()), check.altered.end());
-  std::vector<char> wanted(file.header.unit_count, 0);
-  for (const std::size_t id : expected)
-    if (id < wanted.size()) wanted[id] = 1;
-  std::vector<const UnitCount*> seen(file.header.unit_count, nullptr);
-  std::vector<char> conflicting(file.header.unit_count, 0);
-  for (const UnitCount& unit : file.units) {
-    const UnitCount*& slot = seen[unit.id];
-    if (!slot) {
-      slot = &unit;
-    } else if (slot->tally == unit.tally) {  // the time may differ
-      ++check.repeated;
-    } else {
-      conflicting[unit.id] = 1;
+  // Sized by the entries the file holds: each id once, by its first entry; later entries with
+  // equal counts are repeats (the time may differ), with other counts a conflict.
+  std::vector<const UnitCount*> entries;
+  entries.reserve(file.units.size());
+  for (const UnitCount& unit : file.units) entries.push_back(&unit);
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const UnitCount* a, const UnitCount* b) { return a->id < b->id; });
+  std::vector<std::size_t> wanted(expected.begin(), expected.end());
+  std::sort(wanted.begin(), wanted.end());
+  std::vector<std::size_t> present;
+  for (std::size_t first = 0, end; first < entries.size(); first = end) {
+    const UnitCount& unit = *entries[first];
+    bool conflict = false;
+    for (end = first + 1; end < entries.size() && entries[end]->id == unit.id; ++end) {
+      if (entries[end]->tally == unit.tally)
+        ++check.repeated;
+      else
+        conflict = true;
     }
-  }
-  std::vector<char> present(file.header.unit_count, 0);
-  for (std::size_t id = 0; id < seen.size(); ++id) {
-    if (conflicting[id]) check.conflicting.push_back(id);
-    if (!seen[id] || conflicting[id]) continue;
-    if (!wanted[id]) {
-      check.foreign.push_back(id);
+    if (conflict) {
+      check.conflicting.push_back(unit.id);
       continue;
     }
-    present[id] = 1;
+    if (!std::binary_search(wanted.begin(), wanted.end(), unit.id)) {
+      check.foreign.push_back(unit.id);
+      continue;
+    }
+    present.push_back(unit.id);
     ++check.sound;
-    check.totals += seen[id]->tally;
-    check.unit_time.add(seen[id]->microseconds);
+    check.totals += unit.tally;
+    check.unit_time.add(unit.microseconds);
   }
-  check.missing = absent(present, expected);
+  std::set_difference(wanted.begin(), wanted.end(), present.begin(), present.end(), std::back_inserter(check.missing));
   return check;
 }
 

@@ -28,6 +28,7 @@
 #include "nqueens/journal.hpp"
 #include "nqueens/nqueens.hpp"
 #include "nqueens/shard.hpp"
+#include "nqueens/unit_ranges.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"
 #include "run/schedule.hpp"
@@ -1098,15 +1099,144 @@ TEST_F(ShardCli, OlderShardFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
 }
 
 // Editing "n":16 to 17 in a K = 1 shard file merged to "17 14772512" with exit 0 (issue 17.5).
-TEST_F(ShardCli, ShardFileWithAnEditedHeaderIsRefused) {
+// ---- partial damage (issue 22.5, 22.6) ---------------------------------------------------------
+
+// The lines of a text, each with its newline.
+std::vector<std::string> text_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  for (std::size_t begin = 0; begin < text.size();) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size() - 1);
+    lines.push_back(text.substr(begin, end + 1 - begin));
+    begin = end + 1;
+  }
+  return lines;
+}
+
+// The id of a shard file's entry line.
+std::size_t entry_id(const std::string& line) { return std::stoul(line.substr(line.find("\"id\":") + 5)); }
+
+// Shard files were all or nothing: one flipped bit, a truncation or a lost first line made the
+// whole file unreadable (merge exit 3), and check said only "damaged". Each now loses at most its
+// damaged entries: check counts the sound ones and names the units to count again, merge uses
+// the sound entries and names the rest missing with the command that counts them, and that
+// command's file completes the merge to the exact total.
+TEST_F(ShardCli, DamagedShardFilesLoseOnlyTheirDamagedEntries) {
+  const std::vector<std::string> files = shards(14, 3);
+  std::vector<std::size_t> lost;
+  // File 1 loses its first line: its run comes from the other files.
+  std::vector<std::string> lines = text_lines(read_bytes(files[0]));
+  const std::size_t first_entries = lines.size() - 2;
+  std::string text;
+  for (std::size_t i = 1; i < lines.size(); ++i) text += lines[i];
+  write_bytes(files[0], text);
+  // File 2: a bit flipped in an entry's JSON (a quote), so that the line is no JSON at all.
+  lines = text_lines(read_bytes(files[1]));
+  lost.push_back(entry_id(lines[3]));
+  lines[3][lines[3].find("\"nodes\"")] ^= 0x04;
+  text.clear();
+  for (const std::string& line : lines) text += line;
+  write_bytes(files[1], text);
+  // File 3 is cut short in the middle of an entry.
+  lines = text_lines(read_bytes(files[2]));
+  const std::size_t kept = lines.size() / 2;
+  text.clear();
+  for (std::size_t i = 0; i < kept + 1; ++i) text += lines[i];
+  for (std::size_t i = kept + 1; i + 1 < lines.size(); ++i) lost.push_back(entry_id(lines[i]));
+  write_bytes(files[2], text + lines[kept + 1].substr(0, 25));
+  std::sort(lost.begin(), lost.end());
+  const std::string lost_list = nqueens::format_id_ranges(lost);
+
+  const Outcome flipped = run({"check", files[1]});
+  EXPECT_EQ(flipped.exit_code, 1) << describe(flipped);
+  EXPECT_TRUE(contains(flipped.out, "damaged: line 4: not a unit entry (not JSON)")) << flipped.out;
+  EXPECT_TRUE(contains(flipped.out, "--units " + std::to_string(lost.front()) + " --output FILE")) << flipped.out;
+  const Outcome cut = run({"check", files[2], "--format", "json"});
+  EXPECT_EQ(cut.exit_code, 1) << describe(cut);
+  const Json report = Json::parse(cut.out);
+  EXPECT_EQ(report["sound"], kept);
+  EXPECT_EQ(report["status"], "damaged");
+  EXPECT_TRUE(contains(report["advice"].get<std::string>(), "nqueens count -n 14 --engine join --units ")) << cut.out;
+  // Alone, the headless file names no run; with the others, its entries check out under theirs.
+  const Outcome alone = run({"check", files[0]});
+  EXPECT_EQ(alone.exit_code, 1) << describe(alone);
+  EXPECT_TRUE(contains(alone.out, "give it to merge or check with the other shard files of its run")) << alone.out;
+  const Outcome together = run({"check", files[0], files[1], "--format", "json"});
+  EXPECT_EQ(together.exit_code, 1) << describe(together);
+  const Json headless = Json::parse(together.out.substr(0, together.out.find('\n')));
+  EXPECT_EQ(headless["sound"], first_entries);
+  EXPECT_EQ(headless["shard"], "unknown");
+
+  const Outcome merged = merge(files);
+  EXPECT_EQ(merged.exit_code, 1) << describe(merged);
+  EXPECT_TRUE(contains(merged.err, "missing (" + std::to_string(lost.size()) + " of ")) << merged.err;
+  EXPECT_TRUE(contains(merged.err, "nqueens count -n 14 --engine join --units " + lost_list + " --output recount.json"))
+      << merged.err;
+  const std::string recount = file("recount.json").string();
+  const Outcome counted = run({"count", "-n", "14", "--engine", "join", "--units", lost_list, "--output", recount});
+  ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+  std::vector<std::string> all = files;
+  all.push_back(recount);
+  const Outcome r = merge(all, {"--format", "json", "--verify"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(last_record(r)["total"], 365596);
+  EXPECT_EQ(last_record(r)["verified"], true);
+}
+
+// A shard file without its first line was read as one document of up to 256 MiB (a 120 MB one
+// took 2.16 GB) and refused. Its entries are read line by line, under the run of the other file,
+// in memory that follows its entries: here 40 MB of them, each repeated many times (harmless).
+TEST_F(ShardCli, AShardFileWithoutItsFirstLineIsReadInTheMemoryItsEntriesTake) {
+  const std::vector<std::string> files = shards(12, 2);
+  const std::vector<std::string> lines = text_lines(read_bytes(files[0]));
+  std::string entries;
+  for (std::size_t i = 1; i + 2 < lines.size(); ++i) entries += lines[i];
+  std::string text;
+  while (text.size() < (std::size_t{40} << 20)) text += entries;
+  text += lines[lines.size() - 2] + lines.back();
+  write_bytes(files[0], text);
+  const Outcome r = merge(files, {"--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(last_record(r)["total"], 14200);
+  EXPECT_LT(r.max_rss_kib, 160 * 1024) << "40 MB of entries";
+}
+
+// check said "whole" of a shard file that merge refused as duplicated (an entry repeated in it).
+// They agree: a repeat in one file is harmless, as in a journal.
+TEST_F(ShardCli, CheckAndMergeAgreeOnARepeatedEntry) {
+  const std::vector<std::string> files = shards(12, 1);
+  std::vector<std::string> lines = text_lines(read_bytes(files[0]));
+  lines.insert(lines.begin() + 3, lines[2]);
+  std::string text;
+  for (const std::string& line : lines) text += line;
+  write_bytes(files[0], text);
+  const Outcome checked = run({"check", files[0]});
+  EXPECT_EQ(checked.exit_code, 0) << describe(checked);
+  EXPECT_TRUE(contains(checked.out, "1 repeated")) << checked.out;
+  const Outcome merged = merge(files, {"--format", "json"});
+  EXPECT_EQ(merged.exit_code, 0) << describe(merged);
+  EXPECT_EQ(last_record(merged)["total"], 14200);
+}
+
+TEST_F(ShardCli, ShardFileWithAnEditedHeaderIsFoundAndNeverMergedUnderTheEdit) {
   const std::vector<std::string> files = shards(10, 1);
   std::string text = read_bytes(files[0]);
+  // One bit: the header's checksum finds it, and the entries, bound to their run, confirm N = 10.
   text.replace(text.find("\"n\":10"), 6, "\"n\":11");
   write_bytes(file("edited.json"), text);
-  const Outcome r = merge({file("edited.json").string()});
-  EXPECT_EQ(r.exit_code, 3) << describe(r);
-  EXPECT_EQ(r.out, "");
-  EXPECT_TRUE(contains(r.err, "edited.json: not a valid shard file: the header fails its checksum")) << r.err;
+  const Outcome r = merge({file("edited.json").string()}, {"--format", "json"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.err, "edited.json line 1: the header fails its checksum")) << r.err;
+  EXPECT_EQ(last_record(r)["n"], 10);
+  EXPECT_EQ(last_record(r)["total"], 724);
+  // Two bits: the line reads N = 13, which no entry fits: refused.
+  text.replace(text.find("\"n\":11"), 6, "\"n\":13");
+  write_bytes(file("edited.json"), text);
+  const Outcome refused = merge({file("edited.json").string()});
+  EXPECT_EQ(refused.exit_code, 3) << describe(refused);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_TRUE(contains(refused.err, "edited.json: not a valid shard file: the header fails its checksum"))
+      << refused.err;
+  EXPECT_TRUE(contains(refused.err, "no unit entry checks out under the run it names")) << refused.err;
 }
 
 // A merge of one shard of a million named every missing shard on its own line: 1,000,001 lines.
