@@ -6,9 +6,14 @@
 //      the header must read back as A's or be refused, never as another run;
 //   3. a sound journal of run A where the input picks records to take from run B (another N)
 //      instead, each with a sound line checksum of B's (splices): no record of B may be used.
+//   4. a sound journal of run A with damage the input picks (a flipped bit, CRLF line ends, a
+//      cut, zeros at the end), read as `count --repair` reads it, under run A: the header may be
+//      damaged anywhere, and A's records still check out; at most the two records a flipped bit
+//      can reach (one, or two joined by a flipped line end) are lost, none is read otherwise.
 // Whatever is read must add up: the complete lines and the torn tail are the whole input, every
 // unit id is in range and used once, every used record is a line of the input as the journal
-// writes it for the header read, and check agrees with the scan (unit time too).
+// writes it for the header read (its line end LF or CRLF), and check agrees with the scan (unit
+// time too). A header recovered from the records names their run.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -54,7 +59,9 @@ void check_scan(std::string_view bytes, const nqueens::JournalScan& scan) {
   nqueens::UnitTime time;
   for (const nqueens::UnitCount& unit : scan.units) {
     check(unit.id < scan.header.unit_count);
-    check(bytes.find(nqueens::journal_record_line(scan.header, unit)) != std::string_view::npos);
+    std::string line = nqueens::journal_record_line(scan.header, unit);
+    line.pop_back();
+    check(bytes.find(line + '\n') != std::string_view::npos || bytes.find(line + "\r\n") != std::string_view::npos);
     ids.push_back(unit.id);
     time.add(unit.microseconds);
   }
@@ -85,7 +92,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const std::string mutated = header + records;
   if (const auto read = scan(mutated)) {
-    check(read->header == kRunA);  // a changed header that still reads must be A's own
+    // A changed header that still reads, or is recovered from the records, must be A's own run.
+    check(nqueens::run_identity(read->header) == nqueens::run_identity(kRunA));
+    check(read->header_damaged || read->header == kRunA);
     check_scan(mutated, *read);
   }
 
@@ -101,5 +110,37 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_scan(spliced, *read);
   for (const nqueens::UnitCount& unit : read->units) check(!from_b[unit.id]);
   check(read->units.size() + read->damaged.size() == kUnits);
+
+  // 4. Partial damage, read under run A as --repair reads it.
+  if (size >= 3) {
+    const std::string sound = nqueens::journal_header_line(kRunA) + records;
+    std::string damaged = sound;
+    const std::size_t at = (std::size_t{data[1]} << 8 | data[2]) % sound.size();
+    switch (data[0] % 4) {
+      case 0: damaged[at] = static_cast<char>(damaged[at] ^ (1 << (data[0] / 4 % 8))); break;
+      case 1:
+        damaged.clear();
+        for (const char c : sound) damaged += c == '\n' ? std::string("\r\n") : std::string(1, c);
+        break;
+      case 2: damaged.resize(std::max(at, sound.find('\n') + 1)); break;
+      default: damaged += std::string(at, '\0');
+    }
+    std::optional<nqueens::JournalScan> repaired;
+    try {
+      repaired = nqueens::scan_journal(damaged, "fuzz.journal", &kRunA);
+    } catch (const nqueens::JournalCorrupt&) {  // a header cut short only
+      check(data[0] % 4 == 0);
+    }
+    if (repaired) {
+      check(repaired->header == kRunA);
+      std::size_t lost = kUnits;
+      for (const nqueens::UnitCount& unit : repaired->units) {
+        check(unit == unit_of(unit.id, 1) && unit.microseconds == unit_of(unit.id, 1).microseconds);
+        --lost;
+      }
+      if (data[0] % 4 == 0) check(lost <= 2);
+      if (data[0] % 4 == 1 || data[0] % 4 == 3) check(lost == 0);
+    }
+  }
   return 0;
 }
