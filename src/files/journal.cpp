@@ -316,9 +316,11 @@ class RecordSorter {
       keep[order[first]] = 0;
       scan_.conflicting.push_back(unit.id);
     }
-    scan_.units.reserve(records_.size());
+    std::size_t kept = 0;
     for (std::size_t i = 0; i < records_.size(); ++i)
-      if (keep[i]) scan_.units.push_back(records_[i]);
+      if (keep[i]) records_[kept++] = records_[i];
+    records_.resize(kept);
+    scan_.units = std::move(records_);
   }
 
  private:
