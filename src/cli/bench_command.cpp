@@ -30,6 +30,7 @@ struct BenchArgs {
   bool baseline = true;
   std::string format = "text";
   std::string json_counts = "number";
+  bool wide = false;
   LogArgs log;
 };
 
@@ -158,7 +159,7 @@ int run(BenchArgs args) {
   args.threads.erase(std::unique(args.threads.begin(), args.threads.end()), args.threads.end());
 
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
-  reporter->begin({"bench", args.threads.back(), sizes});
+  reporter->begin({"bench", args.threads.back(), sizes, args.wide});
   for (int n : sizes) bench_one_size(n, args, *reporter);
   reporter->end();
   return kOk;
@@ -193,6 +194,7 @@ Registered add_bench_command(CLI::App& app) {
   command->add_flag("!--no-baseline", args->baseline, "Skip the textbook baseline (slow past N = 17)");
   add_format_option(*command, args->format);
   add_json_counts_option(*command, args->json_counts);
+  add_wide_option(*command, args->wide);
   add_logging_options(*command, args->log);
   return {command, [args] { return run(*args); }};
 }

@@ -39,14 +39,15 @@ int run(const CountArgs& args) {
     return run_shard(args, sizes.front(), options, settings_for_size(session, sizes.front(), 1));
 
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
-  reporter->begin({"count", resolve_threads(args.threads), sizes});
+  reporter->begin({"count", resolve_threads(args.threads), sizes, args.wide});
   bool mismatch = false;
   for (int n : sizes) {
     const RunOutcome counted = count_run(n, options, settings_for_size(session, n, sizes.size()));
     const CountResult& result = counted.result;
     spdlog::info("N={}: {} work units ({} engine), {} threads, {:.3f} s; {}", n, result.work_units, result.engine,
                  result.threads, result.seconds, unit_time_text(result, counted.unit_time_here));
-    const CountRecord record = make_record(result, args.verify);
+    CountRecord record = make_record(result, args.verify);
+    record.counted_here = counted.counted_here;
     mismatch = mismatch || record.verified == false;
     reporter->row(to_json(record));
   }

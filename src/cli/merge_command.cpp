@@ -12,10 +12,10 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "run/registry.hpp"
 #include "files/file_io.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_ranges.hpp"
+#include "run/registry.hpp"
 #include "run/run.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
@@ -30,6 +30,7 @@ struct MergeArgs {
   bool verify = false;
   std::string format = "text";
   std::string json_counts = "number";
+  bool wide = false;
   std::string missing_file;
   LogArgs log;
 };
@@ -155,10 +156,10 @@ int run(const MergeArgs& args) {
                  file_list(problem.files, shards));
   const CountRecord record = make_record(merged_result(report, shards), args.verify);
   spdlog::info("N={}: merged {} files, {} work units ({} engine), {:.3f} s in the shards' processes; {}",
-               record.result.n, shards.size(), record.result.work_units, record.result.engine,
-               record.result.seconds, unit_time_text(record.result, std::nullopt));
+               record.result.n, shards.size(), record.result.work_units, record.result.engine, record.result.seconds,
+               unit_time_text(record.result, std::nullopt));
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
-  reporter->begin({"merge", record.result.threads, {record.result.n}});
+  reporter->begin({"merge", record.result.threads, {record.result.n}, args.wide});
   reporter->row(to_json(record));
   reporter->end();
   return record.verified == false ? kMismatch : kOk;
@@ -175,6 +176,7 @@ Registered add_merge_command(CLI::App& app) {
   command->add_flag("--verify", args->verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(*command, args->format);
   add_json_counts_option(*command, args->json_counts);
+  add_wide_option(*command, args->wide);
   command
       ->add_option("--missing", args->missing_file,
                    "When units are missing, write their ids to this file, for `nqueens count --units @FILE`")

@@ -98,7 +98,8 @@ bool print_result(const Job& job, const RunOutcome& counted, ShardOutput* output
       output->write(counted, job.session.selection.file_shard());
       return true;
     }
-    const CountRecord record = make_record(counted.result, job.args.verify);
+    CountRecord record = make_record(counted.result, job.args.verify);
+    record.counted_here = counted.counted_here;
     if (record.verified == false) code = kMismatch;
     reporter->row(to_json(record));
     return true;
@@ -117,7 +118,7 @@ int run_count(const World& world, const Job& job) {
   std::unique_ptr<Reporter> reporter;
   if (world.root() && job.session.selection.whole()) {
     reporter = make_reporter(parse_format(job.args.format), parse_json_counts(job.args.json_counts));
-    reporter->begin({"count", resolve_threads(job.args.threads), job.sizes});
+    reporter->begin({"count", resolve_threads(job.args.threads), job.sizes, job.args.wide});
   }
   int code = kOk;
   for (const int n : job.sizes) {

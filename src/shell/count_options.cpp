@@ -103,6 +103,7 @@ void add_count_options(CLI::App& command, CountArgs& args) {
   command.add_flag("--verify", args.verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(command, args.format);
   add_json_counts_option(command, args.json_counts);
+  add_wide_option(command, args.wide);
   CLI::Option* shard =
       command
           .add_option("--shard", args.shard,

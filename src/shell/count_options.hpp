@@ -26,6 +26,7 @@ struct CountArgs {
   bool verify = false;
   std::string format = "text";
   std::string json_counts = "number";
+  bool wide = false;
   std::string checkpoint;
   bool repair = false;
   std::string shard;

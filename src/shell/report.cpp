@@ -158,8 +158,20 @@ std::string number_cell(const nlohmann::ordered_json& value, const char* format)
   return value.is_number() ? fmt::format(fmt::runtime(format), value.get<double>()) : "-";
 }
 
-std::vector<Column> bench_columns() {
+// bench's columns; without `wide` the ones that fit 80 columns: the median and the ratios.
+std::vector<Column> bench_columns(bool wide) {
   using J = nlohmann::ordered_json;
+  if (!wide)
+    return {
+        {"N", 3, [](const J& r) { return r["n"].dump(); }},
+        {"engine", 6, [](const J& r) { return r["engine"].get<std::string>(); }},
+        {"threads", 7, [](const J& r) { return r["threads"].dump(); }},
+        {"median_s", 9, [](const J& r) { return number_cell(r["median_seconds"], "{:.3f}"); }},
+        {"stddev_s", 8, [](const J& r) { return number_cell(r["stddev_seconds"], "{:.3f}"); }},
+        {"speedup", 7, [](const J& r) { return number_cell(r["speedup_vs_1_thread"], "{:.2f}x"); }},
+        {yardstick_column(), 6, [](const J& r) { return number_cell(r[yardstick_column()], "{:.2f}x"); }},
+        {"vs_baseline", 11, [](const J& r) { return number_cell(r["vs_baseline"], "{:.2f}x"); }},
+    };
   return {
       {"N", 3, [](const J& r) { return r["n"].dump(); }},
       {"engine", 6, [](const J& r) { return r["engine"].get<std::string>(); }},
@@ -183,14 +195,24 @@ std::vector<Column> bench_columns() {
   };
 }
 
-std::vector<Column> columns_for(const std::string& command, int count_width) {
+// The text table's columns. Without `wide`, those that fit 80 columns for N <= 20 (count: N,
+// total, unique, status, seconds, engine); with it, every column.
+std::vector<Column> columns_for(const std::string& command, int count_width, bool wide) {
   std::vector<Column> columns = {
       {"N", 3, [](const nlohmann::ordered_json& r) { return r["n"].dump(); }},
       {"total", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["total"]); }},
       {"unique", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["unique"]); }},
   };
   if (command == "oeis") return columns;
-  if (command == "bench") return bench_columns();
+  if (command == "bench") return bench_columns(wide);
+  if (!wide) {
+    columns.push_back({"status", 8, status_cell});
+    columns.push_back({"seconds", 10, [](const nlohmann::ordered_json& r) {
+                         return fmt::format("{:.3f}", r["seconds"].get<double>());
+                       }});
+    columns.push_back({"engine", 6, [](const nlohmann::ordered_json& r) { return r["engine"].get<std::string>(); }});
+    return columns;
+  }
   columns.push_back(
       {"expected", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["expected_total"]); }});
   columns.push_back({"status", 8, status_cell});
@@ -212,7 +234,7 @@ class TextReporter : public Reporter {
     const int largest = context.sizes.empty() ? 0 : *std::max_element(context.sizes.begin(), context.sizes.end());
     const auto expected = oeis_total(largest);
     const int count_width = std::max<int>(10, expected ? static_cast<int>(std::to_string(*expected).size()) : 24);
-    columns_ = columns_for(context.command, count_width);
+    columns_ = columns_for(context.command, count_width, context.wide);
   }
 
   void row(const nlohmann::ordered_json& record) override {
@@ -249,8 +271,9 @@ nlohmann::ordered_json to_json(const CountRecord& record) {
     if (value) return *value;
     return nullptr;
   };
-  auto per_second = [&r](Count amount) -> nlohmann::ordered_json {
-    if (r.seconds <= 0) return nullptr;
+  // A result replayed whole from the journal has no rate: its seconds timed only the replay.
+  auto per_second = [&r, &record](Count amount) -> nlohmann::ordered_json {
+    if (r.seconds <= 0 || !record.counted_here) return nullptr;
     return static_cast<double>(amount) / r.seconds;
   };
   nlohmann::ordered_json json;
@@ -297,6 +320,10 @@ Format parse_format(const std::string& name) {
   if (name == "json") return Format::json;
   if (name == "csv") return Format::csv;
   return Format::text;
+}
+
+void add_wide_option(CLI::App& command, bool& wide) {
+  command.add_flag("--wide", wide, "Text: every column, not only those that fit 80 columns (JSON and CSV have all)");
 }
 
 void add_json_counts_option(CLI::App& command, std::string& json_counts) {

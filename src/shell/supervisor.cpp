@@ -224,7 +224,8 @@ void report_interrupt(std::string_view program, int signal, double seconds, cons
 RunOutcome outcome_of(const Run& run, const RunSettings& settings, int threads, Clock::time_point start) {
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return {run.result(threads, seconds), run.header(),
-          settings.selection.whole() ? std::vector<UnitCount>{} : run.units(), run.unit_time_here()};
+          settings.selection.whole() ? std::vector<UnitCount>{} : run.units(), run.unit_time_here(),
+          !run.todo().empty()};
 }
 
 RunOutcome count_run(int n, const CountOptions& options, const RunSettings& settings) {

@@ -3,10 +3,14 @@
 // posix_spawn (no shell, so each argument arrives exactly as written), with stdout and stderr
 // captured separately: stdout must carry results only, stderr one line per error.
 #include <array>
+#include <chrono>
+#include <csignal>
 #include <cstdint>
+#include <filesystem>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -218,18 +222,51 @@ TEST(CliCount, VerifiedTextTableHasOneOkRowPerN) {
   EXPECT_EQ(r.err, "") << describe(r);
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 13u) << describe(r);
+  EXPECT_EQ(words(lines[0]), (std::vector<std::string>{"N", "total", "unique", "status", "seconds", "engine"}));
+  for (int n = 1; n <= 12; ++n) {
+    const std::vector<std::string> cells = words(lines[static_cast<std::size_t>(n)]);
+    ASSERT_EQ(cells.size(), 6u) << lines[static_cast<std::size_t>(n)];
+    EXPECT_EQ(cells[0], std::to_string(n));
+    EXPECT_EQ(cells[5], n == 12 ? "join" : "dfs") << "N=" << n;  // auto: the faster engine for each N
+    EXPECT_EQ(cells[1], std::to_string(kA000170[static_cast<std::size_t>(n)])) << "N=" << n;
+    EXPECT_EQ(cells[2], std::to_string(kA002562[static_cast<std::size_t>(n)])) << "N=" << n;
+    EXPECT_EQ(cells[3], "ok") << "N=" << n;
+  }
+}
+
+TEST(CliCount, WideTextTableShowsEveryColumn) {
+  const auto r = run({"count", "-n", "1-12", "--verify", "--wide"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 13u) << describe(r);
   EXPECT_EQ(words(lines[0]), (std::vector<std::string>{"N", "total", "unique", "expected", "status", "seconds",
                                                        "solutions/s", "S180", "S90", "engine"}));
   for (int n = 1; n <= 12; ++n) {
     const std::vector<std::string> cells = words(lines[static_cast<std::size_t>(n)]);
     ASSERT_EQ(cells.size(), 10u) << lines[static_cast<std::size_t>(n)];
-    EXPECT_EQ(cells[0], std::to_string(n));
-    EXPECT_EQ(cells[9], n == 12 ? "join" : "dfs") << "N=" << n;  // auto: the faster engine for each N
-    EXPECT_EQ(cells[1], std::to_string(kA000170[static_cast<std::size_t>(n)])) << "N=" << n;
-    EXPECT_EQ(cells[2], std::to_string(kA002562[static_cast<std::size_t>(n)])) << "N=" << n;
     EXPECT_EQ(cells[3], std::to_string(kA000170[static_cast<std::size_t>(n)])) << "N=" << n;
     EXPECT_EQ(cells[4], "ok") << "N=" << n;
+    EXPECT_EQ(cells[9], n == 12 ? "join" : "dfs") << "N=" << n;
   }
+}
+
+// The widths are those of the largest N in the spec: a table with N = 20 (total 39029188884) in
+// it still fits a terminal of 80 columns. The rows printed before N = 20 is counted have its
+// widths; the run is stopped then.
+TEST(CliCount, DefaultTextRowsFitEightyColumnsUpToN20) {
+  const std::string out = testing::TempDir() + "nqueens_fit_80.txt";
+  harness::Process process({NQUEENS_BINARY, "count", "-n", "1-12,20", "-t", "1", "--no-progress"},
+                           harness::Options::stdout_to(out));
+  while (lines_of(harness::read_bytes(out)).size() < 13 && !process.ended())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  process.signal(SIGINT);
+  process.wait();
+  const std::vector<std::string> lines = lines_of(harness::read_bytes(out));
+  ASSERT_GE(lines.size(), 13u);
+  EXPECT_GE(lines[0].size(), 50u) << "the widths of N = 20: " << lines[0];
+  for (const std::string& line : lines) EXPECT_LE(line.size(), 80u) << line;
+  const auto wide = run({"count", "-n", "1-12", "--wide"});
+  EXPECT_GT(lines_of(wide.out).at(0).size(), 80u) << "--wide shows every column";
 }
 
 TEST(CliCount, TextWithoutVerifyShowsNoStatus) {
@@ -238,9 +275,9 @@ TEST(CliCount, TextWithoutVerifyShowsNoStatus) {
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 2u) << describe(r);
   const std::vector<std::string> cells = words(lines[1]);
-  ASSERT_EQ(cells.size(), 10u) << describe(r);
+  ASSERT_EQ(cells.size(), 6u) << describe(r);
   EXPECT_EQ(cells[1], "92");
-  EXPECT_EQ(cells[4], "-");
+  EXPECT_EQ(cells[3], "-");
 }
 
 TEST(CliCount, TextShowsDashForUniqueWithoutFullSymmetry) {
@@ -249,12 +286,34 @@ TEST(CliCount, TextShowsDashForUniqueWithoutFullSymmetry) {
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 2u) << describe(r);
   const std::vector<std::string> cells = words(lines[1]);
-  ASSERT_EQ(cells.size(), 10u) << describe(r);
+  ASSERT_EQ(cells.size(), 6u) << describe(r);
   EXPECT_EQ(cells[1], "92");
   EXPECT_EQ(cells[2], "-");
 }
 
 // ---- count: JSON Lines ----------------------------------------------------------------------
+
+// A result the journal held whole was not counted by this process: its seconds timed only the
+// replay, so it has no rate (null in JSON, - in text), while a counted one has.
+TEST(CliCount, AResultReplayedWholeFromTheJournalHasNoRate) {
+  const std::string journal = testing::TempDir() + "nqueens_rate_journal.nqj";
+  std::filesystem::remove(journal);
+  const auto counted = run({"count", "-n", "11", "--checkpoint", journal, "--format", "json"});
+  ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+  const Json first = json_lines(counted.out).at(1);
+  EXPECT_TRUE(first["solutions_per_second"].is_number()) << first;
+  EXPECT_TRUE(first["nodes_per_second"].is_number()) << first;
+  const auto replayed = run({"count", "-n", "11", "--checkpoint", journal, "--format", "json"});
+  ASSERT_EQ(replayed.exit_code, 0) << describe(replayed);
+  const Json again = json_lines(replayed.out).at(1);
+  EXPECT_EQ(again["total"], 2680);
+  EXPECT_TRUE(again["solutions_per_second"].is_null()) << again;
+  EXPECT_TRUE(again["nodes_per_second"].is_null()) << again;
+  const auto text = run({"count", "-n", "11", "--checkpoint", journal, "--wide"});
+  ASSERT_EQ(text.exit_code, 0) << describe(text);
+  EXPECT_EQ(words(lines_of(text.out).at(1)).at(6), "-") << text.out;
+  std::filesystem::remove(journal);
+}
 
 TEST(CliCount, JsonLinesStartWithTheContextRecord) {
   const auto r = run({"count", "-n", "1-12", "--format", "json"});

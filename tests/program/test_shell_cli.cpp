@@ -236,6 +236,20 @@ TEST(BenchCli, RefusesRatiosFromRunsTooShortToTime) {
   EXPECT_EQ(lines_of(r.err).size(), 1u) << "one warning per run, not per record\n" << describe(r);
 }
 
+TEST(BenchCli, DefaultTextRowsFitEightyColumnsAndWideShowsTheRest) {
+  const Outcome r = run({"bench", "-n", "9", "-t", "1", "-r", "1", "-w", "0", "--engines", "dfs,join"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_EQ(lines[0].rfind("  N  engine  threads   median_s  stddev_s  speedup  vs_dfs  vs_baseline", 0), 0u)
+      << lines[0];
+  for (const std::string& line : lines) EXPECT_LE(line.size(), 80u) << line;
+  const Outcome wide = run({"bench", "-n", "9", "-t", "1", "-r", "1", "-w", "0", "--no-baseline", "--wide"});
+  ASSERT_EQ(wide.exit_code, 0) << describe(wide);
+  EXPECT_GT(lines_of(wide.out).at(0).size(), 80u) << wide.out;
+  EXPECT_TRUE(contains(lines_of(wide.out).at(0), "ceil@256")) << wide.out;
+}
+
 TEST(BenchCli, CsvQuotesTheListOfSamples) {
   const Outcome r = run({"bench", "-n", "9", "-t", "1", "-r", "2", "--no-baseline", "--format", "csv"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
