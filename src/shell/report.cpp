@@ -64,7 +64,7 @@ nlohmann::ordered_json context_json(const RunContext& context, JsonCounts counts
   fields["date"] = utc_now();
   fields["json_counts"] = counts == JsonCounts::string ? "string" : "number";
   fields["schema_version"] = kSchemaVersion;
-  return {{"context", fields}};
+  return {{"type", "context"}, {"context", fields}};
 }
 
 nlohmann::ordered_json counts_as_strings(nlohmann::ordered_json record) {
@@ -85,13 +85,19 @@ class JsonReporter : public Reporter {
  public:
   explicit JsonReporter(JsonCounts counts) : counts_(counts) {}
   void begin(const RunContext& context) override { context_ = context_json(context, counts_); }
-  void row(const nlohmann::ordered_json& record) override {
-    if (context_) print_stdout(context_->dump() + '\n');
-    context_.reset();
-    print_stdout((counts_ == JsonCounts::string ? counts_as_strings(record) : record).dump() + '\n');
-  }
+  void row(const nlohmann::ordered_json& record) override { print("result", record); }
+  void summary(const nlohmann::ordered_json& record) override { print("summary", record); }
 
  private:
+  // `type` first, then the record's own fields.
+  void print(const char* type, const nlohmann::ordered_json& record) {
+    if (context_) print_stdout(context_->dump() + '\n');
+    context_.reset();
+    nlohmann::ordered_json typed = {{"type", type}};
+    typed.update(counts_ == JsonCounts::string ? counts_as_strings(record) : record);
+    print_stdout(typed.dump() + '\n');
+  }
+
   JsonCounts counts_;
   std::optional<nlohmann::ordered_json> context_;  //!< until the first row is printed
 };

@@ -53,10 +53,16 @@ class Reporter {
   //! table's column widths).
   virtual void begin(const RunContext& context) = 0;
   virtual void row(const nlohmann::ordered_json& record) = 0;
+  //! A record that sums up rows (bench's comparison per N): a JSON "summary" record; the text
+  //! table and CSV leave it out (the log says it on stderr).
+  virtual void summary(const nlohmann::ordered_json& /*record*/) {}
   virtual void end() {}
 };
 
-//! The `{"context": {...}}` record that opens every JSON Lines stream: the command, the build
+//! Every JSON Lines record starts with its `type`: "context", "result" (a row: count, merge, oeis,
+//! bench) or "summary". CSV has no such column.
+//!
+//! The `{"type": "context", "context": {...}}` record that opens every JSON Lines stream: the command, the build
 //! and the host (build_info.hpp), the threads, the date, and how counts are written.
 nlohmann::ordered_json context_json(const RunContext& context, JsonCounts counts = JsonCounts::number);
 

@@ -146,6 +146,11 @@ const std::vector<std::string> kRecordKeys = {"n",
                                               "half_turn_fixed",
                                               "quarter_turn_fixed",
                                               "unit_seconds"};
+// JSON Lines records start with their type; CSV has no such column.
+std::vector<std::string> typed(std::vector<std::string> keys) {
+  keys.insert(keys.begin(), "type");
+  return keys;
+}
 const std::vector<std::string> kContextKeys = {
     "tool",      "command",      "version",    "git_commit",  "compiler",    "build_type",
     "target",    "join_matcher", "dfs_kernel", "tbb_version", "host_name",   "host_cpus",
@@ -322,7 +327,8 @@ TEST(CliCount, JsonLinesStartWithTheContextRecord) {
   const std::vector<Json> lines = json_lines(r.out);
   ASSERT_EQ(lines.size(), 13u) << describe(r);
 
-  ASSERT_EQ(keys_of(lines[0]), std::vector<std::string>{"context"}) << lines[0].dump();
+  ASSERT_EQ(keys_of(lines[0]), (std::vector<std::string>{"type", "context"})) << lines[0].dump();
+  EXPECT_EQ(lines[0]["type"], "context");
   const Json& context = lines[0]["context"];
   EXPECT_EQ(keys_of(context), kContextKeys) << context.dump();
   EXPECT_EQ(context["tool"], "nqueens");
@@ -341,7 +347,8 @@ TEST(CliCount, JsonLinesStartWithTheContextRecord) {
   for (int n = 1; n <= 12; ++n) {
     const Json& record = lines[static_cast<std::size_t>(n)];
     SCOPED_TRACE(record.dump());
-    EXPECT_EQ(keys_of(record), kRecordKeys);
+    EXPECT_EQ(keys_of(record), typed(kRecordKeys));
+    EXPECT_EQ(record["type"], "result");
     EXPECT_EQ(record["n"], n);
     EXPECT_EQ(record["total"], kA000170[static_cast<std::size_t>(n)]);
     EXPECT_EQ(record["unique"], kA002562[static_cast<std::size_t>(n)]);  // full symmetry by default
@@ -501,7 +508,7 @@ TEST(CliCount, CsvHeaderNamesTheJsonFieldsInOrder) {
   ASSERT_EQ(lines.size(), 13u) << describe(r);
   const std::vector<std::string> header = split(lines[0], ',');
   EXPECT_EQ(header, kRecordKeys);
-  EXPECT_EQ(header, keys_of(count_records({"-n", "8"}).at(0)));
+  EXPECT_EQ(typed(header), keys_of(count_records({"-n", "8"}).at(0))) << "CSV has no type column";
   for (int n = 1; n <= 12; ++n) {
     const std::vector<std::string> cells = split(lines[static_cast<std::size_t>(n)], ',');
     ASSERT_EQ(cells.size(), header.size()) << lines[static_cast<std::size_t>(n)];
@@ -590,7 +597,7 @@ TEST(CliOeis, JsonLines) {
   EXPECT_EQ(lines[0]["context"]["version"], program_version());
   for (std::size_t n = 0; n <= 27; ++n) {
     const Json& record = lines[n + 1];
-    EXPECT_EQ(keys_of(record), (std::vector<std::string>{"n", "total", "unique"})) << record.dump();
+    EXPECT_EQ(keys_of(record), (std::vector<std::string>{"type", "n", "total", "unique"})) << record.dump();
     EXPECT_EQ(record["n"], n);
     EXPECT_EQ(record["total"], kA000170[n]);
     if (n == 0)
