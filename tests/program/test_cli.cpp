@@ -483,18 +483,14 @@ TEST(CliEngine, BenchComparesTheEnginesInOneRun) {
                       "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const std::vector<Json> lines = json_lines(r.out);
-  ASSERT_EQ(lines.size(), 3u) << describe(r);  // context, dfs, join
+  ASSERT_GE(lines.size(), 3u) << describe(r);  // context, dfs, join, and the summary
   EXPECT_EQ(lines[1]["engine"], "dfs");
   EXPECT_EQ(lines[2]["engine"], "join");
   EXPECT_EQ(lines[1]["total"], 14772512);
   EXPECT_EQ(lines[2]["total"], 14772512);
   const double dfs = lines[1]["median_seconds"], join = lines[2]["median_seconds"];
-  if (dfs >= 0.1 && join >= 0.1) {
-    ASSERT_TRUE(lines[2]["vs_dfs"].is_number()) << describe(r);
-    EXPECT_DOUBLE_EQ(lines[2]["vs_dfs"].get<double>(), dfs / join);
-  } else {
-    EXPECT_TRUE(lines[2]["vs_dfs"].is_null()) << describe(r);
-  }
+  ASSERT_TRUE(lines[2]["vs_dfs"].is_number()) << describe(r);
+  EXPECT_DOUBLE_EQ(lines[2]["vs_dfs"].get<double>(), dfs / join);
   EXPECT_TRUE(lines[2]["vs_baseline"].is_null()) << "--no-baseline";
 }
 
