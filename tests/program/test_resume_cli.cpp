@@ -711,6 +711,21 @@ TEST_F(ShardCli, MergedShardsEqualThePlainCount) {
   }
 }
 
+// merge prints the count's text table: the columns that fit 80, or every one with --wide.
+TEST_F(ShardCli, MergedTextTableFitsEightyColumnsUnlessWide) {
+  const std::vector<std::string> files = shards(12, 2);
+  const Outcome narrow = merge(files, {"--verify"});
+  ASSERT_EQ(narrow.exit_code, 0) << describe(narrow);
+  const std::vector<std::string> lines = harness::lines_of(narrow.out);
+  ASSERT_EQ(lines.size(), 2u) << narrow.out;
+  EXPECT_EQ(lines[0], "  N       total      unique    status     seconds  engine");
+  for (const std::string& line : lines) EXPECT_LE(line.size(), 80u) << line;
+  const Outcome wide = merge(files, {"--verify", "--wide"});
+  ASSERT_EQ(wide.exit_code, 0) << describe(wide);
+  EXPECT_TRUE(contains(harness::lines_of(wide.out).at(0), "solutions/s")) << wide.out;
+  EXPECT_TRUE(contains(harness::lines_of(wide.out).at(0), "S180")) << wide.out;
+}
+
 // merge reports the summed time of the units it merged: the sum of the shard files' entries.
 TEST_F(ShardCli, MergeReportsTheSummedTimeOfTheShardsUnits) {
   const std::vector<std::string> files = shards(13, 3);
