@@ -98,7 +98,7 @@ int run_program(int argc, char** argv) {
   using namespace nqueens::cli;
   spdlog::set_default_logger(nqueens::shell::make_console_logger("nqueens"));
 
-  CLI::App app{"nqueens: count the solutions of the N-Queens problem, exactly and fast"};
+  CLI::App app{"nqueens: count the solutions of the N-Queens problem, exactly and fast", "nqueens"};
   app.set_version_flag("-V,--version", [] {
     std::string text = nqueens::shell::version_text(nqueens::shell::build_info());
     text.pop_back();  // CLI11 ends the text with its own newline
