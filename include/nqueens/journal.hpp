@@ -10,7 +10,7 @@
 // refused like a damaged one. A record's time is the wall time its kernel call took on its
 // worker thread, in whole microseconds ("-" if unknown); two records of one unit with equal
 // counts are repeats whatever their times. New journals are format 3. Format 2 journals (records
-// without the time, nqueens before issue 14) are read and resumed, and stay format 2: records
+// without the time, written before commit 9564c39) are read and resumed, and stay format 2: records
 // appended to them have no time. Format 1 journals (records checked on their own text) are
 // refused as a format this build does not read. A line is written with one
 // write(2) as soon as its unit finishes, so a killed process loses nothing but units in

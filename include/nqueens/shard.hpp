@@ -6,7 +6,7 @@
 // CRC-32 over them, and one entry per unit with its counts, its time in microseconds and the
 // CRC-32 of its record text bound to the run (unit_record.hpp), so an edited count or time is
 // caught by id and an entry copied from another run's file is caught too. Format 2 files (no
-// unit times, nqueens before issue 14) are still read; format 1 files are refused with the
+// unit times, written before commit 9564c39) are still read; format 1 files are refused with the
 // reason.
 #include <cstddef>
 #include <filesystem>
@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "nqueens/export.hpp"
 #include "nqueens/counts.hpp"
+#include "nqueens/export.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/unit_record.hpp"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "nqueens/export.hpp"
 #include "nqueens/counts.hpp"
+#include "nqueens/export.hpp"
 #include "nqueens/run_header.hpp"
 
 namespace nqueens {
@@ -26,7 +26,7 @@ struct UnitCount {
 };
 
 //! How a unit's record text is spelled, by the format of the file that holds it: format 2
-//! (nqueens before issue 14) has no time, format 3 ends in the microseconds ("-" if unknown).
+//! (written before commit 9564c39) has no time, format 3 ends in the microseconds ("-" if unknown).
 enum class RecordFormat { untimed = 2, timed = 3 };
 
 //! The summed time of a set of units: what reports call `unit_seconds` and `untimed_units`.

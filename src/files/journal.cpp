@@ -20,10 +20,10 @@ namespace {
 
 constexpr std::string_view kMagic = "nqueens-journal ";
 // New journals are written in format 3 (records end in the unit's time); format 2 journals
-// (nqueens before issue 14) are still read and resumed, and appended to in their own format.
+// (written before commit 9564c39) are still read and resumed, and appended to in their own format.
 constexpr std::string_view kTimedFormat = "3 ";
 constexpr std::string_view kUntimedFormat = "2 ";
-// Format 1 (nqueens 0.1.0 before issue 17) checked each record on its own text only.
+// Format 1 (written before commit cea5877) checked each record on its own text only.
 constexpr std::string_view kUnboundFormat = "1 ";
 constexpr std::string_view kCrcKey = " crc=";
 // A record line is under 200 bytes (10 numbers of at most 20 digits and a checksum); a longer

@@ -18,8 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "files/file_io.hpp"
-#include "nqueens/unit_ranges.hpp"
 #include "files/text_numbers.hpp"
+#include "nqueens/unit_ranges.hpp"
 
 namespace nqueens {
 
@@ -28,10 +28,10 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kFormat = "nqueens-shard";
-// format_version 3 gives each unit entry its time; 2 (nqueens before issue 14) is still read.
+// format_version 3 gives each unit entry its time; 2 (written before commit 9564c39) is still read.
 constexpr int kTimedFormat = static_cast<int>(RecordFormat::timed);
 constexpr int kUntimedFormat = static_cast<int>(RecordFormat::untimed);
-// Format 1 (nqueens 0.1.0 before issue 17) had no header checksum and unit checksums over the
+// Format 1 (written before commit cea5877) had no header checksum and unit checksums over the
 // unit's own text only.
 constexpr int kUnboundFormat = 1;
 
