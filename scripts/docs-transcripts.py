@@ -189,7 +189,7 @@ def process(path, binary, update, force):
                 lines[transcript.block_start:transcript.block_end + 1] = block
         path.write_text("\n".join(lines))
         print(f"docs-transcripts: {path}: rewrote {len(replacements)} of {len(transcripts)} transcripts")
-    elif not update:
+    else:
         print(f"docs-transcripts: {path}: {len(transcripts) - differences} of {len(transcripts)} transcripts match")
     return differences
 
