@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Cluster scaling model from measured per-unit costs (docs/performance.md, "Cluster scaling model").
+"""Cluster scaling model from measured per-unit costs (docs/cluster.md, "Scaling model").
 
     scripts/scaling-model.py JOURNAL... [--threads 1,16] [--ranks 16,64,256]
 
-Each JOURNAL is a finished checkpoint journal (`nqueens count -n N --checkpoint FILE`): one line
-per work unit with its search nodes, which stand for its cost (ns per node is nearly constant).
+Each JOURNAL is a finished checkpoint journal of the DFS engine (`nqueens count -n N --engine dfs
+--checkpoint FILE`): one line per work unit with its search nodes, which stand for its cost (ns
+per node is nearly constant; the join engine's nodes are half-boards, which do not).
 For R ranks of T threads, P = R x T workers:
 
   ceiling  = total / max(total / P, largest unit)   no schedule can do better
@@ -30,7 +31,7 @@ def read_journal(path):
             words = line.split()
             if words and words[0] == "nqueens-journal":
                 header = dict(word.split("=", 1) for word in words[2:] if "=" in word)
-            elif words and words[0] == "U" and len(words) == 9:
+            elif words and words[0] == "U" and len(words) in (9, 10):  # format 2; format 3 adds the time
                 nodes.append(int(words[7]))
     if header is None or len(nodes) != int(header["units"]):
         raise SystemExit(f"{path}: not a finished journal ({len(nodes)} units recorded)")
