@@ -12,7 +12,7 @@ packages+=(libopenmpi-dev openmpi-bin)
 packages+=(help2man)
 # The docs_transcripts test (scripts/docs-transcripts.py: the examples in README.md and docs/usage.md).
 packages+=(python3)
-packages+=("$@")  # extras, e.g. scripts/setup.sh libbenchmark-dev python3-matplotlib (scripts/plot-bench.py)
+packages+=("$@")  # extras, e.g. scripts/setup.sh libbenchmark-dev python3-matplotlib (scripts/dev/plot-bench.py)
 
 missing=()
 for package in "${packages[@]}"; do

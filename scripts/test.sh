@@ -69,7 +69,7 @@ step_tsan() {
 step_fuzz() {
   cmake --preset fuzz
   cmake --build --preset fuzz -j "$jobs"
-  scripts/fuzz.sh -t 10 -j "$jobs"
+  scripts/dev/fuzz.sh -t 10 -j "$jobs"
 }
 
 # A failing command ends the script (set -e); this names the step it failed in.

@@ -3,14 +3,15 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "nqueens/export.hpp"
 #include "nqueens/counts.hpp"
+#include "nqueens/export.hpp"
 #include "nqueens/symmetry.hpp"
 
 namespace nqueens {
@@ -30,13 +31,28 @@ NQUEENS_EXPORT std::vector<EngineInfo> available_engines();
 //! be thread-safe. This is the hook journals and progress reports attach to.
 using UnitObserver = std::function<void(std::size_t id, const Tally& tally)>;
 
+//! How far a count has come, in work units: for a progress bar or a percentage.
+struct Progress {
+  std::size_t units_done = 0;   //!< counted so far, those a checkpoint journal held included
+  std::size_t units_total = 0;  //!< the run's units
+};
+
+//! Called after each finished unit, from whichever thread ran it (thread-safe, like the
+//! observer), and once before the first with what a checkpoint journal already held.
+using ProgressObserver = std::function<void(const Progress& progress)>;
+
 struct CountOptions {
   //! An engine's name (available_engines()), or "auto": the engine measured fastest for this N.
   std::string engine = "auto";
   Symmetry symmetry = Symmetry::full;  //!< for an engine that offers a choice; the others fold all
   int split_depth = 0;                 //!< for an engine that splits by rows: rows per unit; 0: from N
   int threads = 0;                     //!< 0: every hardware thread
-  UnitObserver on_unit_done;
+  //! Not empty: a checkpoint journal. Units it holds are not counted again, every unit counted
+  //! is appended to it, and an interrupted count (stop, a crash) resumes from it when called
+  //! again with the same N and options. A journal of another run is refused (JournalMismatch).
+  std::filesystem::path checkpoint{};
+  UnitObserver on_unit_done{};
+  ProgressObserver on_progress{};
   //! Not null: once it reads true no further unit starts (units running finish), and count()
   //! throws Cancelled. Set it from the observer, another thread or a signal handler.
   const std::atomic<bool>* stop = nullptr;
@@ -63,7 +79,6 @@ struct CountResult {
   //! (close to their CPU time: a worker runs one unit at a time), in every run that counted
   //! them: units replayed from a journal or read from shard files included.
   std::uint64_t unit_microseconds = 0;
-  std::size_t untimed_units = 0;  //!< units of the result with no known time (format 2 files)
 };
 
 //! Largest thread count accepted: beyond this a request is a typo, not a machine.

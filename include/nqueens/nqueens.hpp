@@ -6,11 +6,13 @@
 //   const nqueens::CountResult result = nqueens::count(8);  // fastest engine, every core
 //   std::cout << nqueens::to_string(result.totals.total);   // "92"
 //
-// (tests/consumer/main.cpp is this example, built against the installed package by the tests.)
+// (tests/package/consumer/main.cpp is this example, built against the installed package by the
+// tests.)
 //
-//   engine.hpp       count(), CountOptions (engine, symmetry, threads, a per-unit observer),
-//                    CountResult (totals, unique, S180 / S90, engine, timings)
-//   reduce.hpp       exact 128-bit counts: Count, Totals, Tally, to_string
+//   count.hpp        count(), CountOptions (engine, symmetry, threads, a checkpoint journal, a
+//                    per-unit observer, progress with the unit total, a stop flag), CountResult
+//                    (totals, unique, S180 / S90, engine, timings), available_engines()
+//   counts.hpp       exact 128-bit counts: Count, Totals, Tally, to_string
 //   solutions.hpp    for_each_solution(): the boards themselves, in order
 //   oeis.hpp         the published values (A000170, A002562) to check against
 //   board.hpp, symmetry.hpp, n_spec.hpp
@@ -18,16 +20,20 @@
 //   journal.hpp, shard.hpp, run_header.hpp, unit_record.hpp, unit_ranges.hpp, check.hpp
 //                    the checkpoint journal and shard files the program writes, for tools
 //                    that read or check them
-//   version.hpp      kVersion
-// How count() works inside (splitters, kernels, scheduler, session) is in docs/design.md; those
-// headers live under src/ and are not installed.
+//   version.hpp      kVersion, NQUEENS_VERSION_MAJOR / _MINOR / _PATCH
+// How count() works inside (engines, the run, the scheduler, the reduction) is in
+// docs/design.md; those headers live under src/ and are not installed.
+#if __cplusplus < 202002L
+#error "nqueens needs C++20: compile with -std=c++20 (GCC 12 defaults to C++17)"
+#endif
+
 #include "nqueens/board.hpp"
 #include "nqueens/check.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/counts.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/oeis.hpp"
-#include "nqueens/counts.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/solutions.hpp"

@@ -11,8 +11,8 @@
 
 #include "bench/bench.hpp"
 #include "commands.hpp"
-#include "run/registry.hpp"
 #include "nqueens/n_spec.hpp"
+#include "run/registry.hpp"
 #include "shell/count_options.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
@@ -32,10 +32,6 @@ struct BenchArgs {
   std::string json_counts = "number";
   LogArgs log;
 };
-
-// The engine the vs_dfs column compares with, when the run times it: the general one, which counts
-// every N with every option, so that a new engine is judged against the same yardstick.
-constexpr std::string_view kComparedEngine = "dfs";
 
 struct Baseline {
   double seconds = 0;
@@ -61,7 +57,7 @@ void add_timing(nlohmann::ordered_json& json, const Timing& timing, Repeats repe
 // One (N, threads) measurement as a record; the ratios are what docs/performance.md quotes.
 // A ratio is null where either run was too short to time (speed_ratio).
 nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, Repeats repeats,
-                                    std::optional<double> one_thread_seconds, std::optional<double> dfs_seconds,
+                                    std::optional<double> one_thread_seconds, std::optional<double> yardstick_seconds,
                                     std::optional<Baseline> baseline, const CriticalPath& path) {
   const double seconds = timing.median_seconds;
   const double nodes = static_cast<double>(r.totals.nodes);
@@ -79,7 +75,7 @@ nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, 
   json["nodes_per_second"] = seconds > 0 ? nodes / seconds : 0.0;
   json["ns_per_node"] = nodes > 0 ? seconds * 1e9 * r.threads / nodes : 0.0;
   json["speedup_vs_1_thread"] = optional_number(ratio(one_thread_seconds));
-  json["vs_dfs"] = optional_number(ratio(dfs_seconds));
+  json[yardstick_column()] = optional_number(ratio(yardstick_seconds));
   json["baseline_seconds"] = optional_number(baseline ? std::optional(baseline->seconds) : std::nullopt);
   json["vs_baseline"] = optional_number(ratio(baseline ? std::optional(baseline->seconds) : std::nullopt));
   json["work_units"] = r.work_units;
@@ -101,7 +97,8 @@ std::optional<Baseline> measure_baseline(int n, const BenchArgs& args) {
   return Baseline{timing.median_seconds, total};
 }
 
-// The engines to time, resolved for n: `--engine dfs,join` compares them in one run.
+// The engines to time, resolved for n: `--engines dfs,join` compares them in one run. The
+// yardstick engine goes first, so that every other row has its ratio whatever the order given.
 std::vector<CountOptions> engines_for(int n, const BenchArgs& args) {
   std::vector<CountOptions> all;
   for (const std::string& name : args.engines.empty() ? std::vector<std::string>{args.search.engine} : args.engines) {
@@ -111,6 +108,8 @@ std::vector<CountOptions> engines_for(int n, const BenchArgs& args) {
     options.engine = std::string(choose_engine(n, options).name);
     all.push_back(options);
   }
+  std::stable_partition(all.begin(), all.end(),
+                        [](const CountOptions& options) { return options.engine == yardstick_engine().name; });
   return all;
 }
 
@@ -129,7 +128,7 @@ void warn_if_too_short(int n, const Timing& timing) {
 // give the critical path; they are written by unit id, each id by exactly one thread.
 void bench_one_size(int n, const BenchArgs& args, Reporter& reporter) {
   const std::optional<Baseline> baseline = measure_baseline(n, args);
-  std::map<int, double> dfs_seconds;  // by thread count, when dfs is timed in this run
+  std::map<int, double> yardstick_seconds;  // by thread count, when the yardstick is timed in this run
   for (CountOptions options : engines_for(n, args)) {
     std::optional<double> one_thread;
     for (int threads : args.threads) {
@@ -140,14 +139,13 @@ void bench_one_size(int n, const BenchArgs& args, Reporter& reporter) {
       const Timing timing = time_engine(n, options, args.repeats, last);
       if (baseline) check_against_baseline(last, baseline->total);
       if (threads == 1) one_thread = timing.median_seconds;
-      if (last.engine == kComparedEngine) dfs_seconds[threads] = timing.median_seconds;
-      const auto dfs = dfs_seconds.find(threads);
-      spdlog::info("N={} engine={} threads={}: median {:.3f} s", n, last.engine, threads,
-                   timing.median_seconds);
+      if (last.engine == yardstick_engine().name) yardstick_seconds[threads] = timing.median_seconds;
+      const auto yardstick = yardstick_seconds.find(threads);
+      spdlog::info("N={} engine={} threads={}: median {:.3f} s", n, last.engine, threads, timing.median_seconds);
       warn_if_too_short(n, timing);
       reporter.row(bench_record(last, timing, args.repeats, one_thread,
-                                dfs == dfs_seconds.end() ? std::nullopt : std::optional(dfs->second), baseline,
-                                critical_path(unit_nodes)));
+                                yardstick == yardstick_seconds.end() ? std::nullopt : std::optional(yardstick->second),
+                                baseline, critical_path(unit_nodes)));
     }
   }
 }
@@ -181,11 +179,14 @@ Registered add_bench_command(CLI::App& app) {
       ->capture_default_str();
   command
       ->add_option("-w,--warmup", args->repeats.warmup,
-                   "Untimed runs before the timed ones (caches, allocator, thread pool)")
+                   "Warm-up runs, not timed, before the timed ones (caches, allocator, thread pool)")
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
   add_search_options(*command, args->search);
-  command->add_option("--engines", args->engines, "Engines to compare in one run, e.g. dfs,join (vs_dfs column)")
+  command
+      ->add_option("--engines", args->engines,
+                   "Engines to compare in one run, each also against " + std::string(yardstick_engine().name) +
+                       " (the " + yardstick_column() + " column)")
       ->delimiter(',')
       ->check(CLI::IsMember(engine_names()))
       ->excludes("--engine");

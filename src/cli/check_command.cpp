@@ -13,10 +13,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "run/registry.hpp"
 #include "nqueens/check.hpp"
 #include "nqueens/unit_ranges.hpp"
+#include "run/registry.hpp"
 #include "run/run.hpp"
+#include "shell/console.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 #include "shell/standard_output.hpp"
@@ -136,11 +137,7 @@ void print_text(const FileCheck& check) {
   if (!check.missing.empty())
     say("  missing: {}: {}\n", counted(check.missing.size(), "unit"), format_id_ranges(check.missing, kMaxShown));
   say("  total over the sound records: {} (nodes {})\n", to_string(check.totals.total), to_string(check.totals.nodes));
-  say("  unit time over the sound records: {:.3f} s{}\n", unit_seconds(check.unit_time.microseconds),
-      check.unit_time.untimed > 0
-          ? fmt::format(" ({} without a time: format {})", counted(check.unit_time.untimed, "record"),
-                        static_cast<int>(check.format))
-          : std::string());
+  say("  unit time over the sound records: {:.3f} s\n", unit_seconds(check.unit_time.microseconds));
   say("  status: {}: {}\n", status(check), advice(check));
 }
 
@@ -166,9 +163,8 @@ Json check_json(const FileCheck& check) {
                  {"missing_count", check.missing.size()},
                  {"total", count_json(check.totals.total)},
                  {"nodes", count_json(check.totals.nodes)},
-                 {"format", static_cast<int>(check.format)},
+                 {"format", check.journal ? kJournalFormat : kShardFormat},
                  {"unit_seconds", unit_seconds(check.unit_time.microseconds)},
-                 {"untimed_units", check.unit_time.untimed},
                  {"advice", advice(check)}});
   return record;
 }
@@ -193,11 +189,14 @@ int check_one(const std::string& path, bool json) {
   } catch (const std::invalid_argument& stranger) {  // JournalMismatch, NotSuchFile
     code = kUsage;
     record = {{"file", path}, {"status", "not a journal or shard file"}, {"error", stranger.what()}};
-    if (!json) say("{}: not a journal or shard file of this build: {}\n", path, stranger.what());
+    // An error, not a report: stderr, where every error goes.
+    if (!json)
+      shell::Console::err().line(
+          fmt::format("nqueens: error: {}: not a journal or shard file of this build: {}", path, stranger.what()));
   } catch (const std::runtime_error& unreadable) {
     code = kUsage;
     record = {{"file", path}, {"status", "unreadable"}, {"error", unreadable.what()}};
-    if (!json) say("{}: {}\n", path, unreadable.what());
+    if (!json) shell::Console::err().line(fmt::format("nqueens: error: {}: {}", path, unreadable.what()));
   }
   if (json) say("{}\n", record.dump());
   return code;

@@ -21,9 +21,9 @@ namespace nqueens::cli {
 
 namespace {
 
-int run_shard(const CountArgs& args, int n, const CountOptions& options, const SessionOptions& session) {
+int run_shard(const CountArgs& args, int n, const CountOptions& options, const RunSettings& session) {
   ShardOutput output(args.output);  // before the count: a path that cannot be written fails now
-  output.write(count_session(n, options, session), *session.shard);
+  output.write(count_run(n, options, session), session.selection.file_shard());
   return kOk;
 }
 
@@ -31,20 +31,21 @@ int run(const CountArgs& args) {
   apply_logging(args.log);
   const std::vector<int> sizes = parse_n_spec(args.spec);
   const CountOptions options = engine_options(args);
-  const SessionOptions session = session_options(args, sizes);
+  check_every_size(sizes, options);
+  const RunSettings session = run_settings(args, sizes);
   if (session.checkpoint) create_journal_directory(*session.checkpoint, sizes.size());
   catch_interrupts();
-  if (session.shard) return run_shard(args, sizes.front(), options, session_for_size(session, sizes.front(), 1));
+  if (!session.selection.whole())
+    return run_shard(args, sizes.front(), options, settings_for_size(session, sizes.front(), 1));
 
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"count", resolve_threads(args.threads), sizes});
   bool mismatch = false;
   for (int n : sizes) {
-    const SessionResult counted = count_session(n, options, session_for_size(session, n, sizes.size()));
+    const RunOutcome counted = count_run(n, options, settings_for_size(session, n, sizes.size()));
     const CountResult& result = counted.result;
-    spdlog::info("N={}: {} work units ({} engine), {} threads, {:.3f} s; {}", n, result.work_units,
-                 result.engine, result.threads, result.seconds,
-                 unit_time_text(result, counted.unit_time_here));
+    spdlog::info("N={}: {} work units ({} engine), {} threads, {:.3f} s; {}", n, result.work_units, result.engine,
+                 result.threads, result.seconds, unit_time_text(result, counted.unit_time_here));
     const CountRecord record = make_record(result, args.verify);
     mismatch = mismatch || record.verified == false;
     reporter->row(to_json(record));

@@ -38,7 +38,7 @@ const std::map<std::string, std::string>& examples_by_command() {
       {"bench", R"(Examples:
   nqueens bench -n 12-14 -t 1,2        time each N on 1 and 2 threads against the baseline
   nqueens bench -n 14-16 --engines dfs,join --no-baseline --format csv > bench.csv
-                                       compare the engines; scripts/plot-bench.py draws the CSV)"},
+                                       compare the engines; scripts/dev/plot-bench.py draws it)"},
       {"version", R"(Examples:
   nqueens version                      how this binary was built, and the SIMD paths this CPU takes
   nqueens version --format json        the same with the host's name, CPU model and caches)"},

@@ -93,6 +93,7 @@ const EngineDescription& dfs_engine_description() {
       .header_problem = problem_with,
       .run_options = run_options,
       .partial_runs_report_unique = true,
+      .yardstick = true,
       .cpu_path_key = "dfs_kernel",
       .cpu_path = cpu_path,
   };

@@ -67,13 +67,13 @@ struct Job {
   CountArgs args;
   std::vector<int> sizes;
   CountOptions options;
-  SessionOptions session;
+  RunSettings session;
 };
 
 // Rank 0 claims the shard file's place before anything is counted (see ShardOutput), and every
 // rank learns whether that worked: a path that cannot be written ends every rank alike.
 std::unique_ptr<ShardOutput> claim_output(const World& world, const Job& job) {
-  if (!job.session.shard) return nullptr;
+  if (job.session.selection.whole()) return nullptr;
   int code = kOk;
   std::string message;
   std::unique_ptr<ShardOutput> output;
@@ -92,10 +92,10 @@ std::unique_ptr<ShardOutput> claim_output(const World& world, const Job& job) {
 
 // Rank 0's output for one N: the shard file, or a row of the report. False when stdout's reader
 // has gone.
-bool print_result(const Job& job, const SessionResult& counted, ShardOutput* output, Reporter* reporter, int& code) {
+bool print_result(const Job& job, const RunOutcome& counted, ShardOutput* output, Reporter* reporter, int& code) {
   try {
     if (output) {
-      output->write(counted, *job.session.shard);
+      output->write(counted, job.session.selection.file_shard());
       return true;
     }
     const CountRecord record = make_record(counted.result, job.args.verify);
@@ -115,14 +115,14 @@ int run_count(const World& world, const Job& job) {
   // Rank 0 alone writes journals; a directory it cannot create ends the job (exit 3).
   if (world.root() && job.session.checkpoint) create_journal_directory(*job.session.checkpoint, job.sizes.size());
   std::unique_ptr<Reporter> reporter;
-  if (world.root() && !job.session.shard) {
+  if (world.root() && job.session.selection.whole()) {
     reporter = make_reporter(parse_format(job.args.format), parse_json_counts(job.args.json_counts));
     reporter->begin({"count", resolve_threads(job.args.threads), job.sizes});
   }
   int code = kOk;
   for (const int n : job.sizes) {
-    const std::optional<SessionResult> counted =
-        mpi::count_distributed(world, n, job.options, session_for_size(job.session, n, job.sizes.size()));
+    const std::optional<RunOutcome> counted =
+        mpi::count_distributed(world, n, job.options, settings_for_size(job.session, n, job.sizes.size()));
     int reader_gone = 0;
     if (counted) {
       const CountResult& result = counted->result;
@@ -153,7 +153,8 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
     apply_logging(job.args.log);
     job.sizes = parse_n_spec(job.args.spec);
     job.options = engine_options(job.args);
-    job.session = session_options(job.args, job.sizes);
+    check_every_size(job.sizes, job.options);  // on every rank alike: one verdict, no communication
+    job.session = run_settings(job.args, job.sizes);
   } catch (const CLI::Success& done) {  // --help, --version: rank 0 prints
     return world.root() ? app.exit(done) : kOk;
   } catch (const CLI::ParseError& error) {

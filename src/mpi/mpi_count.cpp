@@ -15,8 +15,8 @@
 
 #include "dispenser.hpp"
 #include "nqueens/journal.hpp"
-#include "run/registry.hpp"
 #include "rank_arena.hpp"
+#include "run/registry.hpp"
 #include "run/run.hpp"
 #include "shell/exit_codes.hpp"
 #include "shell/progress.hpp"
@@ -47,16 +47,15 @@ enum Tag : int { kUnitsTag = 1, kDoneTag = 2 };
 // A unit travels as 8 uint64 words (id, total, orbits of 1/2/4/8, nodes, microseconds), so a
 // batch is one MPI_UINT64_T array: no derived datatype, no padding, the same on every node.
 // Tallies are 64-bit per unit (see kernel.hpp); only rank 0 sums them, in 128 bits. A rank
-// times every unit it counts; an unknown time, which no rank sends, would travel as kNoTime.
+// times every unit it counts.
 constexpr std::size_t kRecordWords = 8;
-constexpr std::uint64_t kNoTime = ~std::uint64_t{0};
 
 void encode(const UnitCount& unit, std::vector<std::uint64_t>& words) {
   words.push_back(static_cast<std::uint64_t>(unit.id));
   words.push_back(unit.tally.total);
   words.insert(words.end(), unit.tally.orbits.begin(), unit.tally.orbits.end());
   words.push_back(unit.tally.nodes);
-  words.push_back(unit.microseconds.value_or(kNoTime));
+  words.push_back(unit.microseconds);
 }
 
 UnitCount decode(const std::uint64_t* words) {
@@ -65,7 +64,7 @@ UnitCount decode(const std::uint64_t* words) {
   unit.tally.total = words[1];
   std::copy(words + 2, words + 6, unit.tally.orbits.begin());
   unit.tally.nodes = words[6];
-  if (words[7] != kNoTime) unit.microseconds = words[7];
+  unit.microseconds = words[7];
   return unit;
 }
 
@@ -96,12 +95,12 @@ class Role {
 // count --checkpoint` writes, and a run may be resumed with any number of ranks, or none.
 class Collector final : public Role {
  public:
-  Collector(const World& world, Session& session, Journal* journal, shell::Progress* progress, Clock::time_point start)
-      : world_(world), session_(session), journal_(journal), progress_(progress), start_(start) {}
+  Collector(const World& world, Run& run, shell::Progress* progress, Clock::time_point start)
+      : world_(world), run_(run), progress_(progress), start_(start) {}
 
   void deliver(const std::vector<UnitCount>& units) override {
     for (const UnitCount& unit : units) {
-      session_.record(unit);
+      run_.record(unit);
       if (progress_) progress_->unit_done(unit.id, unit.tally);
     }
   }
@@ -128,7 +127,7 @@ class Collector final : public Role {
     poll();  // what the other ranks finished in their grace period
     if (progress_) progress_->finish();
     const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
-    shell::report_interrupt("nqueens-mpi", signal, seconds, session_, journal_);
+    shell::report_interrupt("nqueens-mpi", signal, seconds, run_);
   }
 
  private:
@@ -150,8 +149,7 @@ class Collector final : public Role {
   }
 
   const World& world_;
-  Session& session_;
-  Journal* journal_;
+  Run& run_;
   shell::Progress* progress_;
   Clock::time_point start_;  //!< the whole run's start, for the interrupt message
   int ranks_done_ = 0;       //!< other ranks that have sent their last unit
@@ -267,18 +265,19 @@ void check_same_plan(const World& world, const Engine& engine) {
                     fingerprint_hex(mine), fingerprint_hex(root)));
 }
 
-// Rank 0 opens the journal, and every rank learns whether that worked: a journal of another
-// run or a damaged one ends every rank the same way, with rank 0's message, instead of leaving
-// the others waiting in the next collective call.
-std::unique_ptr<Journal> open_agreed(const World& world, const shell::SessionOptions& session,
-                                     const RunHeader& header) {
+// Rank 0 opens the run (the units asked for, the journal), and every rank learns whether that
+// worked: a unit list that does not fit the run, a journal of another run or a damaged one end
+// every rank the same way, with rank 0's message, instead of leaving the others waiting in the
+// next collective call. Rank 0's engine moves into its run; the other ranks keep theirs.
+std::unique_ptr<Run> open_agreed(const World& world, std::unique_ptr<Engine>& engine,
+                                 const shell::RunSettings& settings) {
   int code = shell::kOk;
   std::string message;
-  std::unique_ptr<Journal> journal;
-  if (world.root() && session.checkpoint) {
+  std::unique_ptr<Run> run;
+  if (world.root()) {
     try {
-      journal = shell::open_journal(*session.checkpoint, header, session.repair);
-    } catch (const std::invalid_argument& bad) {  // a journal of another run: bad input
+      run = shell::open_run(std::move(engine), settings);
+    } catch (const std::invalid_argument& bad) {  // a unit list or a journal of another run: bad input
       code = shell::kUsage;
       message = bad.what();
     } catch (const std::exception& failure) {
@@ -288,25 +287,22 @@ std::unique_ptr<Journal> open_agreed(const World& world, const shell::SessionOpt
   }
   broadcast(world, code);
   if (code != shell::kOk) throw AgreedExit(code, message);
-  return journal;
+  return run;
 }
 
-shell::SessionResult count_as_root(const World& world, const Engine& engine, int threads,
-                                   const shell::SessionOptions& options, Journal* journal, Clock::time_point start) {
-  Session session(engine, shell::wanted_ids(engine, options), journal);
-  shell::log_start(engine, session, journal);
+shell::RunOutcome count_as_root(const World& world, Run& run, int threads, const shell::RunSettings& settings,
+                                Clock::time_point start) {
   // The ids still to count, costliest first: the list every rank draws positions in.
-  const std::vector<std::size_t> ids = session.todo();
-  std::vector<std::uint64_t> todo(ids.begin(), ids.end());
+  std::vector<std::uint64_t> todo(run.todo().begin(), run.todo().end());
   broadcast(world, todo);
   if (!todo.empty()) {
     std::unique_ptr<shell::Progress> progress;
-    if (options.progress.enabled)
-      progress = std::make_unique<shell::Progress>(engine, ids, session.done(), options.progress);
-    Collector collector(world, session, journal, progress.get(), options.run_start);
-    run_rank(world, engine, todo, collector, threads);
+    if (settings.progress.enabled)
+      progress = std::make_unique<shell::Progress>(run.engine(), run.todo(), run.done(), settings.progress);
+    Collector collector(world, run, progress.get(), settings.run_start);
+    run_rank(world, run.engine(), todo, collector, threads);
   }
-  return shell::finish_session(session, options, threads, start);
+  return shell::outcome_of(run, settings, threads, start);
 }
 
 void count_as_worker(const World& world, const Engine& engine, int threads) {
@@ -319,18 +315,18 @@ void count_as_worker(const World& world, const Engine& engine, int threads) {
 
 }  // namespace
 
-std::optional<shell::SessionResult> count_distributed(const World& world, int n, const CountOptions& options,
-                                                      const shell::SessionOptions& session) {
+std::optional<shell::RunOutcome> count_distributed(const World& world, int n, const CountOptions& options,
+                                                   const shell::RunSettings& session) {
   const Clock::time_point start = Clock::now();
   const int threads = resolve_threads(options.threads);
-  const std::unique_ptr<Engine> engine = make_engine(n, options);
+  std::unique_ptr<Engine> engine = make_engine(n, options);
   check_same_plan(world, *engine);
-  const std::unique_ptr<Journal> journal = open_agreed(world, session, engine->header());
+  const std::unique_ptr<Run> run = open_agreed(world, engine, session);
   if (!world.root()) {
     count_as_worker(world, *engine, threads);
     return std::nullopt;
   }
-  return count_as_root(world, *engine, threads, session, journal.get(), start);
+  return count_as_root(world, *run, threads, session, start);
 }
 
 }  // namespace nqueens::mpi

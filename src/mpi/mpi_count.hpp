@@ -13,12 +13,12 @@
 namespace nqueens::mpi {
 
 //! Counts one N on every rank of `world`. Collective: every rank calls it with the same
-//! arguments. Rank 0 returns what `count_session` would return for the same options (the
+//! arguments. Rank 0 returns what `count_run` would return for the same options (the
 //! totals over the units asked for, with `threads` the threads of one rank); the other ranks
 //! return nothing. Throws AgreedExit on every rank when rank 0 cannot open the journal. On
 //! SIGINT or SIGTERM every rank stops drawing, rank 0 saves what finished and each process
 //! ends with 128 + the signal number. Any other failure ends the job through abort_job.
-std::optional<shell::SessionResult> count_distributed(const World& world, int n, const CountOptions& options,
-                                                      const shell::SessionOptions& session);
+std::optional<shell::RunOutcome> count_distributed(const World& world, int n, const CountOptions& options,
+                                                   const shell::RunSettings& session);
 
 }  // namespace nqueens::mpi

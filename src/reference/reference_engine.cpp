@@ -25,7 +25,8 @@ using Board = std::vector<int>;  // board[row] = column
 Board quarter_turn(const Board& board) {
   const int n = static_cast<int>(board.size());
   Board turned(board.size());
-  for (int row = 0; row < n; ++row) turned[static_cast<std::size_t>(board[static_cast<std::size_t>(row)])] = n - 1 - row;
+  for (int row = 0; row < n; ++row)
+    turned[static_cast<std::size_t>(board[static_cast<std::size_t>(row)])] = n - 1 - row;
   return turned;
 }
 
@@ -74,7 +75,8 @@ class ReferenceEngine final : public Engine {
  public:
   explicit ReferenceEngine(int n) {
     const auto units = static_cast<std::size_t>(n);
-    set_units({kVersion, "reference", n, Symmetry::full, 0, units, fingerprint(n)}, std::vector<std::uint64_t>(units, 1));
+    set_units({kVersion, "reference", n, Symmetry::full, 0, units, fingerprint(n)},
+              std::vector<std::uint64_t>(units, 1));
   }
 
   std::unique_ptr<UnitCounter> make_counter() const override { return std::make_unique<ReferenceCounter>(n()); }
@@ -120,7 +122,9 @@ const EngineDescription& reference_engine_description() {
       .make = make,
       .header_problem = problem_with,
       .run_options = run_options,
-      .partial_runs_report_unique = true,
+      // A unit counts every board whose first queen stands in its column, not whole orbits.
+      .partial_runs_report_unique = false,
+      .yardstick = false,
       .cpu_path_key = "",
       .cpu_path = cpu_path,
   };

@@ -1,6 +1,9 @@
 #include "nqueens/count.hpp"
 
+#include <atomic>
 #include <chrono>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -30,13 +33,24 @@ int resolve_threads(int requested) {
 CountResult count(int n, const CountOptions& options) {
   const int threads = resolve_threads(options.threads);
   const auto start = std::chrono::steady_clock::now();
-  const std::unique_ptr<Engine> engine = make_engine(n, options);
-  Session session(*engine, all_ids(*engine), nullptr);
-  session.run(threads, options.on_unit_done, options.stop);
-  if (!session.complete())
+  std::optional<JournalRequest> journal;
+  if (!options.checkpoint.empty()) journal = JournalRequest{options.checkpoint};
+  Run run(make_engine(n, options), Selection::whole_run(), journal);
+  UnitObserver observer = options.on_unit_done;
+  if (options.on_progress) {
+    auto done = std::make_shared<std::atomic<std::size_t>>(run.done_before());
+    const std::size_t total = run.wanted().size();
+    options.on_progress({*done, total});
+    observer = [done, total, &options](std::size_t id, const Tally& tally) {
+      if (options.on_unit_done) options.on_unit_done(id, tally);
+      options.on_progress({++*done, total});
+    };
+  }
+  run.execute(threads, observer, options.stop);
+  if (!run.complete())
     throw Cancelled("the count of N=" + std::to_string(n) + " was stopped before all " +
-                    std::to_string(session.wanted().size()) + " work units were counted");
-  return session.result(threads, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+                    std::to_string(run.wanted().size()) + " work units were counted");
+  return run.result(threads, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
 }  // namespace nqueens

@@ -30,6 +30,12 @@ const EngineDescription* find_engine(std::string_view name) {
   return nullptr;
 }
 
+const EngineDescription& yardstick_engine() {
+  for (const EngineDescription* engine : registered_engines())
+    if (engine->yardstick) return *engine;
+  throw std::logic_error("no registered engine is the yardstick");
+}
+
 std::string engine_choices() {
   std::string text(kAutomaticEngine);
   for (const EngineDescription* engine : registered_engines()) text += ", " + std::string(engine->name);
@@ -38,9 +44,13 @@ std::string engine_choices() {
 
 const EngineDescription& choose_engine(int n, const CountOptions& options) {
   if (options.engine == kAutomaticEngine) {
-    for (const EngineDescription* engine : registered_engines())
-      if (engine->preferred_for(n, options) && engine->refusal(n, options).empty()) return *engine;
-    throw std::invalid_argument("no engine can count N=" + std::to_string(n) + " with these options");
+    std::string why;  // the last preferred engine's reason: the most general one's
+    for (const EngineDescription* engine : registered_engines()) {
+      if (!engine->preferred_for(n, options)) continue;
+      why = engine->refusal(n, options);
+      if (why.empty()) return *engine;
+    }
+    throw std::invalid_argument("no engine can count N=" + std::to_string(n) + ": " + why);
   }
   const EngineDescription* engine = find_engine(options.engine);
   if (!engine)

@@ -36,6 +36,9 @@ struct EngineDescription {
   //! Whether a part of a run (a shard, a unit list) reports unique counts. False where units
   //! carry weights of partial structures, whose share in a part means nothing on its own.
   bool partial_runs_report_unique;
+  //! The one engine `bench` compares the others with (its vs_<name> column): the general one,
+  //! which counts every N with every option, so that every engine is judged on one yardstick.
+  bool yardstick;
   //! The SIMD path the engine's kernel takes on this CPU, for `version` and the JSON context,
   //! under this key ("dfs_kernel": "avx2"); an empty key for an engine without one.
   std::string_view cpu_path_key;
@@ -50,6 +53,9 @@ std::span<const EngineDescription* const> registered_engines();
 
 //! The engine of that name, or nullptr.
 const EngineDescription* find_engine(std::string_view name);
+
+//! The engine whose `yardstick` is set.
+const EngineDescription& yardstick_engine();
 
 //! "auto, join, dfs, reference": what --engine accepts, for messages.
 std::string engine_choices();

@@ -1,86 +1,96 @@
 #pragma once
-// The session: one N counted from start to finish, whoever drives it (nqueens::count(), the
-// CLI's count, MPI's rank 0, merge). It replays a checkpoint journal, knows which units are
-// left, keeps the ledger of per-unit counts, runs the scheduler over what is left, and builds
-// the result. Drivers add only what is theirs: signals, progress, output, the network.
+// One N counted from start to finish, whoever drives it (count(), the program's `count`, MPI's
+// rank 0). A Run owns the engine's units that a selection names, opens and resumes the
+// checkpoint journal, computes the to-do list once, counts it on a oneTBB arena (schedule.hpp),
+// and builds the result. Drivers add only what is theirs: signals, progress, output, the network.
+//
+// Two records of the same counts, kept apart on purpose: the totals come from the reduction
+// (each worker's own counters, summed once at the end of execute(), plus what a journal replayed
+// and what record() received); the ledger holds each unit's counts for journals and shard files.
+// result() checks that the two agree before it reports anything.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <memory>
 #include <optional>
 #include <vector>
 
-#include "run/engine.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/journal.hpp"
-#include "nqueens/shard.hpp"
 #include "nqueens/unit_record.hpp"
+#include "run/engine.hpp"
+#include "run/selection.hpp"
 #include "run/zeroed_array.hpp"
 
 namespace nqueens {
 
-class Session {
+//! Where a run keeps its checkpoint journal.
+struct JournalRequest {
+  std::filesystem::path path;
+  bool repair = false;  //!< keep a damaged journal's sound records (Journal's constructor)
+};
+
+class Run {
  public:
-  //! A session over the units `wanted` (any order, no repeats) of `engine`'s run; when a
-  //! journal is given, the units it holds are counted already and every new one is appended.
-  //! Both must outlive the session.
-  Session(const Engine& engine, const std::vector<std::size_t>& wanted, Journal* journal);
+  //! The units of `engine` that `selection` names. With a journal, it is created, resumed or
+  //! repaired now, and every unit counted from here on is appended to it. Throws what
+  //! Selection::ids and Journal's constructor throw; a read-only journal that lacks units
+  //! throws std::runtime_error (they could not be saved).
+  Run(std::unique_ptr<Engine> engine, const Selection& selection,
+      const std::optional<JournalRequest>& journal = std::nullopt);
 
-  const Engine& engine() const { return engine_; }
+  const Engine& engine() const { return *engine_; }
+  const RunHeader& header() const { return engine_->header(); }
+  Journal* journal() const { return journal_.get(); }
+  bool whole() const { return wanted_.size() == engine_->unit_count(); }
+
   const std::vector<std::size_t>& wanted() const { return wanted_; }  //!< ascending
-  std::size_t done_before() const { return done_before_; }            //!< wanted units the journal held
-  std::vector<std::size_t> done() const;                              //!< wanted and counted, ascending
-  std::vector<std::size_t> todo() const;                              //!< wanted, not counted, costliest first
+  //! Wanted units not counted when the run was opened, costliest first: the work of execute().
+  const std::vector<std::size_t>& todo() const { return todo_; }
+  std::size_t done_before() const { return wanted_.size() - todo_.size(); }  //!< replayed from the journal
+  std::vector<std::size_t> done() const;                                     //!< wanted and counted, ascending
 
-  //! A finished unit: into the ledger, then the journal. Distinct ids may be recorded from
-  //! different threads at once. Throws std::runtime_error for an id outside the run or one
-  //! already recorded (a driver bug or a corrupted message, never to be summed twice).
+  //! Counts the to-do list on `threads` threads, recording each unit before `observer` sees it.
+  //! With `stop`, as run_timed_units: no unit starts once it is set.
+  void execute(int threads, const UnitObserver& observer = {}, const std::atomic<bool>* stop = nullptr);
+
+  //! A unit counted elsewhere (another MPI rank): into the ledger, the journal and the totals.
+  //! Throws std::runtime_error for an id outside the run or one already counted.
   void record(const UnitCount& unit);
-
-  //! Counts every unit still to do on `threads` threads, recording each before `observer` sees
-  //! it. With `stop`, as run_units: no unit starts once it is set.
-  void run(int threads, const UnitObserver& observer = {}, const std::atomic<bool>* stop = nullptr);
 
   bool complete() const;                 //!< every wanted unit counted
   std::vector<UnitCount> units() const;  //!< every wanted unit, ascending; throws if incomplete
-  //! The result over the wanted units; throws std::runtime_error if incomplete. Its unit time
+  //! The sum of the ledger over the wanted units: what the reduction must equal.
+  Totals ledger_totals() const;
+  //! The result over the wanted units, its totals from the reduction; throws std::runtime_error if
+  //! incomplete and std::logic_error if the reduction and the ledger disagree. Its unit time
   //! covers them all, those the journal held included.
   CountResult result(int threads, double seconds) const;
-
-  //! The time of the wanted units counted by this session (recorded, not replayed): this
-  //! process's share of the result's unit time.
+  //! The time of the units counted by this process (not replayed): its share of the unit time.
   UnitTime unit_time_here() const;
 
  private:
-  // have_ by unit id: not counted, counted with its time unknown (a format 2 journal's record),
-  // or counted with its time in micros_.
-  static constexpr char kCounted = 1, kTimed = 2;
+  void enter(const UnitCount& unit);  //!< into the ledger and the journal; distinct ids from any thread
+  UnitTime unit_time() const;         //!< over the wanted units counted so far
 
-  std::optional<std::uint64_t> time_of(std::size_t id) const;
-  UnitTime unit_time() const;  //!< over the wanted units counted so far
-
-  const Engine& engine_;
-  Journal* journal_;
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Journal> journal_;
   std::vector<std::size_t> wanted_;
-  std::size_t done_before_ = 0;
+  std::vector<std::size_t> todo_;
   ZeroedArray<Tally> tallies_;         //!< by unit id; pages are first written by the workers (zeroed_array.hpp)
-  ZeroedArray<std::uint64_t> micros_;  //!< by unit id: its time, where have_ is kTimed
-  ZeroedArray<char> have_;             //!< not bits: neighbouring slots are written by different threads
-  UnitTime replayed_;                  //!< the time of the wanted units the journal held
+  ZeroedArray<std::uint64_t> micros_;  //!< by unit id: its time in microseconds
+  ZeroedArray<char> have_;             //!< by unit id, 1 once counted; not bits: neighbours are written by different threads
+  Totals replayed_;                    //!< the wanted units the journal held
+  Totals reduced_;                     //!< the reduction of execute()'s per-thread counters
+  Totals received_;                    //!< the units record() was given
+  UnitTime replayed_time_;
 };
 
-//! Every unit id of the run, ascending.
-std::vector<std::size_t> all_ids(const Engine& engine);
-
-//! The ids of one shard, ascending. Units are dealt costliest first (by the engine's costs, ties
-//! by id) to whichever shard has the least estimated work so far (ties: the lowest shard), so the
-//! shards of a run partition its ids, carry nearly equal work, and are the same on every
-//! machine.
-std::vector<std::size_t> shard_ids(const Engine& engine, ShardSpec shard);
-
 //! The one place a CountResult is made: from the run's header, the totals and the summed time
-//! of the units counted (`whole_run`: all of them, not a shard's). Unique and rotation-symmetric
-//! counts are set for full symmetry, and for the join engine only over a whole run (its units
-//! carry weights of partial structures, so a shard's share of them has no meaning of its own).
+//! of the units counted (`whole_run`: all of them, not a part). Unique and rotation-symmetric
+//! counts are set for full symmetry over a whole run, and over a part for the engines whose
+//! units each count whole orbits (the registry's partial_runs_report_unique).
 CountResult make_count_result(const RunHeader& header, const Totals& totals, const UnitTime& unit_time, bool whole_run,
                               int threads, double seconds);
 

@@ -67,13 +67,12 @@ Totals run_units(const Engine& engine, int threads, const UnitObserver& observer
                  const std::atomic<bool>* stop) {
   TimedUnitObserver timed;
   if (observer) timed = [&observer](const UnitCount& unit) { observer(unit.id, unit.tally); };
-  return run_timed_units(engine, threads, timed, ids, stop);
+  return run_timed_units(engine, threads, timed, run_order(engine, ids), stop);
 }
 
 Totals run_timed_units(const Engine& engine, int threads, const TimedUnitObserver& observer,
-                       const std::vector<std::size_t>& ids, const std::atomic<bool>* stop) {
+                       std::span<const std::size_t> order, const std::atomic<bool>* stop) {
   if (threads < 1) throw std::invalid_argument("thread count must be at least 1, got " + std::to_string(threads));
-  const std::vector<std::size_t> order = run_order(engine, ids);
 
   const detail::ThreadAllowance allowance(threads);
 

@@ -6,11 +6,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
-#include "run/engine.hpp"
 #include "nqueens/counts.hpp"
 #include "nqueens/unit_record.hpp"
+#include "run/engine.hpp"
 
 namespace nqueens {
 
@@ -18,15 +19,18 @@ namespace nqueens {
 //! thread ran it. Internal: the public UnitObserver keeps its (id, tally) signature.
 using TimedUnitObserver = std::function<void(const UnitCount& unit)>;
 
-//! Runs the units whose ids are listed, costliest first, on `threads` threads. An empty `ids`
-//! means all units. Throws std::invalid_argument for an id outside the run or an id listed twice.
-//! When `stop` is given and becomes true, no further unit is started (it is read once per unit,
-//! never inside the search); units already running finish, and the totals then cover only the
-//! units the observer saw. Each unit's time is the steady clock around its kernel call.
+//! Runs the units of `order` (distinct ids of the run), starting them in that order, on
+//! `threads` threads; each thread adds into its own counters, and the reduction sums them once
+//! at the end into the returned totals. When `stop` is given and becomes true, no further unit is
+//! started (it is read once per unit, never inside the search); units already running finish,
+//! and the totals then cover only the units the observer saw. Each unit's time is the steady
+//! clock around its kernel call.
 Totals run_timed_units(const Engine& engine, int threads, const TimedUnitObserver& observer,
-                       const std::vector<std::size_t>& ids = {}, const std::atomic<bool>* stop = nullptr);
+                       std::span<const std::size_t> order, const std::atomic<bool>* stop = nullptr);
 
-//! run_timed_units for an observer of ids and counts only.
+//! run_timed_units for an observer of ids and counts only, over the listed ids in the engine's
+//! costliest-first order (any order, no repeats; empty: every unit). Throws
+//! std::invalid_argument for an id outside the run or one listed twice.
 Totals run_units(const Engine& engine, int threads, const UnitObserver& observer = {},
                  const std::vector<std::size_t>& ids = {}, const std::atomic<bool>* stop = nullptr);
 

@@ -4,8 +4,14 @@
 // that asks for more lifts the cap for its own duration, and only then. This is the one place
 // the project makes a tbb::global_control: the scheduler, solve, engine setup and an MPI rank's
 // arena all take their allowance from here.
+//
+// It is also where a thread count the system cannot give is refused. TBB starts its workers on
+// threads of its own, where a failed pthread_create ends the process (std::terminate); so the
+// allowance first starts that many threads itself, with TBB's stack size, all alive at once,
+// and throws ThreadsUnavailable if the system refuses one. A count once proven is not tried again.
 #include <cstddef>
 #include <optional>
+#include <stdexcept>
 
 #include <oneapi/tbb/global_control.h>
 
@@ -13,10 +19,21 @@
 
 namespace nqueens::detail {
 
+//! The system would not start the threads a run asked for (memory for their stacks, a process
+//! limit): a runtime failure, with how many it did start.
+struct ThreadsUnavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+//! Starts `threads - 1` threads (the caller is the last), all alive at once, then ends them.
+//! Throws ThreadsUnavailable when the system refuses one.
+void prove_threads(int threads);
+
 class ThreadAllowance {
  public:
   //! Lets TBB run `threads` threads in all, the calling thread included, while this lives.
   explicit ThreadAllowance(int threads) {
+    prove_threads(threads);
     if (threads > hardware_threads())
       control_.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
   }

@@ -31,8 +31,8 @@ fs::path journal_path(const fs::path& checkpoint, int n, std::size_t sizes) {
   return checkpoint / name;
 }
 
-SessionOptions session_for_size(const SessionOptions& session, int n, std::size_t sizes) {
-  SessionOptions one = session;
+RunSettings settings_for_size(const RunSettings& session, int n, std::size_t sizes) {
+  RunSettings one = session;
   if (session.checkpoint) one.checkpoint = journal_path(*session.checkpoint, n, sizes);
   return one;
 }

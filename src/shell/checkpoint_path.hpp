@@ -26,6 +26,6 @@ void create_journal_directory(const std::filesystem::path& checkpoint, std::size
 std::filesystem::path journal_path(const std::filesystem::path& checkpoint, int n, std::size_t sizes);
 
 //! `session` for board size `n` of a run of `sizes` sizes: its checkpoint, if any, is N's journal.
-SessionOptions session_for_size(const SessionOptions& session, int n, std::size_t sizes);
+RunSettings settings_for_size(const RunSettings& session, int n, std::size_t sizes);
 
 }  // namespace nqueens::shell

@@ -73,11 +73,15 @@ std::string engine_option_help() {
 }
 
 void add_search_options(CLI::App& command, SearchArgs& args) {
-  command.add_option("--engine", args.engine, engine_option_help())->check(CLI::IsMember(engine_names()))->capture_default_str();
+  command.add_option("--engine", args.engine, engine_option_help())
+      ->check(CLI::IsMember(engine_names()))
+      ->capture_default_str();
   command.add_option("--symmetry", args.symmetry, "Symmetry used to cut the search: none, mirror or full (dfs)")
       ->check(CLI::IsMember({"none", "mirror", "full"}))
       ->capture_default_str();
-  command.add_option("--split-depth", args.split_depth, "Rows fixed per work unit, for an engine that splits by rows (default: chosen from N)")
+  command
+      .add_option("--split-depth", args.split_depth,
+                  "Rows fixed per work unit, for an engine that splits by rows (default: chosen from N)")
       ->check(CLI::NonNegativeNumber);
 }
 
@@ -90,7 +94,8 @@ CountOptions search_options(const SearchArgs& args) {
 }
 
 void add_count_options(CLI::App& command, CountArgs& args) {
-  command.add_option("-n,--n", args.spec, "Board sizes: N, a range A-B, or a list such as 8,10,12-14 (1..32)")
+  // Also positional: `nqueens count 18` is `nqueens count -n 18`.
+  command.add_option("-n,--n,N", args.spec, "Board sizes: N, a range A-B, or a list such as 8,10,12-14 (1..32)")
       ->required();
   command.add_option("-t,--threads", args.threads, "Worker threads (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
@@ -138,24 +143,28 @@ void add_count_options(CLI::App& command, CountArgs& args) {
   add_logging_options(command, args.log);
 }
 
+void check_every_size(const std::vector<int>& sizes, const CountOptions& options) {
+  for (const int n : sizes) choose_engine(n, options);
+}
+
 CountOptions engine_options(const CountArgs& args) {
   CountOptions options = search_options(args.search);
   options.threads = args.threads;
   return options;
 }
 
-SessionOptions session_options(const CountArgs& args, const std::vector<int>& sizes) {
-  SessionOptions session;
+RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes) {
+  RunSettings session;
   if (!args.checkpoint.empty()) session.checkpoint = args.checkpoint;
-  if (!args.shard.empty()) session.shard = parse_shard_spec(args.shard);
-  if (!args.units.empty()) {
-    session.units = args.units.starts_with('@') ? read_unit_list(args.units.substr(1)) : args.units;
-    session.shard = ShardSpec{0, 0};
-  }
+  if (!args.shard.empty()) session.selection = Selection::shard(parse_shard_spec(args.shard));
+  if (!args.units.empty())
+    session.selection =
+        Selection::units(args.units.starts_with('@') ? read_unit_list(args.units.substr(1)) : args.units);
   session.repair = args.repair;
-  if (!args.output.empty() && !session.shard) throw std::invalid_argument("--output needs --shard or --units");
-  if (session.shard && sizes.size() != 1)
-    throw std::invalid_argument(std::string(session.units ? "--units" : "--shard") +
+  const bool part = !session.selection.whole();
+  if (!args.output.empty() && !part) throw std::invalid_argument("--output needs --shard or --units");
+  if (part && sizes.size() != 1)
+    throw std::invalid_argument(std::string(args.units.empty() ? "--shard" : "--units") +
                                 " needs a single board size, not '" + args.spec + "'");
   if (session.checkpoint) {
     check_checkpoint(*session.checkpoint, sizes.size());

@@ -54,9 +54,13 @@ void add_count_options(CLI::App& command, CountArgs& args);
 //! The engine's options: engine, symmetry, split depth and threads per process (0: every hardware thread).
 CountOptions engine_options(const CountArgs& args);
 
+//! Throws std::invalid_argument with the reason when an engine cannot count one of `sizes` with
+//! `options`: checked for every N before the first is counted, so that a list never fails halfway.
+void check_every_size(const std::vector<int>& sizes, const CountOptions& options);
+
 //! The options that make a session more than a plain count. A shard names one run, so it needs
 //! a single N; a checkpoint for several N must not be a file (checkpoint_path.hpp). Throws
 //! std::invalid_argument otherwise.
-SessionOptions session_options(const CountArgs& args, const std::vector<int>& sizes);
+RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes);
 
 }  // namespace nqueens::shell

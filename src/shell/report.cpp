@@ -8,6 +8,7 @@
 
 #include "build_info.hpp"
 #include "nqueens/oeis.hpp"
+#include "run/registry.hpp"
 #include "standard_output.hpp"
 
 namespace nqueens::shell {
@@ -39,10 +40,14 @@ const char* const kCountFields[] = {"total", "unique",          "expected_total"
 
 }  // namespace
 
+std::string yardstick_column() { return "vs_" + std::string(yardstick_engine().name); }
+
 nlohmann::ordered_json build_json(const BuildInfo& build, const HostInfo& host) {
-  nlohmann::ordered_json json = {
-      {"version", build.version},           {"git_commit", build.commit},       {"compiler", build.compiler},
-      {"build_type", build.build_type}, {"target", build.target}};
+  nlohmann::ordered_json json = {{"version", build.version},
+                                 {"git_commit", build.commit},
+                                 {"compiler", build.compiler},
+                                 {"build_type", build.build_type},
+                                 {"target", build.target}};
   for (const auto& [key, path] : build.cpu_paths) json[key] = path;
   json.update(nlohmann::ordered_json{{"tbb_version", build.tbb_version},
                                      {"host_name", host.host_name},
@@ -170,7 +175,7 @@ std::vector<Column> bench_columns() {
       {"speedup", 7, [](const J& r) { return number_cell(r["speedup_vs_1_thread"], "{:.2f}x"); }},
       {"baseline_s", 10, [](const J& r) { return number_cell(r["baseline_seconds"], "{:.3f}"); }},
       {"vs_baseline", 11, [](const J& r) { return number_cell(r["vs_baseline"], "{:.2f}x"); }},
-      {"vs_dfs", 6, [](const J& r) { return number_cell(r["vs_dfs"], "{:.2f}x"); }},
+      {yardstick_column(), 6, [](const J& r) { return number_cell(r[yardstick_column()], "{:.2f}x"); }},
       {"largest_unit", 12, [](const J& r) { return number_cell(r["largest_unit_share"], "{:.2e}"); }},
       {"ceil@16", 7, [](const J& r) { return number_cell(r["ceiling_16"], "{:.1f}"); }},
       {"ceil@64", 7, [](const J& r) { return number_cell(r["ceiling_64"], "{:.1f}"); }},
@@ -268,7 +273,6 @@ nlohmann::ordered_json to_json(const CountRecord& record) {
   json["quarter_turn_fixed"] =
       r.quarter_turn_fixed ? count_json(*r.quarter_turn_fixed) : nlohmann::ordered_json(nullptr);
   json["unit_seconds"] = unit_seconds(r.unit_microseconds);
-  json["untimed_units"] = r.untimed_units;
   return json;
 }
 
@@ -278,10 +282,8 @@ std::string unit_time_text(const CountResult& result, const std::optional<UnitTi
   std::string text = fmt::format("units took {:.3f} s of thread time", unit_seconds(result.unit_microseconds));
   if (!here)
     text += " in all runs";
-  else if (here->microseconds != result.unit_microseconds || here->untimed != result.untimed_units)
+  else if (here->microseconds != result.unit_microseconds)
     text += fmt::format(" in all runs (this run {:.3f} s)", unit_seconds(here->microseconds));
-  if (result.untimed_units > 0)
-    text += fmt::format(", not counting {} units of a format 2 file (no time recorded)", result.untimed_units);
   return text;
 }
 

@@ -19,6 +19,9 @@
 
 namespace nqueens::shell {
 
+//! bench's column of speed against the registry's yardstick engine: "vs_" and its name.
+std::string yardstick_column();
+
 enum class Format { text, json, csv };
 
 //! How JSON Lines write counts: as numbers (exact in the text; JavaScript and jq 1.6 round

@@ -73,7 +73,7 @@ void ShardOutput::fail(const char* what) const {
   throw std::runtime_error(std::string(what) + " " + temporary_ + ": " + std::strerror(errno));
 }
 
-void ShardOutput::write(const SessionResult& session, ShardSpec shard) {
+void ShardOutput::write(const RunOutcome& session, ShardSpec shard) {
   ShardFile file;
   file.header = session.header;
   file.shard = shard;

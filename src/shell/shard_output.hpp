@@ -26,7 +26,7 @@ class ShardOutput {
   //! Writes the shard file and renames it into place (or prints it on stdout). Throws
   //! std::runtime_error on I/O errors; ReaderGone (standard_output.hpp) when stdout's reader
   //! has gone.
-  void write(const SessionResult& session, ShardSpec shard);
+  void write(const RunOutcome& session, ShardSpec shard);
 
  private:
   //! Throws std::runtime_error naming `what` failed on FILE.partial, and errno's reason.

@@ -1,11 +1,13 @@
 #include "supervisor.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -15,8 +17,8 @@
 
 #include "console.hpp"
 #include "nqueens/journal.hpp"
-#include "run/registry.hpp"
 #include "nqueens/unit_ranges.hpp"
+#include "run/registry.hpp"
 #include "signals.hpp"
 
 namespace nqueens::shell {
@@ -54,13 +56,11 @@ class JoinOnExit {
 // free to act on a signal while every worker is deep inside a long unit.
 class Supervisor {
  public:
-  Supervisor(Session& session, int threads, Journal* journal, Clock::time_point start)
-      : session_(session), threads_(threads), journal_(journal), start_(start) {}
+  Supervisor(Run& run, int threads, Clock::time_point start) : run_(run), threads_(threads), start_(start) {}
 
   void run(const ProgressOptions& options) {
     std::unique_ptr<Progress> progress;
-    if (options.enabled)
-      progress = std::make_unique<Progress>(session_.engine(), session_.todo(), session_.done(), options);
+    if (options.enabled) progress = std::make_unique<Progress>(run_.engine(), run_.todo(), run_.done(), options);
     const UnitObserver observer = [&progress](std::size_t id, const Tally& tally) {
       if (progress) progress->unit_done(id, tally);
     };
@@ -78,7 +78,7 @@ class Supervisor {
  private:
   void work(const UnitObserver& observer) {
     try {
-      session_.run(threads_, observer, &stop_);
+      run_.execute(threads_, observer, &stop_);
     } catch (...) {
       error_ = std::current_exception();
     }
@@ -111,14 +111,13 @@ class Supervisor {
     }
     if (progress) progress->finish();
     const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
-    report_interrupt("nqueens", signal, seconds, session_, journal_);
+    report_interrupt("nqueens", signal, seconds, run_);
     std::fflush(stdout);
     std::_Exit(interrupted_exit_code(signal));
   }
 
-  Session& session_;
+  Run& run_;
   int threads_;
-  Journal* journal_;
   Clock::time_point start_;  //!< the whole run's start, for the interrupt message
   std::atomic<bool> stop_{false};
   std::mutex lock_;
@@ -127,40 +126,93 @@ class Supervisor {
   std::exception_ptr error_;
 };
 
-}  // namespace
-
-std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const RunHeader& header, bool repair) {
-  std::unique_ptr<Journal> journal;
-  try {
-    journal = std::make_unique<Journal>(path, header, repair);
-  } catch (const JournalMismatch& mismatch) {
-    throw JournalMismatch(std::string(mismatch.what()) + " (to start a new run, give another --checkpoint file)");
-  }
-  if (const auto& repaired = journal->repaired())
+// What opening the journal did, on the log: a repair, a torn last record, a resume.
+void log_journal(const Journal& journal, const RunHeader& header, bool repair) {
+  const std::string path = journal.path().string();
+  if (const auto& repaired = journal.repaired())
     spdlog::warn(
         "{}: repaired: kept {} sound records, dropped {} damaged line(s) and the records of {} unit(s) that "
         "disagree (the damaged file is kept as {}); {} of the run's {} units are left to count",
-        path.string(), repaired->kept, repaired->damaged, repaired->conflicting, repaired->backup.string(),
+        path, repaired->kept, repaired->damaged, repaired->conflicting, repaired->backup.string(),
         header.unit_count - repaired->kept, header.unit_count);
   else if (repair)
-    spdlog::info("{}: nothing to repair", path.string());
-  if (journal->dropped_bytes() > 0)
+    spdlog::info("{}: nothing to repair", path);
+  if (journal.dropped_bytes() > 0)
     spdlog::warn(
-        "{}: dropped a torn last record ({} bytes, cut short when the process died); that unit is counted again",
-        path.string(), journal->dropped_bytes());
-  if (!journal->recorded().empty())
-    spdlog::info("{}: resuming, {} units already counted", path.string(), journal->recorded().size());
-  return journal;
+        "{}: dropped a torn last record ({} bytes, cut short when the process died); that unit is counted again", path,
+        journal.dropped_bytes());
+  if (!journal.recorded().empty())
+    spdlog::info("{}: resuming, {} units already counted", path, journal.recorded().size());
 }
 
-void report_interrupt(std::string_view program, int signal, double seconds, const Session& session, Journal* journal) {
-  if (journal) {
+// The engine a journal's first line names, or "" (no such file, unreadable, no engine word). Read
+// before the journal is opened, so that `auto` can take the engine the run was started with.
+std::string journal_engine(const std::filesystem::path& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return "";
+  std::ifstream in(path, std::ios::binary);
+  std::string head(1024, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  head.resize(std::min(head.size(), head.find('\n')));
+  const std::size_t at = head.find(" engine=");
+  if (at == std::string::npos) return "";
+  const std::size_t start = at + std::string_view(" engine=").size();
+  return head.substr(start, head.find(' ', start) - start);
+}
+
+// `auto` resumes a journal with the engine it was started with, where that engine can count N
+// with these options: "run the same command again" resumes even where `auto` now prefers another.
+CountOptions resume_options(int n, CountOptions options, const RunSettings& settings) {
+  if (!settings.checkpoint || options.engine != kAutomaticEngine) return options;
+  const std::string recorded = journal_engine(*settings.checkpoint);
+  const EngineDescription* engine = find_engine(recorded);
+  if (!engine || !engine->refusal(n, options).empty()) return options;
+  if (engine->name != choose_engine(n, options).name)
+    spdlog::info("{}: resuming with the {} engine the journal was started with", settings.checkpoint->string(),
+                 recorded);
+  options.engine = recorded;
+  return options;
+}
+
+}  // namespace
+
+std::unique_ptr<Run> open_run(int n, const CountOptions& options, const RunSettings& settings) {
+  return open_run(make_engine(n, resume_options(n, options, settings)), settings);
+}
+
+std::unique_ptr<Run> open_run(std::unique_ptr<Engine> engine, const RunSettings& settings) {
+  std::optional<JournalRequest> journal;
+  if (settings.checkpoint) journal = JournalRequest{*settings.checkpoint, settings.repair};
+  const int n = engine->n();
+  const RunHeader header = engine->header();
+  std::unique_ptr<Run> run;
+  try {
+    run = std::make_unique<Run>(std::move(engine), settings.selection, journal);
+  } catch (const JournalMismatch& mismatch) {
+    const std::string recorded = journal_engine(*settings.checkpoint);
+    const std::string resume = !recorded.empty() && recorded != header.engine && find_engine(recorded)
+                                   ? "to resume it, give --engine " + recorded + "; "
+                                   : "";
+    throw JournalMismatch(std::string(mismatch.what()) + " (" + resume +
+                          "to start a new run, give another --checkpoint file)");
+  }
+  if (run->journal()) log_journal(*run->journal(), run->header(), settings.repair);
+  spdlog::info("N={}: {}", n, run->engine().describe());
+  if (run->journal() && run->todo().empty())
+    spdlog::info("{}: all {} units are already counted; printing the stored result", run->journal()->path().string(),
+                 run->wanted().size());
+  return run;
+}
+
+void report_interrupt(std::string_view program, int signal, double seconds, const Run& run) {
+  if (Journal* journal = run.journal()) {
     journal->seal();
-    const std::size_t saved = session.done_before() + journal->units() - journal->recorded().size();
+    const std::size_t saved = run.done_before() + journal->units() - journal->recorded().size();
     Console::err().line(
         fmt::format("{}: interrupted by {} after {:.1f} s; {} of {} units are saved in {}: "
                     "run the same command again to resume",
-                    program, signal_name(signal), seconds, saved, session.wanted().size(), journal->path().string()));
+                    program, signal_name(signal), seconds, saved, run.wanted().size(), journal->path().string()));
   } else {
     Console::err().line(
         fmt::format("{}: interrupted by {} after {:.1f} s; nothing was saved "
@@ -169,36 +221,18 @@ void report_interrupt(std::string_view program, int signal, double seconds, cons
   }
 }
 
-std::vector<std::size_t> wanted_ids(const Engine& engine, const SessionOptions& session) {
-  if (session.units) return parse_id_ranges(*session.units, engine.unit_count());
-  return session.shard ? shard_ids(engine, *session.shard) : all_ids(engine);
-}
-
-void log_start(const Engine& engine, const Session& session, const Journal* journal) {
-  spdlog::info("N={}: {}", engine.n(), engine.describe());
-  if (journal && session.todo().empty())
-    spdlog::info("{}: all {} units are already counted; printing the stored result", journal->path().string(),
-                 session.wanted().size());
-}
-
-SessionResult finish_session(const Session& session, const SessionOptions& options, int threads,
-                             Clock::time_point start) {
+RunOutcome outcome_of(const Run& run, const RunSettings& settings, int threads, Clock::time_point start) {
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return {session.result(threads, seconds), session.engine().header(),
-          options.shard ? session.units() : std::vector<UnitCount>{}, session.unit_time_here()};
+  return {run.result(threads, seconds), run.header(),
+          settings.selection.whole() ? std::vector<UnitCount>{} : run.units(), run.unit_time_here()};
 }
 
-SessionResult count_session(int n, const CountOptions& options, const SessionOptions& session) {
+RunOutcome count_run(int n, const CountOptions& options, const RunSettings& settings) {
   const Clock::time_point start = Clock::now();
   const int threads = resolve_threads(options.threads);
-  const std::unique_ptr<Engine> engine = make_engine(n, options);
-  std::unique_ptr<Journal> journal;
-  const std::vector<std::size_t> wanted = wanted_ids(*engine, session);
-  if (session.checkpoint) journal = open_journal(*session.checkpoint, engine->header(), session.repair);
-  Session counting(*engine, wanted, journal.get());
-  log_start(*engine, counting, journal.get());
-  if (!counting.complete()) Supervisor(counting, threads, journal.get(), session.run_start).run(session.progress);
-  return finish_session(counting, session, threads, start);
+  const std::unique_ptr<Run> run = open_run(n, options, settings);
+  if (!run->complete()) Supervisor(*run, threads, settings.run_start).run(settings.progress);
+  return outcome_of(*run, settings, threads, start);
 }
 
 }  // namespace nqueens::shell

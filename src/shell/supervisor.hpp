@@ -1,7 +1,7 @@
 #pragma once
 // One N counted the way `count` runs it: all units or one shard's, resumed from and recorded
 // into a checkpoint journal when one is given, with progress on stderr, and stopped cleanly by
-// SIGINT or SIGTERM. The library's Session (src/session.hpp) does the counting; this file only
+// SIGINT or SIGTERM. The library's Run (src/run/run.hpp) does the counting; this file only
 // wires it to a worker thread and a watching main thread.
 #include <chrono>
 #include <filesystem>
@@ -11,61 +11,57 @@
 #include <string_view>
 #include <vector>
 
-#include "run/engine.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_record.hpp"
 #include "progress.hpp"
+#include "run/engine.hpp"
 #include "run/run.hpp"
+#include "run/selection.hpp"
 
 namespace nqueens::shell {
 
-struct SessionOptions {
+struct RunSettings {
   std::optional<std::filesystem::path> checkpoint;  //!< the journal to resume from and record into
   bool repair = false;                              //!< keep a damaged journal's sound records
-  //! Count only this shard's units, written as a shard file; {0, 0} with `units`.
-  std::optional<ShardSpec> shard;
-  std::optional<std::string> units;  //!< count --units: the ids to count (unit_ranges.hpp)
+  //! The units to count: all, one shard's, or a list (--units): a part is written as a shard file.
+  Selection selection = Selection::whole_run();
   ProgressOptions progress;
   //! When the whole run began (a list such as -n 8-17 is one run): the interrupt message counts
   //! from here, while each N's `seconds` counts from that N's start.
   std::chrono::steady_clock::time_point run_start = std::chrono::steady_clock::now();
 };
 
-struct SessionResult {
-  CountResult result;  //!< totals over the units asked for (a shard's, or all)
+struct RunOutcome {
+  CountResult result;  //!< totals over the units asked for (a part's, or all)
   RunHeader header;
-  //! Every unit asked for, ascending id; only for a shard file (`shard` set), as it is the one
+  //! Every unit asked for, ascending id; only for a part of a run, as its shard file is the one
   //! reader: a copy of the ledger costs real time at large unit counts (80 ms at N = 17).
   std::vector<UnitCount> units;
   UnitTime unit_time_here;  //!< the time of the units this process counted (not replayed)
 };
 
-//! Opens (or starts) the checkpoint journal of the run `header`, and says on the log when it
-//! resumes or dropped a torn last record. Throws what Journal's constructor throws; a mismatch
-//! tells the user how to start a new run.
-std::unique_ptr<Journal> open_journal(const std::filesystem::path& path, const RunHeader& header, bool repair = false);
+//! The Run of one N: the engine, the selected units and the checkpoint journal (created,
+//! resumed or repaired), with a log line for what the journal held and what the engine built.
+//! Throws what make_engine and Run's constructor throw; a journal of another run tells the
+//! user how to start a new one.
+std::unique_ptr<Run> open_run(int n, const CountOptions& options, const RunSettings& settings);
+//! The same over an engine already made (an MPI rank checks its unit list with the others first).
+std::unique_ptr<Run> open_run(std::unique_ptr<Engine> engine, const RunSettings& settings);
 
 //! After SIGINT or SIGTERM: seals the journal and says on stderr how much of the run is saved
 //! and how to resume. `program` names the one speaking ("nqueens", "nqueens-mpi").
-void report_interrupt(std::string_view program, int signal, double seconds, const Session& session, Journal* journal);
+void report_interrupt(std::string_view program, int signal, double seconds, const Run& run);
 
-//! The units a session is asked for, ascending: those of --units, a shard's, or all of them.
-//! Throws std::invalid_argument for a unit list that does not fit the run.
-std::vector<std::size_t> wanted_ids(const Engine& engine, const SessionOptions& session);
-
-//! Says on the log which engine counts, what it built, and what a journal already holds.
-void log_start(const Engine& engine, const Session& session, const Journal* journal);
-
-//! The finished session's record for the report or the shard file.
-SessionResult finish_session(const Session& session, const SessionOptions& options, int threads,
-                             std::chrono::steady_clock::time_point start);
+//! The finished run's record for the report, or with its units for the shard file of a part.
+RunOutcome outcome_of(const Run& run, const RunSettings& settings, int threads,
+                      std::chrono::steady_clock::time_point start);
 
 //! Counts one N. On SIGINT or SIGTERM (see signals.hpp) it stops handing out units, waits up
 //! to a second for the ones running, makes the journal durable, says how to resume and ends
 //! the process with 128 + the signal number; it does not return then.
-SessionResult count_session(int n, const CountOptions& options, const SessionOptions& session);
+RunOutcome count_run(int n, const CountOptions& options, const RunSettings& settings);
 
 }  // namespace nqueens::shell

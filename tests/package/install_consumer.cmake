@@ -1,8 +1,8 @@
 # Installs a build tree to a scratch prefix, then configures, builds and runs projects against
-# it as someone outside this tree would: tests/consumer with find_package(nqueens),
-# tests/consumer_pkgconfig with pkg-config, and examples/ with find_package. Also checks that the
-# installed headers leave out the test-only reference counter, and that the man page and bash
-# completion are installed when the program is.
+# it as someone outside this tree would: tests/package/consumer with find_package(nqueens),
+# tests/package/consumer_pkgconfig with pkg-config, and examples/ with find_package. Also checks
+# that the installed headers leave out the test-only reference counter, and that the man page and
+# bash completion are installed when the program is.
 #   cmake -DBUILD_DIR=<build tree> -DSOURCE_DIR=<tests/> -DPROJECT_DIR=<nqueens sources>
 #         -DWORK_DIR=<scratch> -P install_consumer.cmake
 foreach(var BUILD_DIR SOURCE_DIR PROJECT_DIR WORK_DIR)

@@ -1,6 +1,6 @@
-# Builds tests/consumer_subdir, which adds the nqueens sources with add_subdirectory as a shared
-# library, with CLI11, spdlog and GTest made unfindable; runs its programs; then checks what the
-# library exports: its SONAME carries the version, and every exported symbol is nqueens's public
+# Builds tests/package/consumer_subdir, which adds the nqueens sources with add_subdirectory as a
+# shared library, with CLI11, spdlog and GTest made unfindable; runs its programs; then checks what
+# the library exports: its SONAME carries the version, and every exported symbol is nqueens's public
 # API (nothing of nlohmann, nothing of the internals).
 #   cmake -DPROJECT_DIR=<nqueens sources> -DSOURCE_DIR=<consumer_subdir> -DWORK_DIR=<scratch>
 #         [-DCOMPILER=<c++>] [-DLAUNCHER=<ccache>] -P subdir_consumer.cmake
@@ -63,7 +63,7 @@ endforeach()
 if(foreign)
   message(FATAL_ERROR "libnqueens exports symbols outside its public API:\n${foreign}")
 endif()
-foreach(internal "nqueens::count_from" "nqueens::make_engine" "nqueens::Session::")
+foreach(internal "nqueens::count_from" "nqueens::make_engine" "nqueens::Run::")
   if(step_output MATCHES "${internal}")
     message(FATAL_ERROR "libnqueens exports an internal symbol: ${internal}")
   endif()

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# scripts/slurm-shards.sh against a fake Slurm (tests/fake_slurm: sbatch, srun and scontrol that
-# record their arguments) and the variables Slurm sets in an array task: the submission, a
+# scripts/slurm-shards.sh against a fake Slurm (tests/program/fake_slurm: sbatch, srun and scontrol
+# that record their arguments) and the variables Slurm sets in an array task: the submission, a
 # re-run of some shards with --array, the tasks themselves, the time limit (SIGTERM to the step,
 # then requeue and resume) and a failure that must not be requeued.
 #   tests/slurm_shards_test.sh path/to/nqueens path/to/slurm-shards.sh

@@ -1,6 +1,6 @@
 // The two engines behind one seam: the join engine against the DFS engine and the slow
 // reference, the unique and rotation-symmetric counts against brute force, the automatic
-// choice, and the pipeline (threads, shards, headers) run over the join engine.
+// choice, and the pipeline (threads, shards) run over the join engine.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,13 +9,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "dfs/dfs_engine.hpp"
 #include "join/join_engine.hpp"
-#include "run/registry.hpp"
 #include "join/join_plan.hpp"
 #include "nqueens/nqueens.hpp"
-#include "run/schedule.hpp"
+#include "run/registry.hpp"
 #include "run/run.hpp"
+#include "run/schedule.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -124,8 +123,8 @@ TEST(JoinEngine, ShardsOfAJoinRunAddUpToTheWholeRun) {
   nqueens::Totals summed;
   std::size_t units = 0;
   for (int i = 1; i <= 3; ++i) {
-    nqueens::Session shard(*engine, nqueens::shard_ids(*engine, {i, 3}), nullptr);
-    shard.run(2);
+    nqueens::Run shard(nqueens::make_join_engine(13), nqueens::Selection::shard({i, 3}));
+    shard.execute(2);
     const CountResult part = shard.result(2, 0);
     EXPECT_FALSE(part.unique.has_value()) << "a shard of a join run has no unique count of its own";
     summed += part.totals;
@@ -136,23 +135,6 @@ TEST(JoinEngine, ShardsOfAJoinRunAddUpToTheWholeRun) {
   const CountResult merged = nqueens::make_count_result(engine->header(), summed, {}, true, 2, 0);
   ASSERT_TRUE(merged.unique.has_value());
   EXPECT_EQ(to_string(*merged.unique), "9233");
-}
-
-TEST(JoinEngine, ItsHeaderNamesTheEngineAndIsRefusedForADfsRun) {
-  const auto join = nqueens::make_join_engine(12);
-  const auto dfs = nqueens::make_dfs_engine(nqueens::split(12, nqueens::Symmetry::full));
-  EXPECT_EQ(join->header().engine, "join");
-  EXPECT_EQ(dfs->header().engine, "dfs");
-  EXPECT_NE(nqueens::header_mismatch(dfs->header(), join->header()).find("the engine is join there, dfs here"),
-            std::string::npos);
-  EXPECT_EQ(nqueens::header_problem(join->header()), "");
-  const auto text = nqueens::header_text(join->header());
-  EXPECT_NE(text.find("engine=join"), std::string::npos) << text;
-  EXPECT_EQ(nqueens::parse_header_text(text), join->header());
-  // A header written before engines existed reads as a dfs run.
-  std::string old = nqueens::header_text(dfs->header());
-  old.erase(old.find(" engine=dfs"), std::string(" engine=dfs").size());
-  EXPECT_EQ(nqueens::parse_header_text(old), dfs->header());
 }
 
 TEST(EngineChoice, AutoPicksTheMeasuredFasterEngineAndFallsBackWhereTheJoinCannotRun) {

@@ -184,11 +184,4 @@ TEST(Kernel, UnitTooLongForTheBoardThrows) {
   EXPECT_THROW(nqueens::count_from(unit, 0), std::invalid_argument);
 }
 
-TEST(Kernel, TallyAddsFieldByField) {
-  Tally a{.total = 1, .orbits = {1, 2, 3, 4}, .nodes = 10};
-  const Tally b{.total = 5, .orbits = {0, 1, 0, 1}, .nodes = 7};
-  a += b;
-  EXPECT_EQ(a, (Tally{.total = 6, .orbits = {1, 3, 3, 5}, .nodes = 17}));
-}
-
 }  // namespace

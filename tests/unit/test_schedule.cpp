@@ -2,16 +2,21 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <numeric>
+#include <random>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
-#include "nqueens/nqueens.hpp"
 #include "dfs/dfs_engine.hpp"
-#include "run/schedule.hpp"
+#include "nqueens/nqueens.hpp"
 #include "run/run.hpp"
+#include "run/schedule.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -102,12 +107,77 @@ TEST(Schedule, SubsetOfIdsGivesTheSumOfThoseUnits) {
   }
 }
 
-TEST(Schedule, AllIdsInAnyOrderGiveTheFullTotal) {
+// The scheduler runs units costliest first whatever order the ids are listed in, so a test of
+// other orders must change what "costliest" means: this engine is the dfs engine over `plan`,
+// with costs that make `order` its costliest-first order. Its counters are the dfs engine's own.
+class ReorderedDfsEngine final : public nqueens::Engine {
+ public:
+  ReorderedDfsEngine(const WorkPlan& plan, const std::vector<std::size_t>& order)
+      : inner_(nqueens::make_dfs_engine(plan)) {
+    std::vector<std::uint64_t> costs(order.size());
+    for (std::size_t rank = 0; rank < order.size(); ++rank) costs.at(order[rank]) = order.size() - rank;
+    set_units(inner_->header(), std::move(costs));
+  }
+  std::unique_ptr<nqueens::UnitCounter> make_counter() const override { return inner_->make_counter(); }
+  std::string describe() const override { return inner_->describe(); }
+
+ private:
+  std::unique_ptr<nqueens::Engine> inner_;
+};
+
+// The ids in the order the observer saw them, and each one's tally.
+struct OrderRecorder {
+  std::mutex lock;
+  std::vector<std::size_t> seen;
+  std::vector<Tally> tallies;
+
+  explicit OrderRecorder(std::size_t units) : tallies(units) {}
+  nqueens::UnitObserver observer() {
+    return [this](std::size_t id, const Tally& tally) {
+      const std::lock_guard<std::mutex> guard(lock);
+      seen.push_back(id);
+      tallies.at(id) = tally;
+    };
+  }
+};
+
+TEST(Schedule, UnitsRunInAnyOrderGiveTheSameUnitCountsAndTotals) {
   const WorkPlan plan = nqueens::split(10, Symmetry::mirror, 3);
-  std::vector<std::size_t> ids(plan.units.size());
-  std::iota(ids.rbegin(), ids.rend(), std::size_t{0});
-  EXPECT_EQ(describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 2, {}, ids)),
-            describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1)));
+  const std::size_t units = plan.units.size();
+  std::vector<std::size_t> ascending(units);
+  std::iota(ascending.begin(), ascending.end(), std::size_t{0});
+
+  OrderRecorder expected(units);
+  const Totals expected_totals = nqueens::run_units(ReorderedDfsEngine(plan, ascending), 1, expected.observer());
+  ASSERT_EQ(expected.seen, ascending) << "one thread runs the units in the engine's order";
+
+  std::vector<std::vector<std::size_t>> orders = {{ascending.rbegin(), ascending.rend()}};
+  for (const unsigned seed : {1u, 2u, 3u, 20240601u}) {
+    std::vector<std::size_t> shuffled = ascending;
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(seed));
+    orders.push_back(shuffled);
+  }
+  for (const std::vector<std::size_t>& order : orders) {
+    ASSERT_NE(order, ascending);
+    for (const int threads : {1, 2, 3}) {
+      SCOPED_TRACE(testing::Message() << threads << " threads, order starting " << order[0] << " " << order[1] << " "
+                                      << order[2]);
+      const ReorderedDfsEngine engine(plan, order);
+      ASSERT_TRUE(std::ranges::equal(engine.costliest_first(), order));
+      OrderRecorder got(units);
+      // The ids listed in yet another order: the engine's order is the one that counts.
+      const Totals totals = nqueens::run_units(engine, threads, got.observer(), order);
+      if (threads == 1) {
+        EXPECT_EQ(got.seen, order) << "one thread runs the units in the engine's order";
+      }
+      std::vector<std::size_t> each_once = got.seen;
+      std::sort(each_once.begin(), each_once.end());
+      EXPECT_EQ(each_once, ascending) << "every unit seen exactly once";
+      EXPECT_EQ(got.tallies, expected.tallies);
+      EXPECT_EQ(describe(totals), describe(expected_totals));
+    }
+  }
+  EXPECT_EQ(describe(expected_totals), describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 2)));
 }
 
 std::vector<std::size_t> costliest_first(const WorkPlan& plan) {

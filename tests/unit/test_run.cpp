@@ -1,0 +1,168 @@
+// The Run: one N from a selection (whole run, shard, unit list) and an optional journal to its
+// result, for every engine of the registry. Its totals come from the reduction of per-thread
+// counters; these tests hold them to the per-unit ledger, to the OEIS and to each other.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "nqueens/nqueens.hpp"
+#include "run/registry.hpp"
+#include "run/run.hpp"
+#include "run/schedule.hpp"
+#include "support/test_support.hpp"
+
+namespace fs = std::filesystem;
+using nqueens::CountOptions;
+using nqueens::Selection;
+using nqueens::to_string;
+
+namespace {
+
+// Every engine of the registry with the options that make each of its runs: the dfs engine in
+// its three symmetry modes, the others as they come.
+std::vector<CountOptions> every_engine() {
+  std::vector<CountOptions> all;
+  for (const nqueens::EngineDescription* engine : nqueens::registered_engines())
+    for (const nqueens::Symmetry mode : test_support::kModes) {
+      CountOptions options;
+      options.engine = std::string(engine->name);
+      options.symmetry = mode;
+      if (engine->refusal(12, options).empty()) all.push_back(options);
+    }
+  return all;
+}
+
+std::string named(const CountOptions& options, int n) {
+  return options.engine + " " + std::string(to_string(options.symmetry)) + " N=" + std::to_string(n);
+}
+
+std::optional<nqueens::Run> run_of(int n, const CountOptions& options,
+                                   const Selection& selection = Selection::whole_run()) {
+  if (!nqueens::choose_engine(n, options).refusal(n, options).empty()) return std::nullopt;
+  return std::optional<nqueens::Run>(std::in_place, nqueens::make_engine(n, options), selection);
+}
+
+}  // namespace
+
+TEST(RunOfOneN, EveryEngineCountsTheOeisTotalAndItsReductionEqualsItsLedger) {
+  for (const CountOptions& options : every_engine())
+    for (int n = 1; n <= 12; ++n)
+      for (const int threads : {1, 3}) {
+        std::optional<nqueens::Run> run;
+        try {
+          run = run_of(n, options);
+        } catch (const std::invalid_argument&) {
+          continue;  // an engine that cannot split so small a board
+        }
+        if (!run) continue;
+        run->execute(threads);
+        const nqueens::CountResult result = run->result(threads, 0);
+        EXPECT_TRUE(result.totals == run->ledger_totals()) << named(options, n);
+        EXPECT_TRUE(result.totals.total == *nqueens::oeis_total(n)) << named(options, n);
+        if (options.symmetry == nqueens::Symmetry::full) {
+          EXPECT_TRUE(result.unique == *nqueens::oeis_unique(n)) << named(options, n);
+        }
+        EXPECT_EQ(result.engine, options.engine);
+      }
+}
+
+TEST(RunOfOneN, ShardsOfEveryEnginePartitionTheUnitsAndAddUpToTheWholeRun) {
+  for (const CountOptions& options : every_engine()) {
+    const int n = 12;
+    nqueens::Totals summed;
+    std::vector<int> seen(nqueens::make_engine(n, options)->unit_count(), 0);
+    for (int i = 1; i <= 3; ++i) {
+      nqueens::Run part(nqueens::make_engine(n, options), Selection::shard({i, 3}));
+      part.execute(2);
+      const nqueens::CountResult result = part.result(2, 0);
+      EXPECT_TRUE(result.totals == part.ledger_totals()) << named(options, n) << " shard " << i;
+      summed += result.totals;
+      for (const nqueens::UnitCount& unit : part.units()) ++seen[unit.id];
+    }
+    EXPECT_TRUE(summed.total == *nqueens::oeis_total(n)) << named(options, n);
+    if (options.symmetry == nqueens::Symmetry::full) {
+      EXPECT_TRUE(summed.unique() == *nqueens::oeis_unique(n)) << named(options, n);
+    }
+    for (std::size_t id = 0; id < seen.size(); ++id) EXPECT_EQ(seen[id], 1) << named(options, n) << " unit " << id;
+  }
+}
+
+TEST(RunOfOneN, AUnitListCountsExactlyThoseUnitsAndABadListIsRefused) {
+  CountOptions options;
+  options.engine = "dfs";
+  nqueens::Run listed(nqueens::make_engine(10, options), Selection::units("0-2,7"));
+  EXPECT_EQ(listed.wanted(), (std::vector<std::size_t>{0, 1, 2, 7}));
+  listed.execute(2);
+  const nqueens::CountResult result = listed.result(2, 0);
+  nqueens::Totals expected;
+  nqueens::run_units(*nqueens::make_engine(10, options), 1, [&expected](std::size_t id, const nqueens::Tally& tally) {
+    if (id <= 2 || id == 7) expected += tally;
+  });
+  EXPECT_TRUE(result.totals == expected) << test_support::describe(result.totals);
+  EXPECT_THROW(nqueens::Run(nqueens::make_engine(10, options), Selection::units("0,99999")), std::invalid_argument);
+  EXPECT_THROW(nqueens::Run(nqueens::make_engine(10, options), Selection::units("3,3")), std::invalid_argument);
+  EXPECT_THROW(nqueens::Run(nqueens::make_engine(10, options), Selection::shard({4, 3})), std::invalid_argument);
+}
+
+// Units counted elsewhere (an MPI rank) and recorded: the reduction then sums what was received.
+TEST(RunOfOneN, RecordedUnitsAreSummedOnceAndARepeatIsRefused) {
+  CountOptions options;
+  options.engine = "join";
+  nqueens::Run run(nqueens::make_engine(14, options), Selection::whole_run());
+  nqueens::run_units(run.engine(), 2, [&run](std::size_t id, const nqueens::Tally& tally) {
+    static std::mutex lock;  // record() is for one collecting thread; the scheduler calls from many
+    const std::lock_guard<std::mutex> guard(lock);
+    run.record({id, tally, 1});
+  });
+  EXPECT_TRUE(run.complete());
+  const nqueens::CountResult result = run.result(1, 0);
+  EXPECT_TRUE(result.totals.total == 365596u);
+  EXPECT_EQ(to_string(*result.unique), "45752");
+  EXPECT_THROW(run.record({0, {}, 1}), std::runtime_error);
+}
+
+TEST(RunOfOneN, AStoppedRunIsIncompleteAndHasNoResult) {
+  CountOptions options;
+  options.engine = "dfs";
+  nqueens::Run run(nqueens::make_engine(12, options), Selection::whole_run());
+  std::atomic<bool> stop{false};
+  std::atomic<int> seen{0};
+  run.execute(
+      1, [&](std::size_t, const nqueens::Tally&) { stop = ++seen >= 3; }, &stop);
+  EXPECT_FALSE(run.complete());
+  EXPECT_THROW(run.result(1, 0), std::runtime_error);
+}
+
+TEST(RunOfOneN, AResumedRunCountsOnlyWhatTheJournalLacksAndEndsWithTheSameResult) {
+  const fs::path dir = fs::temp_directory_path() / ("nqueens-run-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path path = dir / "n12.journal";
+  for (const CountOptions& options : every_engine()) {
+    fs::remove(path);
+    std::size_t first_part = 0;
+    {
+      nqueens::Run first(nqueens::make_engine(12, options), Selection::whole_run(), nqueens::JournalRequest{path});
+      std::atomic<bool> stop{false};
+      std::atomic<std::size_t> seen{0};
+      first.execute(
+          1, [&](std::size_t, const nqueens::Tally&) { stop = ++seen >= first.todo().size() / 2; }, &stop);
+      first_part = seen;
+    }
+    nqueens::Run resumed(nqueens::make_engine(12, options), Selection::whole_run(), nqueens::JournalRequest{path});
+    EXPECT_EQ(resumed.done_before(), first_part) << named(options, 12);
+    EXPECT_EQ(resumed.todo().size(), resumed.wanted().size() - first_part) << named(options, 12);
+    resumed.execute(2);
+    const nqueens::CountResult result = resumed.result(2, 0);
+    EXPECT_TRUE(result.totals == resumed.ledger_totals()) << named(options, 12);
+    EXPECT_TRUE(result.totals.total == 14200u) << named(options, 12);
+  }
+  fs::remove_all(dir);
+}
