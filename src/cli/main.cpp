@@ -65,7 +65,7 @@ int help(const CLI::App& app, int argc, char** argv) {
   const std::string word = argv[2];
   for (const CLI::App* sub : subcommands_of(app))
     if (sub->get_name() == word) {
-      nqueens::shell::print_stdout(sub->help());
+      nqueens::shell::print_stdout(sub->help(app.get_name()));
       return nqueens::cli::kOk;
     }
   return fail(nqueens::cli::kUsage, unknown_command(app, word));
