@@ -79,7 +79,10 @@ std::unique_ptr<ShardOutput> claim_output(const World& world, const Job& job) {
   std::unique_ptr<ShardOutput> output;
   if (world.root()) {
     try {
-      output = std::make_unique<ShardOutput>(job.args.output);
+      output = std::make_unique<ShardOutput>(job.args.output, output_policy(job.args, job.sizes));
+    } catch (const std::invalid_argument& refused) {  // the write policy's: bad input
+      code = kUsage;
+      message = refused.what();
     } catch (const std::exception& failure) {
       code = kRuntime;
       message = failure.what();

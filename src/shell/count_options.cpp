@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "checkpoint_path.hpp"
+#include "files/echo.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/symmetry.hpp"
 #include "report.hpp"
@@ -29,26 +30,6 @@ std::string check_shard_spec(const std::string& text) {
 // --output "" the shard file on stdout, both without a word.
 std::string check_file_name(const std::string& text) { return text.empty() ? "the file name is empty" : ""; }
 
-// The same file, however spelt ("n16.json", "./n16.json", "dir/../n16.json"), whether or not it
-// exists yet.
-bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
-  // weakly_canonical keeps a relative path relative when no part of it exists yet.
-  const auto resolved = [](const std::filesystem::path& path) {
-    std::error_code ignored;
-    return std::filesystem::weakly_canonical(std::filesystem::absolute(path, ignored), ignored);
-  };
-  return resolved(a) == resolved(b);
-}
-
-// The shard file (and FILE.partial, the name it is written under) must not be the journal.
-void check_output_is_not_the_journal(const std::string& output, const std::filesystem::path& journal) {
-  if (output.empty()) return;
-  for (const std::string& written : {output, output + ".partial"})
-    if (same_file(written, journal))
-      throw std::invalid_argument("--output " + output + " and --checkpoint " + journal.string() +
-                                  " name the same file: give the shard file another name");
-}
-
 // `--units @FILE`: a list too long for a command line, as `merge --missing FILE` writes it.
 std::string read_unit_list(const std::string& path) {
   std::ifstream in(path);
@@ -58,6 +39,17 @@ std::string read_unit_list(const std::string& path) {
 }
 
 }  // namespace
+
+detail::WritePolicy output_policy(const CountArgs& args, const std::vector<int>& sizes) {
+  detail::WritePolicy policy{"--output", "the shard file", {}};
+  if (!args.checkpoint.empty()) {
+    const std::filesystem::path journal = journal_path(args.checkpoint, sizes.front(), sizes.size());
+    policy.inputs.push_back({journal, "--checkpoint " + detail::shown_path(journal)});
+  }
+  if (args.units.starts_with('@'))
+    policy.inputs.push_back({args.units.substr(1), "--units @" + detail::shown_path(args.units.substr(1))});
+  return policy;
+}
 
 std::vector<std::string> engine_names() {
   std::vector<std::string> names{std::string(kAutomaticEngine)};
@@ -166,10 +158,8 @@ RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes) {
   if (part && sizes.size() != 1)
     throw std::invalid_argument(std::string(args.units.empty() ? "--shard" : "--units") +
                                 " needs a single board size, not '" + args.spec + "'");
-  if (session.checkpoint) {
-    check_checkpoint(*session.checkpoint, sizes.size());
-    check_output_is_not_the_journal(args.output, *session.checkpoint);
-  }
+  if (session.checkpoint) check_checkpoint(*session.checkpoint, sizes.size());
+  if (!args.output.empty()) output_policy(args, sizes).target(args.output);  // refused now, before anything is touched
   session.progress.enabled = !args.no_progress && !args.log.quiet;
   session.progress.interval_seconds = args.progress_interval;
   return session;

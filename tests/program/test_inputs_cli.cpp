@@ -1,0 +1,247 @@
+// The files the program reads and writes, and the text it echoes, under hostile input: every
+// file it writes goes through one write policy (a symlink followed, a directory, device, FIFO,
+// socket or one of the command's own inputs refused with exit 2 and nothing touched), every
+// file it reads is checked to be a regular file before it is opened for good (a FIFO never
+// hangs it), a unit list in a file is read whole and bounded, and an error is one line of
+// bounded length whatever was typed. Bad input is refused before anything is counted.
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "support/program_harness.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using harness::describe;
+using harness::lines_of;
+using harness::Outcome;
+using harness::read_bytes;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+void write_bytes(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+bool still_a_link(const fs::path& path) { return fs::is_symlink(fs::symlink_status(path)); }
+
+// The file's type without following a link, and without opening it (a FIFO would block).
+mode_t type_of(const fs::path& path) {
+  struct stat info {};
+  return ::lstat(path.c_str(), &info) == 0 ? (info.st_mode & S_IFMT) : 0;
+}
+
+class InputsCli : public testing::Test {
+ public:
+  void SetUp() override { dir_ = harness::fresh_test_directory("nqueens-inputs"); }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+
+  fs::path file(const std::string& name) const { return dir_ / name; }
+
+  // Runs the program in the test's directory, killed after `limit` (nullopt: it hung).
+  std::optional<Outcome> run_for(std::vector<std::string> args, std::chrono::seconds limit) {
+    args.insert(args.begin(), NQUEENS_BINARY);
+    harness::Options options;
+    options.working_directory = dir_;
+    harness::Process process(std::move(args), options);
+    return process.wait_for(limit);
+  }
+
+  Outcome run(const std::vector<std::string>& args) {
+    std::optional<Outcome> outcome = run_for(args, std::chrono::seconds(120));
+    if (!outcome) {
+      ADD_FAILURE() << "the program hung";
+      return {};
+    }
+    return *outcome;
+  }
+
+  // A refusal of bad input: exit 2, one line on stderr that says `why`, nothing on stdout.
+  void expect_refused(const Outcome& r, const std::string& why) {
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_EQ(r.out, "") << describe(r);
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << describe(r);
+    EXPECT_TRUE(contains(r.err, why)) << describe(r);
+  }
+
+  // A character device of the test's own with /dev/null's numbers (mknod needs root, as a test
+  // run as root could otherwise replace /dev/null itself); /dev/null when not root, which a
+  // process that is not root cannot replace.
+  fs::path char_device() {
+    const fs::path node = file("null-device");
+    if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) return node;
+    return "/dev/null";
+  }
+
+  fs::path fifo(const std::string& name) {
+    const fs::path path = file(name);
+    EXPECT_EQ(::mkfifo(path.c_str(), 0644), 0) << std::strerror(errno);
+    return path;
+  }
+
+  // An incomplete shard file of N = 8 (shard 1 of 2), for merges that write --missing.
+  fs::path half_shard() {
+    const fs::path shard = file("half.json");
+    const Outcome r = run({"count", "-n", "8", "--shard", "1/2", "--output", shard.string(), "-q"});
+    EXPECT_EQ(r.exit_code, 0) << describe(r);
+    return shard;
+  }
+
+ protected:
+  fs::path dir_;
+};
+
+// ---- 1. one write policy for every file written -----------------------------------------------
+
+TEST_F(InputsCli, OutputReplacesARegularFileWholeAndLeavesNoPartial) {
+  write_bytes(file("out.json"), "old\n");
+  const Outcome r = run({"count", "-n", "8", "--units", "1", "--output", file("out.json").string(), "-q"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(read_bytes(file("out.json")).starts_with("{\"format\":\"nqueens-shard\""))
+      << read_bytes(file("out.json"));
+  EXPECT_FALSE(fs::exists(file("out.json.partial")));
+}
+
+// --output and merge --missing renamed over whatever the path named: a link became a file.
+TEST_F(InputsCli, OutputThroughASymlinkWritesItsTargetAndKeepsTheLink) {
+  fs::create_directories(file("real"));
+  write_bytes(file("real/out.json"), "old\n");
+  fs::create_symlink("real/out.json", file("link.json"));
+  const Outcome r = run({"count", "-n", "8", "--units", "1", "--output", "link.json", "-q"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(still_a_link(file("link.json"))) << "the link was replaced";
+  EXPECT_TRUE(read_bytes(file("real/out.json")).starts_with("{\"format\":\"nqueens-shard\""));
+  EXPECT_FALSE(fs::exists(file("real/out.json.partial")));
+  EXPECT_FALSE(fs::exists(file("link.json.partial")));
+
+  // A dangling link: its target is created.
+  fs::create_symlink("real/new.json", file("dangling.json"));
+  const Outcome created = run({"count", "-n", "8", "--units", "1", "--output", "dangling.json", "-q"});
+  EXPECT_EQ(created.exit_code, 0) << describe(created);
+  EXPECT_TRUE(still_a_link(file("dangling.json")));
+  EXPECT_TRUE(read_bytes(file("real/new.json")).starts_with("{\"format\":\"nqueens-shard\""));
+}
+
+TEST_F(InputsCli, OutputToAFifoIsRefusedAndTheFifoKept) {
+  const fs::path pipe = fifo("out.fifo");
+  const std::optional<Outcome> r =
+      run_for({"count", "-n", "8", "--units", "1", "--output", pipe.string(), "-q"}, std::chrono::seconds(30));
+  ASSERT_TRUE(r) << "the program hung";
+  expect_refused(*r, "is a FIFO");
+  EXPECT_EQ(type_of(pipe), S_IFIFO);
+  EXPECT_FALSE(fs::exists(file("out.fifo.partial")));
+}
+
+TEST_F(InputsCli, OutputToADirectoryIsBadInputNotARuntimeFailure) {
+  fs::create_directories(file("out.d"));
+  expect_refused(run({"count", "-n", "8", "--units", "1", "--output", file("out.d").string(), "-q"}), "is a directory");
+  EXPECT_TRUE(fs::is_directory(file("out.d")));
+  EXPECT_FALSE(fs::exists(file("out.d.partial")));
+}
+
+TEST_F(InputsCli, OutputToACharacterDeviceIsRefusedAndTheDeviceKept) {
+  const fs::path device = char_device();
+  expect_refused(run({"count", "-n", "8", "--units", "1", "--output", device.string(), "-q"}), "is a character device");
+  EXPECT_EQ(type_of(device), S_IFCHR) << device << " was replaced";
+  EXPECT_FALSE(fs::exists(device.string() + ".partial"));
+}
+
+TEST_F(InputsCli, OutputToASocketIsRefused) {
+  const fs::path path = file("out.sock");
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  ASSERT_LT(path.string().size(), sizeof address.sun_path);
+  std::strcpy(address.sun_path, path.c_str());
+  ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0) << std::strerror(errno);
+  expect_refused(run({"count", "-n", "8", "--units", "1", "--output", path.string(), "-q"}), "is a socket");
+  EXPECT_EQ(type_of(path), S_IFSOCK);
+  ::close(fd);
+}
+
+// `count --units @F --output F` read the list, then replaced it with the shard file.
+TEST_F(InputsCli, OutputThatIsAnInputOfTheCommandIsRefused) {
+  write_bytes(file("units.txt"), "3,5\n");
+  expect_refused(run({"count", "-n", "8", "--units", "@units.txt", "--output", "units.txt", "-q"}),
+                 "name the same file");
+  EXPECT_EQ(read_bytes(file("units.txt")), "3,5\n");
+
+  // Compared by inode: a hard link and a symlink to the list are the list.
+  fs::create_hard_link(file("units.txt"), file("hard.txt"));
+  fs::create_symlink("units.txt", file("soft.txt"));
+  for (const char* other : {"hard.txt", "soft.txt"})
+    expect_refused(run({"count", "-n", "8", "--units", "@units.txt", "--output", other, "-q"}), "name the same file");
+  EXPECT_EQ(read_bytes(file("units.txt")), "3,5\n");
+
+  // The --checkpoint journal, through a link to it.
+  const Outcome journal = run({"count", "-n", "8", "--units", "3", "--checkpoint", "n8.journal", "-q"});
+  ASSERT_EQ(journal.exit_code, 0) << describe(journal);
+  const std::string bytes = read_bytes(file("n8.journal"));
+  fs::create_symlink("n8.journal", file("journal-link"));
+  expect_refused(
+      run({"count", "-n", "8", "--units", "3", "--checkpoint", "n8.journal", "--output", "journal-link", "-q"}),
+      "name the same file");
+  EXPECT_EQ(read_bytes(file("n8.journal")), bytes);
+}
+
+TEST_F(InputsCli, MergeMissingFileFollowsTheSamePolicy) {
+  const fs::path shard = half_shard();
+  const std::string bytes = read_bytes(shard);
+  // One of the files merged.
+  expect_refused(run({"merge", shard.string(), "--missing", shard.string()}), "name the same file");
+  EXPECT_EQ(read_bytes(shard), bytes);
+  // A FIFO, a directory, a character device.
+  const fs::path pipe = fifo("missing.fifo");
+  const std::optional<Outcome> piped =
+      run_for({"merge", shard.string(), "--missing", pipe.string()}, std::chrono::seconds(30));
+  ASSERT_TRUE(piped) << "the program hung";
+  expect_refused(*piped, "is a FIFO");
+  EXPECT_EQ(type_of(pipe), S_IFIFO);
+  fs::create_directories(file("missing.d"));
+  expect_refused(run({"merge", shard.string(), "--missing", file("missing.d").string()}), "is a directory");
+  const fs::path device = char_device();
+  expect_refused(run({"merge", shard.string(), "--missing", device.string()}), "is a character device");
+  EXPECT_EQ(type_of(device), S_IFCHR);
+  // A symlink: its target gets the list, the link stays.
+  fs::create_symlink("list.txt", file("list-link"));
+  const Outcome linked = run({"merge", shard.string(), "--missing", "list-link"});
+  EXPECT_EQ(linked.exit_code, 1) << describe(linked);
+  EXPECT_TRUE(still_a_link(file("list-link")));
+  EXPECT_EQ(read_bytes(file("list.txt")), "1-3,7-10,15\n");
+  EXPECT_FALSE(fs::exists(file("list.txt.partial")));
+}
+
+// --repair replaced the journal, and named its backup, by renaming over the path given: a
+// journal reached through a symlink lost the link.
+TEST_F(InputsCli, RepairThroughASymlinkRewritesTheTargetAndKeepsTheLink) {
+  fs::create_directories(file("store"));
+  fs::create_symlink("store/n10.journal", file("n10.journal"));
+  const Outcome first = run({"count", "-n", "10", "--checkpoint", "n10.journal", "-q"});
+  ASSERT_EQ(first.exit_code, 0) << describe(first);
+  write_bytes(file("store/n10.journal"), read_bytes(file("store/n10.journal")) + "garbage\n");
+  const Outcome repaired = run({"count", "-n", "10", "--checkpoint", "n10.journal", "--repair", "-q"});
+  EXPECT_EQ(repaired.exit_code, 0) << describe(repaired);
+  EXPECT_TRUE(contains(repaired.out, " 724 ")) << describe(repaired);
+  EXPECT_TRUE(still_a_link(file("n10.journal"))) << "the link was replaced by the rewritten journal";
+  EXPECT_FALSE(contains(read_bytes(file("store/n10.journal")), "garbage"));
+  EXPECT_TRUE(contains(read_bytes(file("n10.journal.damaged")), "garbage"));
+  EXPECT_FALSE(fs::exists(file("store/n10.journal.partial")));
+}
+
+}  // namespace
