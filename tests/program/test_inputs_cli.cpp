@@ -244,4 +244,68 @@ TEST_F(InputsCli, RepairThroughASymlinkRewritesTheTargetAndKeepsTheLink) {
   EXPECT_FALSE(fs::exists(file("store/n10.journal.partial")));
 }
 
+// ---- 2, 8. --units @FILE: the whole file, any separator, bounded ------------------------------
+
+// The unit list a shard file written to stdout names ("3,5,7,9").
+std::string unit_list_of(const Outcome& r) {
+  const std::string key = "\"shard\":{\"units\":\"";
+  const std::size_t begin = r.out.find(key);
+  if (begin == std::string::npos) return "(no unit list in the output)";
+  const std::size_t from = begin + key.size();
+  return r.out.substr(from, r.out.find('"', from) - from);
+}
+
+// "3,5\n7,9" counted units 3 and 5: only the first line was read.
+TEST_F(InputsCli, UnitListFileIsReadWhole) {
+  write_bytes(file("units.txt"), "3,5\n7,9\n");
+  const Outcome r = run({"count", "-n", "8", "--units", "@units.txt", "-q"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(unit_list_of(r), "3,5,7,9") << describe(r);
+}
+
+// A file written on Windows: "'5' in unit list '3,5' is not a unit id".
+TEST_F(InputsCli, UnitListFileWithCrlfLineEndsIsRead) {
+  write_bytes(file("units.txt"), "3,5\r\n7\r\n");
+  const Outcome r = run({"count", "-n", "8", "--units", "@units.txt", "-q"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(unit_list_of(r), "3,5,7") << describe(r);
+}
+
+TEST_F(InputsCli, UnitListFileTakesCommasSpacesTabsAndNewlinesAsSeparators) {
+  write_bytes(file("units.txt"), "3 5\t7\n\n9-11,\n 13 , 14");
+  const Outcome r = run({"count", "-n", "8", "--units", "@units.txt", "-q"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(unit_list_of(r), "3,5,7,9-11,13-14") << describe(r);
+}
+
+TEST_F(InputsCli, UnitListFileNamesTheLineAndColumnOfABadToken) {
+  write_bytes(file("units.txt"), "3,5\n7,x9\n");
+  expect_refused(run({"count", "-n", "8", "--units", "@units.txt", "-q"}), "line 2, column 3: 'x9' is not a unit id");
+  write_bytes(file("empty.txt"), "\n \r\n");
+  expect_refused(run({"count", "-n", "8", "--units", "@empty.txt", "-q"}), "holds no unit ids");
+  expect_refused(run({"count", "-n", "8", "--units", "@absent.txt", "-q"}), "No such file or directory");
+}
+
+// --units @/dev/zero read until memory ran out; a FIFO blocked the program forever.
+TEST_F(InputsCli, UnitListFromADeviceOrAFifoIsRefusedBeforeReading) {
+  const std::optional<Outcome> zero =
+      run_for({"count", "-n", "8", "--units", "@/dev/zero", "-q"}, std::chrono::seconds(30));
+  ASSERT_TRUE(zero) << "the program hung";
+  expect_refused(*zero, "/dev/zero is not a regular file");
+  EXPECT_LT(zero->max_rss_kib, 200 * 1024) << describe(*zero);
+  fifo("units.fifo");
+  const std::optional<Outcome> piped =
+      run_for({"count", "-n", "8", "--units", "@units.fifo", "-q"}, std::chrono::seconds(30));
+  ASSERT_TRUE(piped) << "the program hung";
+  expect_refused(*piped, "is not a regular file (a FIFO)");
+}
+
+TEST_F(InputsCli, UnitListFileLargerThanAnyRunNeedsIsRefusedUnread) {
+  write_bytes(file("huge.txt"), "");
+  fs::resize_file(file("huge.txt"), std::uintmax_t{33} << 20);  // sparse: nothing is written
+  const Outcome r = run({"count", "-n", "8", "--units", "@huge.txt", "-q"});
+  expect_refused(r, "more than the 32 MiB a unit list can need");
+  EXPECT_LT(r.max_rss_kib, 200 * 1024) << describe(r);
+}
+
 }  // namespace
