@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "files/echo.hpp"
 #include "nqueens/check.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "run/registry.hpp"
@@ -103,8 +104,8 @@ std::string status(const FileCheck& check) {
 std::string advice(const FileCheck& check) {
   if (check.whole()) return "nothing to do";
   if (check.journal)
-    return fmt::format("`nqueens count {} --checkpoint {}{}` {}", run_options_text(check.header), check.source,
-                       check.damaged_or_conflicting() ? " --repair" : "",
+    return fmt::format("`nqueens count {} --checkpoint {}{}` {}", run_options_text(check.header),
+                       detail::shown_path(check.source), check.damaged_or_conflicting() ? " --repair" : "",
                        check.damaged_or_conflicting() ? "keeps the sound records and counts the other units"
                                                       : "counts the missing units");
   if (check.missing.empty()) return "remove the entries named above (units outside the file's shard)";
@@ -123,7 +124,7 @@ std::string what_file(const FileCheck& check) {
 }
 
 void print_text(const FileCheck& check) {
-  say("{}: {}, written by nqueens {}: {}\n", check.source, what_file(check), check.header.version,
+  say("{}: {}, written by nqueens {}: {}\n", detail::shown_path(check.source), what_file(check), check.header.version,
       run_identity(check.header));
   say("  records: {} sound, {} repeated, {}, {} altered, {} with conflicting records\n", check.sound, check.repeated,
       counted(check.damaged.size(), "damaged line"), check.altered.size(), counted(check.conflicting.size(), "unit"));
@@ -181,22 +182,25 @@ int check_one(const std::string& path, bool json) {
   } catch (const JournalCorrupt& damaged) {  // the run header itself, or the file's size
     code = kMismatch;
     record = {{"file", path}, {"kind", "journal"}, {"status", "damaged"}, {"error", damaged.what()}};
-    if (!json) say("{}: journal: {}\n  status: damaged\n", path, damaged.what());
+    if (!json) say("{}: journal: {}\n  status: damaged\n", detail::shown_path(path), detail::one_line(damaged.what()));
   } catch (const ShardFileError& damaged) {
     code = kMismatch;
     record = {{"file", path}, {"kind", "shard"}, {"status", "damaged"}, {"error", damaged.what()}};
-    if (!json) say("{}: shard file: {}\n  status: damaged\n", path, damaged.what());
+    if (!json)
+      say("{}: shard file: {}\n  status: damaged\n", detail::shown_path(path), detail::one_line(damaged.what()));
   } catch (const std::invalid_argument& stranger) {  // JournalMismatch, NotSuchFile
     code = kUsage;
     record = {{"file", path}, {"status", "not a journal or shard file"}, {"error", stranger.what()}};
     // An error, not a report: stderr, where every error goes.
     if (!json)
-      shell::Console::err().line(
-          fmt::format("nqueens: error: {}: not a journal or shard file of this build: {}", path, stranger.what()));
+      shell::Console::err().line(fmt::format("nqueens: error: {}: not a journal or shard file of this build: {}",
+                                             detail::shown_path(path), detail::one_line(stranger.what())));
   } catch (const std::runtime_error& unreadable) {
     code = kUsage;
     record = {{"file", path}, {"status", "unreadable"}, {"error", unreadable.what()}};
-    if (!json) shell::Console::err().line(fmt::format("nqueens: error: {}: {}", path, unreadable.what()));
+    if (!json)
+      shell::Console::err().line(
+          fmt::format("nqueens: error: {}: {}", detail::shown_path(path), detail::one_line(unreadable.what())));
   }
   if (json) say("{}\n", record.dump());
   return code;

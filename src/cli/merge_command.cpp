@@ -48,7 +48,8 @@ std::string id_ranges(const std::vector<std::size_t>& ids) {
 // The files' names, cut after kMaxRuns of them.
 std::string file_list(const std::vector<std::size_t>& files, const std::vector<ShardFile>& shards) {
   std::string text;
-  for (std::size_t i = 0; i < files.size() && i < kMaxRuns; ++i) text += (i ? ", " : "") + shards[files[i]].source;
+  for (std::size_t i = 0; i < files.size() && i < kMaxRuns; ++i)
+    text += (i ? ", " : "") + detail::shown_path(shards[files[i]].source);
   if (files.size() > kMaxRuns) text += fmt::format(", ... ({} files in all)", files.size());
   return text;
 }

@@ -67,6 +67,17 @@ std::string shown_path(const std::filesystem::path& path) {
   return plain ? text : single_quoted(text);
 }
 
+std::string cut_arguments(std::string message, std::span<char* const> arguments) {
+  for (const char* argument : arguments) {
+    const std::string_view typed = argument ? argument : "";
+    if (typed.size() <= kEchoBytes) continue;
+    const std::string cut = echo_bare(typed);
+    for (std::size_t at = 0; (at = message.find(typed, at)) != std::string::npos; at += cut.size())
+      message.replace(at, typed.size(), cut);
+  }
+  return message;
+}
+
 std::string one_line(std::string_view message) { return escape(message, kMaxMessageBytes, false); }
 
 }  // namespace nqueens::detail

@@ -6,6 +6,7 @@
 // line, not two.
 #include <cstddef>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,11 @@ std::string echo_bare(std::string_view text);
 //! quotes (the usual case, so messages read as they always did), otherwise quoted and escaped
 //! ('my file', 'a\nb'), never cut.
 std::string shown_path(const std::filesystem::path& path);
+
+//! `message` with every argument longer than kEchoBytes that it repeats cut as echo_bare() cuts
+//! it: for the messages of CLI11, which repeat what was typed in full ("The following argument
+//! was not expected: ...", "Value ... not in range").
+std::string cut_arguments(std::string message, std::span<char* const> arguments);
 
 //! An error message made fit for one line on stderr, whatever went into it: control characters
 //! escaped, and cut with "..." after kMaxMessageBytes.

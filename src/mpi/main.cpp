@@ -6,6 +6,7 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
+#include "files/echo.hpp"
 #include "mpi_count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/version.hpp"
@@ -36,14 +38,14 @@ using mpi::World;
 // Bad input: every rank finds the same fault in the same command line, so each ends with the
 // same code and no rank waits for another; only rank 0 says why.
 int usage_error(const World& world, const std::string& message) {
-  if (world.root()) fmt::print(stderr, "nqueens-mpi: error: {}\n", message);
+  if (world.root()) fmt::print(stderr, "nqueens-mpi: error: {}\n", nqueens::detail::one_line(message));
   return kUsage;
 }
 
 // CLI11 2.1 answers a mistyped command with "A subcommand is required"; name the word instead.
 std::string unknown_command(int argc, char** argv) {
   if (argc < 2 || argv[1][0] == '-' || std::string(argv[1]) == "count") return {};
-  return "unknown command '" + std::string(argv[1]) + "' (commands: count)";
+  return "unknown command " + nqueens::detail::echo(argv[1]) + " (commands: count)";
 }
 
 // Rank 0 logs as `nqueens` does; the other ranks name themselves.
@@ -161,7 +163,8 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
   } catch (const CLI::Success& done) {  // --help, --version: rank 0 prints
     return world.root() ? app.exit(done) : kOk;
   } catch (const CLI::ParseError& error) {
-    return usage_error(world, error.what());
+    return usage_error(world, nqueens::detail::cut_arguments(
+                                  error.what(), std::span<char* const>(argv + 1, static_cast<std::size_t>(argc - 1))));
   } catch (const std::invalid_argument& error) {
     return usage_error(world, error.what());
   }
@@ -180,7 +183,7 @@ int run_program(const World& world, int argc, char** argv) {
   try {
     return run_count(world, job);
   } catch (const mpi::AgreedExit& failure) {
-    if (world.root()) fmt::print(stderr, "nqueens-mpi: error: {}\n", failure.what());
+    if (world.root()) fmt::print(stderr, "nqueens-mpi: error: {}\n", nqueens::detail::one_line(failure.what()));
     return failure.code;
   }
 }

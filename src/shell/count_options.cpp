@@ -212,7 +212,7 @@ RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes) {
   if (!args.output.empty() && !part) throw std::invalid_argument("--output needs --shard or --units");
   if (part && sizes.size() != 1)
     throw std::invalid_argument(std::string(args.units.empty() ? "--shard" : "--units") +
-                                " needs a single board size, not '" + args.spec + "'");
+                                " needs a single board size, not " + detail::echo(args.spec));
   if (session.checkpoint) check_checkpoint(*session.checkpoint, sizes.size());
   if (!args.output.empty()) output_policy(args, sizes).target(args.output);  // refused now, before anything is touched
   session.progress.enabled = !args.no_progress && !args.log.quiet;

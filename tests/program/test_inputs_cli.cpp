@@ -308,4 +308,60 @@ TEST_F(InputsCli, UnitListFileLargerThanAnyRunNeedsIsRefusedUnread) {
   EXPECT_LT(r.max_rss_kib, 200 * 1024) << describe(r);
 }
 
+// ---- 3. echoes cut short, errors on one line -------------------------------------------------
+
+// A refusal that echoes what was typed: exit 2, one short line.
+void expect_short_refusal(const Outcome& r) {
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << describe(r);
+  EXPECT_LT(r.err.size(), 300u) << describe(r);
+  EXPECT_TRUE(contains(r.err, "...")) << describe(r);
+}
+
+// -n with 100,000 digits echoed 100 KB; a bad unit list was echoed twice in full.
+TEST_F(InputsCli, UserTextEchoedInAnErrorIsCutShort) {
+  const std::string digits(100000, '1');
+  const std::string token = "x" + digits;
+  const std::vector<std::vector<std::string>> commands = {
+      {"count", "-n", digits},
+      {"count", "-n", "8," + digits},
+      {"count", "-n", "8", "--units", token},
+      {"count", "-n", "8", "--units", "1," + token},
+      {"count", "-n", "8", "--units", digits + "-1"},
+      {"count", "-n", "8", "--shard", digits},
+      {"count", "-n", "8", "-t", digits},
+      {"count", "-n", "8", "-t", token},
+      {"count", "-n", "8", "--format", token},
+      {"count", "-n", "8", token},
+      {token, "-n", "8"},
+  };
+  for (const std::vector<std::string>& command : commands) expect_short_refusal(run(command));
+  // A 1 MB token in a unit list file.
+  write_bytes(file("units.txt"), "3,5\n" + std::string(1 << 20, 'y') + "\n");
+  expect_short_refusal(run({"count", "-n", "8", "--units", "@units.txt", "-q"}));
+}
+
+// A path holding a newline gave an error of two lines; it is quoted, its control characters escaped.
+TEST_F(InputsCli, PathsWithControlCharactersStayOnOneLine) {
+  const Outcome output = run({"count", "-n", "8", "--units", "1", "--output", "no\nsuch/x.json", "-q"});
+  EXPECT_EQ(output.exit_code, 3) << describe(output);
+  EXPECT_EQ(lines_of(output.err).size(), 1u) << describe(output);
+  EXPECT_TRUE(contains(output.err, "'no\\nsuch/x.json.partial'")) << describe(output);
+
+  const Outcome merge = run({"merge", "a\nb.json"});
+  EXPECT_EQ(merge.exit_code, 2) << describe(merge);
+  EXPECT_EQ(lines_of(merge.err).size(), 1u) << describe(merge);
+  EXPECT_TRUE(contains(merge.err, "a\\nb.json")) << describe(merge);
+
+  const Outcome check = run({"check", "a\nb.json"});
+  EXPECT_EQ(check.exit_code, 2) << describe(check);
+  EXPECT_EQ(lines_of(check.err).size(), 1u) << describe(check);
+  EXPECT_TRUE(contains(check.err, "'a\\nb.json'")) << describe(check);
+
+  const Outcome units = run({"count", "-n", "8", "--units", "@c\x1b[2Jd\ne", "-q"});
+  EXPECT_EQ(units.exit_code, 2) << describe(units);
+  EXPECT_EQ(lines_of(units.err).size(), 1u) << describe(units);
+  EXPECT_FALSE(contains(units.err, "\x1b")) << describe(units);
+}
+
 }  // namespace
