@@ -3,7 +3,6 @@
 // the command that repairs or completes them. Exit 0 when every file is whole, 1 when one is
 // damaged or incomplete, 2 when one is not a journal or shard file of a run of this build.
 #include <algorithm>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <utility>
@@ -14,6 +13,7 @@
 
 #include "commands.hpp"
 #include "files/echo.hpp"
+#include "files/file_io.hpp"
 #include "nqueens/check.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "run/registry.hpp"
@@ -63,12 +63,18 @@ std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& so
   return engine;
 }
 
+// The first bytes of `path`, read only from a regular file: a FIFO is refused before it could
+// block the check, a device before a byte of it is read. A file that cannot be opened gives ""
+// (reading it as a shard file then says why).
 std::string first_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string head(64, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  return head;
+  try {
+    const detail::ReadFile file(path);
+    return detail::read_from(file.fd(), path, 0, 64);
+  } catch (const std::invalid_argument& refused) {
+    throw NotSuchFile(refused.what());
+  } catch (const std::runtime_error&) {
+    return {};
+  }
 }
 
 FileCheck check_file(const std::string& path) {

@@ -364,4 +364,27 @@ TEST_F(InputsCli, PathsWithControlCharactersStayOnOneLine) {
   EXPECT_FALSE(contains(units.err, "\x1b")) << describe(units);
 }
 
+// ---- 4. a file read is checked to be a regular file before it is opened for good ------------
+
+// `nqueens check FIFO` opened the file before checking its type, and waited forever for a writer.
+TEST_F(InputsCli, CheckRefusesAFifoOrADeviceWithoutWaitingOnIt) {
+  fifo("shard.fifo");
+  for (const std::string& path : {file("shard.fifo").string(), char_device().string()}) {
+    const std::optional<Outcome> r = run_for({"check", path}, std::chrono::seconds(30));
+    ASSERT_TRUE(r) << "check hung on " << path;
+    EXPECT_EQ(r->exit_code, 2) << describe(*r);
+    EXPECT_TRUE(contains(r->err, "is not a regular file")) << describe(*r);
+  }
+  EXPECT_EQ(type_of(file("shard.fifo")), S_IFIFO);
+}
+
+TEST_F(InputsCli, CheckpointThatIsAFifoIsRefusedWithoutWaitingOnIt) {
+  fifo("n8.journal");
+  const std::optional<Outcome> one =
+      run_for({"count", "-n", "8", "--checkpoint", "n8.journal", "-q"}, std::chrono::seconds(30));
+  ASSERT_TRUE(one) << "the program hung";
+  expect_refused(*one, "is not a regular file");
+  EXPECT_EQ(type_of(file("n8.journal")), S_IFIFO);
+}
+
 }  // namespace
