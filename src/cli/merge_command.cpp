@@ -185,7 +185,9 @@ Registered add_merge_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("merge", "Merge shard files of one run (count --shard) into its result");
   command->add_option("files", args->files, "Shard files written by `nqueens count --shard I/K`")
       ->required()
-      ->check(CLI::ExistingFile);
+      // A directory, a device or a FIFO given as a shard file is bad input (exit 2), refused
+      // before any file is read, as a file that does not exist is.
+      ->check([](const std::string& path) { return detail::not_regular_file(path); });
   command->add_flag("--verify", args->verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(*command, args->format);
   add_json_counts_option(*command, args->json_counts);

@@ -387,4 +387,17 @@ TEST_F(InputsCli, CheckpointThatIsAFifoIsRefusedWithoutWaitingOnIt) {
   EXPECT_EQ(type_of(file("n8.journal")), S_IFIFO);
 }
 
+// ---- 7. merge: a directory, a device or a FIFO named as a shard file is bad input -------------
+
+// `merge .` exited 2 while a device or a FIFO exited 3; docs/usage.md said 3 for all of them.
+TEST_F(InputsCli, MergeOfADirectoryDeviceOrFifoIsBadInput) {
+  fifo("shard.fifo");
+  const fs::path shard = half_shard();
+  for (const std::string& path : {std::string("."), file("shard.fifo").string(), char_device().string()}) {
+    const std::optional<Outcome> r = run_for({"merge", shard.string(), path}, std::chrono::seconds(30));
+    ASSERT_TRUE(r) << "merge hung on " << path;
+    expect_refused(*r, path == "." ? ". is a directory" : "is not a regular file");
+  }
+}
+
 }  // namespace

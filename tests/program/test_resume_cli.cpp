@@ -536,7 +536,7 @@ TEST_F(ResumeCli, DevicesAndHugeFilesAreRefusedWithoutReadingThem) {
     EXPECT_TRUE(contains(r.err, "is not a regular file")) << r.err;
   }
   const Outcome device = run({"merge", "/dev/zero"});
-  EXPECT_EQ(device.exit_code, 3) << describe(device);
+  EXPECT_EQ(device.exit_code, 2) << describe(device);  // bad input, as a directory is
   EXPECT_TRUE(contains(device.err, "/dev/zero is not a regular file")) << device.err;
 
   count(10, {"--checkpoint", file("big.journal").string()});
