@@ -400,4 +400,21 @@ TEST_F(InputsCli, MergeOfADirectoryDeviceOrFifoIsBadInput) {
   }
 }
 
+// ---- 5. bench checks every (N, engine, options) before it runs anything -----------------------
+
+// `bench -n 24 --engines join` ran the textbook baseline first (days at N = 24), and only then
+// found that the join cannot count N = 24.
+TEST_F(InputsCli, BenchRefusesAnEngineThatCannotCountAnNBeforeRunningAnything) {
+  const std::optional<Outcome> join =
+      run_for({"bench", "-n", "24", "--engines", "join", "-r", "1", "-w", "0", "-t", "1"}, std::chrono::seconds(30));
+  ASSERT_TRUE(join) << "bench ran before it refused the engine";
+  expect_refused(*join, "the join engine cannot count N=24");
+  // The refusal of a later N comes before the first N is timed and printed.
+  const std::optional<Outcome> later =
+      run_for({"bench", "-n", "8,15", "--engines", "reference", "-r", "1", "-w", "0", "-t", "1", "--no-baseline"},
+              std::chrono::seconds(30));
+  ASSERT_TRUE(later) << "the program hung";
+  expect_refused(*later, "the reference engine cannot count N=15");
+}
+
 }  // namespace
