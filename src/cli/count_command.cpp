@@ -36,6 +36,10 @@ int run(const CountArgs& args) {
   const CountOptions options = engine_options(args);
   check_every_size(sizes, options);
   const RunSettings session = run_settings(args, sizes);
+  // Every N's journal, before the first N is counted: the header of the run count_run will open.
+  check_journal_headers(session, sizes, [&options](int n, const RunSettings& settings) {
+    return make_run_engine(n, options, settings)->header();
+  });
   if (session.checkpoint) create_journal_directory(*session.checkpoint, sizes.size());
   catch_interrupts();
   if (!session.selection.whole()) return run_shard(args, sizes, options, settings_for_size(session, sizes.front(), 1));

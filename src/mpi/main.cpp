@@ -18,6 +18,7 @@
 #include "mpi_count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/version.hpp"
+#include "run/registry.hpp"
 #include "shell/checkpoint_path.hpp"
 #include "shell/count_options.hpp"
 #include "shell/exit_codes.hpp"
@@ -115,7 +116,30 @@ bool print_result(const Job& job, const RunOutcome& counted, ShardOutput* output
 // One run of `count`: the N of the spec in order, each counted by every rank, printed by rank 0.
 // After each N every rank learns whether rank 0 could print it: once stdout's reader has gone
 // (`| head`), every rank ends quietly, as `nqueens count` does, instead of counting on.
+// With several N, rank 0 checks every journal's header against its run before the first N is
+// counted, and every rank learns the verdict: a journal of another run ends every rank alike.
+void check_journals(const World& world, const Job& job) {
+  int code = kOk;
+  std::string message;
+  if (world.root()) {
+    try {
+      // The engine every rank builds (mpi_count.cpp): make_engine of the options as given.
+      check_journal_headers(job.session, job.sizes,
+                            [&job](int n, const RunSettings&) { return make_engine(n, job.options)->header(); });
+    } catch (const std::invalid_argument& refused) {
+      code = kUsage;
+      message = refused.what();
+    } catch (const std::exception& failure) {
+      code = kRuntime;
+      message = failure.what();
+    }
+  }
+  mpi::broadcast(world, code);
+  if (code != kOk) throw mpi::AgreedExit(code, message);
+}
+
 int run_count(const World& world, const Job& job) {
+  check_journals(world, job);
   const std::unique_ptr<ShardOutput> output = claim_output(world, job);
   // Rank 0 alone writes journals; a directory it cannot create ends the job (exit 3).
   if (world.root() && job.session.checkpoint) create_journal_directory(*job.session.checkpoint, job.sizes.size());

@@ -417,4 +417,42 @@ TEST_F(InputsCli, BenchRefusesAnEngineThatCannotCountAnNBeforeRunningAnything) {
   expect_refused(*later, "the reference engine cannot count N=15");
 }
 
+// ---- 6. several N: every journal checked against its run before the first N is counted --------
+
+// A later N's journal of another run was found only after the earlier N were counted and printed.
+TEST_F(InputsCli, SeveralSizesCheckEveryJournalBeforeCountingTheFirst) {
+  fs::create_directories(file("journals"));
+  const Outcome other = run({"count", "-n", "9", "--symmetry", "none", "--checkpoint", "journals/n9.journal", "-q"});
+  ASSERT_EQ(other.exit_code, 0) << describe(other);
+  const std::string bytes = read_bytes(file("journals/n9.journal"));
+  expect_refused(run({"count", "-n", "8-9", "--checkpoint", "journals", "-q"}),
+                 "journals/n9.journal is the journal of a different run: the symmetry mode is none there, full here");
+  EXPECT_FALSE(fs::exists(file("journals/n8.journal"))) << "N = 8 was counted first";
+  EXPECT_EQ(read_bytes(file("journals/n9.journal")), bytes);
+
+  // A file that is no journal, and a FIFO, in a later N's place.
+  write_bytes(file("journals/n9.journal"), "my notes\n");
+  expect_refused(run({"count", "-n", "8-9", "--checkpoint", "journals", "-q"}), "is not an nqueens journal");
+  fs::remove(file("journals/n9.journal"));
+  fifo("journals/n9.journal");
+  const std::optional<Outcome> piped =
+      run_for({"count", "-n", "8-9", "--checkpoint", "journals", "-q"}, std::chrono::seconds(30));
+  ASSERT_TRUE(piped) << "the program hung";
+  expect_refused(*piped, "is not a regular file");
+  EXPECT_FALSE(fs::exists(file("journals/n8.journal")));
+  EXPECT_EQ(type_of(file("journals/n9.journal")), S_IFIFO);
+
+  // Journals of this run resume as before; with --engine auto, a journal started with another
+  // engine is this run too (auto resumes it with that engine).
+  fs::remove(file("journals/n9.journal"));
+  const Outcome reference =
+      run({"count", "-n", "9", "--engine", "reference", "--checkpoint", "journals/n9.journal", "-q"});
+  ASSERT_EQ(reference.exit_code, 0) << describe(reference);
+  const Outcome first = run({"count", "-n", "8-9", "--checkpoint", "journals", "--format", "csv", "-q"});
+  EXPECT_EQ(first.exit_code, 0) << describe(first);
+  const Outcome again = run({"count", "-n", "8-9", "--checkpoint", "journals", "--format", "csv", "-q"});
+  EXPECT_EQ(again.exit_code, 0) << describe(again);
+  EXPECT_EQ(lines_of(again.out).size(), 3u) << describe(again);
+}
+
 }  // namespace
