@@ -191,12 +191,12 @@ void summarize_size(int n, const std::vector<Point>& points, const std::map<int,
 
 // Times every engine and thread count for one N. Per-unit node counts from the last repeat
 // give the critical path; they are written by unit id, each id by exactly one thread.
-void bench_one_size(int n, const BenchArgs& args, Reporter& reporter) {
+void bench_one_size(int n, const std::vector<CountOptions>& engines, const BenchArgs& args, Reporter& reporter) {
   const std::optional<Baseline> baseline = measure_baseline(n, args);
   std::map<int, Timing> yardstick_timings;  // by thread count, when the yardstick is timed in this run
   std::vector<Point> points;
   bool warned = false;
-  for (CountOptions options : engines_for(n, args)) {
+  for (CountOptions options : engines) {
     std::optional<Timing> one_thread;
     for (int threads : args.threads) {
       options.threads = threads;
@@ -227,9 +227,15 @@ int run(BenchArgs args) {
   std::sort(args.threads.begin(), args.threads.end());  // 1 first, so speedups have their base
   args.threads.erase(std::unique(args.threads.begin(), args.threads.end()), args.threads.end());
 
+  // Every (N, engine, options) is checked with the registry before anything runs: an engine that
+  // cannot count the last N is refused now, not after the baselines and engines of the others
+  // (days of them at N = 24).
+  std::vector<std::vector<CountOptions>> engines;
+  for (int n : sizes) engines.push_back(engines_for(n, args));
+
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"bench", args.threads.back(), sizes, args.wide});
-  for (int n : sizes) bench_one_size(n, args, *reporter);
+  for (std::size_t i = 0; i < sizes.size(); ++i) bench_one_size(sizes[i], engines[i], args, *reporter);
   reporter->end();
   return kOk;
 }
