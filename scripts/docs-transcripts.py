@@ -47,7 +47,7 @@ TIMEOUT_SECONDS = 60
 VOLATILE_KEYS = (
     "seconds", "solutions_per_second", "nodes_per_second", "unit_seconds", "min_seconds",
     "median_seconds", "mean_seconds", "max_seconds", "stddev_seconds", "samples", "ns_per_node",
-    "speedup_vs_1_thread", "vs_dfs", "vs_baseline", "baseline_seconds", "microseconds", "crc",
+    "speedup_vs_1_thread", "inner_repeats", "vs_dfs", "vs_baseline", "baseline_seconds", "microseconds", "crc",
     "date", "git_commit", "compiler", "build_type", "target", "dfs_kernel", "join_matcher",
     "tbb_version", "host_name", "host_cpus", "cpu_model", "caches",
 )
