@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Cluster scaling model from measured per-unit costs (docs/performance.md, "Cluster scaling model").
+"""Cluster scaling model from measured per-unit costs (docs/cluster.md, "Scaling model").
 
     scripts/dev/scaling-model.py JOURNAL... [--threads 1,16] [--ranks 16,64,256] [--cost auto]
 

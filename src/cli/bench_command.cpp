@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
 #include "bench/bench.hpp"
@@ -30,12 +31,20 @@ struct BenchArgs {
   bool baseline = true;
   std::string format = "text";
   std::string json_counts = "number";
+  bool wide = false;
   LogArgs log;
 };
 
 struct Baseline {
-  double seconds = 0;
+  Timing timing;
   std::uint64_t total = 0;  //!< its count, which the engine's must equal
+};
+
+// One measured (engine, threads) point of an N, for the N's summary.
+struct Point {
+  std::string engine;
+  int threads = 0;
+  Timing timing;
 };
 
 nlohmann::ordered_json optional_number(std::optional<double> value) {
@@ -46,6 +55,7 @@ nlohmann::ordered_json optional_number(std::optional<double> value) {
 void add_timing(nlohmann::ordered_json& json, const Timing& timing, Repeats repeats) {
   json["warmup"] = repeats.warmup;
   json["repeats"] = repeats.timed;
+  json["inner_repeats"] = timing.inner_repeats;
   json["min_seconds"] = timing.min_seconds;
   json["median_seconds"] = timing.median_seconds;
   json["mean_seconds"] = timing.mean_seconds;
@@ -55,13 +65,15 @@ void add_timing(nlohmann::ordered_json& json, const Timing& timing, Repeats repe
 }
 
 // One (N, threads) measurement as a record; the ratios are what docs/performance.md quotes.
-// A ratio is null where either run was too short to time (speed_ratio).
+// A ratio is null only where a run stayed too short to time however often it was repeated
+// inside a sample (speed_ratio).
 nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, Repeats repeats,
-                                    std::optional<double> one_thread_seconds, std::optional<double> yardstick_seconds,
-                                    std::optional<Baseline> baseline, const CriticalPath& path) {
+                                    const std::optional<Timing>& one_thread, const std::optional<Timing>& yardstick,
+                                    const std::optional<Baseline>& baseline, const CriticalPath& path) {
   const double seconds = timing.median_seconds;
   const double nodes = static_cast<double>(r.totals.nodes);
-  auto ratio = [seconds](std::optional<double> other) { return speed_ratio(other, seconds); };
+  auto ratio = [&timing](const std::optional<Timing>& other) { return speed_ratio(other, timing); };
+  const std::optional<Timing> baseline_timing = baseline ? std::optional(baseline->timing) : std::nullopt;
   nlohmann::ordered_json json;
   json["n"] = r.n;
   json["engine"] = r.engine;
@@ -74,10 +86,10 @@ nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, 
   json["nodes"] = count_json(r.totals.nodes);
   json["nodes_per_second"] = seconds > 0 ? nodes / seconds : 0.0;
   json["ns_per_node"] = nodes > 0 ? seconds * 1e9 * r.threads / nodes : 0.0;
-  json["speedup_vs_1_thread"] = optional_number(ratio(one_thread_seconds));
-  json[yardstick_column()] = optional_number(ratio(yardstick_seconds));
-  json["baseline_seconds"] = optional_number(baseline ? std::optional(baseline->seconds) : std::nullopt);
-  json["vs_baseline"] = optional_number(ratio(baseline ? std::optional(baseline->seconds) : std::nullopt));
+  json["speedup_vs_1_thread"] = optional_number(ratio(one_thread));
+  json[yardstick_column()] = optional_number(ratio(yardstick));
+  json["baseline_seconds"] = optional_number(baseline ? std::optional(baseline->timing.median_seconds) : std::nullopt);
+  json["vs_baseline"] = optional_number(ratio(baseline_timing));
   json["work_units"] = r.work_units;
   json["split_depth"] = r.split_depth;
   json["largest_unit_share"] = path.largest_unit_share;
@@ -93,8 +105,9 @@ std::optional<Baseline> measure_baseline(int n, const BenchArgs& args) {
   if (!args.baseline) return std::nullopt;
   std::uint64_t total = 0;
   const Timing timing = time_textbook(n, args.repeats, total);
-  spdlog::info("N={}: textbook baseline {:.3f} s (median of {})", n, timing.median_seconds, args.repeats.timed);
-  return Baseline{timing.median_seconds, total};
+  spdlog::info("N={}: textbook baseline {:.3g} s (median of {}, {} runs each)", n, timing.median_seconds,
+               args.repeats.timed, timing.inner_repeats);
+  return Baseline{timing, total};
 }
 
 // The engines to time, resolved for n: `--engines dfs,join` compares them in one run. The
@@ -113,24 +126,78 @@ std::vector<CountOptions> engines_for(int n, const BenchArgs& args) {
   return all;
 }
 
-// Once per run: a ratio left out needs a reason, and a larger N is the remedy.
-void warn_if_too_short(int n, const Timing& timing) {
-  static bool warned = false;
-  if (warned || timing.median_seconds >= kShortestComparable) return;
+// Once per N it applies to: a ratio left out needs a reason, and a larger N is the remedy. Only
+// a run that stays too short when repeated kMaxInnerRepeats times inside a sample is left out.
+void warn_if_too_short(int n, const Timing& timing, bool& warned) {
+  if (warned || timing.comparable) return;
   warned = true;
   spdlog::warn(
-      "N={}: a run takes {:.2g} s, under {} s, too short to time: its speedup and ratios are left out "
-      "(null in JSON, - in text); bench a larger N to compare",
-      n, timing.median_seconds, kShortestComparable);
+      "N={}: a run takes {:.2g} s, and {} of them under {} s, too short to time: its speedup and ratios are left "
+      "out (null in JSON, - in text); bench a larger N to compare",
+      n, timing.median_seconds, timing.inner_repeats, kShortestComparable);
+}
+
+std::string threads_text(int threads) { return fmt::format("{} thread{}", threads, threads == 1 ? "" : "s"); }
+
+// The N's summary, on stderr and as a JSON "summary" record: its fastest point against the
+// yardstick engine on as many threads or, where that is the fastest or was not timed, the
+// textbook baseline, with the ratio's spread, as hyperfine gives "1.5 +- 0.1 times faster".
+void summarize_size(int n, const std::vector<Point>& points, const std::map<int, Timing>& yardstick,
+                    const std::optional<Baseline>& baseline, Reporter& reporter) {
+  if (points.empty()) return;
+  const Point& best = *std::min_element(points.begin(), points.end(), [](const Point& a, const Point& b) {
+    return a.timing.median_seconds < b.timing.median_seconds;
+  });
+  std::optional<Timing> reference;
+  std::string reference_name;
+  int reference_threads = best.threads;
+  const auto same_threads = yardstick.find(best.threads);
+  if (best.engine != yardstick_engine().name && same_threads != yardstick.end()) {
+    reference = same_threads->second;
+    reference_name = yardstick_engine().name;
+  } else if (baseline) {
+    reference = baseline->timing;
+    reference_name = "textbook";
+    reference_threads = 1;
+  }
+  const std::optional<double> ratio = speed_ratio(reference, best.timing);
+  const std::optional<double> spread = speed_ratio_stddev(reference, best.timing);
+  if (!ratio || !spread || *ratio <= 0) return;
+  // Said of whichever ran faster, as "0.8 times faster" reads badly.
+  const bool faster = *ratio >= 1;
+  const double shown = faster ? *ratio : 1 / *ratio;
+  const double shown_spread = faster ? *spread : *spread / (*ratio * *ratio);
+  const std::string winner = faster ? best.engine : reference_name, loser = faster ? reference_name : best.engine;
+  const int winner_threads = faster ? best.threads : reference_threads;
+  const int loser_threads = faster ? reference_threads : best.threads;
+  const std::string text =
+      winner_threads == loser_threads
+          ? fmt::format("N={}: {} ran {:.2f} +- {:.2f} times faster than {} on {}", n, winner, shown, shown_spread,
+                        loser, threads_text(winner_threads))
+          : fmt::format("N={}: {} on {} ran {:.2f} +- {:.2f} times faster than {} on {}", n, winner,
+                        threads_text(winner_threads), shown, shown_spread, loser, threads_text(loser_threads));
+  spdlog::info("{}", text);
+  nlohmann::ordered_json record;
+  record["n"] = n;
+  record["engine"] = best.engine;
+  record["threads"] = best.threads;
+  record["reference"] = reference_name;
+  record["reference_threads"] = reference_threads;
+  record["ratio"] = *ratio;  // reference time / the engine's: above 1, the engine is faster
+  record["ratio_stddev"] = *spread;
+  record["text"] = text;
+  reporter.summary(record);
 }
 
 // Times every engine and thread count for one N. Per-unit node counts from the last repeat
 // give the critical path; they are written by unit id, each id by exactly one thread.
-void bench_one_size(int n, const BenchArgs& args, Reporter& reporter) {
+void bench_one_size(int n, const std::vector<CountOptions>& engines, const BenchArgs& args, Reporter& reporter) {
   const std::optional<Baseline> baseline = measure_baseline(n, args);
-  std::map<int, double> yardstick_seconds;  // by thread count, when the yardstick is timed in this run
-  for (CountOptions options : engines_for(n, args)) {
-    std::optional<double> one_thread;
+  std::map<int, Timing> yardstick_timings;  // by thread count, when the yardstick is timed in this run
+  std::vector<Point> points;
+  bool warned = false;
+  for (CountOptions options : engines) {
+    std::optional<Timing> one_thread;
     for (int threads : args.threads) {
       options.threads = threads;
       std::vector<std::uint64_t> unit_nodes(make_engine(n, options)->unit_count());
@@ -138,16 +205,19 @@ void bench_one_size(int n, const BenchArgs& args, Reporter& reporter) {
       CountResult last;
       const Timing timing = time_engine(n, options, args.repeats, last);
       if (baseline) check_against_baseline(last, baseline->total);
-      if (threads == 1) one_thread = timing.median_seconds;
-      if (last.engine == yardstick_engine().name) yardstick_seconds[threads] = timing.median_seconds;
-      const auto yardstick = yardstick_seconds.find(threads);
-      spdlog::info("N={} engine={} threads={}: median {:.3f} s", n, last.engine, threads, timing.median_seconds);
-      warn_if_too_short(n, timing);
+      if (threads == 1) one_thread = timing;
+      if (last.engine == yardstick_engine().name) yardstick_timings[threads] = timing;
+      const auto yardstick = yardstick_timings.find(threads);
+      spdlog::info("N={} engine={} threads={}: median {:.3g} s ({} runs a sample)", n, last.engine, threads,
+                   timing.median_seconds, timing.inner_repeats);
+      warn_if_too_short(n, timing, warned);
+      points.push_back({last.engine, threads, timing});
       reporter.row(bench_record(last, timing, args.repeats, one_thread,
-                                yardstick == yardstick_seconds.end() ? std::nullopt : std::optional(yardstick->second),
+                                yardstick == yardstick_timings.end() ? std::nullopt : std::optional(yardstick->second),
                                 baseline, critical_path(unit_nodes)));
     }
   }
+  summarize_size(n, points, yardstick_timings, baseline, reporter);
 }
 
 int run(BenchArgs args) {
@@ -157,9 +227,15 @@ int run(BenchArgs args) {
   std::sort(args.threads.begin(), args.threads.end());  // 1 first, so speedups have their base
   args.threads.erase(std::unique(args.threads.begin(), args.threads.end()), args.threads.end());
 
+  // Every (N, engine, options) is checked with the registry before anything runs: an engine that
+  // cannot count the last N is refused now, not after the baselines and engines of the others
+  // (days of them at N = 24).
+  std::vector<std::vector<CountOptions>> engines;
+  for (int n : sizes) engines.push_back(engines_for(n, args));
+
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
-  reporter->begin({"bench", args.threads.back(), sizes});
-  for (int n : sizes) bench_one_size(n, args, *reporter);
+  reporter->begin({"bench", args.threads.back(), sizes, args.wide});
+  for (std::size_t i = 0; i < sizes.size(); ++i) bench_one_size(sizes[i], engines[i], args, *reporter);
   reporter->end();
   return kOk;
 }
@@ -174,7 +250,11 @@ Registered add_bench_command(CLI::App& app) {
   command->add_option("-t,--threads", args->threads, "Thread counts to sweep, e.g. 1,2 (default: 1 and all)")
       ->delimiter(',')
       ->check(CLI::Range(1, kMaxThreads));
-  command->add_option("-r,--repeats", args->repeats.timed, "Timed runs per point; the median is compared")
+  command
+      ->add_option(
+          "-r,--repeats", args->repeats.timed,
+          "Timed samples per point; the median is compared (a run under 0.1 s is repeated within each sample until "
+          "it lasts that long)")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
   command
@@ -193,6 +273,7 @@ Registered add_bench_command(CLI::App& app) {
   command->add_flag("!--no-baseline", args->baseline, "Skip the textbook baseline (slow past N = 17)");
   add_format_option(*command, args->format);
   add_json_counts_option(*command, args->json_counts);
+  add_wide_option(*command, args->wide);
   add_logging_options(*command, args->log);
   return {command, [args] { return run(*args); }};
 }

@@ -3,6 +3,7 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
+#include "files/echo.hpp"
 #include "shell/build_info.hpp"
 #include "shell/console.hpp"
 #include "shell/logging.hpp"
@@ -24,7 +26,8 @@ namespace {
 
 int fail(int code, const std::string& message) {
   std::fflush(stdout);
-  nqueens::shell::Console::err().line("nqueens: error: " + message);
+  // One line whatever the message holds (a path with a newline, a huge argument CLI11 repeats).
+  nqueens::shell::Console::err().line("nqueens: error: " + nqueens::detail::one_line(message));
   return code;
 }
 
@@ -40,7 +43,7 @@ std::string unknown_command(const CLI::App& app, const std::string& word) {
     if (sub->get_name() == word) return {};
     known.push_back(sub->get_name());
   }
-  std::string message = "unknown command '" + word.substr(0, 40) + (word.size() > 40 ? "...'" : "'");
+  std::string message = "unknown command " + nqueens::detail::echo(word);
   if (const std::string like = nqueens::shell::closest(word, known); !like.empty())
     return message + ": did you mean '" + like + "'?";
   std::string list;
@@ -65,7 +68,7 @@ int help(const CLI::App& app, int argc, char** argv) {
   const std::string word = argv[2];
   for (const CLI::App* sub : subcommands_of(app))
     if (sub->get_name() == word) {
-      nqueens::shell::print_stdout(sub->help());
+      nqueens::shell::print_stdout(sub->help(app.get_name()));
       return nqueens::cli::kOk;
     }
   return fail(nqueens::cli::kUsage, unknown_command(app, word));
@@ -88,7 +91,7 @@ std::string with_suggestion(const CLI::App& app, const CLI::ParseError& error, i
     const std::string word = std::string(argv[i]).substr(0, std::string_view(argv[i]).find('='));
     if (word.size() < 2 || word[0] != '-' || std::find(names.begin(), names.end(), word) != names.end()) continue;
     if (const std::string like = nqueens::shell::closest(word, names); !like.empty())
-      return "unknown option " + word.substr(0, 40) + ": did you mean " + like + "?";
+      return "unknown option " + nqueens::detail::echo_bare(word) + ": did you mean " + like + "?";
     break;
   }
   return message;
@@ -98,7 +101,7 @@ int run_program(int argc, char** argv) {
   using namespace nqueens::cli;
   spdlog::set_default_logger(nqueens::shell::make_console_logger("nqueens"));
 
-  CLI::App app{"nqueens: count the solutions of the N-Queens problem, exactly and fast"};
+  CLI::App app{"nqueens: count the solutions of the N-Queens problem, exactly and fast", "nqueens"};
   app.set_version_flag("-V,--version", [] {
     std::string text = nqueens::shell::version_text(nqueens::shell::build_info());
     text.pop_back();  // CLI11 ends the text with its own newline
@@ -140,7 +143,9 @@ int run_program(int argc, char** argv) {
   } catch (const CLI::Success& done) {  // --help, --version
     return app.exit(done);
   } catch (const CLI::ParseError& error) {
-    return fail(kUsage, with_suggestion(app, error, argc, argv));
+    return fail(kUsage,
+                nqueens::detail::cut_arguments(with_suggestion(app, error, argc, argv),
+                                               std::span<char* const>(argv + 1, static_cast<std::size_t>(argc - 1))));
   }
 
   try {

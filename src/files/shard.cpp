@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "files/echo.hpp"
 #include "files/file_io.hpp"
 #include "files/text_numbers.hpp"
 #include "nqueens/unit_ranges.hpp"
@@ -568,7 +569,7 @@ ShardFile parse_document(std::string_view text, std::string source) {
 // ---- shard specs and ids ----------------------------------------------------------------------
 
 ShardSpec parse_shard_spec(std::string_view text) {
-  const std::string quoted = "shard '" + std::string(text) + "'";
+  const std::string quoted = "shard " + detail::echo(text);
   const std::size_t slash = text.find('/');
   if (slash == std::string_view::npos) throw std::invalid_argument(quoted + " is not of the form i/k (e.g. 2/8)");
   const auto index = detail::parse_whole<int>(text.substr(0, slash));

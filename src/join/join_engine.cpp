@@ -114,7 +114,7 @@ std::size_t run_unit_count(int n) {
 // for the rotation-symmetric solutions. Its unit count is known without the plan (which takes
 // gigabytes at n = 23), so a file's header is held to it before anything is sized by it.
 std::string problem_with(const RunHeader& header) {
-  if (const std::string why = join::unsupported_reason(header.n); !why.empty()) return why;
+  if (std::string why = join::unsupported_reason(header.n); !why.empty()) return why;
   if (header.symmetry != Symmetry::full)
     return "a join run folds every symmetry, but the file gives symmetry " + std::string(to_string(header.symmetry));
   if (header.split_depth != 0)

@@ -64,7 +64,7 @@ nlohmann::ordered_json context_json(const RunContext& context, JsonCounts counts
   fields["date"] = utc_now();
   fields["json_counts"] = counts == JsonCounts::string ? "string" : "number";
   fields["schema_version"] = kSchemaVersion;
-  return {{"context", fields}};
+  return {{"type", "context"}, {"context", fields}};
 }
 
 nlohmann::ordered_json counts_as_strings(nlohmann::ordered_json record) {
@@ -85,13 +85,19 @@ class JsonReporter : public Reporter {
  public:
   explicit JsonReporter(JsonCounts counts) : counts_(counts) {}
   void begin(const RunContext& context) override { context_ = context_json(context, counts_); }
-  void row(const nlohmann::ordered_json& record) override {
-    if (context_) print_stdout(context_->dump() + '\n');
-    context_.reset();
-    print_stdout((counts_ == JsonCounts::string ? counts_as_strings(record) : record).dump() + '\n');
-  }
+  void row(const nlohmann::ordered_json& record) override { print("result", record); }
+  void summary(const nlohmann::ordered_json& record) override { print("summary", record); }
 
  private:
+  // `type` first, then the record's own fields.
+  void print(const char* type, const nlohmann::ordered_json& record) {
+    if (context_) print_stdout(context_->dump() + '\n');
+    context_.reset();
+    nlohmann::ordered_json typed = {{"type", type}};
+    typed.update(counts_ == JsonCounts::string ? counts_as_strings(record) : record);
+    print_stdout(typed.dump() + '\n');
+  }
+
   JsonCounts counts_;
   std::optional<nlohmann::ordered_json> context_;  //!< until the first row is printed
 };
@@ -158,17 +164,29 @@ std::string number_cell(const nlohmann::ordered_json& value, const char* format)
   return value.is_number() ? fmt::format(fmt::runtime(format), value.get<double>()) : "-";
 }
 
-std::vector<Column> bench_columns() {
+// bench's columns; without `wide` the ones that fit 80 columns: the median and the ratios.
+std::vector<Column> bench_columns(bool wide) {
   using J = nlohmann::ordered_json;
+  if (!wide)
+    return {
+        {"N", 3, [](const J& r) { return r["n"].dump(); }},
+        {"engine", 6, [](const J& r) { return r["engine"].get<std::string>(); }},
+        {"threads", 7, [](const J& r) { return r["threads"].dump(); }},
+        {"median_s", 9, [](const J& r) { return number_cell(r["median_seconds"], "{:.3g}"); }},
+        {"stddev_s", 8, [](const J& r) { return number_cell(r["stddev_seconds"], "{:.3g}"); }},
+        {"speedup", 7, [](const J& r) { return number_cell(r["speedup_vs_1_thread"], "{:.2f}x"); }},
+        {yardstick_column(), 6, [](const J& r) { return number_cell(r[yardstick_column()], "{:.2f}x"); }},
+        {"vs_baseline", 11, [](const J& r) { return number_cell(r["vs_baseline"], "{:.2f}x"); }},
+    };
   return {
       {"N", 3, [](const J& r) { return r["n"].dump(); }},
       {"engine", 6, [](const J& r) { return r["engine"].get<std::string>(); }},
       {"threads", 7, [](const J& r) { return r["threads"].dump(); }},
-      {"median_s", 9, [](const J& r) { return number_cell(r["median_seconds"], "{:.3f}"); }},
-      {"mean_s", 8, [](const J& r) { return number_cell(r["mean_seconds"], "{:.3f}"); }},
-      {"stddev_s", 8, [](const J& r) { return number_cell(r["stddev_seconds"], "{:.3f}"); }},
-      {"min_s", 8, [](const J& r) { return number_cell(r["min_seconds"], "{:.3f}"); }},
-      {"max_s", 8, [](const J& r) { return number_cell(r["max_seconds"], "{:.3f}"); }},
+      {"median_s", 9, [](const J& r) { return number_cell(r["median_seconds"], "{:.3g}"); }},
+      {"mean_s", 8, [](const J& r) { return number_cell(r["mean_seconds"], "{:.3g}"); }},
+      {"stddev_s", 8, [](const J& r) { return number_cell(r["stddev_seconds"], "{:.3g}"); }},
+      {"min_s", 8, [](const J& r) { return number_cell(r["min_seconds"], "{:.3g}"); }},
+      {"max_s", 8, [](const J& r) { return number_cell(r["max_seconds"], "{:.3g}"); }},
       {"solutions/s", 11, [](const J& r) { return number_cell(r["solutions_per_second"], "{:.3g}"); }},
       {"nodes/s", 9, [](const J& r) { return number_cell(r["nodes_per_second"], "{:.3g}"); }},
       {"ns/node", 7, [](const J& r) { return number_cell(r["ns_per_node"], "{:.2f}"); }},
@@ -183,14 +201,24 @@ std::vector<Column> bench_columns() {
   };
 }
 
-std::vector<Column> columns_for(const std::string& command, int count_width) {
+// The text table's columns. Without `wide`, those that fit 80 columns for N <= 20 (count: N,
+// total, unique, status, seconds, engine); with it, every column.
+std::vector<Column> columns_for(const std::string& command, int count_width, bool wide) {
   std::vector<Column> columns = {
       {"N", 3, [](const nlohmann::ordered_json& r) { return r["n"].dump(); }},
       {"total", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["total"]); }},
       {"unique", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["unique"]); }},
   };
   if (command == "oeis") return columns;
-  if (command == "bench") return bench_columns();
+  if (command == "bench") return bench_columns(wide);
+  if (!wide) {
+    columns.push_back({"status", 8, status_cell});
+    columns.push_back({"seconds", 10, [](const nlohmann::ordered_json& r) {
+                         return fmt::format("{:.3f}", r["seconds"].get<double>());
+                       }});
+    columns.push_back({"engine", 6, [](const nlohmann::ordered_json& r) { return r["engine"].get<std::string>(); }});
+    return columns;
+  }
   columns.push_back(
       {"expected", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["expected_total"]); }});
   columns.push_back({"status", 8, status_cell});
@@ -212,7 +240,7 @@ class TextReporter : public Reporter {
     const int largest = context.sizes.empty() ? 0 : *std::max_element(context.sizes.begin(), context.sizes.end());
     const auto expected = oeis_total(largest);
     const int count_width = std::max<int>(10, expected ? static_cast<int>(std::to_string(*expected).size()) : 24);
-    columns_ = columns_for(context.command, count_width);
+    columns_ = columns_for(context.command, count_width, context.wide);
   }
 
   void row(const nlohmann::ordered_json& record) override {
@@ -249,8 +277,9 @@ nlohmann::ordered_json to_json(const CountRecord& record) {
     if (value) return *value;
     return nullptr;
   };
-  auto per_second = [&r](Count amount) -> nlohmann::ordered_json {
-    if (r.seconds <= 0) return nullptr;
+  // A result replayed whole from the journal has no rate: its seconds timed only the replay.
+  auto per_second = [&r, &record](Count amount) -> nlohmann::ordered_json {
+    if (r.seconds <= 0 || !record.counted_here) return nullptr;
     return static_cast<double>(amount) / r.seconds;
   };
   nlohmann::ordered_json json;
@@ -297,6 +326,10 @@ Format parse_format(const std::string& name) {
   if (name == "json") return Format::json;
   if (name == "csv") return Format::csv;
   return Format::text;
+}
+
+void add_wide_option(CLI::App& command, bool& wide) {
+  command.add_flag("--wide", wide, "Text: every column, not only those that fit 80 columns (JSON and CSV have all)");
 }
 
 void add_json_counts_option(CLI::App& command, std::string& json_counts) {

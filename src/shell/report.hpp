@@ -32,6 +32,7 @@ struct RunContext {
   std::string command;  //!< "count" or "oeis"
   int threads = 0;
   std::vector<int> sizes;  //!< every N the run will print, for column widths
+  bool wide = false;       //!< the text table shows every column, not the ones that fit 80
 };
 
 //! A counted N with what the OEIS says about it.
@@ -40,6 +41,9 @@ struct CountRecord {
   std::optional<std::uint64_t> expected_total;
   std::optional<std::uint64_t> expected_unique;
   std::optional<bool> verified;  //!< set only under --verify when a reference exists
+  //! False when this process counted no unit (the journal held them all): the rates are then
+  //! unknown (null), as `seconds` measured only the replay.
+  bool counted_here = true;
 };
 
 class Reporter {
@@ -49,10 +53,16 @@ class Reporter {
   //! table's column widths).
   virtual void begin(const RunContext& context) = 0;
   virtual void row(const nlohmann::ordered_json& record) = 0;
+  //! A record that sums up rows (bench's comparison per N): a JSON "summary" record; the text
+  //! table and CSV leave it out (the log says it on stderr).
+  virtual void summary(const nlohmann::ordered_json& /*record*/) {}
   virtual void end() {}
 };
 
-//! The `{"context": {...}}` record that opens every JSON Lines stream: the command, the build
+//! Every JSON Lines record starts with its `type`: "context", "result" (a row: count, merge, oeis,
+//! bench) or "summary". CSV has no such column.
+//!
+//! The `{"type": "context", "context": {...}}` record that opens every JSON Lines stream: the command, the build
 //! and the host (build_info.hpp), the threads, the date, and how counts are written.
 nlohmann::ordered_json context_json(const RunContext& context, JsonCounts counts = JsonCounts::number);
 
@@ -61,6 +71,10 @@ nlohmann::ordered_json build_json(const BuildInfo& build, const HostInfo& host);
 
 //! Adds `--format text|json|csv` to a subcommand.
 void add_format_option(CLI::App& command, std::string& format);
+
+//! Adds `--wide` to a subcommand: the text table shows every column instead of the ones that fit
+//! 80 columns (JSON and CSV always carry every field).
+void add_wide_option(CLI::App& command, bool& wide);
 
 //! Adds `--json-counts number|string` to a subcommand.
 void add_json_counts_option(CLI::App& command, std::string& json_counts);

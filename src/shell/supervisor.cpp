@@ -168,17 +168,30 @@ CountOptions resume_options(int n, CountOptions options, const RunSettings& sett
   const std::string recorded = journal_engine(*settings.checkpoint);
   const EngineDescription* engine = find_engine(recorded);
   if (!engine || !engine->refusal(n, options).empty()) return options;
-  if (engine->name != choose_engine(n, options).name)
-    spdlog::info("{}: resuming with the {} engine the journal was started with", settings.checkpoint->string(),
-                 recorded);
   options.engine = recorded;
   return options;
 }
 
 }  // namespace
 
+std::unique_ptr<Engine> make_run_engine(int n, const CountOptions& options, const RunSettings& settings) {
+  return make_engine(n, resume_options(n, options, settings));
+}
+
+std::string journal_mismatch_advice(const std::filesystem::path& journal, std::string_view engine) {
+  const std::string recorded = journal_engine(journal);
+  const std::string resume = !recorded.empty() && recorded != engine && find_engine(recorded)
+                                 ? "to resume it, give --engine " + recorded + "; "
+                                 : "";
+  return " (" + resume + "to start a new run, give another --checkpoint file)";
+}
+
 std::unique_ptr<Run> open_run(int n, const CountOptions& options, const RunSettings& settings) {
-  return open_run(make_engine(n, resume_options(n, options, settings)), settings);
+  const CountOptions resumed = resume_options(n, options, settings);
+  if (resumed.engine != options.engine && resumed.engine != choose_engine(n, options).name)
+    spdlog::info("{}: resuming with the {} engine the journal was started with", settings.checkpoint->string(),
+                 resumed.engine);
+  return open_run(make_engine(n, resumed), settings);
 }
 
 std::unique_ptr<Run> open_run(std::unique_ptr<Engine> engine, const RunSettings& settings) {
@@ -190,12 +203,7 @@ std::unique_ptr<Run> open_run(std::unique_ptr<Engine> engine, const RunSettings&
   try {
     run = std::make_unique<Run>(std::move(engine), settings.selection, journal);
   } catch (const JournalMismatch& mismatch) {
-    const std::string recorded = journal_engine(*settings.checkpoint);
-    const std::string resume = !recorded.empty() && recorded != header.engine && find_engine(recorded)
-                                   ? "to resume it, give --engine " + recorded + "; "
-                                   : "";
-    throw JournalMismatch(std::string(mismatch.what()) + " (" + resume +
-                          "to start a new run, give another --checkpoint file)");
+    throw JournalMismatch(std::string(mismatch.what()) + journal_mismatch_advice(*settings.checkpoint, header.engine));
   }
   if (run->journal()) log_journal(*run->journal(), run->header(), settings.repair);
   spdlog::info("N={}: {}", n, run->engine().describe());
@@ -224,7 +232,8 @@ void report_interrupt(std::string_view program, int signal, double seconds, cons
 RunOutcome outcome_of(const Run& run, const RunSettings& settings, int threads, Clock::time_point start) {
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return {run.result(threads, seconds), run.header(),
-          settings.selection.whole() ? std::vector<UnitCount>{} : run.units(), run.unit_time_here()};
+          settings.selection.whole() ? std::vector<UnitCount>{} : run.units(), run.unit_time_here(),
+          !run.todo().empty()};
 }
 
 RunOutcome count_run(int n, const CountOptions& options, const RunSettings& settings) {

@@ -180,7 +180,7 @@ TEST_F(Mpi, CsvAndVerifiedTextMatchNqueens) {
   for (std::size_t i = 1; i < want.size(); ++i) EXPECT_EQ(cells(got[i]), cells(want[i])) << got[i];
 
   // The table: every column before `seconds` (N, total, unique, expected, status).
-  const std::vector<std::string> verified = {"count", "-n", "8-12", "--verify"};
+  const std::vector<std::string> verified = {"count", "-n", "8-12", "--verify", "--wide"};
   const Outcome table = ranks(3, verified);
   ASSERT_EQ(table.exit_code, 0) << describe(table);
   auto leading = [](const std::string& row) {

@@ -347,14 +347,14 @@ TEST_F(ResumeCli, DamagedJournalIsRefusedWithExitCode3AndLeftAsItWas) {
   const Outcome r = run({"count", "-n", "13", "--checkpoint", journal});
   EXPECT_EQ(r.exit_code, 3) << describe(r);
   EXPECT_TRUE(contains(r.err, "damaged")) << r.err;
-  // Issue 15: the advice keeps the finished units instead of throwing them away.
+  // The advice keeps the finished units instead of throwing them away.
   EXPECT_TRUE(contains(r.err, "nqueens check " + journal) && contains(r.err, "--repair")) << r.err;
   EXPECT_FALSE(contains(r.err, "move it away")) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(read_bytes(journal), bytes);
 }
 
-// ---- check and --repair (issue 15) -----------------------------------------------------------
+// ---- check and --repair -----------------------------------------------------------
 
 TEST_F(ResumeCli, CheckSaysWholeDamagedOrNotAJournalByExitCode) {
   const std::string journal = file("n12.journal").string();
@@ -605,7 +605,7 @@ TEST_F(ResumeCli, CheckpointNamingADirectoryHoldsThatNsJournal) {
   EXPECT_TRUE(fs::is_regular_file(file("slash") / "n10.journal"));
 }
 
-// ---- files that are not what they seem (issue 17.7 and the smaller items) -----------------------
+// ---- files that are not what they seem -----------------------
 
 // Makes `path` unwritable: by its mode, and for root (whom modes do not stop) by the immutable
 // attribute where the file system has one. False when neither works here.
@@ -663,7 +663,7 @@ TEST_F(ResumeCli, DevicesAndHugeFilesAreRefusedWithoutReadingThem) {
     EXPECT_TRUE(contains(r.err, "is not a regular file")) << r.err;
   }
   const Outcome device = run({"merge", "/dev/zero"});
-  EXPECT_EQ(device.exit_code, 3) << describe(device);
+  EXPECT_EQ(device.exit_code, 2) << describe(device);  // bad input, as a directory is
   EXPECT_TRUE(contains(device.err, "/dev/zero is not a regular file")) << device.err;
 
   count(10, {"--checkpoint", file("big.journal").string()});
@@ -896,6 +896,21 @@ TEST_F(ShardCli, MergedShardsEqualThePlainCount) {
   }
 }
 
+// merge prints the count's text table: the columns that fit 80, or every one with --wide.
+TEST_F(ShardCli, MergedTextTableFitsEightyColumnsUnlessWide) {
+  const std::vector<std::string> files = shards(12, 2);
+  const Outcome narrow = merge(files, {"--verify"});
+  ASSERT_EQ(narrow.exit_code, 0) << describe(narrow);
+  const std::vector<std::string> lines = harness::lines_of(narrow.out);
+  ASSERT_EQ(lines.size(), 2u) << narrow.out;
+  EXPECT_EQ(lines[0], "  N       total      unique    status     seconds  engine");
+  for (const std::string& line : lines) EXPECT_LE(line.size(), 80u) << line;
+  const Outcome wide = merge(files, {"--verify", "--wide"});
+  ASSERT_EQ(wide.exit_code, 0) << describe(wide);
+  EXPECT_TRUE(contains(harness::lines_of(wide.out).at(0), "solutions/s")) << wide.out;
+  EXPECT_TRUE(contains(harness::lines_of(wide.out).at(0), "S180")) << wide.out;
+}
+
 // merge reports the summed time of the units it merged: the sum of the shard files' entries.
 TEST_F(ShardCli, MergeReportsTheSummedTimeOfTheShardsUnits) {
   const std::vector<std::string> files = shards(13, 3);
@@ -994,11 +1009,12 @@ TEST_F(ShardCli, BadOptionsAreUsageErrors) {
 // journal named on the same command line is never created.
 TEST_F(ShardCli, UnwritableOutputFailsBeforeAnythingIsCounted) {
   const fs::path journal = file("n17.journal");
-  for (const std::string& output : {file("no/such/dir/x.json").string(), directory().string()}) {
+  // A directory named as the file is bad input (exit 2); one that does not exist fails the write (exit 3).
+  for (const auto& [output, code] : {std::pair{file("no/such/dir/x.json").string(), 3}, {directory().string(), 2}}) {
     const Outcome r = run({"count", "-n", "17", "--shard", "1/1", "--output", output, "--checkpoint", journal.string(),
                            "--log-level", "info"});
-    EXPECT_EQ(r.exit_code, 3) << describe(r);
-    EXPECT_TRUE(contains(r.err, "nqueens: error: cannot ")) << r.err;
+    EXPECT_EQ(r.exit_code, code) << describe(r);
+    EXPECT_TRUE(contains(r.err, code == 3 ? "nqueens: error: cannot " : "is a directory")) << r.err;
     EXPECT_FALSE(contains(r.err, "N=17")) << "the count started\n" << r.err;
     EXPECT_FALSE(fs::exists(journal));
     EXPECT_EQ(r.out, "");
@@ -1029,7 +1045,7 @@ TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver
   EXPECT_TRUE(contains(merged.out, "\n10,724,92,724,92,")) << merged.out;
 }
 
-// Issue 15: a tampered count is found by check and by merge, and count --units + merge recovers
+// A tampered count is found by check and by merge, and count --units + merge recovers
 // the exact total without counting the other units again.
 TEST_F(ShardCli, TamperedShardIsFoundAndItsUnitsRecounted) {
   const std::vector<std::string> files = shards(14, 3);
@@ -1098,7 +1114,6 @@ TEST_F(ShardCli, OlderShardFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
   }
 }
 
-// Editing "n":16 to 17 in a K = 1 shard file merged to "17 14772512" with exit 0 (issue 17.5).
 // ---- partial damage (issue 22.5, 22.6) ---------------------------------------------------------
 
 // The lines of a text, each with its newline.
@@ -1217,6 +1232,8 @@ TEST_F(ShardCli, CheckAndMergeAgreeOnARepeatedEntry) {
   EXPECT_EQ(last_record(merged)["total"], 14200);
 }
 
+// Editing "n":16 to 17 in a K = 1 shard file merged to "17 14772512" with exit 0 before shard headers were bound to
+// their run. The edit is found, and the file is merged under the run its entries check out under.
 TEST_F(ShardCli, ShardFileWithAnEditedHeaderIsFoundAndNeverMergedUnderTheEdit) {
   const std::vector<std::string> files = shards(10, 1);
   std::string text = read_bytes(files[0]);

@@ -222,18 +222,63 @@ TEST(BenchCli, ReportsStatisticsAndEverySample) {
 
 // `bench -n 10 -t 1,2 -r 1` once reported an 18x speedup on 2 cores: runs of a millisecond time
 // the thread pool, not the count. Such ratios are left out, and the log says why.
-TEST(BenchCli, RefusesRatiosFromRunsTooShortToTime) {
-  const Outcome r = run({"bench", "-n", "10", "-t", "1,2", "-r", "1", "--format", "json"});
+// Runs of N = 10 and 11 take milliseconds: each sample repeats them until it lasts 0.1 s, so that
+// every ratio is given.
+TEST(BenchCli, CalibratesRunsTooShortToTimeAndGivesTheirRatios) {
+  const Outcome r = run({"bench", "-n", "10-11", "-t", "1,2", "-r", "2", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const std::vector<Json> records = json_lines(r.out);
-  ASSERT_EQ(records.size(), 3u) << r.out;
-  for (std::size_t i = 1; i < records.size(); ++i) {
-    ASSERT_LT(records[i]["median_seconds"].get<double>(), 0.1) << "N = 10 is meant to be too short";
-    EXPECT_TRUE(records[i]["speedup_vs_1_thread"].is_null()) << records[i];
-    EXPECT_TRUE(records[i]["vs_baseline"].is_null()) << records[i];
+  std::vector<Json> results, summaries;
+  for (const Json& record : records) (record["type"] == "result" ? results : summaries).push_back(record);
+  ASSERT_EQ(results.size(), 4u) << r.out;
+  for (const Json& record : results) {
+    ASSERT_LT(record["median_seconds"].get<double>(), 0.1) << "N = 10 and 11 are meant to be short";
+    EXPECT_GT(record["inner_repeats"].get<int>(), 1) << record;
+    EXPECT_TRUE(record["vs_baseline"].is_number()) << record;
+    if (record["threads"] == 2) {
+      EXPECT_TRUE(record["speedup_vs_1_thread"].is_number()) << record;
+    }
   }
-  EXPECT_TRUE(contains(r.err, "too short to time")) << describe(r);
-  EXPECT_EQ(lines_of(r.err).size(), 1u) << "one warning per run, not per record\n" << describe(r);
+  EXPECT_FALSE(contains(r.err, "too short to time")) << describe(r);
+  ASSERT_EQ(summaries.size(), 3u) << "the context and one summary per N\n" << r.out;
+  EXPECT_EQ(summaries[0]["type"], "context");
+  EXPECT_EQ(summaries[1]["type"], "summary");
+  EXPECT_EQ(summaries[1]["n"], 10);
+  EXPECT_EQ(summaries[2]["n"], 11);
+  EXPECT_EQ(records.back()["type"], "summary") << "a summary follows its N's rows";
+}
+
+// The summary of an N compares its fastest engine with the registry's yardstick engine on as many
+// threads (or the textbook baseline), on stderr and as a JSON "summary" record.
+TEST(BenchCli, SummarisesEachNAgainstTheYardstick) {
+  const Outcome r = run({"bench", "-n", "12", "-t", "1", "-r", "2", "-w", "0", "--engines", "dfs,join", "--format",
+                         "json", "--log-level", "info"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const Json summary = json_lines(r.out).back();
+  ASSERT_EQ(summary["type"], "summary") << r.out;
+  EXPECT_EQ(summary["n"], 12);
+  EXPECT_TRUE(summary["reference"] == "dfs" || summary["reference"] == "textbook") << summary;
+  EXPECT_GT(summary["ratio"].get<double>(), 0) << summary;
+  EXPECT_GE(summary["ratio_stddev"].get<double>(), 0) << summary;
+  const std::string text = summary["text"];
+  EXPECT_TRUE(std::regex_match(text, std::regex(R"(N=12: \w+ (on \d+ threads? )?ran \d+\.\d\d \+- \d+\.\d\d times )"
+                                                R"(faster than \w+ on \d+ threads?)")))
+      << text;
+  EXPECT_TRUE(contains(r.err, text)) << describe(r);
+}
+
+TEST(BenchCli, DefaultTextRowsFitEightyColumnsAndWideShowsTheRest) {
+  const Outcome r = run({"bench", "-n", "9", "-t", "1", "-r", "1", "-w", "0", "--engines", "dfs,join"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_EQ(lines[0].rfind("  N  engine  threads   median_s  stddev_s  speedup  vs_dfs  vs_baseline", 0), 0u)
+      << lines[0];
+  for (const std::string& line : lines) EXPECT_LE(line.size(), 80u) << line;
+  const Outcome wide = run({"bench", "-n", "9", "-t", "1", "-r", "1", "-w", "0", "--no-baseline", "--wide"});
+  ASSERT_EQ(wide.exit_code, 0) << describe(wide);
+  EXPECT_GT(lines_of(wide.out).at(0).size(), 80u) << wide.out;
+  EXPECT_TRUE(contains(lines_of(wide.out).at(0), "ceil@256")) << wide.out;
 }
 
 TEST(BenchCli, CsvQuotesTheListOfSamples) {

@@ -1,10 +1,12 @@
 // The measurement helpers behind `nqueens bench`: medians, the critical path, timed repeats.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/baseline.hpp"
@@ -32,13 +34,71 @@ TEST(Bench, SummaryOfSamples) {
   EXPECT_EQ(nqueens::summarize({}).mean_seconds, 0.0);
 }
 
-TEST(Bench, NoRatioFromRunsTooShortToTime) {
-  EXPECT_EQ(nqueens::speed_ratio(2.0, 0.5), 4.0);
-  EXPECT_EQ(nqueens::speed_ratio(0.2, 0.1), 2.0) << "the threshold itself is long enough";
-  EXPECT_FALSE(nqueens::speed_ratio(0.018, 0.001)) << "N = 10 on 1 and 2 threads once read as 18x";
-  EXPECT_FALSE(nqueens::speed_ratio(2.0, 0.05));
-  EXPECT_FALSE(nqueens::speed_ratio(0.05, 2.0));
-  EXPECT_FALSE(nqueens::speed_ratio(std::nullopt, 2.0));
+TEST(Bench, NoRatioFromSamplesTooShortToTime) {
+  using nqueens::speed_ratio;
+  using nqueens::summarize;
+  EXPECT_EQ(speed_ratio(summarize({2.0}), summarize({0.5})), 4.0);
+  EXPECT_EQ(speed_ratio(summarize({0.2}), summarize({0.1})), 2.0) << "the threshold itself is long enough";
+  EXPECT_FALSE(speed_ratio(summarize({0.018}), summarize({0.001}))) << "N = 10 on 1 and 2 threads once read as 18x";
+  EXPECT_FALSE(speed_ratio(summarize({2.0}), summarize({0.05})));
+  EXPECT_FALSE(speed_ratio(summarize({0.05}), summarize({2.0})));
+  EXPECT_FALSE(speed_ratio(std::nullopt, summarize({2.0})));
+  // The same runs, each sample repeating them until it lasts long enough, are compared.
+  EXPECT_NEAR(*speed_ratio(summarize({0.018}, 10), summarize({0.001}, 100)), 18.0, 1e-9);
+}
+
+TEST(Bench, RatioSpreadCombinesBothRelativeDeviations) {
+  const nqueens::Timing slow = nqueens::summarize({1.9, 2.1}), fast = nqueens::summarize({0.45, 0.55});
+  const double ratio = *nqueens::speed_ratio(slow, fast);
+  EXPECT_DOUBLE_EQ(ratio, 4.0);
+  const double a = slow.stddev_seconds / slow.mean_seconds, b = fast.stddev_seconds / fast.mean_seconds;
+  EXPECT_NEAR(*nqueens::speed_ratio_stddev(slow, fast), ratio * std::sqrt(a * a + b * b), 1e-12);
+  EXPECT_FALSE(nqueens::speed_ratio_stddev(std::nullopt, fast));
+}
+
+// A run of 2 ms is repeated inside each sample until the sample lasts kShortestComparable; the
+// figures are of one run.
+TEST(Bench, ShortRunsAreRepeatedInsideEachSample) {
+  using nqueens::kShortestComparable;
+  int runs = 0;
+  const nqueens::Timing timing = nqueens::time_calibrated(
+      [&runs] {
+        ++runs;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      },
+      {1, 3});
+  EXPECT_GT(timing.inner_repeats, 1);
+  EXPECT_LE(timing.inner_repeats, 100) << "about 0.14 s / 2 ms";
+  EXPECT_EQ(timing.seconds.size(), 3u);
+  EXPECT_TRUE(timing.comparable);
+  EXPECT_GE(timing.median_seconds, 0.002);
+  EXPECT_LT(timing.median_seconds, 0.05) << "a sample's time is divided by its runs";
+  EXPECT_GE(timing.max_seconds * timing.inner_repeats, 0.999 * kShortestComparable) << "the sample that calibrated it";
+  EXPECT_GE(runs, 3 * timing.inner_repeats + 1) << "a warm-up (the first try) and three samples";
+}
+
+// A run long enough alone costs no run more than before: the warm-up run is the calibration.
+TEST(Bench, LongRunsAreNotRepeatedAndCostNoExtraRun) {
+  int runs = 0;
+  const nqueens::Timing timing = nqueens::time_calibrated(
+      [&runs] {
+        ++runs;
+        std::this_thread::sleep_for(std::chrono::milliseconds(110));
+      },
+      {1, 2});
+  EXPECT_EQ(timing.inner_repeats, 1);
+  EXPECT_EQ(timing.seconds.size(), 2u);
+  EXPECT_EQ(runs, 3);
+  EXPECT_TRUE(timing.comparable);
+  int cold = 0;
+  const nqueens::Timing no_warmup = nqueens::time_calibrated(
+      [&cold] {
+        ++cold;
+        std::this_thread::sleep_for(std::chrono::milliseconds(110));
+      },
+      {0, 2});
+  EXPECT_EQ(no_warmup.seconds.size(), 2u);
+  EXPECT_EQ(cold, 2);
 }
 
 TEST(Bench, CriticalPathIsBoundedByTheLargestUnit) {
@@ -62,6 +122,8 @@ TEST(Bench, TimedRunsRepeatAndKeepTheLastResult) {
   nqueens::CountResult last;
   const nqueens::Timing timing = nqueens::time_engine(10, options, {1, 3}, last);
   EXPECT_EQ(timing.seconds.size(), 3u) << "the warm-up run is not a sample";
+  EXPECT_GT(timing.inner_repeats, 1) << "N = 10 takes well under 0.1 s";
+  EXPECT_TRUE(timing.comparable);
   EXPECT_EQ(last.totals.total, 724u);
   EXPECT_EQ(last.engine, "join");
   std::uint64_t textbook = 0;
@@ -85,8 +147,8 @@ TEST(Bench, FailsWhenTheBaselineCountsOtherwise) {
     nqueens::check_against_baseline(result, 723);
     FAIL() << "a baseline of 723 against the engine's 724 was accepted";
   } catch (const std::runtime_error& error) {
-    EXPECT_EQ(std::string(error.what()), "N=10: the " + result.engine +
-                                             " engine counted 724 but the textbook baseline 723");
+    EXPECT_EQ(std::string(error.what()),
+              "N=10: the " + result.engine + " engine counted 724 but the textbook baseline 723");
   }
 }
 

@@ -1,4 +1,4 @@
-// Damaged journals are judged and repaired, never thrown away (issue 15). Finished journals of
+// Damaged journals are judged and repaired, never thrown away. Finished journals of
 // N = 12..15 (both engines) are damaged every way a disk or a hand can: every byte of a sample
 // of lines flipped, cut at random offsets, lines repeated, garbage appended. check_journal()
 // must classify each case, and a journal opened with --repair must keep a byte-for-byte copy

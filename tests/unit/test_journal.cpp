@@ -272,7 +272,7 @@ TEST_F(JournalTest, SealedJournalIgnoresLaterAppends) {
   EXPECT_EQ(reopened.recorded().size(), 1u);
 }
 
-// ---- records and headers bound to their run (issue 17.5) ---------------------------------------
+// ---- records and headers bound to their run ---------------------------------------
 
 // Records of an N = 11 journal, each with a sound line checksum, spliced into an N = 10 journal
 // resumed to a wrong total: each record's checksum now covers the run it belongs to.
@@ -463,7 +463,7 @@ TEST_F(JournalTest, OlderFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
             std::string::npos);
 }
 
-// ---- the time of each unit (issue 14.4) ------------------------------------------------------
+// ---- the time of each unit ------------------------------------------------------
 
 // A unit of this run with a time, as a worker reports it.
 UnitCount timed(const WorkPlan& plan, std::size_t id, std::uint64_t microseconds) {
@@ -557,7 +557,7 @@ class FillingDisk {
 };
 
 // A short write on a full disk left its fragment mid-file, the next worker's whole line went
-// after it, and the next run refused the journal (issue 17: line 96 read "U 2 1250904 0 0 0
+// after it, and the next run refused the journal (line 96 read "U 2 1250904 0 0 0
 // 156U 65 513720 ...").
 TEST_F(JournalTest, AFailedAppendLeavesOnlyWholeRecords) {
   const fs::path path = make_journal(3);

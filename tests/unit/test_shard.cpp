@@ -354,7 +354,7 @@ TEST(Shard, MergeRefusesFilesOfDifferentRuns) {
   EXPECT_THROW(nqueens::merge_shards(std::vector<ShardFile>{}), std::invalid_argument);
 }
 
-// ---- headers and entries bound to their run (issue 17.5) ---------------------------------------
+// ---- headers and entries bound to their run ---------------------------------------
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const std::size_t at = text.find(from);
@@ -438,7 +438,7 @@ TEST(Shard, ImpossibleValuesAreRefused) {
   EXPECT_EQ(untimed.damaged[0].problem, "no \"microseconds\" field");
 }
 
-// ---- the time of each unit (issue 14.4) ------------------------------------------------------
+// ---- the time of each unit ------------------------------------------------------
 
 // A shard whose units carry times, as `count --shard` writes them: unit id plus `base`.
 ShardFile timed_shard(const WorkPlan& plan, int index, int count, std::uint64_t base) {
