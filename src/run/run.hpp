@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "nqueens/count.hpp"
@@ -58,6 +59,11 @@ class Run {
   //! A unit counted elsewhere (another MPI rank): into the ledger, the journal and the totals.
   //! Throws std::runtime_error for an id outside the run or one already counted.
   void record(const UnitCount& unit);
+  //! Units counted elsewhere that arrived together (an MPI rank's batch): checked first, then
+  //! into the ledger and the totals, and into the journal with one write. Throws
+  //! std::runtime_error, recording none of them, if an id is outside the run, already counted,
+  //! or in the batch twice.
+  void record(std::span<const UnitCount> units);
 
   bool complete() const;                 //!< every wanted unit counted
   std::vector<UnitCount> units() const;  //!< every wanted unit, ascending; throws if incomplete
