@@ -268,6 +268,28 @@ TEST_F(Mpi, ResumesAPartialJournalWithAnyRankCount) {
   EXPECT_EQ(Json::parse(lines_of(alone.out).back())["nodes"], Json::parse(lines_of(whole.out).back())["nodes"]);
 }
 
+// A unit journaled twice (its batch written again, say) is one unit: rank 0 replays it once,
+// counts only what the journal lacks, and the result is exact.
+TEST_F(Mpi, RepeatedRecordsInAJournalCountOnce) {
+  const fs::path full = dir_ / "full.journal", repeated = dir_ / "repeated.journal";
+  const Outcome whole = single({"count", "-n", "14", "--checkpoint", full.string(), "--format", "json"});
+  ASSERT_EQ(whole.exit_code, 0) << describe(whole);
+  const std::vector<std::string> lines = lines_of(read_bytes(full));
+  const std::size_t units = lines.size() - 1, half = units / 2;
+  std::ofstream seed(repeated);
+  seed << lines[0] << '\n';
+  for (std::size_t i = 1; i <= half; ++i) seed << lines[i] << '\n';
+  for (std::size_t i = 1; i <= half; i += 3) seed << lines[i] << '\n';  // a third of them again
+  seed.close();
+
+  const Outcome resumed = ranks(3, {"count", "-n", "14", "--checkpoint", repeated.string(), "--format", "json"});
+  ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+  EXPECT_EQ(comparable(Json::parse(lines_of(resumed.out).back())), comparable(Json::parse(lines_of(whole.out).back())));
+  const std::multiset<std::size_t> ids = journal_ids(repeated);
+  EXPECT_EQ(std::set<std::size_t>(ids.begin(), ids.end()).size(), units);
+  EXPECT_EQ(ids.size(), units + (half + 2) / 3) << "only the repeats written before the job may be there twice";
+}
+
 // Waits until the journal holds `units` units (or a minute passes).
 void wait_for_units(const fs::path& journal, std::size_t units) {
   const Clock::time_point give_up = Clock::now() + std::chrono::seconds(60);
