@@ -5,11 +5,10 @@
 //   2. a sound journal of run A whose header line is XORed with the input (header mutations):
 //      the header must read back as A's or be refused, never as another run;
 //   3. a sound journal of run A where the input picks records to take from run B (another N)
-//      instead, each with a sound line checksum of B's (splices): no record of B may be used;
-//   4. the same in format 2 (records without the unit's time), which is still read.
+//      instead, each with a sound line checksum of B's (splices): no record of B may be used.
 // Whatever is read must add up: the complete lines and the torn tail are the whole input, every
 // unit id is in range and used once, every used record is a line of the input as the journal
-// writes it for the header and format read, and check agrees with the scan (unit time too).
+// writes it for the header read, and check agrees with the scan (unit time too).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -35,11 +34,8 @@ const RunHeader kRunA{"0.1.0", "dfs", 8, nqueens::Symmetry::full, 2, 16, 0x01234
 const RunHeader kRunB{"0.1.0", "dfs", 9, nqueens::Symmetry::full, 2, 16, 0x0fedcba987654321u};
 constexpr std::size_t kUnits = 16;
 
-// Every third unit has no time ("-"), as a unit appended by a program that does not time it.
 nqueens::UnitCount unit_of(std::size_t id, std::uint64_t salt) {
-  nqueens::UnitCount unit{id, {id * 7 + salt, {salt, id, 0, id + salt}, 100 + id}};
-  if (id % 3 != 0) unit.microseconds = id * 1000 + salt;
-  return unit;
+  return {id, {id * 7 + salt, {salt, id, 0, id + salt}, 100 + id}, id * 1000 + salt};
 }
 
 std::optional<nqueens::JournalScan> scan(std::string_view bytes) {
@@ -58,8 +54,7 @@ void check_scan(std::string_view bytes, const nqueens::JournalScan& scan) {
   nqueens::UnitTime time;
   for (const nqueens::UnitCount& unit : scan.units) {
     check(unit.id < scan.header.unit_count);
-    check(bytes.find(nqueens::journal_record_line(scan.header, unit, scan.format)) != std::string_view::npos);
-    check(scan.format == nqueens::RecordFormat::timed || !unit.microseconds);  // format 2 has no time
+    check(bytes.find(nqueens::journal_record_line(scan.header, unit)) != std::string_view::npos);
     ids.push_back(unit.id);
     time.add(unit.microseconds);
   }
@@ -71,7 +66,7 @@ void check_scan(std::string_view bytes, const nqueens::JournalScan& scan) {
   const nqueens::FileCheck report = nqueens::check_journal(bytes, "fuzz.journal");
   check(report.sound == scan.units.size() && report.sound + report.missing.size() == scan.header.unit_count);
   check(report.whole() == (scan.sound() && ids.size() == scan.header.unit_count));
-  check(report.unit_time == time && report.format == scan.format);
+  check(report.unit_time == time);
 }
 
 }  // namespace
@@ -106,16 +101,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_scan(spliced, *read);
   for (const nqueens::UnitCount& unit : read->units) check(!from_b[unit.id]);
   check(read->units.size() + read->damaged.size() == kUnits);
-
-  // 4. The same splices in a format 2 journal (nqueens before issue 14): read without times.
-  std::string untimed = nqueens::journal_header_line(kRunA, nqueens::RecordFormat::untimed);
-  for (std::size_t id = 0; id < kUnits; ++id)
-    untimed += nqueens::journal_record_line(from_b[id] ? kRunB : kRunA, unit_of(id, from_b[id] ? 2 : 1),
-                                            nqueens::RecordFormat::untimed);
-  const auto old = scan(untimed);
-  check(old.has_value() && old->format == nqueens::RecordFormat::untimed);
-  check_scan(untimed, *old);
-  for (const nqueens::UnitCount& unit : old->units) check(!from_b[unit.id]);
-  check(old->units.size() + old->damaged.size() == kUnits);
   return 0;
 }

@@ -34,8 +34,6 @@ struct FileCheck {
   std::size_t torn_bytes = 0;            //!< a torn last line (a journal cut short: not damage)
   Totals totals;                         //!< over the sound records
   UnitTime unit_time;                    //!< over the sound records
-  //! The file's format: 2 for files without unit times.
-  RecordFormat format = RecordFormat::timed;
 
   bool damaged_or_conflicting() const;  //!< damage of any kind: the file needs repair
   bool whole() const;                   //!< sound and complete: exit 0 of `check`

@@ -79,7 +79,6 @@ struct CountResult {
   //! (close to their CPU time: a worker runs one unit at a time), in every run that counted
   //! them: units replayed from a journal or read from shard files included.
   std::uint64_t unit_microseconds = 0;
-  std::size_t untimed_units = 0;  //!< units of the result with no known time (format 2 files)
 };
 
 //! Largest thread count accepted: beyond this a request is a typo, not a machine.

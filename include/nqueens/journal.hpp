@@ -8,13 +8,11 @@
 // order units finished. The header carries a CRC-32 of its text, each record the CRC-32 of its
 // text bound to the run (unit_checksum), so a record spliced in from another run's journal is
 // refused like a damaged one. A record's time is the wall time its kernel call took on its
-// worker thread, in whole microseconds ("-" if unknown); two records of one unit with equal
-// counts are repeats whatever their times. New journals are format 3. Format 2 journals (records
-// without the time, nqueens before issue 14) are read and resumed, and stay format 2: records
-// appended to them have no time. Format 1 journals (records checked on their own text) are
-// refused as a format this build does not read. A line is written with one
-// write(2) as soon as its unit finishes, so a killed process loses nothing but units in
-// flight; the file is fsync'ed at least once a second while a run appends to it.
+// worker thread, in whole microseconds; two records of one unit with equal counts are repeats
+// whatever their times. This build reads and writes format 3 only: journals of formats 1 and 2,
+// written by development builds before the first release, are refused unchanged. A line is
+// written with one write(2) as soon as its unit finishes, so a killed process loses nothing but
+// units in flight; the file is fsync'ed at least once a second while a run appends to it.
 //
 // Opening an existing journal never changes it unless it belongs to this run and is sound. The
 // one repair made unasked is a torn last line (the process, or the machine, died while writing
@@ -39,8 +37,12 @@
 
 namespace nqueens {
 
+//! The journal format this build reads and writes (the number after "nqueens-journal").
+inline constexpr int kJournalFormat = 3;
+
 //! The file is not a journal of this run (other N, mode, depth or unit list; or no journal at
-//! all). Derives from std::invalid_argument: it is bad input, not a failure.
+//! all, or one of an older format). Derives from std::invalid_argument: it is bad input, not a
+//! failure.
 struct NQUEENS_EXPORT JournalMismatch : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
@@ -61,14 +63,13 @@ struct JournalDamage {
 //! What a journal file holds, checked line by line.
 struct JournalScan {
   RunHeader header;
-  RecordFormat format = RecordFormat::timed;  //!< 3, or 2 for a journal without unit times
-  std::vector<UnitCount> units;               //!< every sound record's unit once, in file order
-  std::vector<JournalDamage> damaged;         //!< lines that fail their checksum or are no record of the run
-  std::vector<std::size_t> conflicting;       //!< ids recorded with different counts, ascending (not in units)
-  std::size_t repeated = 0;                   //!< records repeating an earlier one exactly (harmless)
-  std::size_t valid_bytes = 0;                //!< up to the end of the last complete line
-  std::size_t torn_bytes = 0;                 //!< after that: a torn last line, or damage (then in damaged)
-  bool tail_damaged = false;                  //!< those bytes are no torn record: damage
+  std::vector<UnitCount> units;          //!< every sound record's unit once, in file order
+  std::vector<JournalDamage> damaged;    //!< lines that fail their checksum or are no record of the run
+  std::vector<std::size_t> conflicting;  //!< ids recorded with different counts, ascending (not in units)
+  std::size_t repeated = 0;              //!< records repeating an earlier one exactly (harmless)
+  std::size_t valid_bytes = 0;           //!< up to the end of the last complete line
+  std::size_t torn_bytes = 0;            //!< after that: a torn last line, or damage (then in damaged)
+  bool tail_damaged = false;             //!< those bytes are no torn record: damage
 
   //! Nothing damaged or conflicting: every line but a torn last one is a record to use.
   bool sound() const { return damaged.empty() && conflicting.empty(); }
@@ -84,19 +85,17 @@ struct JournalRepair {
   std::filesystem::path backup;  //!< the damaged file, byte for byte
 };
 
-//! The first line of a journal for `header` in `format`, with its newline.
-NQUEENS_EXPORT std::string journal_header_line(const RunHeader& header, RecordFormat format = RecordFormat::timed);
+//! The first line of a journal for `header`, with its newline.
+NQUEENS_EXPORT std::string journal_header_line(const RunHeader& header);
 
-//! A record line for `unit` of the run `header`, with its newline, as Journal::append writes it
-//! to a journal of `format`.
-NQUEENS_EXPORT std::string journal_record_line(const RunHeader& header, const UnitCount& unit,
-                                               RecordFormat format = RecordFormat::timed);
+//! A record line for `unit` of the run `header`, with its newline, as Journal::append writes it.
+NQUEENS_EXPORT std::string journal_record_line(const RunHeader& header, const UnitCount& unit);
 
 //! Reads a journal's bytes and sorts its lines: sound records, repeats, conflicts, damage.
 //! Throws JournalMismatch if they do not start like a journal (or one of a format or run this
-//! build cannot have written) and JournalCorrupt for a damaged header, unless `expected` is
-//! given: then the records are checked against that run, and the header is line 1 of the
-//! damage. `name` is used in messages only.
+//! build cannot have written: an older format is refused in one line that says so) and
+//! JournalCorrupt for a damaged header, unless `expected` is given: then the records are checked
+//! against that run, and the header is line 1 of the damage. `name` is used in messages only.
 NQUEENS_EXPORT JournalScan scan_journal(std::string_view bytes, std::string_view name,
                                         const RunHeader* expected = nullptr);
 
@@ -130,9 +129,6 @@ class NQUEENS_EXPORT Journal {
   std::size_t dropped_bytes() const { return dropped_bytes_; }
 
   const std::filesystem::path& path() const { return path_; }
-
-  //! The file's format: timed (3) unless it was opened as a format 2 journal.
-  RecordFormat format() const { return format_; }
 
   //! Empty when units can be appended; otherwise why not ("cannot write to journal F:
   //! Read-only file system"). Such a journal is opened read-only: it can answer a run it holds
@@ -169,7 +165,6 @@ class NQUEENS_EXPORT Journal {
 
   std::filesystem::path path_;
   RunHeader header_;
-  RecordFormat format_ = RecordFormat::timed;  //!< the file's: appends keep to it
   int fd_ = -1;
   std::vector<UnitCount> recorded_;
   std::size_t dropped_bytes_ = 0;

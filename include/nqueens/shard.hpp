@@ -5,9 +5,9 @@
 // A shard file is JSON (format_version 3): the run header, the shard, threads and seconds with a
 // CRC-32 over them, and one entry per unit with its counts, its time in microseconds and the
 // CRC-32 of its record text bound to the run (unit_record.hpp), so an edited count or time is
-// caught by id and an entry copied from another run's file is caught too. Format 2 files (no
-// unit times, nqueens before issue 14) are still read; format 1 files are refused with the
-// reason.
+// caught by id and an entry copied from another run's file is caught too. This build reads and
+// writes format_version 3 only: files of format_version 1 and 2, written by development builds
+// before the first release, are refused in one line that says so.
 #include <cstddef>
 #include <filesystem>
 #include <span>
@@ -31,6 +31,9 @@ struct ShardSpec {
 
 inline constexpr int kMaxShards = 1'000'000;
 
+//! The shard file format_version this build reads and writes.
+inline constexpr int kShardFormat = 3;
+
 //! "i/k" with 1 <= i <= k <= kMaxShards. Throws std::invalid_argument with a one-line reason.
 NQUEENS_EXPORT ShardSpec parse_shard_spec(std::string_view text);
 
@@ -44,8 +47,6 @@ struct ShardFile {
   double seconds = 0;
   std::vector<UnitCount> units;      //!< units whose stored checksum matches their counts
   std::vector<std::size_t> altered;  //!< ids whose stored checksum does not (read side only)
-  //! format_version 3, or 2 for a file whose entries have no time (read; written for tests).
-  RecordFormat format = RecordFormat::timed;
 };
 
 //! The file is not a readable shard file (bad JSON, missing fields, ids out of range, a header

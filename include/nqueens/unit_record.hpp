@@ -3,7 +3,6 @@
 // took, and a checksum that tells a damaged or edited record from a good one.
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,30 +15,19 @@ namespace nqueens {
 struct UnitCount {
   std::size_t id = 0;  //!< index in the plan's unit list
   Tally tally;         //!< what count_from() returned for it
-  //! Wall time of the kernel call on its worker thread, rounded to the nearest microsecond;
-  //! nullopt when unknown (records of format 2 files, written before units were timed).
-  std::optional<std::uint64_t> microseconds = std::nullopt;
+  //! Wall time of the kernel call on its worker thread, rounded to the nearest microsecond.
+  std::uint64_t microseconds = 0;
 
   //! Two records of one unit agree when their counts do: the time differs from run to run, so
   //! it is left out (a unit counted twice, or a record repeated with another time, is a repeat).
   friend bool operator==(const UnitCount& a, const UnitCount& b) { return a.id == b.id && a.tally == b.tally; }
 };
 
-//! How a unit's record text is spelled, by the format of the file that holds it: format 2
-//! (nqueens before issue 14) has no time, format 3 ends in the microseconds ("-" if unknown).
-enum class RecordFormat { untimed = 2, timed = 3 };
-
-//! The summed time of a set of units: what reports call `unit_seconds` and `untimed_units`.
+//! The summed time of a set of units: what reports call `unit_seconds`.
 struct UnitTime {
-  std::uint64_t microseconds = 0;  //!< over the units whose time is known
-  std::size_t untimed = 0;         //!< units with no known time (from format 2 files)
+  std::uint64_t microseconds = 0;
 
-  void add(const std::optional<std::uint64_t>& unit) {
-    if (unit)
-      microseconds += *unit;
-    else
-      ++untimed;
-  }
+  void add(std::uint64_t unit) { microseconds += unit; }
   friend bool operator==(const UnitTime&, const UnitTime&) = default;
 };
 
@@ -48,16 +36,14 @@ struct UnitTime {
 NQUEENS_EXPORT std::uint32_t crc32(std::string_view bytes, std::uint32_t before = 0);
 
 //! The canonical text of one finished unit: "U <id> <total> <o1> <o2> <o4> <o8> <nodes> <us>",
-//! <us> its microseconds or "-"; without " <us>" in format 2. Journal lines and shard-file
-//! checksums are both computed over it, so a unit's checksum is the same wherever it is stored,
-//! and covers its time.
-NQUEENS_EXPORT std::string unit_record_text(const UnitCount& unit, RecordFormat format = RecordFormat::timed);
+//! <us> its microseconds. Journal lines and shard-file checksums are both computed over it, so a
+//! unit's checksum is the same wherever it is stored, and covers its time.
+NQUEENS_EXPORT std::string unit_record_text(const UnitCount& unit);
 
 //! The checksum of a unit of the run `run`: the CRC-32 of run_identity(run), a newline and
-//! unit_record_text(unit, format). Binding it to the run means a record copied from a file of
-//! another run (another N, engine, mode or unit list) fails its check, however sound its own text.
-NQUEENS_EXPORT std::uint32_t unit_checksum(const RunHeader& run, const UnitCount& unit,
-                                           RecordFormat format = RecordFormat::timed);
+//! unit_record_text(unit). Binding it to the run means a record copied from a file of another
+//! run (another N, engine, mode or unit list) fails its check, however sound its own text.
+NQUEENS_EXPORT std::uint32_t unit_checksum(const RunHeader& run, const UnitCount& unit);
 
 //! A checksum as files store it: 8 lower-case hex digits.
 NQUEENS_EXPORT std::string checksum_hex(std::uint32_t checksum);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Cluster scaling model from measured per-unit costs (docs/performance.md, "Cluster scaling model").
+"""Cluster scaling model from measured per-unit costs (docs/cluster.md, "Scaling model").
 
     scripts/dev/scaling-model.py JOURNAL... [--threads 1,16] [--ranks 16,64,256] [--cost auto]
     scripts/dev/scaling-model.py JOURNAL... --simulate [--latency-us 100] [--policy work] ...
@@ -22,23 +22,24 @@ units resumed from them). For R ranks of T threads, P = R x T workers:
 
 Communication and start-up are left out of these three.
 
---simulate replays the run through nqueens-mpi's protocol instead (docs/cluster.md, "How the work
-is spread"), event by event, with the journal's measured times: R ranks of T threads each; a
-rank's main thread draws positions of the shared list (the journal's order) by the draw policy
+--simulate replays the run through nqueens-mpi's protocol instead (docs/cluster.md, "How the
+work is spread"), event by event, with the journal's measured times: R ranks of T threads each;
+a rank's main thread draws positions of the shared list (the journal's order) by the draw policy
 and sleeps --latency-us before each draw and before each batch it sends, as
 NQUEENS_MPI_LATENCY_US makes the program do; a rank keeps one draw's worth waiting ahead of its
 threads; finished units go to rank 0 in batches (--batch-units, --batch-seconds), and rank 0's
-main thread, which also draws for rank 0, spends --collect-us per unit recording them (ledger and
-journal line: 0.65 us measured on the development machine, 0.2 us without a journal). --policy work is nqueens-mpi's draw policy
-(src/mpi/draw_policy.hpp): a draw is worth min(T x --per-thread-ms of estimated time at the
-rank's measured rate, remaining / (--share x R)), the estimate of a unit being its measured time
-(an exact estimate; the journal's order carries the real estimate's ordering errors); --policy
-units is the earlier one: each rank keeps T units waiting and draws min(T - waiting, remaining
-units / (2 x R)). For a journal in the order units were handed out, count it with one thread
-(`nqueens count -t 1`) or with nqueens-mpi: several threads of `nqueens count` finish units out
-of list order. It prints, in seconds: ideal = total / P, the largest unit, rank 0's collecting
-(units x --collect-us, serial), the simulated run (the last unit recorded by rank 0), the
-efficiency (total / (P x simulated)), and which term limits it.
+main thread, which also draws for rank 0, spends --collect-us per unit recording them (ledger
+and journal line: 0.65 us measured on the development machine, 0.2 us without a journal).
+--policy work is nqueens-mpi's draw policy (src/mpi/draw_policy.hpp): a draw is worth
+min(T x --per-thread-ms of estimated time at the rank's measured rate, remaining / (--share x R)),
+the estimate of a unit being its measured time (an exact estimate; the journal's order carries
+the real estimate's ordering errors); --policy units is the earlier one: each rank keeps T units
+waiting and draws min(T - waiting, remaining units / (2 x R)). For a journal in the order units
+were handed out, count it with one thread (`nqueens count -t 1`) or with nqueens-mpi: several
+threads of `nqueens count` finish units out of list order. It prints, in seconds: ideal =
+total / P, the largest unit, rank 0's collecting (units x --collect-us, serial), the simulated
+run (the last unit recorded by rank 0), the efficiency (total / (P x simulated)), and which
+term limits it.
 
 The records' checksums are not checked here: `nqueens check FILE` does that.
 """

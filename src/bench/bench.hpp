@@ -29,7 +29,7 @@ struct Repeats {
   int timed = 3;
 };
 
-//! The engine's run for one N: `repeats.warmup` untimed, then `repeats.timed` timed runs;
+//! The engine's run for one N: `repeats.warmup` warm-up runs, not timed, then `repeats.timed` timed runs;
 //! `last` receives the final run's result.
 Timing time_engine(int n, const CountOptions& options, Repeats repeats, CountResult& last);
 

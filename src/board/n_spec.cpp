@@ -3,13 +3,15 @@
 #include <algorithm>
 #include <string>
 
+#include "files/echo.hpp"
 #include "nqueens/board.hpp"
 
 namespace nqueens {
 
 namespace {
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+// User text in a message: quoted, and cut short (a 100,000-digit N gives a short line).
+std::string quoted(std::string_view text) { return detail::echo(text); }
 
 // One size: digits only (no sign, no spaces), within the board limits. Long digit strings are
 // caught by length before they can overflow an int.
@@ -21,7 +23,7 @@ int parse_size(std::string_view text, std::string_view spec) {
   if (text.size() <= 3)
     for (char c : text) value = value * 10 + (c - '0');
   if (text.size() > 3 || !valid_board_size(value))
-    throw SpecError("board size " + std::string(text) + " is out of range " + std::to_string(kMinN) + ".." +
+    throw SpecError("board size " + detail::echo_bare(text) + " is out of range " + std::to_string(kMinN) + ".." +
                     std::to_string(kMaxN));
   return value;
 }

@@ -126,10 +126,10 @@ void warn_if_too_short(int n, const Timing& timing) {
 
 // Times every engine and thread count for one N. Per-unit node counts from the last repeat
 // give the critical path; they are written by unit id, each id by exactly one thread.
-void bench_one_size(int n, const BenchArgs& args, Reporter& reporter) {
+void bench_one_size(int n, const std::vector<CountOptions>& engines, const BenchArgs& args, Reporter& reporter) {
   const std::optional<Baseline> baseline = measure_baseline(n, args);
   std::map<int, double> yardstick_seconds;  // by thread count, when the yardstick is timed in this run
-  for (CountOptions options : engines_for(n, args)) {
+  for (CountOptions options : engines) {
     std::optional<double> one_thread;
     for (int threads : args.threads) {
       options.threads = threads;
@@ -157,9 +157,15 @@ int run(BenchArgs args) {
   std::sort(args.threads.begin(), args.threads.end());  // 1 first, so speedups have their base
   args.threads.erase(std::unique(args.threads.begin(), args.threads.end()), args.threads.end());
 
+  // Every (N, engine, options) is checked with the registry before anything runs: an engine that
+  // cannot count the last N is refused now, not after the baselines and engines of the others
+  // (days of them at N = 24).
+  std::vector<std::vector<CountOptions>> engines;
+  for (int n : sizes) engines.push_back(engines_for(n, args));
+
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"bench", args.threads.back(), sizes});
-  for (int n : sizes) bench_one_size(n, args, *reporter);
+  for (std::size_t i = 0; i < sizes.size(); ++i) bench_one_size(sizes[i], engines[i], args, *reporter);
   reporter->end();
   return kOk;
 }
@@ -179,7 +185,7 @@ Registered add_bench_command(CLI::App& app) {
       ->capture_default_str();
   command
       ->add_option("-w,--warmup", args->repeats.warmup,
-                   "Untimed runs before the timed ones (caches, allocator, thread pool)")
+                   "Warm-up runs, not timed, before the timed ones (caches, allocator, thread pool)")
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
   add_search_options(*command, args->search);

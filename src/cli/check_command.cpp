@@ -3,7 +3,6 @@
 // the command that repairs or completes them. Exit 0 when every file is whole, 1 when one is
 // damaged or incomplete, 2 when one is not a journal or shard file of a run of this build.
 #include <algorithm>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <utility>
@@ -13,10 +12,13 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "run/registry.hpp"
+#include "files/echo.hpp"
+#include "files/file_io.hpp"
 #include "nqueens/check.hpp"
 #include "nqueens/unit_ranges.hpp"
+#include "run/registry.hpp"
 #include "run/run.hpp"
+#include "shell/console.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 #include "shell/standard_output.hpp"
@@ -61,12 +63,18 @@ std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& so
   return engine;
 }
 
+// The first bytes of `path`, read only from a regular file: a FIFO is refused before it could
+// block the check, a device before a byte of it is read. A file that cannot be opened gives ""
+// (reading it as a shard file then says why).
 std::string first_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string head(64, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  return head;
+  try {
+    const detail::ReadFile file(path);
+    return detail::read_from(file.fd(), path, 0, 64);
+  } catch (const std::invalid_argument& refused) {
+    throw NotSuchFile(refused.what());
+  } catch (const std::runtime_error&) {
+    return {};
+  }
 }
 
 FileCheck check_file(const std::string& path) {
@@ -102,8 +110,8 @@ std::string status(const FileCheck& check) {
 std::string advice(const FileCheck& check) {
   if (check.whole()) return "nothing to do";
   if (check.journal)
-    return fmt::format("`nqueens count {} --checkpoint {}{}` {}", run_options_text(check.header), check.source,
-                       check.damaged_or_conflicting() ? " --repair" : "",
+    return fmt::format("`nqueens count {} --checkpoint {}{}` {}", run_options_text(check.header),
+                       detail::shown_path(check.source), check.damaged_or_conflicting() ? " --repair" : "",
                        check.damaged_or_conflicting() ? "keeps the sound records and counts the other units"
                                                       : "counts the missing units");
   if (check.missing.empty()) return "remove the entries named above (units outside the file's shard)";
@@ -122,7 +130,7 @@ std::string what_file(const FileCheck& check) {
 }
 
 void print_text(const FileCheck& check) {
-  say("{}: {}, written by nqueens {}: {}\n", check.source, what_file(check), check.header.version,
+  say("{}: {}, written by nqueens {}: {}\n", detail::shown_path(check.source), what_file(check), check.header.version,
       run_identity(check.header));
   say("  records: {} sound, {} repeated, {}, {} altered, {} with conflicting records\n", check.sound, check.repeated,
       counted(check.damaged.size(), "damaged line"), check.altered.size(), counted(check.conflicting.size(), "unit"));
@@ -136,11 +144,7 @@ void print_text(const FileCheck& check) {
   if (!check.missing.empty())
     say("  missing: {}: {}\n", counted(check.missing.size(), "unit"), format_id_ranges(check.missing, kMaxShown));
   say("  total over the sound records: {} (nodes {})\n", to_string(check.totals.total), to_string(check.totals.nodes));
-  say("  unit time over the sound records: {:.3f} s{}\n", unit_seconds(check.unit_time.microseconds),
-      check.unit_time.untimed > 0
-          ? fmt::format(" ({} without a time: format {})", counted(check.unit_time.untimed, "record"),
-                        static_cast<int>(check.format))
-          : std::string());
+  say("  unit time over the sound records: {:.3f} s\n", unit_seconds(check.unit_time.microseconds));
   say("  status: {}: {}\n", status(check), advice(check));
 }
 
@@ -166,9 +170,8 @@ Json check_json(const FileCheck& check) {
                  {"missing_count", check.missing.size()},
                  {"total", count_json(check.totals.total)},
                  {"nodes", count_json(check.totals.nodes)},
-                 {"format", static_cast<int>(check.format)},
+                 {"format", check.journal ? kJournalFormat : kShardFormat},
                  {"unit_seconds", unit_seconds(check.unit_time.microseconds)},
-                 {"untimed_units", check.unit_time.untimed},
                  {"advice", advice(check)}});
   return record;
 }
@@ -185,19 +188,25 @@ int check_one(const std::string& path, bool json) {
   } catch (const JournalCorrupt& damaged) {  // the run header itself, or the file's size
     code = kMismatch;
     record = {{"file", path}, {"kind", "journal"}, {"status", "damaged"}, {"error", damaged.what()}};
-    if (!json) say("{}: journal: {}\n  status: damaged\n", path, damaged.what());
+    if (!json) say("{}: journal: {}\n  status: damaged\n", detail::shown_path(path), detail::one_line(damaged.what()));
   } catch (const ShardFileError& damaged) {
     code = kMismatch;
     record = {{"file", path}, {"kind", "shard"}, {"status", "damaged"}, {"error", damaged.what()}};
-    if (!json) say("{}: shard file: {}\n  status: damaged\n", path, damaged.what());
+    if (!json)
+      say("{}: shard file: {}\n  status: damaged\n", detail::shown_path(path), detail::one_line(damaged.what()));
   } catch (const std::invalid_argument& stranger) {  // JournalMismatch, NotSuchFile
     code = kUsage;
     record = {{"file", path}, {"status", "not a journal or shard file"}, {"error", stranger.what()}};
-    if (!json) say("{}: not a journal or shard file of this build: {}\n", path, stranger.what());
+    // An error, not a report: stderr, where every error goes.
+    if (!json)
+      shell::Console::err().line(fmt::format("nqueens: error: {}: not a journal or shard file of this build: {}",
+                                             detail::shown_path(path), detail::one_line(stranger.what())));
   } catch (const std::runtime_error& unreadable) {
     code = kUsage;
     record = {{"file", path}, {"status", "unreadable"}, {"error", unreadable.what()}};
-    if (!json) say("{}: {}\n", path, unreadable.what());
+    if (!json)
+      shell::Console::err().line(
+          fmt::format("nqueens: error: {}: {}", detail::shown_path(path), detail::one_line(unreadable.what())));
   }
   if (json) say("{}\n", record.dump());
   return code;

@@ -21,8 +21,11 @@ namespace nqueens::cli {
 
 namespace {
 
-int run_shard(const CountArgs& args, int n, const CountOptions& options, const RunSettings& session) {
-  ShardOutput output(args.output);  // before the count: a path that cannot be written fails now
+int run_shard(const CountArgs& args, const std::vector<int>& sizes, const CountOptions& options,
+              const RunSettings& session) {
+  // Before the count: a path that cannot be written fails now.
+  ShardOutput output(args.output, output_policy(args, sizes));
+  const int n = sizes.front();
   output.write(count_run(n, options, session), session.selection.file_shard());
   return kOk;
 }
@@ -33,10 +36,13 @@ int run(const CountArgs& args) {
   const CountOptions options = engine_options(args);
   check_every_size(sizes, options);
   const RunSettings session = run_settings(args, sizes);
+  // Every N's journal, before the first N is counted: the header of the run count_run will open.
+  check_journal_headers(session, sizes, [&options](int n, const RunSettings& settings) {
+    return make_run_engine(n, options, settings)->header();
+  });
   if (session.checkpoint) create_journal_directory(*session.checkpoint, sizes.size());
   catch_interrupts();
-  if (!session.selection.whole())
-    return run_shard(args, sizes.front(), options, settings_for_size(session, sizes.front(), 1));
+  if (!session.selection.whole()) return run_shard(args, sizes, options, settings_for_size(session, sizes.front(), 1));
 
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"count", resolve_threads(args.threads), sizes});

@@ -1,46 +1,108 @@
 // The `nqueens` program: only wiring. CLI11 parses, the engine counts, report.cpp prints.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
+#include "files/echo.hpp"
 #include "shell/build_info.hpp"
 #include "shell/console.hpp"
 #include "shell/logging.hpp"
 #include "shell/number_options.hpp"
 #include "shell/standard_output.hpp"
+#include "shell/suggest.hpp"
 
 namespace {
 
 int fail(int code, const std::string& message) {
   std::fflush(stdout);
-  nqueens::shell::Console::err().line("nqueens: error: " + message);
+  // One line whatever the message holds (a path with a newline, a huge argument CLI11 repeats).
+  nqueens::shell::Console::err().line("nqueens: error: " + nqueens::detail::one_line(message));
   return code;
 }
 
-// CLI11 2.1 answers a mistyped command with "A subcommand is required"; name the word instead.
-std::string unknown_command(const CLI::App& app, int argc, char** argv) {
-  if (argc < 2 || argv[1][0] == '-') return {};
-  std::string known;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
-    if (sub->get_name() == argv[1]) return {};
-    known += (known.empty() ? "" : ", ") + sub->get_name();
+std::vector<const CLI::App*> subcommands_of(const CLI::App& app) {
+  return app.get_subcommands([](const CLI::App*) { return true; });
+}
+
+// CLI11 2.1 answers a mistyped command with "A subcommand is required"; name the word instead,
+// and the command it most looks like.
+std::string unknown_command(const CLI::App& app, const std::string& word) {
+  std::vector<std::string> known{"help"};
+  for (const CLI::App* sub : subcommands_of(app)) {
+    if (sub->get_name() == word) return {};
+    known.push_back(sub->get_name());
   }
-  return "unknown command '" + std::string(argv[1]) + "' (commands: " + known + ")";
+  std::string message = "unknown command " + nqueens::detail::echo(word);
+  if (const std::string like = nqueens::shell::closest(word, known); !like.empty())
+    return message + ": did you mean '" + like + "'?";
+  std::string list;
+  for (const std::string& name : known) list += (list.empty() ? "" : ", ") + name;
+  return message + " (commands: " + list + ")";
+}
+
+// The short usage a bare `nqueens` prints: what the commands are and where the rest is.
+std::string short_usage(const CLI::App& app) {
+  std::string text = "usage: nqueens COMMAND [OPTIONS]   (nqueens count 16, nqueens help count)\n\ncommands:\n";
+  for (const CLI::App* sub : subcommands_of(app))
+    text += fmt::format("  {:<8} {}\n", sub->get_name(), sub->get_description());
+  return text;
+}
+
+// `nqueens help [COMMAND]`: the help of the program or of one command, on stdout.
+int help(const CLI::App& app, int argc, char** argv) {
+  if (argc < 3) {
+    nqueens::shell::print_stdout(app.help());
+    return nqueens::cli::kOk;
+  }
+  const std::string word = argv[2];
+  for (const CLI::App* sub : subcommands_of(app))
+    if (sub->get_name() == word) {
+      nqueens::shell::print_stdout(sub->help(app.get_name()));
+      return nqueens::cli::kOk;
+    }
+  return fail(nqueens::cli::kUsage, unknown_command(app, word));
+}
+
+// "The following arguments were not expected: --threds": and the option of the command that the
+// first unknown one most looks like.
+std::string with_suggestion(const CLI::App& app, const CLI::ParseError& error, int argc, char** argv) {
+  std::string message = error.what();
+  if (dynamic_cast<const CLI::ExtrasError*>(&error) == nullptr) return message;
+  const CLI::App* command = &app;
+  for (const CLI::App* sub : subcommands_of(app))
+    if (argc > 1 && sub->get_name() == argv[1]) command = sub;
+  std::vector<std::string> names;
+  for (const CLI::Option* option : command->get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+    for (const std::string& name : option->get_snames()) names.push_back("-" + name);
+  }
+  for (int i = 2; i < argc; ++i) {
+    const std::string word = std::string(argv[i]).substr(0, std::string_view(argv[i]).find('='));
+    if (word.size() < 2 || word[0] != '-' || std::find(names.begin(), names.end(), word) != names.end()) continue;
+    if (const std::string like = nqueens::shell::closest(word, names); !like.empty())
+      return "unknown option " + nqueens::detail::echo_bare(word) + ": did you mean " + like + "?";
+    break;
+  }
+  return message;
 }
 
 int run_program(int argc, char** argv) {
   using namespace nqueens::cli;
   spdlog::set_default_logger(nqueens::shell::make_console_logger("nqueens"));
 
-  CLI::App app{"nqueens: count the solutions of the N-Queens problem, exactly and fast"};
-  app.set_version_flag("--version", [] {
+  CLI::App app{"nqueens: count the solutions of the N-Queens problem, exactly and fast", "nqueens"};
+  app.set_version_flag("-V,--version", [] {
     std::string text = nqueens::shell::version_text(nqueens::shell::build_info());
     text.pop_back();  // CLI11 ends the text with its own newline
     return text;
@@ -64,13 +126,26 @@ int run_program(int argc, char** argv) {
   // stops at that write and ends quietly (standard_output.hpp).
   std::signal(SIGPIPE, SIG_IGN);
 
-  if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) return fail(kUsage, unknown);
+  if (argc < 2) {
+    std::string usage = short_usage(app);
+    usage.pop_back();  // line() ends it
+    nqueens::shell::Console::err().line(usage);
+    return kUsage;
+  }
+  if (std::string(argv[1]) == "help") return help(app, argc, argv);
+  if (argv[1][0] != '-')
+    if (const std::string unknown = unknown_command(app, argv[1]); !unknown.empty()) return fail(kUsage, unknown);
+  std::vector<std::string> words = nqueens::shell::split_short_equals(argc, argv);
   try {
-    app.parse(argc, argv);
+    std::reverse(words.begin(), words.end());  // CLI11 takes a vector last word first
+    words.pop_back();                          // the program's name
+    app.parse(words);
   } catch (const CLI::Success& done) {  // --help, --version
     return app.exit(done);
   } catch (const CLI::ParseError& error) {
-    return fail(kUsage, error.what());
+    return fail(kUsage,
+                nqueens::detail::cut_arguments(with_suggestion(app, error, argc, argv),
+                                               std::span<char* const>(argv + 1, static_cast<std::size_t>(argc - 1))));
   }
 
   try {
@@ -80,7 +155,7 @@ int run_program(int argc, char** argv) {
   } catch (const ReaderGone& gone) {
     // `| head`: the reader has seen what it wanted, so this is not an error.
     spdlog::debug("{}: stopped", gone.what());
-    return kOk;
+    return nqueens::cli::kOk;
   } catch (const std::invalid_argument& error) {
     return fail(kUsage, error.what());
   } catch (const std::exception& error) {

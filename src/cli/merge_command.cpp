@@ -12,10 +12,11 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "run/registry.hpp"
+#include "files/echo.hpp"
 #include "files/file_io.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_ranges.hpp"
+#include "run/registry.hpp"
 #include "run/run.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
@@ -47,7 +48,8 @@ std::string id_ranges(const std::vector<std::size_t>& ids) {
 // The files' names, cut after kMaxRuns of them.
 std::string file_list(const std::vector<std::size_t>& files, const std::vector<ShardFile>& shards) {
   std::string text;
-  for (std::size_t i = 0; i < files.size() && i < kMaxRuns; ++i) text += (i ? ", " : "") + shards[files[i]].source;
+  for (std::size_t i = 0; i < files.size() && i < kMaxRuns; ++i)
+    text += (i ? ", " : "") + detail::shown_path(shards[files[i]].source);
   if (files.size() > kMaxRuns) text += fmt::format(", ... ({} files in all)", files.size());
   return text;
 }
@@ -95,12 +97,12 @@ void print_shard_hints(const std::vector<ShardFile>& shards) {
 
 // How to count what is missing into one more file for the merge, instead of running it all
 // again: the ids in full on the command line when they are few, else through --missing FILE.
-void print_recount(const MergeReport& report, const std::string& missing_file) {
+void print_recount(const MergeReport& report, const std::string& missing_file, const detail::WritePolicy& policy) {
   if (report.missing.empty()) return;
   std::string units = format_id_ranges(report.missing, kMaxRecountRuns);
   if (!missing_file.empty()) {
-    detail::write_file_atomically(missing_file, format_id_ranges(report.missing) + "\n");
-    units = "@" + missing_file;
+    detail::write_file_atomically(missing_file, format_id_ranges(report.missing) + "\n", policy);
+    units = "@" + detail::shown_path(missing_file);
   } else if (units.find("...") != std::string::npos) {
     fmt::print(stderr,
                "nqueens: error: to count the {} missing units again, merge with --missing FILE to list them in FILE, "
@@ -114,7 +116,8 @@ void print_recount(const MergeReport& report, const std::string& missing_file) {
              report.missing.size(), run_options_text(report.header), units);
 }
 
-void print_report(const MergeReport& report, const std::vector<ShardFile>& shards, const std::string& missing_file) {
+void print_report(const MergeReport& report, const std::vector<ShardFile>& shards, const std::string& missing_file,
+                  const detail::WritePolicy& policy) {
   if (!report.missing.empty())
     fmt::print(stderr, "nqueens: error: missing ({} of {} units): {}\n", report.missing.size(),
                report.header.unit_count, id_ranges(report.missing));
@@ -122,7 +125,7 @@ void print_report(const MergeReport& report, const std::vector<ShardFile>& shard
   print_problems("conflicting counts", report.conflicting, shards);
   print_problems("altered (checksum does not match the counts)", report.altered, shards);
   print_shard_hints(shards);
-  print_recount(report, missing_file);
+  print_recount(report, missing_file, policy);
   fmt::print(stderr, "nqueens: error: no total: the files do not hold every unit of the run exactly once\n");
 }
 
@@ -138,8 +141,19 @@ CountResult merged_result(const MergeReport& report, const std::vector<ShardFile
   return make_count_result(report.header, report.totals, report.unit_time, true, threads, seconds);
 }
 
+// --missing FILE is never one of the shard files read, nor anything but a regular file: checked
+// before any file is read, so a refusal leaves everything as it was.
+detail::WritePolicy missing_policy(const MergeArgs& args) {
+  detail::WritePolicy policy{"--missing", "the list of missing units", {}};
+  for (const std::string& file : args.files)
+    policy.inputs.push_back({file, "the shard file " + detail::shown_path(file)});
+  if (!args.missing_file.empty()) policy.target(args.missing_file);
+  return policy;
+}
+
 int run(const MergeArgs& args) {
   apply_logging(args.log);
+  const detail::WritePolicy policy = missing_policy(args);
   std::vector<ShardFile> shards;
   for (const std::string& path : args.files) shards.push_back(read_shard_file(path));
   const MergeReport report = merge_shards(shards);
@@ -147,7 +161,7 @@ int run(const MergeArgs& args) {
     spdlog::warn("the shard files were written by different nqueens versions ({}); their work units agree",
                  fmt::join(report.versions, ", "));
   if (!report.complete()) {
-    print_report(report, shards, args.missing_file);
+    print_report(report, shards, args.missing_file, policy);
     return kMismatch;
   }
   for (const UnitProblem& problem : report.altered)
@@ -155,8 +169,8 @@ int run(const MergeArgs& args) {
                  file_list(problem.files, shards));
   const CountRecord record = make_record(merged_result(report, shards), args.verify);
   spdlog::info("N={}: merged {} files, {} work units ({} engine), {:.3f} s in the shards' processes; {}",
-               record.result.n, shards.size(), record.result.work_units, record.result.engine,
-               record.result.seconds, unit_time_text(record.result, std::nullopt));
+               record.result.n, shards.size(), record.result.work_units, record.result.engine, record.result.seconds,
+               unit_time_text(record.result, std::nullopt));
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"merge", record.result.threads, {record.result.n}});
   reporter->row(to_json(record));
@@ -171,14 +185,17 @@ Registered add_merge_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("merge", "Merge shard files of one run (count --shard) into its result");
   command->add_option("files", args->files, "Shard files written by `nqueens count --shard I/K`")
       ->required()
-      ->check(CLI::ExistingFile);
+      // A directory, a device or a FIFO given as a shard file is bad input (exit 2), refused
+      // before any file is read, as a file that does not exist is.
+      ->check([](const std::string& path) { return detail::not_regular_file(path); });
   command->add_flag("--verify", args->verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(*command, args->format);
   add_json_counts_option(*command, args->json_counts);
   command
       ->add_option("--missing", args->missing_file,
                    "When units are missing, write their ids to this file, for `nqueens count --units @FILE`")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check([](const std::string& text) { return text.empty() ? std::string("the file name is empty") : ""; });
   add_logging_options(*command, args->log);
   return {command, [args] { return run(*args); }};
 }

@@ -25,7 +25,6 @@ FileCheck check_journal(std::string_view bytes, std::string source) {
   FileCheck check;
   check.source = std::move(source);
   check.header = scan.header;
-  check.format = scan.format;
   check.sound = scan.units.size();
   check.repeated = scan.repeated;
   check.damaged = scan.damaged;
@@ -47,7 +46,6 @@ FileCheck check_shard(const ShardFile& file, std::span<const std::size_t> expect
   FileCheck check;
   check.source = file.source;
   check.journal = false;
-  check.format = file.format;
   check.header = file.header;
   check.shard = file.shard;
   check.unit_list = file.unit_list;

@@ -1,6 +1,7 @@
 #include "files/file_io.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +11,8 @@
 #include <cstring>
 #include <stdexcept>
 #include <system_error>
+
+#include "files/echo.hpp"
 
 namespace nqueens::detail {
 
@@ -37,7 +40,7 @@ int write_fully(int fd, std::string_view bytes) {
 }
 
 std::string io_error(std::string_view what, const std::filesystem::path& path, int error) {
-  return std::string(what) + " " + path.string() + ": " + std::strerror(error);
+  return std::string(what) + " " + shown_path(path) + ": " + std::strerror(error);
 }
 
 void sync_directory(const std::filesystem::path& path) {
@@ -52,56 +55,180 @@ void create_parent_directory(const std::filesystem::path& path) {
   std::error_code error;
   std::filesystem::create_directories(path.parent_path(), error);
   if (error)
-    throw std::runtime_error("cannot create directory " + path.parent_path().string() + " for " + path.string() + ": " +
-                             error.message());
+    throw std::runtime_error("cannot create directory " + shown_path(path.parent_path()) + " for " + shown_path(path) +
+                             ": " + error.message());
 }
 
-AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)), temporary_(path_) {
-  temporary_ += ".partial";
-  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw std::runtime_error(io_error("cannot create", temporary_, errno));
+namespace {
+
+namespace fs = std::filesystem;
+
+// "a directory", "a character device": what a path names, for a refusal; "" for a regular file.
+std::string kind_of(mode_t mode) {
+  if (S_ISREG(mode)) return {};
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "not a regular file";
 }
 
-AtomicFile::~AtomicFile() {
+bool same_inode(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+
+// The path with every symbolic link in it resolved as far as the file system allows, for
+// comparing spellings of files that need not exist yet ("n16.json", "./n16.json", "d/../n16.json").
+fs::path spelled(const fs::path& path) {
+  std::error_code ignored;
+  return fs::weakly_canonical(fs::absolute(path, ignored), ignored);
+}
+
+// Whether `path` and `input` are one file: the same inode when both exist, else the same path.
+bool same_file(const fs::path& path, const fs::path& input) {
+  struct stat a {
+  }, b{};
+  if (::stat(path.c_str(), &a) == 0 && ::stat(input.c_str(), &b) == 0) return same_inode(a, b);
+  return spelled(path) == spelled(input);
+}
+
+// Follows `path` link by link to the file it names (which need not exist).
+fs::path follow_links(const fs::path& path, const std::string& subject) {
+  fs::path at = path;
+  for (int hops = 0;; ++hops) {
+    struct stat info {};
+    if (::lstat(at.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return at;
+    if (hops == 40) throw std::invalid_argument(subject + " is a loop of symbolic links");
+    std::error_code error;
+    const fs::path to = fs::read_symlink(at, error);
+    if (error) throw std::runtime_error("cannot read the symbolic link " + shown_path(at) + ": " + error.message());
+    at = to.is_absolute() ? to : at.parent_path() / to;
+  }
+}
+
+}  // namespace
+
+fs::path temporary_path(const fs::path& target) {
+  fs::path temporary = target;
+  temporary += ".partial";
+  return temporary;
+}
+
+fs::path WritePolicy::target(const fs::path& path) const {
+  const std::string subject = (option.empty() ? "" : option + " ") + shown_path(path);
+  const fs::path target = follow_links(path, subject);
+  const std::string named = target == path ? subject : subject + " (a link to " + shown_path(target) + ")";
+  struct stat info {};
+  if (::stat(target.c_str(), &info) == 0) {
+    if (const std::string kind = kind_of(info.st_mode); !kind.empty())
+      throw std::invalid_argument(named + " is " + kind + ": " + noun + " is written only to a regular file");
+  }
+  const fs::path temporary = temporary_path(target);
+  for (const CommandInput& input : inputs)
+    if (same_file(target, input.path) || same_file(temporary, input.path))
+      throw std::invalid_argument(subject + " and " + input.label + " name the same file: give " + noun +
+                                  " another name");
+  if (::lstat(temporary.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
+    throw std::invalid_argument(shown_path(temporary) + ", where " + named + " is written first, is " +
+                                kind_of(info.st_mode) + ": remove it");
+  return target;
+}
+
+AtomicFile::AtomicFile(const fs::path& path, const WritePolicy& policy)
+    : target_(policy.target(path)), temporary_(temporary_path(target_)) {
+  // No O_TRUNC until the lock is ours: the file may be another live process's. O_NOFOLLOW and
+  // O_NONBLOCK: whatever took the name since the check is neither followed nor waited on.
+  const int fd = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+  if (fd < 0) throw std::runtime_error(io_error("cannot create", temporary_, errno));
+  struct stat held {};
+  if (fstat(fd, &held) != 0 || !S_ISREG(held.st_mode)) {
+    ::close(fd);
+    throw std::runtime_error("cannot create " + shown_path(temporary_) + ": it is not a regular file");
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(fd);
+    if (error != EWOULDBLOCK) throw std::runtime_error(io_error("cannot lock", temporary_, error));
+    throw FileInUse(shown_path(temporary_) + " is in use by another nqueens process writing " + shown_path(target_));
+  }
+  // Between another process's open and its flock, the file it opened may have been renamed into
+  // place by the process that held it: the lock then sits on a finished file, not on FILE.partial.
+  struct stat named {};
+  if (::stat(temporary_.c_str(), &named) != 0 || !same_inode(held, named)) {
+    ::close(fd);
+    throw FileInUse(shown_path(target_) + " was being written by another nqueens process at the same time");
+  }
+  fd_ = fd;
+  if (ftruncate(fd_, 0) != 0) fail("cannot truncate " + shown_path(temporary_), errno);  // what a killed run left
+}
+
+AtomicFile::~AtomicFile() { release(); }
+
+void AtomicFile::release() {
   if (fd_ < 0) return;
-  ::close(fd_);
-  ::unlink(temporary_.c_str());
-}
-
-void AtomicFile::fail(const char* what, int error) {
+  ::unlink(temporary_.c_str());  // ours while the lock is held
   ::close(fd_);
   fd_ = -1;
-  ::unlink(temporary_.c_str());
-  throw std::runtime_error(io_error(what, path_, error));
+}
+
+void AtomicFile::fail(const std::string& what, int error) { fail(what + ": " + std::strerror(error)); }
+
+void AtomicFile::fail(const std::string& message) {
+  release();
+  throw std::runtime_error(message);
 }
 
 void AtomicFile::write(std::string_view bytes) {
-  if (const int error = write_fully(fd_, bytes)) fail("cannot write", error);
+  if (const int error = write_fully(fd_, bytes)) fail("cannot write " + shown_path(temporary_), error);
 }
 
 void AtomicFile::commit() {
-  if (fsync(fd_) != 0) fail("cannot write", errno);
-  const int closed = ::close(fd_);
+  if (fsync(fd_) != 0) fail("cannot write " + shown_path(temporary_), errno);
+  // What took the target's name while the file was being written is not renamed over either.
+  if (struct stat now{}; ::lstat(target_.c_str(), &now) == 0 && !S_ISREG(now.st_mode))
+    fail("cannot rename " + shown_path(temporary_) + " to " + shown_path(target_) + ": it is now " +
+         kind_of(now.st_mode));
+  if (std::rename(temporary_.c_str(), target_.c_str()) != 0)
+    fail("cannot rename " + shown_path(temporary_) + " to " + shown_path(target_), errno);
+  ::close(fd_);  // after the rename: the lock covers FILE.partial until it is gone
   fd_ = -1;
-  if (closed != 0 || std::rename(temporary_.c_str(), path_.c_str()) != 0) {
-    const int error = errno;
-    ::unlink(temporary_.c_str());
-    throw std::runtime_error(io_error("cannot write", path_, error));
-  }
-  sync_directory(path_);
+  sync_directory(target_);  // the renamed entry survives a power cut too
 }
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
-  AtomicFile file(path);
+void write_file_atomically(const fs::path& path, std::string_view bytes, const WritePolicy& policy) {
+  AtomicFile file(path, policy);
   file.write(bytes);
   file.commit();
 }
 
-std::string not_regular_file(const std::filesystem::path& path) {
+ReadFile::ReadFile(const fs::path& path) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd_ < 0) throw std::runtime_error(io_error("cannot read", path, errno));
+  struct stat info {};
+  if (fstat(fd_, &info) != 0) {
+    const int error = errno;
+    ::close(fd_);
+    throw std::runtime_error(io_error("cannot read", path, error));
+  }
+  if (!S_ISREG(info.st_mode)) {
+    ::close(fd_);
+    throw std::invalid_argument(S_ISDIR(info.st_mode)
+                                    ? shown_path(path) + " is a directory"
+                                    : shown_path(path) + " is not a regular file (" + kind_of(info.st_mode) + ")");
+  }
+  size_ = static_cast<std::size_t>(info.st_size);
+  fcntl(fd_, F_SETFL, fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
+}
+
+ReadFile::~ReadFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::string not_regular_file(const fs::path& path) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return io_error("cannot read", path, errno);
-  if (S_ISDIR(info.st_mode)) return path.string() + " is a directory";
-  if (!S_ISREG(info.st_mode)) return path.string() + " is not a regular file (a device, a pipe or a socket)";
+  if (S_ISDIR(info.st_mode)) return shown_path(path) + " is a directory";
+  if (!S_ISREG(info.st_mode)) return shown_path(path) + " is not a regular file (" + kind_of(info.st_mode) + ")";
   return {};
 }
 

@@ -6,8 +6,10 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nqueens::detail {
 
@@ -30,30 +32,94 @@ void sync_directory(const std::filesystem::path& path);
 //! Creates the directory that will hold `path` if it is missing. Throws std::runtime_error.
 void create_parent_directory(const std::filesystem::path& path);
 
-//! A file that appears whole or not at all: written under `path` + ".partial" and renamed over
-//! `path` by commit(), with the file and its directory synced, so neither a crash nor a full
-//! disk leaves a half-written file under the real name. Creating it checks the destination at
-//! once (before any long work is done for it).
+//! A file a command reads, which it must therefore never write: "--checkpoint n16.json",
+//! "the shard file a.json", as a refusal names it.
+struct CommandInput {
+  std::filesystem::path path;
+  std::string label;
+};
+
+//! The one write policy of every file the program writes: the shard file of --output, the list
+//! of `merge --missing`, a journal rewritten by --repair and its backup. target() checks a path
+//! before anything is written to it:
+//! - a symbolic link is followed (each link in turn) to the file it names, which is written:
+//!   the link stays a link;
+//! - that file must be a regular file or not exist yet: a directory, a block or character device
+//!   (/dev/null, /dev/full), a FIFO or a socket is refused;
+//! - it must not be one of `inputs`, the files the command reads, compared by device and inode
+//!   (a hard link, a symlink, another spelling) and by path (a file not yet created);
+//! - FILE.partial, the temporary name beside it, must not be one of them either, nor taken by
+//!   anything but a regular file (a leftover of a killed run is taken over).
+//! Refusals throw std::invalid_argument: bad input, exit 2, with nothing touched.
+struct WritePolicy {
+  std::string option;               //!< how the user named the file ("--output"), for messages; may be empty
+  std::string noun = "the output";  //!< what is written ("the shard file"): "give <noun> another name"
+  std::vector<CommandInput> inputs;
+
+  //! The file to write for `path` (the link's target for a symbolic link), or a refusal.
+  std::filesystem::path target(const std::filesystem::path& path) const;
+};
+
+//! The temporary name of a file being written: FILE.partial, beside it.
+std::filesystem::path temporary_path(const std::filesystem::path& target);
+
+//! Another process is writing the same file (it holds FILE.partial's lock).
+struct FileInUse : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+//! A file that appears whole or not at all: checked by the write policy, written under
+//! FILE.partial beside the file it names (a link's target) and renamed over it by commit(), with
+//! the file and its directory synced, so neither a crash nor a full disk leaves a half-written
+//! file under the real name. FILE.partial is created and locked (flock) at once, before any long
+//! work is done for it, and held to the end: a second process writing the same file is refused
+//! (FileInUse) while the first lives, and takes a dead one's leftover over. On any failure, and
+//! when dropped uncommitted, FILE.partial is removed.
 class AtomicFile {
  public:
-  //! Creates the temporary file. Throws std::runtime_error naming `path` and the reason.
-  explicit AtomicFile(std::filesystem::path path);
+  //! Checks `path` (WritePolicy::target: std::invalid_argument), then creates and locks the
+  //! temporary file. Throws FileInUse, or std::runtime_error naming the file and the reason.
+  explicit AtomicFile(const std::filesystem::path& path, const WritePolicy& policy = {});
   ~AtomicFile();  //!< removes the temporary file unless committed
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
+
+  const std::filesystem::path& target() const { return target_; }  //!< the file written (links followed)
 
   void write(std::string_view bytes);  //!< throws std::runtime_error
   void commit();                       //!< fsync, rename into place, fsync the directory
 
  private:
-  [[noreturn]] void fail(const char* what, int error);
+  [[noreturn]] void fail(const std::string& what, int error);  //!< "what: errno's reason"
+  [[noreturn]] void fail(const std::string& message);
+  void release();  //!< removes the temporary file (ours while locked) and closes it
 
-  std::filesystem::path path_, temporary_;
+  std::filesystem::path target_, temporary_;
   int fd_ = -1;
 };
 
 //! AtomicFile in one call.
-void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes, const WritePolicy& policy = {});
+
+//! A file open for reading, closed when dropped.
+class ReadFile {
+ public:
+  //! Opens `path` without blocking on it (O_NONBLOCK: a FIFO with no writer, a device), then
+  //! checks what it opened: anything but a regular file is refused with std::invalid_argument
+  //! ("is a directory", "is not a regular file (a FIFO)"), before a byte is read. A file that
+  //! cannot be opened throws std::runtime_error with the reason.
+  explicit ReadFile(const std::filesystem::path& path);
+  ~ReadFile();
+  ReadFile(const ReadFile&) = delete;
+  ReadFile& operator=(const ReadFile&) = delete;
+
+  int fd() const { return fd_; }
+  std::size_t size() const { return size_; }  //!< at open
+
+ private:
+  int fd_ = -1;
+  std::size_t size_ = 0;
+};
 
 //! Why `path` cannot be read as a data file ("is a directory", "is not a regular file (a
 //! device, a pipe)"), or "" for a regular file. A missing file gives the reason too.

@@ -19,12 +19,10 @@ namespace nqueens {
 namespace {
 
 constexpr std::string_view kMagic = "nqueens-journal ";
-// New journals are written in format 3 (records end in the unit's time); format 2 journals
-// (nqueens before issue 14) are still read and resumed, and appended to in their own format.
-constexpr std::string_view kTimedFormat = "3 ";
-constexpr std::string_view kUntimedFormat = "2 ";
-// Format 1 (nqueens 0.1.0 before issue 17) checked each record on its own text only.
-constexpr std::string_view kUnboundFormat = "1 ";
+// kJournalFormat, the one this build reads and writes: records end in the unit's time. Formats
+// 1 (records checked on their own text) and 2 (records without the time) were written by
+// development builds before the first release; they are refused, never read.
+constexpr std::string_view kFormatPrefix = "3 ";
 constexpr std::string_view kCrcKey = " crc=";
 // A record line is under 200 bytes (10 numbers of at most 20 digits and a checksum); a longer
 // unterminated tail is not a record cut short.
@@ -51,29 +49,23 @@ std::string damaged(std::string_view name, std::size_t line, std::string_view pr
 
 std::optional<std::uint64_t> parse_u64(std::string_view text) { return detail::parse_whole<std::uint64_t>(text); }
 
-std::string_view format_prefix(RecordFormat format) {
-  return format == RecordFormat::timed ? kTimedFormat : kUntimedFormat;
-}
-
-// "U <id> <total> <o1> <o2> <o4> <o8> <nodes>", then in format 3 " <microseconds>" or " -", in
-// its canonical spelling (no leading zeros, single spaces), or nullopt.
-std::optional<UnitCount> parse_unit(std::string_view text, RecordFormat format) {
+// "U <id> <total> <o1> <o2> <o4> <o8> <nodes> <microseconds>" in its canonical spelling (no
+// leading zeros, single spaces), or nullopt.
+std::optional<UnitCount> parse_unit(std::string_view text) {
+  constexpr std::size_t kFields = 8;
   if (!text.starts_with("U ")) return std::nullopt;
-  const std::size_t wanted = format == RecordFormat::timed ? 8 : 7;
-  std::vector<std::optional<std::uint64_t>> fields;
+  std::vector<std::uint64_t> fields;
   for (std::string_view rest = text.substr(2); !rest.empty() || fields.empty();) {
     const std::size_t space = rest.find(' ');
-    const std::string_view field = rest.substr(0, space);
-    const auto value = parse_u64(field);
-    // Only a format 3 record's time may be unknown ("-").
-    if (!value && !(field == "-" && fields.size() == 7)) return std::nullopt;
-    fields.push_back(value);
+    const auto value = parse_u64(rest.substr(0, space));
+    if (!value || fields.size() == kFields) return std::nullopt;
+    fields.push_back(*value);
     rest = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
   }
-  if (fields.size() != wanted) return std::nullopt;
-  const Tally tally{*fields[1], {*fields[2], *fields[3], *fields[4], *fields[5]}, *fields[6]};
-  UnitCount unit{static_cast<std::size_t>(*fields[0]), tally, wanted == 8 ? fields[7] : std::nullopt};
-  if (unit_record_text(unit, format) != text) return std::nullopt;
+  if (fields.size() != kFields) return std::nullopt;
+  const Tally tally{fields[1], {fields[2], fields[3], fields[4], fields[5]}, fields[6]};
+  const UnitCount unit{static_cast<std::size_t>(fields[0]), tally, fields[7]};
+  if (unit_record_text(unit) != text) return std::nullopt;
   return unit;
 }
 
@@ -90,26 +82,29 @@ std::optional<std::string_view> checked_text(std::string_view line, std::string_
 
 std::uint32_t run_checksum(const RunHeader& header) { return crc32(run_identity(header) + '\n'); }
 
-// The format a journal's first line names; refuses those this build does not read.
-RecordFormat journal_format(std::string_view line, std::string_view name) {
-  const std::string_view after_magic = line.substr(std::min(line.size(), kMagic.size()));
-  if (after_magic.starts_with(kTimedFormat)) return RecordFormat::timed;
-  if (after_magic.starts_with(kUntimedFormat)) return RecordFormat::untimed;
-  if (after_magic.starts_with(kUnboundFormat))
-    throw JournalMismatch(std::string(name) +
-                          " is a journal in format 1, written by an older nqueens whose records were not bound to "
-                          "their run; this build reads formats 2 and 3 only: finish that run with the build that "
-                          "started it, or start over with another --checkpoint file");
+// Refuses a journal of another format than this build's, given the bytes of the file from its
+// start: an older one in one line that says so, even when its header is cut short; any other
+// once its header line is whole (a header cut short is damage, told by the caller).
+void check_format(std::string_view bytes, std::string_view name) {
+  const std::string_view after_magic = bytes.substr(std::min(bytes.size(), kMagic.size()));
+  if (after_magic.starts_with(kFormatPrefix)) return;
+  for (const std::string_view older : {"1 ", "2 "})
+    if (after_magic.starts_with(older))
+      throw JournalMismatch(std::string(name) + ": a format " + older[0] +
+                            " journal, written by a development build of nqueens; this build reads format " +
+                            std::to_string(kJournalFormat) + " only: count the run again");
+  const std::size_t end = bytes.find('\n');
+  if (end == std::string_view::npos) return;
   throw JournalMismatch(std::string(name) + " is a journal in a format this build does not read ('" +
-                        std::string(line.substr(0, 40)) + "...')");
+                        std::string(bytes.substr(0, std::min<std::size_t>(end, 40))) + "...')");
 }
 
 RunHeader parse_header_line(std::string_view line, std::string_view name) {
   const auto text = checked_text(line, kCrcKey);
   if (!text) throw JournalCorrupt(damaged(name, 1, "the run header fails its checksum"));
-  // The checksum may close the line before the version does ("nqueens-journal 1 crc=..."):
+  // The checksum may close the line before the version does ("nqueens-journal 3 crc=..."):
   // found by fuzz_journal, it made substr() throw std::out_of_range past every handler.
-  const std::size_t preamble = kMagic.size() + kTimedFormat.size();
+  const std::size_t preamble = kMagic.size() + kFormatPrefix.size();
   const auto header = text->size() < preamble ? std::nullopt : parse_header_text(text->substr(preamble));
   if (!header) throw JournalCorrupt(damaged(name, 1, "the run header is not readable"));
   // Sound but of no run this build can do: refused before its unit count sizes anything.
@@ -141,7 +136,7 @@ class RecordSorter {
   std::string check(std::string_view line) {
     const auto text = checked_text(line, " ", run_crc_);
     if (!text) return "the record fails its checksum (damaged, or from a journal of another run)";
-    const auto unit = parse_unit(*text, scan_.format);
+    const auto unit = parse_unit(*text);
     if (!unit) return "not a unit record";
     if (unit->id >= header_.unit_count)
       return "unit " + std::to_string(unit->id) + " is out of range (the run has " +
@@ -172,7 +167,7 @@ class RecordSorter {
 bool looks_torn(std::string_view tail) {
   tail = tail.substr(0, tail.find_last_not_of('\0') + 1);
   if (tail.size() > kMaxTornBytes) return false;
-  return tail.find_first_not_of(std::string_view("U -0123456789abcdef\0", 20)) == std::string_view::npos;
+  return tail.find_first_not_of(std::string_view("U 0123456789abcdef\0", 19)) == std::string_view::npos;
 }
 
 [[noreturn]] void refuse_non_regular(const std::filesystem::path& path) {
@@ -205,8 +200,8 @@ std::string read_journal_file(int fd, const std::filesystem::path& path, const R
 
 }  // namespace
 
-std::string journal_header_line(const RunHeader& header, RecordFormat format) {
-  const std::string text = std::string(kMagic) + std::string(format_prefix(format)) + header_text(header);
+std::string journal_header_line(const RunHeader& header) {
+  const std::string text = std::string(kMagic) + std::string(kFormatPrefix) + header_text(header);
   return text + std::string(kCrcKey) + checksum_hex(crc32(text)) + '\n';
 }
 
@@ -224,18 +219,18 @@ std::string read_journal(const std::filesystem::path& path) {
   }
 }
 
-std::string journal_record_line(const RunHeader& header, const UnitCount& unit, RecordFormat format) {
-  return unit_record_text(unit, format) + ' ' + checksum_hex(unit_checksum(header, unit, format)) + '\n';
+std::string journal_record_line(const RunHeader& header, const UnitCount& unit) {
+  return unit_record_text(unit) + ' ' + checksum_hex(unit_checksum(header, unit)) + '\n';
 }
 
 JournalScan scan_journal(std::string_view bytes, std::string_view name, const RunHeader* expected) {
   const std::size_t first_end = bytes.find('\n');
   if (!bytes.starts_with(kMagic.substr(0, std::min(bytes.size(), kMagic.size()))) || bytes.empty())
     throw JournalMismatch(std::string(name) + " is not an nqueens journal");
+  check_format(bytes, name);
   if (first_end == std::string_view::npos) throw JournalCorrupt(damaged(name, 1, "the run header is incomplete"));
 
   JournalScan scan;
-  scan.format = journal_format(bytes.substr(0, first_end), name);
   try {
     scan.header = parse_header_line(bytes.substr(0, first_end), name);
   } catch (const JournalCorrupt&) {
@@ -281,11 +276,8 @@ Journal::Journal(const std::filesystem::path& path, const RunHeader& header, boo
   try {
     const std::string bytes = read_journal_file(fd_, path, repair ? &header : nullptr);
     const std::string first_line = journal_header_line(header);
-    // Empty, or a header cut short by a crash (this build's, or a format 2 one of an older
-    // build): nothing was recorded yet, so start afresh, in format 3.
-    const bool torn_header =
-        bytes.find('\n') == std::string::npos &&
-        (first_line.starts_with(bytes) || journal_header_line(header, RecordFormat::untimed).starts_with(bytes));
+    // Empty, or this run's header cut short by a crash: nothing was recorded yet, so start afresh.
+    const bool torn_header = bytes.find('\n') == std::string::npos && first_line.starts_with(bytes);
     if (bytes.empty() || torn_header) {
       if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
       if (ftruncate(fd_, 0) != 0) throw std::runtime_error(io_error("cannot truncate journal", path));
@@ -339,7 +331,6 @@ void Journal::open_existing(const RunHeader& header, const std::string& bytes, b
   }
   dropped_bytes_ = scan.torn_bytes;
   end_ = scan.valid_bytes;
-  format_ = scan.format;
   recorded_ = std::move(scan.units);
 }
 
@@ -355,9 +346,8 @@ void Journal::rewrite(const std::string& bytes, JournalScan& scan) {
     backup += ".damaged." + std::to_string(copy);
   }
   detail::write_file_atomically(backup, bytes);
-  // One file, one format: a format 2 journal stays format 2.
-  std::string sound = journal_header_line(header_, scan.format);
-  for (const UnitCount& unit : scan.units) sound += journal_record_line(header_, unit, scan.format);
+  std::string sound = journal_header_line(header_);
+  for (const UnitCount& unit : scan.units) sound += journal_record_line(header_, unit);
   detail::write_file_atomically(path_, sound);
   ::close(fd_);
   fd_ = -1;
@@ -375,7 +365,7 @@ Journal::~Journal() {
 }
 
 void Journal::append(const UnitCount& unit) {
-  const std::string line = journal_record_line(header_, unit, format_);
+  const std::string line = journal_record_line(header_, unit);
   if (const int error = flush_error_.load()) {
     errno = error;
     throw std::runtime_error(io_error("cannot sync journal", path_));
@@ -400,7 +390,7 @@ void Journal::append(std::span<const UnitCount> units) {
   if (units.empty()) return;
   std::string lines;
   lines.reserve(units.size() * 96);
-  for (const UnitCount& unit : units) lines += journal_record_line(header_, unit, format_);
+  for (const UnitCount& unit : units) lines += journal_record_line(header_, unit);
   if (const int error = flush_error_.load()) {
     errno = error;
     throw std::runtime_error(io_error("cannot sync journal", path_));

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "files/echo.hpp"
 #include "files/file_io.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "files/text_numbers.hpp"
@@ -28,12 +29,9 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kFormat = "nqueens-shard";
-// format_version 3 gives each unit entry its time; 2 (nqueens before issue 14) is still read.
-constexpr int kTimedFormat = static_cast<int>(RecordFormat::timed);
-constexpr int kUntimedFormat = static_cast<int>(RecordFormat::untimed);
-// Format 1 (nqueens 0.1.0 before issue 17) had no header checksum and unit checksums over the
-// unit's own text only.
-constexpr int kUnboundFormat = 1;
+// Development builds before the first release wrote format_version 1 (no header checksum, unit
+// checksums over the unit's own text) and 2 (no unit times); they are refused, never read.
+constexpr int kOldestFormat = 1;
 
 // ---- writing ----------------------------------------------------------------------------------
 
@@ -47,17 +45,14 @@ Json run_json(const RunHeader& header) {
           {"fingerprint", fingerprint_hex(header.fingerprint)}};
 }
 
-// A unit of unknown time (counted into a format 2 journal, then written as a shard) has no
-// "microseconds" field.
-Json unit_json(const RunHeader& run, const UnitCount& unit, RecordFormat format) {
+Json unit_json(const RunHeader& run, const UnitCount& unit) {
   const Tally& t = unit.tally;
-  Json entry = {{"id", unit.id},
-                {"total", t.total},
-                {"orbits", {t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3]}},
-                {"nodes", t.nodes}};
-  if (format == RecordFormat::timed && unit.microseconds) entry["microseconds"] = *unit.microseconds;
-  entry["crc"] = checksum_hex(unit_checksum(run, unit, format));
-  return entry;
+  return {{"id", unit.id},
+          {"total", t.total},
+          {"orbits", {t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3]}},
+          {"nodes", t.nodes},
+          {"microseconds", unit.microseconds},
+          {"crc", checksum_hex(unit_checksum(run, unit))}};
 }
 
 Json shard_spec_json(const ShardFile& shard) {
@@ -70,7 +65,7 @@ Json shard_spec_json(const ShardFile& shard) {
 // (N, the shard, the seconds) shows.
 Json head_json(const ShardFile& shard) {
   return {{"format", kFormat},
-          {"format_version", static_cast<int>(shard.format)},
+          {"format_version", kShardFormat},
           {"run", run_json(shard.header)},
           {"shard", shard_spec_json(shard)},
           {"threads", shard.threads},
@@ -159,9 +154,8 @@ struct Reader {
       u.tally.orbits[i] = orbits[i].get<std::uint64_t>();
     }
     u.tally.nodes = number<std::uint64_t>(entry, "nodes");
-    if (file.format == RecordFormat::timed && entry.contains("microseconds"))
-      u.microseconds = number<std::uint64_t>(entry, "microseconds");
-    if (text(entry, "crc") == checksum_hex(unit_checksum(file.header, u, file.format)))
+    u.microseconds = number<std::uint64_t>(entry, "microseconds");
+    if (text(entry, "crc") == checksum_hex(unit_checksum(file.header, u)))
       file.units.push_back(u);
     else
       file.altered.push_back(u.id);
@@ -173,7 +167,7 @@ struct Reader {
 // ---- shard specs and ids ----------------------------------------------------------------------
 
 ShardSpec parse_shard_spec(std::string_view text) {
-  const std::string quoted = "shard '" + std::string(text) + "'";
+  const std::string quoted = "shard " + detail::echo(text);
   const std::size_t slash = text.find('/');
   if (slash == std::string_view::npos) throw std::invalid_argument(quoted + " is not of the form i/k (e.g. 2/8)");
   const auto index = detail::parse_whole<int>(text.substr(0, slash));
@@ -195,7 +189,7 @@ std::string shard_json(const ShardFile& shard) {
   text.pop_back();  // reopen the object to add the units, one per line
   text += ",\"units\":[";
   for (std::size_t i = 0; i < shard.units.size(); ++i)
-    text += (i ? ",\n" : "\n") + unit_json(shard.header, shard.units[i], shard.format).dump();
+    text += (i ? ",\n" : "\n") + unit_json(shard.header, shard.units[i]).dump();
   return text + "\n]}\n";
 }
 
@@ -208,13 +202,11 @@ ShardFile parse_shard_json(std::string_view text, std::string source) {
   if (!json.is_object() || !json.contains("format") || json["format"] != kFormat)
     read.fail("\"format\" is not \"nqueens-shard\"");
   const int version = read.number<int>(json, "format_version");
-  if (version == kUnboundFormat)
-    read.fail(
-        "format_version 1, written by an older nqueens whose unit checksums were not bound to their run; "
-        "this build reads formats 2 and 3 only: merge it with the build that wrote it, or count the shard again");
-  if (version != kTimedFormat && version != kUntimedFormat)
-    read.fail("unknown format_version " + std::to_string(version));
-  file.format = static_cast<RecordFormat>(version);
+  if (version >= kOldestFormat && version < kShardFormat)
+    throw ShardFileError(file.source + ": a format " + std::to_string(version) +
+                         " shard file, written by a development build of nqueens; this build reads format " +
+                         std::to_string(kShardFormat) + " only: count the shard again");
+  if (version != kShardFormat) read.fail("unknown format_version " + std::to_string(version));
   file.header = read.header(read.field(json, "run"));
   read.shard(read.field(json, "shard"), file);
   file.threads = read.number<int>(json, "threads");

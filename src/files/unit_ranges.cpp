@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "files/echo.hpp"
 #include "files/text_numbers.hpp"
 
 namespace nqueens {
@@ -17,8 +18,8 @@ std::string run_text(std::size_t first, std::size_t last) {
 std::size_t parse_id(std::string_view word, std::string_view list) {
   const auto id = detail::parse_whole<std::size_t>(word);
   if (!id)
-    throw std::invalid_argument("'" + std::string(word) + "' in unit list '" + std::string(list) +
-                                "' is not a unit id (give ids and ranges such as 3,7-9)");
+    throw std::invalid_argument(detail::echo(word) + " in unit list " + detail::echo(list) +
+                                " is not a unit id (give ids and ranges such as 3,7-9)");
   return *id;
 }
 
@@ -49,7 +50,7 @@ std::vector<std::size_t> parse_id_ranges(std::string_view text, std::size_t unit
     const std::size_t dash = item.find('-');
     const std::size_t first = parse_id(item.substr(0, dash), text);
     const std::size_t last = dash == std::string_view::npos ? first : parse_id(item.substr(dash + 1), text);
-    if (last < first) throw std::invalid_argument("range '" + std::string(item) + "' runs backwards");
+    if (last < first) throw std::invalid_argument("range " + detail::echo(item) + " runs backwards");
     if (last >= unit_count)
       throw std::invalid_argument("unit " + std::to_string(last) + " is out of range: the run has " +
                                   std::to_string(unit_count) + " units");

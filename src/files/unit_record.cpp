@@ -29,16 +29,14 @@ std::uint32_t crc32(std::string_view bytes, std::uint32_t before) {
   return crc ^ 0xFFFFFFFFu;
 }
 
-std::string unit_record_text(const UnitCount& unit, RecordFormat format) {
+std::string unit_record_text(const UnitCount& unit) {
   std::string text = "U " + std::to_string(unit.id) + ' ' + std::to_string(unit.tally.total);
   for (const std::uint64_t orbit : unit.tally.orbits) text += ' ' + std::to_string(orbit);
-  text += ' ' + std::to_string(unit.tally.nodes);
-  if (format == RecordFormat::untimed) return text;
-  return text + ' ' + (unit.microseconds ? std::to_string(*unit.microseconds) : std::string("-"));
+  return text + ' ' + std::to_string(unit.tally.nodes) + ' ' + std::to_string(unit.microseconds);
 }
 
-std::uint32_t unit_checksum(const RunHeader& run, const UnitCount& unit, RecordFormat format) {
-  return crc32(unit_record_text(unit, format), crc32(run_identity(run) + '\n'));
+std::uint32_t unit_checksum(const RunHeader& run, const UnitCount& unit) {
+  return crc32(unit_record_text(unit), crc32(run_identity(run) + '\n'));
 }
 
 std::string checksum_hex(std::uint32_t checksum) { return detail::to_hex(checksum, 8); }

@@ -102,7 +102,7 @@ std::unique_ptr<Engine> make(int n, const CountOptions& /*options*/) { return ma
 // A join run splits by row sets: no split depth, and at most C(n, n/2) row sets times
 // (n/2)^2 middle-row cases, plus one unit for the rotation-symmetric solutions.
 std::string problem_with(const RunHeader& header) {
-  if (const std::string why = join::unsupported_reason(header.n); !why.empty()) return why;
+  if (std::string why = join::unsupported_reason(header.n); !why.empty()) return why;
   if (header.symmetry != Symmetry::full)
     return "a join run folds every symmetry, but the file gives symmetry " + std::string(to_string(header.symmetry));
   if (header.split_depth != 0)

@@ -6,6 +6,7 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,9 +14,11 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
+#include "files/echo.hpp"
 #include "mpi_count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/version.hpp"
+#include "run/registry.hpp"
 #include "shell/checkpoint_path.hpp"
 #include "shell/count_options.hpp"
 #include "shell/exit_codes.hpp"
@@ -36,14 +39,14 @@ using mpi::World;
 // Bad input: every rank finds the same fault in the same command line, so each ends with the
 // same code and no rank waits for another; only rank 0 says why.
 int usage_error(const World& world, const std::string& message) {
-  if (world.root()) fmt::print(stderr, "nqueens-mpi: error: {}\n", message);
+  if (world.root()) fmt::print(stderr, "nqueens-mpi: error: {}\n", nqueens::detail::one_line(message));
   return kUsage;
 }
 
 // CLI11 2.1 answers a mistyped command with "A subcommand is required"; name the word instead.
 std::string unknown_command(int argc, char** argv) {
   if (argc < 2 || argv[1][0] == '-' || std::string(argv[1]) == "count") return {};
-  return "unknown command '" + std::string(argv[1]) + "' (commands: count)";
+  return "unknown command " + nqueens::detail::echo(argv[1]) + " (commands: count)";
 }
 
 // Rank 0 logs as `nqueens` does; the other ranks name themselves.
@@ -79,7 +82,10 @@ std::unique_ptr<ShardOutput> claim_output(const World& world, const Job& job) {
   std::unique_ptr<ShardOutput> output;
   if (world.root()) {
     try {
-      output = std::make_unique<ShardOutput>(job.args.output);
+      output = std::make_unique<ShardOutput>(job.args.output, output_policy(job.args, job.sizes));
+    } catch (const std::invalid_argument& refused) {  // the write policy's: bad input
+      code = kUsage;
+      message = refused.what();
     } catch (const std::exception& failure) {
       code = kRuntime;
       message = failure.what();
@@ -110,7 +116,30 @@ bool print_result(const Job& job, const RunOutcome& counted, ShardOutput* output
 // One run of `count`: the N of the spec in order, each counted by every rank, printed by rank 0.
 // After each N every rank learns whether rank 0 could print it: once stdout's reader has gone
 // (`| head`), every rank ends quietly, as `nqueens count` does, instead of counting on.
+// With several N, rank 0 checks every journal's header against its run before the first N is
+// counted, and every rank learns the verdict: a journal of another run ends every rank alike.
+void check_journals(const World& world, const Job& job) {
+  int code = kOk;
+  std::string message;
+  if (world.root()) {
+    try {
+      // The engine every rank builds (mpi_count.cpp): make_engine of the options as given.
+      check_journal_headers(job.session, job.sizes,
+                            [&job](int n, const RunSettings&) { return make_engine(n, job.options)->header(); });
+    } catch (const std::invalid_argument& refused) {
+      code = kUsage;
+      message = refused.what();
+    } catch (const std::exception& failure) {
+      code = kRuntime;
+      message = failure.what();
+    }
+  }
+  mpi::broadcast(world, code);
+  if (code != kOk) throw mpi::AgreedExit(code, message);
+}
+
 int run_count(const World& world, const Job& job) {
+  check_journals(world, job);
   const std::unique_ptr<ShardOutput> output = claim_output(world, job);
   // Rank 0 alone writes journals; a directory it cannot create ends the job (exit 3).
   if (world.root() && job.session.checkpoint) create_journal_directory(*job.session.checkpoint, job.sizes.size());
@@ -159,7 +188,8 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
   } catch (const CLI::Success& done) {  // --help, --version: rank 0 prints
     return world.root() ? app.exit(done) : kOk;
   } catch (const CLI::ParseError& error) {
-    return usage_error(world, error.what());
+    return usage_error(world, nqueens::detail::cut_arguments(
+                                  error.what(), std::span<char* const>(argv + 1, static_cast<std::size_t>(argc - 1))));
   } catch (const std::invalid_argument& error) {
     return usage_error(world, error.what());
   }
@@ -178,7 +208,7 @@ int run_program(const World& world, int argc, char** argv) {
   try {
     return run_count(world, job);
   } catch (const mpi::AgreedExit& failure) {
-    if (world.root()) fmt::print(stderr, "nqueens-mpi: error: {}\n", failure.what());
+    if (world.root()) fmt::print(stderr, "nqueens-mpi: error: {}\n", nqueens::detail::one_line(failure.what()));
     return failure.code;
   }
 }

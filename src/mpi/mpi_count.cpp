@@ -59,16 +59,15 @@ enum Tag : int { kUnitsTag = 1, kDoneTag = 2 };
 // A unit travels as 8 uint64 words (id, total, orbits of 1/2/4/8, nodes, microseconds), so a
 // batch is one MPI_UINT64_T array: no derived datatype, no padding, the same on every node.
 // Tallies are 64-bit per unit (see kernel.hpp); only rank 0 sums them, in 128 bits. A rank
-// times every unit it counts; an unknown time, which no rank sends, would travel as kNoTime.
+// times every unit it counts.
 constexpr std::size_t kRecordWords = 8;
-constexpr std::uint64_t kNoTime = ~std::uint64_t{0};
 
 void encode(const UnitCount& unit, std::vector<std::uint64_t>& words) {
   words.push_back(static_cast<std::uint64_t>(unit.id));
   words.push_back(unit.tally.total);
   words.insert(words.end(), unit.tally.orbits.begin(), unit.tally.orbits.end());
   words.push_back(unit.tally.nodes);
-  words.push_back(unit.microseconds.value_or(kNoTime));
+  words.push_back(unit.microseconds);
 }
 
 UnitCount decode(const std::uint64_t* words) {
@@ -77,7 +76,7 @@ UnitCount decode(const std::uint64_t* words) {
   unit.tally.total = words[1];
   std::copy(words + 2, words + 6, unit.tally.orbits.begin());
   unit.tally.nodes = words[6];
-  if (words[7] != kNoTime) unit.microseconds = words[7];
+  unit.microseconds = words[7];
   return unit;
 }
 
@@ -322,8 +321,7 @@ std::size_t feed(const World& world, const Engine& engine, Dispenser& dispenser,
     // Looked at before the finished units are taken, so none can finish unseen in between.
     const bool idle = drawn_dry && arena.in_flight() == 0;
     const std::vector<UnitCount> finished = arena.take_finished();
-    for (const UnitCount& unit : finished)
-      if (unit.microseconds) policy.learn(engine.cost(unit.id), *unit.microseconds);
+    for (const UnitCount& unit : finished) policy.learn(engine.cost(unit.id), unit.microseconds);
     counted += finished.size();
     role.deliver(finished);
     role.poll();

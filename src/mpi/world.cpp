@@ -8,6 +8,8 @@
 
 #include <fmt/core.h>
 
+#include "files/echo.hpp"
+
 namespace nqueens::mpi {
 
 World::World(int& argc, char**& argv) {
@@ -66,7 +68,7 @@ void broadcast(const World& world, std::vector<std::uint64_t>& values) {
 
 void abort_job(const World& world, const std::string& message, int code) {
   std::fflush(stdout);
-  fmt::print(stderr, "nqueens-mpi: error: rank {}: {}\n", world.rank(), message);
+  fmt::print(stderr, "nqueens-mpi: error: rank {}: {}\n", world.rank(), nqueens::detail::one_line(message));
   std::fflush(stderr);
   MPI_Abort(world.comm(), code);
   std::_Exit(code);  // MPI_Abort does not return; this only tells the compiler so

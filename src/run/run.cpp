@@ -29,8 +29,8 @@ Run::Run(std::unique_ptr<Engine> engine, const Selection& selection, const std::
   if (journal_)
     for (const UnitCount& unit : journal_->recorded()) {
       tallies_[unit.id] = unit.tally;
-      micros_[unit.id] = unit.microseconds.value_or(0);
-      have_[unit.id] = unit.microseconds ? kTimed : kCounted;
+      micros_[unit.id] = unit.microseconds;
+      have_[unit.id] = 1;
     }
   // The to-do list, once: the engine's costliest-first order, restricted to the wanted units
   // the journal did not hold. The whole run skips the wanted mask.
@@ -45,7 +45,7 @@ Run::Run(std::unique_ptr<Engine> engine, const Selection& selection, const std::
   for (const std::size_t id : wanted_)
     if (have_[id]) {
       replayed_ += tallies_[id];
-      replayed_time_.add(time_of(id));
+      replayed_time_.add(micros_[id]);
     }
   // A read-only journal can only answer a run it holds whole: new units could not be saved.
   if (journal_ && !journal_->unwritable().empty() && !todo_.empty())
@@ -64,8 +64,8 @@ void Run::enter(const UnitCount& unit) {
   if (unit.id >= have_.size() || have_[unit.id])
     throw std::runtime_error("unit " + std::to_string(unit.id) + " was counted twice or is not in the run");
   tallies_[unit.id] = unit.tally;
-  micros_[unit.id] = unit.microseconds.value_or(0);
-  have_[unit.id] = unit.microseconds ? kTimed : kCounted;
+  micros_[unit.id] = unit.microseconds;
+  have_[unit.id] = 1;
   if (journal_) journal_->append(unit);
 }
 
@@ -90,7 +90,7 @@ void Run::record(std::span<const UnitCount> units) {
   for (; checked < units.size(); ++checked) {
     const std::size_t id = units[checked].id;
     if (id >= have_.size() || have_[id]) break;
-    have_[id] = kCounted;  // marks a repeat within the batch; undone below if the batch is refused
+    have_[id] = 1;  // marks a repeat within the batch; undone below if the batch is refused
   }
   if (checked < units.size()) {
     for (std::size_t i = 0; i < checked; ++i) have_[units[i].id] = 0;
@@ -98,8 +98,7 @@ void Run::record(std::span<const UnitCount> units) {
   }
   for (const UnitCount& unit : units) {
     tallies_[unit.id] = unit.tally;
-    micros_[unit.id] = unit.microseconds.value_or(0);
-    have_[unit.id] = unit.microseconds ? kTimed : kCounted;
+    micros_[unit.id] = unit.microseconds;
     received_ += unit.tally;
   }
   if (journal_) journal_->append(units);
@@ -114,7 +113,7 @@ std::vector<UnitCount> Run::units() const {
   units.reserve(wanted_.size());
   for (const std::size_t id : wanted_) {
     if (!have_[id]) throw std::runtime_error("unit " + std::to_string(id) + " was never counted");
-    units.push_back({id, tallies_[id], time_of(id)});
+    units.push_back({id, tallies_[id], micros_[id]});
   }
   return units;
 }
@@ -139,15 +138,10 @@ CountResult Run::result(int threads, double seconds) const {
   return make_count_result(header(), totals, unit_time(), whole(), threads, seconds);
 }
 
-std::optional<std::uint64_t> Run::time_of(std::size_t id) const {
-  if (have_[id] == kTimed) return micros_[id];
-  return std::nullopt;
-}
-
 UnitTime Run::unit_time() const {
   UnitTime time;
   for (const std::size_t id : wanted_)
-    if (have_[id]) time.add(time_of(id));
+    if (have_[id]) time.add(micros_[id]);
   return time;
 }
 
@@ -155,7 +149,6 @@ UnitTime Run::unit_time() const {
 UnitTime Run::unit_time_here() const {
   UnitTime time = unit_time();
   time.microseconds -= replayed_time_.microseconds;
-  time.untimed -= replayed_time_.untimed;
   return time;
 }
 
@@ -165,7 +158,6 @@ CountResult make_count_result(const RunHeader& header, const Totals& totals, con
   result.n = header.n;
   result.totals = totals;
   result.unit_microseconds = unit_time.microseconds;
-  result.untimed_units = unit_time.untimed;
   const EngineDescription* engine = find_engine(header.engine);
   if (header.symmetry == Symmetry::full && (whole_run || (engine && engine->partial_runs_report_unique))) {
     result.unique = totals.unique();

@@ -77,23 +77,19 @@ class Run {
   UnitTime unit_time_here() const;
 
  private:
-  // have_ by unit id: not counted, counted with its time unknown, or counted with its time in micros_.
-  static constexpr char kCounted = 1, kTimed = 2;
-
   void enter(const UnitCount& unit);  //!< into the ledger and the journal; distinct ids from any thread
-  std::optional<std::uint64_t> time_of(std::size_t id) const;
-  UnitTime unit_time() const;  //!< over the wanted units counted so far
+  UnitTime unit_time() const;         //!< over the wanted units counted so far
 
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<Journal> journal_;
   std::vector<std::size_t> wanted_;
   std::vector<std::size_t> todo_;
   ZeroedArray<Tally> tallies_;         //!< by unit id; pages are first written by the workers (zeroed_array.hpp)
-  ZeroedArray<std::uint64_t> micros_;  //!< by unit id: its time, where have_ is kTimed
-  ZeroedArray<char> have_;             //!< not bits: neighbouring slots are written by different threads
-  Totals replayed_;                    //!< the wanted units the journal held
-  Totals reduced_;                     //!< the reduction of execute()'s per-thread counters
-  Totals received_;                    //!< the units record() was given
+  ZeroedArray<std::uint64_t> micros_;  //!< by unit id: its time in microseconds
+  ZeroedArray<char> have_;  //!< by unit id, 1 once counted; not bits: neighbours are written by different threads
+  Totals replayed_;         //!< the wanted units the journal held
+  Totals reduced_;          //!< the reduction of execute()'s per-thread counters
+  Totals received_;         //!< the units record() was given
   UnitTime replayed_time_;
 };
 

@@ -1,7 +1,12 @@
 #include "checkpoint_path.hpp"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
+
+#include "files/echo.hpp"
+#include "files/file_io.hpp"
+#include "nqueens/journal.hpp"
 
 namespace nqueens::shell {
 
@@ -29,6 +34,52 @@ fs::path journal_path(const fs::path& checkpoint, int n, std::size_t sizes) {
   name += std::to_string(n);
   name += ".journal";
   return checkpoint / name;
+}
+
+namespace {
+
+// Far more than any run header line takes.
+constexpr std::size_t kMaxHeaderLineBytes = 64 << 10;
+
+constexpr const char* kNewRun = " (to start a new run, give another --checkpoint file)";
+
+// The header of the journal at `path`, or nullopt when there is none to check yet: no file, a
+// first line not yet whole, or a damaged header (the Journal's own open deals with those).
+std::optional<RunHeader> journal_header(const fs::path& path) {
+  std::string head;
+  try {
+    const detail::ReadFile file(path);
+    head = detail::read_from(file.fd(), path, 0, kMaxHeaderLineBytes);
+  } catch (const std::invalid_argument& refused) {  // a directory, a device, a FIFO
+    throw JournalMismatch(std::string(refused.what()) + "; a journal is a regular file" + kNewRun);
+  } catch (const std::runtime_error&) {
+    return std::nullopt;  // missing, or unreadable: the Journal says why
+  }
+  const std::size_t end = head.find('\n');
+  if (end == std::string::npos) return std::nullopt;
+  try {
+    return scan_journal(std::string_view(head).substr(0, end + 1), path.string()).header;
+  } catch (const JournalCorrupt&) {
+    return std::nullopt;
+  } catch (const JournalMismatch& stranger) {
+    throw JournalMismatch(std::string(stranger.what()) + kNewRun);
+  }
+}
+
+}  // namespace
+
+void check_journal_headers(const RunSettings& session, const std::vector<int>& sizes, const RunHeaderOf& header_of) {
+  // One N: its journal is opened before anything is counted anyway.
+  if (!session.checkpoint || sizes.size() < 2) return;
+  for (const int n : sizes) {
+    const RunSettings settings = settings_for_size(session, n, sizes.size());
+    const std::optional<RunHeader> found = journal_header(*settings.checkpoint);
+    if (!found) continue;
+    const RunHeader expected = header_of(n, settings);
+    if (const std::string why = header_mismatch(expected, *found); !why.empty())
+      throw JournalMismatch(detail::shown_path(*settings.checkpoint) + " is the journal of a different run: " + why +
+                            journal_mismatch_advice(*settings.checkpoint, expected.engine));
+  }
 }
 
 RunSettings settings_for_size(const RunSettings& session, int n, std::size_t sizes) {

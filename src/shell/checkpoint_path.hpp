@@ -5,6 +5,8 @@
 // N by N: finished sizes answer from their journals, the interrupted one carries on.
 #include <cstddef>
 #include <filesystem>
+#include <functional>
+#include <vector>
 
 #include "supervisor.hpp"
 
@@ -24,6 +26,19 @@ void create_journal_directory(const std::filesystem::path& checkpoint, std::size
 
 //! The journal of board size `n`: the path itself, or `n<N>.journal` inside the directory.
 std::filesystem::path journal_path(const std::filesystem::path& checkpoint, int n, std::size_t sizes);
+
+//! The header of N's run under these settings (N's own journal in settings.checkpoint): what the
+//! driver will open the run with (count: make_run_engine; nqueens-mpi: make_engine).
+using RunHeaderOf = std::function<RunHeader(int n, const RunSettings& settings)>;
+
+//! With several sizes, every journal already in the directory is checked against its N's run
+//! (`header_of`) before the first N is counted: a journal of another run (other options, another
+//! build's units), one that is no journal, or a path that is not a regular file throws
+//! JournalMismatch (std::invalid_argument: exit 2) before anything is counted, printed or
+//! written. Each N whose journal exists has its engine built for its header (and built again
+//! when its turn comes). A journal whose header is damaged or not yet whole is left to the
+//! Journal, which repairs it or says why it cannot. Nothing is written.
+void check_journal_headers(const RunSettings& session, const std::vector<int>& sizes, const RunHeaderOf& header_of);
 
 //! `session` for board size `n` of a run of `sizes` sizes: its checkpoint, if any, is N's journal.
 RunSettings settings_for_size(const RunSettings& session, int n, std::size_t sizes);

@@ -1,11 +1,13 @@
 #include "count_options.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <system_error>
 
 #include "checkpoint_path.hpp"
+#include "files/echo.hpp"
+#include "files/file_io.hpp"
+#include "files/text_numbers.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/symmetry.hpp"
 #include "report.hpp"
@@ -29,35 +31,80 @@ std::string check_shard_spec(const std::string& text) {
 // --output "" the shard file on stdout, both without a word.
 std::string check_file_name(const std::string& text) { return text.empty() ? "the file name is empty" : ""; }
 
-// The same file, however spelt ("n16.json", "./n16.json", "dir/../n16.json"), whether or not it
-// exists yet.
-bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
-  // weakly_canonical keeps a relative path relative when no part of it exists yet.
-  const auto resolved = [](const std::filesystem::path& path) {
-    std::error_code ignored;
-    return std::filesystem::weakly_canonical(std::filesystem::absolute(path, ignored), ignored);
+// The most bytes `--units @FILE` reads: the ids of every unit of the largest run, one by one,
+// take a few MiB.
+constexpr std::size_t kMaxUnitListBytes = std::size_t{32} << 20;
+
+bool separates_ids(char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// An id or a range of ids ("7", "7-9"), in digits that fit a unit id.
+bool id_or_range(std::string_view token) {
+  const std::size_t dash = token.find('-');
+  const auto id = [](std::string_view text) {
+    return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos &&
+           detail::parse_whole<std::size_t>(text).has_value();
   };
-  return resolved(a) == resolved(b);
+  return id(token.substr(0, dash)) && (dash == std::string_view::npos || id(token.substr(dash + 1)));
 }
 
-// The shard file (and FILE.partial, the name it is written under) must not be the journal.
-void check_output_is_not_the_journal(const std::string& output, const std::filesystem::path& journal) {
-  if (output.empty()) return;
-  for (const std::string& written : {output, output + ".partial"})
-    if (same_file(written, journal))
-      throw std::invalid_argument("--output " + output + " and --checkpoint " + journal.string() +
-                                  " name the same file: give the shard file another name");
-}
-
-// `--units @FILE`: a list too long for a command line, as `merge --missing FILE` writes it.
+// `--units @FILE`: a list too long for a command line, as `merge --missing FILE` writes it. The
+// whole file is read: commas, spaces, tabs and line ends (CRLF too) all separate ids. Only a
+// regular file is read (a FIFO or a device is refused before it is read), and only up to
+// kMaxUnitListBytes. Returns the ids as one list in the syntax of unit_ranges.hpp.
 std::string read_unit_list(const std::string& path) {
-  std::ifstream in(path);
+  const std::string subject = "--units @" + detail::shown_path(path);
+  const auto too_large = [&subject](std::size_t bytes) {
+    return std::invalid_argument(subject + ": the file is " + std::to_string(bytes) + " bytes, more than the " +
+                                 std::to_string(kMaxUnitListBytes >> 20) + " MiB a unit list can need");
+  };
+  std::string bytes;
+  try {
+    const detail::ReadFile file(path);
+    if (file.size() > kMaxUnitListBytes) throw too_large(file.size());
+    bytes = detail::read_from(file.fd(), path, 0, kMaxUnitListBytes + 1);
+  } catch (const std::invalid_argument& refused) {
+    if (std::string_view(refused.what()).starts_with(subject)) throw;
+    throw std::invalid_argument(subject + ": " + refused.what());
+  } catch (const std::runtime_error& unreadable) {
+    throw std::invalid_argument(subject + ": " + unreadable.what());
+  }
+  if (bytes.size() > kMaxUnitListBytes) throw too_large(bytes.size());  // it grew while read
   std::string list;
-  if (!in || !std::getline(in, list)) throw std::invalid_argument("--units: cannot read the unit list in " + path);
+  std::size_t line = 1, line_start = 0;
+  for (std::size_t at = 0; at < bytes.size();) {
+    if (separates_ids(bytes[at])) {
+      if (bytes[at++] == '\n') {
+        ++line;
+        line_start = at;
+      }
+      continue;
+    }
+    const std::size_t begin = at;
+    while (at < bytes.size() && !separates_ids(bytes[at])) ++at;
+    const std::string_view token = std::string_view(bytes).substr(begin, at - begin);
+    if (!id_or_range(token))
+      throw std::invalid_argument(subject + " line " + std::to_string(line) + ", column " +
+                                  std::to_string(begin - line_start + 1) + ": " + detail::echo(token) +
+                                  " is not a unit id (give ids and ranges such as 3,7-9)");
+    if (!list.empty()) list += ',';
+    list += token;
+  }
+  if (list.empty()) throw std::invalid_argument(subject + ": the file holds no unit ids");
   return list;
 }
 
 }  // namespace
+
+detail::WritePolicy output_policy(const CountArgs& args, const std::vector<int>& sizes) {
+  detail::WritePolicy policy{"--output", "the shard file", {}};
+  if (!args.checkpoint.empty()) {
+    const std::filesystem::path journal = journal_path(args.checkpoint, sizes.front(), sizes.size());
+    policy.inputs.push_back({journal, "--checkpoint " + detail::shown_path(journal)});
+  }
+  if (args.units.starts_with('@'))
+    policy.inputs.push_back({args.units.substr(1), "--units @" + detail::shown_path(args.units.substr(1))});
+  return policy;
+}
 
 std::vector<std::string> engine_names() {
   std::vector<std::string> names{std::string(kAutomaticEngine)};
@@ -94,7 +141,8 @@ CountOptions search_options(const SearchArgs& args) {
 }
 
 void add_count_options(CLI::App& command, CountArgs& args) {
-  command.add_option("-n,--n", args.spec, "Board sizes: N, a range A-B, or a list such as 8,10,12-14 (1..32)")
+  // Also positional: `nqueens count 18` is `nqueens count -n 18`.
+  command.add_option("-n,--n,N", args.spec, "Board sizes: N, a range A-B, or a list such as 8,10,12-14 (1..32)")
       ->required();
   command.add_option("-t,--threads", args.threads, "Worker threads (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
@@ -164,11 +212,9 @@ RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes) {
   if (!args.output.empty() && !part) throw std::invalid_argument("--output needs --shard or --units");
   if (part && sizes.size() != 1)
     throw std::invalid_argument(std::string(args.units.empty() ? "--shard" : "--units") +
-                                " needs a single board size, not '" + args.spec + "'");
-  if (session.checkpoint) {
-    check_checkpoint(*session.checkpoint, sizes.size());
-    check_output_is_not_the_journal(args.output, *session.checkpoint);
-  }
+                                " needs a single board size, not " + detail::echo(args.spec));
+  if (session.checkpoint) check_checkpoint(*session.checkpoint, sizes.size());
+  if (!args.output.empty()) output_policy(args, sizes).target(args.output);  // refused now, before anything is touched
   session.progress.enabled = !args.no_progress && !args.log.quiet;
   session.progress.interval_seconds = args.progress_interval;
   return session;

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "files/file_io.hpp"
 #include "logging.hpp"
 #include "nqueens/count.hpp"
 #include "supervisor.hpp"
@@ -62,5 +63,9 @@ void check_every_size(const std::vector<int>& sizes, const CountOptions& options
 //! a single N; a checkpoint for several N must not be a file (checkpoint_path.hpp). Throws
 //! std::invalid_argument otherwise.
 RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes);
+
+//! The write policy of --output: never the --checkpoint journal nor the --units @FILE list, which
+//! the command reads (file_io.hpp). run_settings checks --output with it, before anything is touched.
+detail::WritePolicy output_policy(const CountArgs& args, const std::vector<int>& sizes);
 
 }  // namespace nqueens::shell

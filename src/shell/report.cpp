@@ -273,7 +273,6 @@ nlohmann::ordered_json to_json(const CountRecord& record) {
   json["quarter_turn_fixed"] =
       r.quarter_turn_fixed ? count_json(*r.quarter_turn_fixed) : nlohmann::ordered_json(nullptr);
   json["unit_seconds"] = unit_seconds(r.unit_microseconds);
-  json["untimed_units"] = r.untimed_units;
   return json;
 }
 
@@ -283,10 +282,8 @@ std::string unit_time_text(const CountResult& result, const std::optional<UnitTi
   std::string text = fmt::format("units took {:.3f} s of thread time", unit_seconds(result.unit_microseconds));
   if (!here)
     text += " in all runs";
-  else if (here->microseconds != result.unit_microseconds || here->untimed != result.untimed_units)
+  else if (here->microseconds != result.unit_microseconds)
     text += fmt::format(" in all runs (this run {:.3f} s)", unit_seconds(here->microseconds));
-  if (result.untimed_units > 0)
-    text += fmt::format(", not counting {} units of a format 2 file (no time recorded)", result.untimed_units);
   return text;
 }
 

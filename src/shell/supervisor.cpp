@@ -1,11 +1,13 @@
 #include "supervisor.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -143,21 +145,65 @@ void log_journal(const Journal& journal, const RunHeader& header, bool repair) {
     spdlog::info("{}: resuming, {} units already counted", path, journal.recorded().size());
 }
 
+// The engine a journal's first line names, or "" (no such file, unreadable, no engine word). Read
+// before the journal is opened, so that `auto` can take the engine the run was started with.
+std::string journal_engine(const std::filesystem::path& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return "";
+  std::ifstream in(path, std::ios::binary);
+  std::string head(1024, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  head.resize(std::min(head.size(), head.find('\n')));
+  const std::size_t at = head.find(" engine=");
+  if (at == std::string::npos) return "";
+  const std::size_t start = at + std::string_view(" engine=").size();
+  return head.substr(start, head.find(' ', start) - start);
+}
+
+// `auto` resumes a journal with the engine it was started with, where that engine can count N
+// with these options: "run the same command again" resumes even where `auto` now prefers another.
+CountOptions resume_options(int n, CountOptions options, const RunSettings& settings) {
+  if (!settings.checkpoint || options.engine != kAutomaticEngine) return options;
+  const std::string recorded = journal_engine(*settings.checkpoint);
+  const EngineDescription* engine = find_engine(recorded);
+  if (!engine || !engine->refusal(n, options).empty()) return options;
+  options.engine = recorded;
+  return options;
+}
+
 }  // namespace
 
+std::unique_ptr<Engine> make_run_engine(int n, const CountOptions& options, const RunSettings& settings) {
+  return make_engine(n, resume_options(n, options, settings));
+}
+
+std::string journal_mismatch_advice(const std::filesystem::path& journal, std::string_view engine) {
+  const std::string recorded = journal_engine(journal);
+  const std::string resume = !recorded.empty() && recorded != engine && find_engine(recorded)
+                                 ? "to resume it, give --engine " + recorded + "; "
+                                 : "";
+  return " (" + resume + "to start a new run, give another --checkpoint file)";
+}
+
 std::unique_ptr<Run> open_run(int n, const CountOptions& options, const RunSettings& settings) {
-  return open_run(make_engine(n, options), settings);
+  const CountOptions resumed = resume_options(n, options, settings);
+  if (resumed.engine != options.engine && resumed.engine != choose_engine(n, options).name)
+    spdlog::info("{}: resuming with the {} engine the journal was started with", settings.checkpoint->string(),
+                 resumed.engine);
+  return open_run(make_engine(n, resumed), settings);
 }
 
 std::unique_ptr<Run> open_run(std::unique_ptr<Engine> engine, const RunSettings& settings) {
   std::optional<JournalRequest> journal;
   if (settings.checkpoint) journal = JournalRequest{*settings.checkpoint, settings.repair};
   const int n = engine->n();
+  const RunHeader header = engine->header();
   std::unique_ptr<Run> run;
   try {
     run = std::make_unique<Run>(std::move(engine), settings.selection, journal);
   } catch (const JournalMismatch& mismatch) {
-    throw JournalMismatch(std::string(mismatch.what()) + " (to start a new run, give another --checkpoint file)");
+    throw JournalMismatch(std::string(mismatch.what()) + journal_mismatch_advice(*settings.checkpoint, header.engine));
   }
   if (run->journal()) log_journal(*run->journal(), run->header(), settings.repair);
   spdlog::info("N={}: {}", n, run->engine().describe());

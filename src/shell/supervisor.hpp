@@ -43,6 +43,15 @@ struct RunOutcome {
   UnitTime unit_time_here;  //!< the time of the units this process counted (not replayed)
 };
 
+//! The engine `count` counts N with under these settings: the one `options.engine` names, or
+//! for `auto` with a journal, the engine the journal was started with where it can count N (so
+//! that running the same command again resumes). Throws what make_engine throws.
+std::unique_ptr<Engine> make_run_engine(int n, const CountOptions& options, const RunSettings& settings);
+
+//! What a refusal of `journal`, the journal of another run than one of `engine`, ends with:
+//! " (to resume it, give --engine dfs; to start a new run, give another --checkpoint file)".
+std::string journal_mismatch_advice(const std::filesystem::path& journal, std::string_view engine);
+
 //! The Run of one N: the engine, the selected units and the checkpoint journal (created,
 //! resumed or repaired), with a log line for what the journal held and what the engine built.
 //! Throws what make_engine and Run's constructor throw; a journal of another run tells the

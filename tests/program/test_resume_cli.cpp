@@ -24,14 +24,14 @@
 #include <nlohmann/json.hpp>
 
 #include "dfs/kernel.hpp"
+#include "dfs/split.hpp"
 #include "nqueens/journal.hpp"
-#include "run/registry.hpp"
 #include "nqueens/nqueens.hpp"
 #include "nqueens/shard.hpp"
-#include "support/program_harness.hpp"
-#include "run/schedule.hpp"
+#include "run/registry.hpp"
 #include "run/run.hpp"
-#include "dfs/split.hpp"
+#include "run/schedule.hpp"
+#include "support/program_harness.hpp"
 
 namespace {
 
@@ -119,10 +119,7 @@ constexpr KilledBoard kKilledJoin = {"join", 18, 666090624, 83263591};
 // The summed time of a journal's records, each unit once, in microseconds.
 std::uint64_t journal_microseconds(const std::string& bytes) {
   std::uint64_t sum = 0;
-  for (const nqueens::UnitCount& unit : nqueens::scan_journal(bytes, "journal").units) {
-    EXPECT_TRUE(unit.microseconds.has_value()) << "unit " << unit.id << " has no time";
-    sum += unit.microseconds.value_or(0);
-  }
+  for (const nqueens::UnitCount& unit : nqueens::scan_journal(bytes, "journal").units) sum += unit.microseconds;
   return sum;
 }
 
@@ -133,7 +130,6 @@ void expect_unit_time_of_all_runs(const Json& resumed, const Outcome& finished, 
                                   const std::string& journal_after) {
   const std::uint64_t all = journal_microseconds(journal_after);
   EXPECT_EQ(resumed["unit_seconds"], static_cast<double>(all) / 1e6);
-  EXPECT_EQ(resumed["untimed_units"], 0);
   std::uint64_t before = 0;
   if (contains(journal_before, "\n")) {
     const std::size_t held = nqueens::scan_journal(journal_before, "journal").valid_bytes;
@@ -209,53 +205,65 @@ TEST_F(ResumeCli, JoinEngineKilledAtRandomMomentsThenResumedEndsWithTheOeisTotal
   kill_and_resume_until_done(*this, kKilledJoin);
 }
 
-// A format 2 journal, written before units were timed, from the records of a format 3 one: the
-// same units, with the checksums that build computed (header line alone, records bound to the run).
-std::string as_format_two(const std::string& journal, std::size_t units) {
+// A journal of an older format (1 or 2, written by development builds before the first release)
+// with the first `units` records of a journal of this build, spelled and checksummed as those
+// builds did: format 1 had no engine in its header and checked each record on its own text,
+// format 2 bound each record to its run; neither had the unit's time.
+std::string as_older_format(int format, const std::string& journal, std::size_t units) {
   const nqueens::JournalScan scan = nqueens::scan_journal(journal, "journal");
-  const std::string head = "nqueens-journal 2 " + nqueens::header_text(scan.header);
+  std::string run = nqueens::header_text(scan.header);
+  if (format == 1) run.erase(run.find(" engine="), std::string(" engine=").size() + scan.header.engine.size());
+  const std::string head = "nqueens-journal " + std::to_string(format) + " " + run;
   std::string bytes = head + " crc=" + nqueens::checksum_hex(nqueens::crc32(head)) + "\n";
-  const std::uint32_t run = nqueens::crc32(nqueens::run_identity(scan.header) + "\n");
+  const std::uint32_t bound = format == 1 ? 0 : nqueens::crc32(nqueens::run_identity(scan.header) + "\n");
   for (std::size_t i = 0; i < units; ++i) {
     const nqueens::Tally& t = scan.units.at(i).tally;
-    // Spelled out here, as the build that wrote format 2 did: "U <id> <total> <orbits> <nodes>".
     std::string text = "U";
     for (const std::uint64_t field :
          {std::uint64_t{scan.units[i].id}, t.total, t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3], t.nodes}) {
       text += ' ';
       text += std::to_string(field);
     }
-    bytes += text + " " + nqueens::checksum_hex(nqueens::crc32(text, run)) + "\n";
+    bytes += text + " " + nqueens::checksum_hex(nqueens::crc32(text, bound)) + "\n";
   }
   return bytes;
 }
 
-// Runs in progress when nqueens learned to time units resume from their format 2 journals: the
-// units already there count with no time (`untimed_units`), and the journal stays format 2.
-TEST_F(ResumeCli, FormatTwoJournalIsResumedAndItsUnitsCountAsUntimed) {
-  const std::string journal = file("n13.journal").string();
-  const Json whole = count(13, {"--checkpoint", journal, "--engine", "dfs"});
-  write_bytes(journal, as_format_two(read_bytes(journal), 40));
-  const Outcome r = run({"count", "-n", "13", "-t", "2", "--engine", "dfs", "--checkpoint", journal, "--format", "json",
-                         "--log-level", "info"});
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
-  const Json resumed = last_record(r);
-  EXPECT_EQ(numbers(resumed), numbers(whole));
-  EXPECT_EQ(resumed["untimed_units"], 40);
-  EXPECT_GE(resumed["unit_seconds"].get<double>(), 0.0);
-  EXPECT_TRUE(contains(r.err, "not counting 40 units of a format 2 file")) << r.err;
-  const std::string after = read_bytes(journal);
-  EXPECT_TRUE(after.starts_with("nqueens-journal 2 ")) << "one file, one format";
-  const nqueens::JournalScan scan = nqueens::scan_journal(after, "journal");
-  EXPECT_TRUE(scan.sound());
-  EXPECT_EQ(scan.units.size(), whole["work_units"].get<std::size_t>());
-  // Answered again from the journal alone: every unit is now a format 2 record, without a time.
-  const Json again = count(13, {"--checkpoint", journal, "--engine", "dfs"});
-  EXPECT_EQ(again["untimed_units"], whole["work_units"]);
-  EXPECT_EQ(again["unit_seconds"], 0.0);
-  const Outcome checked = run({"check", journal});
-  EXPECT_EQ(checked.exit_code, 0) << describe(checked);
-  EXPECT_TRUE(contains(checked.out, "format 2")) << checked.out;
+std::size_t line_count(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// Compatibility starts at the first release: a journal of an older format is refused in one
+// line (exit 2, as any file that is no journal of the run), by count, --repair and check alike,
+// and left as it was.
+TEST_F(ResumeCli, OlderJournalFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
+  const std::string journal = file("n12.journal").string();
+  count(12, {"--checkpoint", journal, "--engine", "dfs"});
+  const std::string current = read_bytes(journal);
+  for (const int format : {1, 2}) {
+    SCOPED_TRACE(testing::Message() << "format " << format);
+    const std::string bytes = as_older_format(format, current, 40);
+    write_bytes(journal, bytes);
+    const std::string line = journal + ": a format " + std::to_string(format) +
+                             " journal, written by a development build of nqueens; this build reads format 3 only: "
+                             "count the run again";
+    for (const bool repair : {false, true}) {
+      std::vector<std::string> args = {"count", "-n", "12", "--engine", "dfs", "--checkpoint", journal};
+      if (repair) args.push_back("--repair");
+      const Outcome r = run(args);
+      EXPECT_EQ(r.exit_code, 2) << describe(r);
+      EXPECT_EQ(r.out, "");
+      EXPECT_EQ(line_count(r.err), 1u) << r.err;
+      EXPECT_TRUE(r.err.starts_with("nqueens: error: " + line)) << r.err;
+    }
+    const Outcome checked = run({"check", journal});
+    EXPECT_EQ(checked.exit_code, 2) << describe(checked);
+    EXPECT_EQ(checked.out, "");
+    EXPECT_EQ(line_count(checked.err), 1u) << checked.err;
+    EXPECT_TRUE(contains(checked.err, line)) << checked.err;
+    EXPECT_EQ(read_bytes(journal), bytes) << "the file was changed";
+    EXPECT_FALSE(fs::exists(journal + ".damaged"));
+  }
 }
 
 TEST_F(ResumeCli, FinishedJournalAnswersAtOnceWithoutTouchingIt) {
@@ -280,7 +288,7 @@ TEST_F(ResumeCli, JournalOfAnotherRunIsRefusedWithExitCode2) {
       {{"-n", "13", "--engine", "dfs"}, "N is 12 there, 13 here"},
       {{"-n", "12", "--symmetry", "mirror"}, "the symmetry mode is full there, mirror here"},
       {{"-n", "12", "--split-depth", "4"}, "the split depth is 3 there, 4 here"},
-      {{"-n", "12", "--engine", "join"}, "the engine is dfs there, join here"}};
+      {{"-n", "12", "--engine", "join"}, "the engine is dfs there, join here (to resume it, give --engine dfs;"}};
   for (const auto& [options, message] : cases) {
     std::vector<std::string> args = {"count", "--checkpoint", journal};
     args.insert(args.end(), options.begin(), options.end());
@@ -294,6 +302,20 @@ TEST_F(ResumeCli, JournalOfAnotherRunIsRefusedWithExitCode2) {
   const Outcome not_journal = run({"count", "-n", "12", "--checkpoint", file("notes.txt").string()});
   EXPECT_EQ(not_journal.exit_code, 2) << describe(not_journal);
   EXPECT_EQ(read_bytes(file("notes.txt")), "my notes\n");
+}
+
+// "Run the same command again" resumes: with the default engine (auto), a journal started by
+// another engine is resumed with that one, where `auto` would now choose differently.
+TEST_F(ResumeCli, AutoResumesWithTheEngineTheJournalWasStartedWith) {
+  const std::string journal = file("n13.journal").string();
+  const Outcome first = run({"count", "-n", "13", "--engine", "join", "--checkpoint", journal, "-q"});
+  ASSERT_EQ(first.exit_code, 0) << describe(first);
+  const std::string bytes = read_bytes(journal);
+  const Outcome again = run({"count", "-n", "13", "--checkpoint", journal, "--format", "json", "--log-level", "info"});
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  EXPECT_TRUE(contains(again.err, "resuming with the join engine the journal was started with")) << again.err;
+  EXPECT_EQ(last_record(again)["engine"], "join");
+  EXPECT_EQ(read_bytes(journal), bytes);
 }
 
 // The JSON context record used to be printed before the journal was opened: exit 2 with a line
@@ -324,14 +346,14 @@ TEST_F(ResumeCli, DamagedJournalIsRefusedWithExitCode3AndLeftAsItWas) {
   const Outcome r = run({"count", "-n", "13", "--checkpoint", journal});
   EXPECT_EQ(r.exit_code, 3) << describe(r);
   EXPECT_TRUE(contains(r.err, "damaged")) << r.err;
-  // Issue 15: the advice keeps the finished units instead of throwing them away.
+  // The advice keeps the finished units instead of throwing them away.
   EXPECT_TRUE(contains(r.err, "nqueens check " + journal) && contains(r.err, "--repair")) << r.err;
   EXPECT_FALSE(contains(r.err, "move it away")) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(read_bytes(journal), bytes);
 }
 
-// ---- check and --repair (issue 15) -----------------------------------------------------------
+// ---- check and --repair -----------------------------------------------------------
 
 TEST_F(ResumeCli, CheckSaysWholeDamagedOrNotAJournalByExitCode) {
   const std::string journal = file("n12.journal").string();
@@ -456,7 +478,7 @@ TEST_F(ResumeCli, CheckpointNamingADirectoryHoldsThatNsJournal) {
   EXPECT_TRUE(fs::is_regular_file(file("slash") / "n10.journal"));
 }
 
-// ---- files that are not what they seem (issue 17.7 and the smaller items) -----------------------
+// ---- files that are not what they seem -----------------------
 
 // Makes `path` unwritable: by its mode, and for root (whom modes do not stop) by the immutable
 // attribute where the file system has one. False when neither works here.
@@ -514,7 +536,7 @@ TEST_F(ResumeCli, DevicesAndHugeFilesAreRefusedWithoutReadingThem) {
     EXPECT_TRUE(contains(r.err, "is not a regular file")) << r.err;
   }
   const Outcome device = run({"merge", "/dev/zero"});
-  EXPECT_EQ(device.exit_code, 3) << describe(device);
+  EXPECT_EQ(device.exit_code, 2) << describe(device);  // bad input, as a directory is
   EXPECT_TRUE(contains(device.err, "/dev/zero is not a regular file")) << device.err;
 
   count(10, {"--checkpoint", file("big.journal").string()});
@@ -694,14 +716,10 @@ TEST_F(ShardCli, MergeReportsTheSummedTimeOfTheShardsUnits) {
   const std::vector<std::string> files = shards(13, 3);
   std::uint64_t sum = 0;
   for (const std::string& name : files)
-    for (const nqueens::UnitCount& unit : nqueens::read_shard_file(name).units) {
-      ASSERT_TRUE(unit.microseconds.has_value()) << name << " unit " << unit.id;
-      sum += *unit.microseconds;
-    }
+    for (const nqueens::UnitCount& unit : nqueens::read_shard_file(name).units) sum += unit.microseconds;
   const Outcome r = merge(files, {"--format", "json", "--log-level", "info"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_EQ(last_record(r)["unit_seconds"], static_cast<double>(sum) / 1e6);
-  EXPECT_EQ(last_record(r)["untimed_units"], 0);
   EXPECT_TRUE(contains(r.err, "of thread time in all runs")) << r.err;
 }
 
@@ -791,11 +809,12 @@ TEST_F(ShardCli, BadOptionsAreUsageErrors) {
 // journal named on the same command line is never created.
 TEST_F(ShardCli, UnwritableOutputFailsBeforeAnythingIsCounted) {
   const fs::path journal = file("n17.journal");
-  for (const std::string& output : {file("no/such/dir/x.json").string(), directory().string()}) {
+  // A directory named as the file is bad input (exit 2); one that does not exist fails the write (exit 3).
+  for (const auto& [output, code] : {std::pair{file("no/such/dir/x.json").string(), 3}, {directory().string(), 2}}) {
     const Outcome r = run({"count", "-n", "17", "--shard", "1/1", "--output", output, "--checkpoint", journal.string(),
                            "--log-level", "info"});
-    EXPECT_EQ(r.exit_code, 3) << describe(r);
-    EXPECT_TRUE(contains(r.err, "nqueens: error: cannot ")) << r.err;
+    EXPECT_EQ(r.exit_code, code) << describe(r);
+    EXPECT_TRUE(contains(r.err, code == 3 ? "nqueens: error: cannot " : "is a directory")) << r.err;
     EXPECT_FALSE(contains(r.err, "N=17")) << "the count started\n" << r.err;
     EXPECT_FALSE(fs::exists(journal));
     EXPECT_EQ(r.out, "");
@@ -826,7 +845,7 @@ TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver
   EXPECT_TRUE(contains(merged.out, "\n10,724,92,724,92,")) << merged.out;
 }
 
-// Issue 15: a tampered count is found by check and by merge, and count --units + merge recovers
+// A tampered count is found by check and by merge, and count --units + merge recovers
 // the exact total without counting the other units again.
 TEST_F(ShardCli, TamperedShardIsFoundAndItsUnitsRecounted) {
   const std::vector<std::string> files = shards(14, 3);
@@ -867,7 +886,36 @@ TEST_F(ShardCli, UnitListsThatDoNotFitTheRunAreBadInput) {
   EXPECT_EQ(run({"count", "-n", "10", "--units", "1", "--shard", "1/2"}).exit_code, 2);
 }
 
-// Editing "n":16 to 17 in a K = 1 shard file merged to "17 14772512" with exit 0 (issue 17.5).
+// A shard file of an older format (1 or 2, written by development builds before the first
+// release) is refused by merge in one line (exit 3, as any shard file that cannot be read) and
+// reported by check (exit 1), and left as it was. Made from a file of this build by what tells
+// those formats apart first, their format_version and entries without a time (their checksums
+// are never looked at).
+TEST_F(ShardCli, OlderShardFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
+  const std::vector<std::string> files = shards(10, 2);
+  const std::string old = file("old.json").string();
+  for (const int format : {1, 2}) {
+    SCOPED_TRACE(testing::Message() << "format " << format);
+    std::string text = read_bytes(files[0]);
+    text.replace(text.find("\"format_version\":3"), 18, "\"format_version\":" + std::to_string(format));
+    text = std::regex_replace(text, std::regex(",\"microseconds\":[0-9]+"), "");
+    write_bytes(old, text);
+    const std::string line = old + ": a format " + std::to_string(format) +
+                             " shard file, written by a development build of nqueens; this build reads format 3 "
+                             "only: count the shard again";
+    const Outcome merged = merge({old, files[1]});
+    EXPECT_EQ(merged.exit_code, 3) << describe(merged);
+    EXPECT_EQ(merged.out, "");
+    EXPECT_EQ(merged.err, "nqueens: error: " + line + "\n");
+    const Outcome checked = run({"check", old});
+    EXPECT_EQ(checked.exit_code, 1) << describe(checked);
+    EXPECT_TRUE(contains(checked.out, line)) << checked.out;
+    EXPECT_EQ(read_bytes(old), text) << "the file was changed";
+  }
+}
+
+// Editing "n":16 to 17 in a K = 1 shard file merged to "17 14772512" with exit 0 before shard headers were bound to
+// their run.
 TEST_F(ShardCli, ShardFileWithAnEditedHeaderIsRefused) {
   const std::vector<std::string> files = shards(10, 1);
   std::string text = read_bytes(files[0]);

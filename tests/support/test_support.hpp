@@ -142,18 +142,4 @@ inline Census census(int n) {
   return c;
 }
 
-//! A unit's record text as the build that wrote format 2 files spelled it, "U <id> <total>
-//! <o1> <o2> <o4> <o8> <nodes>", written out here rather than taken from the library, so that
-//! tests of reading old files do not depend on the code that now writes format 3.
-inline std::string format_two_record_text(const nqueens::UnitCount& unit) {
-  const nqueens::Tally& t = unit.tally;
-  std::string text = "U";
-  for (const std::uint64_t field :
-       {std::uint64_t{unit.id}, t.total, t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3], t.nodes}) {
-    text += ' ';
-    text += std::to_string(field);
-  }
-  return text;
-}
-
 }  // namespace test_support

@@ -20,6 +20,7 @@
 #include "dfs/kernel.hpp"
 #include "dfs/split.hpp"
 #include "files/file_io.hpp"
+#include "nqueens/check.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/nqueens.hpp"
 #include "run/run.hpp"
@@ -249,7 +250,7 @@ TEST_F(JournalTest, SealedJournalIgnoresLaterAppends) {
   EXPECT_EQ(reopened.recorded().size(), 1u);
 }
 
-// ---- records and headers bound to their run (issue 17.5) ---------------------------------------
+// ---- records and headers bound to their run ---------------------------------------
 
 // Records of an N = 11 journal, each with a sound line checksum, spliced into an N = 10 journal
 // resumed to a wrong total: each record's checksum now covers the run it belongs to.
@@ -281,15 +282,75 @@ TEST_F(JournalTest, HeaderEditedToAnotherRunFailsEveryRecord) {
   expect_refused<JournalCorrupt>(path, edited, "line 2: the record fails its checksum");
 }
 
-TEST_F(JournalTest, FormatOneJournalIsRefusedWithTheReason) {
-  const fs::path path = make_journal(2);
-  std::string bytes = read_bytes(path);
-  bytes.replace(bytes.find(" 3 "), 3, " 1 ");
-  write_bytes(path, bytes);
-  expect_refused<JournalMismatch>(path, header_, "format 1, written by an older nqueens");
+// ---- journals of older formats: refused in one line, never changed -------------------------
+
+// A journal of a format that development builds wrote before the first release, built by hand:
+// its header line and one record, spelled and checksummed as those builds did. Format 1 had no
+// engine in its header and checked each record on its own text; format 2 bound each record to
+// its run but had no unit time.
+std::string older_journal(int format, const RunHeader& header, const UnitCount& unit) {
+  const std::string run = format == 1 ? "version=" + header.version + " n=" + std::to_string(header.n) +
+                                            " symmetry=" + std::string(nqueens::to_string(header.symmetry)) +
+                                            " split_depth=" + std::to_string(header.split_depth) +
+                                            " units=" + std::to_string(header.unit_count) +
+                                            " fingerprint=" + nqueens::fingerprint_hex(header.fingerprint)
+                                      : nqueens::header_text(header);
+  const std::string head = "nqueens-journal " + std::to_string(format) + " " + run;
+  const nqueens::Tally& t = unit.tally;
+  std::string record = "U";
+  for (const std::uint64_t field :
+       {std::uint64_t{unit.id}, t.total, t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3], t.nodes}) {
+    record += ' ';
+    record += std::to_string(field);
+  }
+  const std::uint32_t bound = format == 1 ? 0 : nqueens::crc32(nqueens::run_identity(header) + "\n");
+  return head + " crc=" + nqueens::checksum_hex(nqueens::crc32(head)) + "\n" + record + " " +
+         nqueens::checksum_hex(nqueens::crc32(record, bound)) + "\n";
 }
 
-// ---- the time of each unit (issue 14.4): format 3, and format 2 still read ---------------------
+// What `read` throws as JournalMismatch; empty when it throws nothing.
+template <typename Read>
+std::string mismatch_of(Read read) {
+  try {
+    read();
+  } catch (const JournalMismatch& refused) {
+    return refused.what();
+  }
+  return {};
+}
+
+TEST_F(JournalTest, OlderFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
+  const fs::path path = dir_ / "old.journal";
+  for (const int format : {1, 2}) {
+    SCOPED_TRACE(testing::Message() << "format " << format);
+    const std::string bytes = older_journal(format, header_, counted(plan_, 0));
+    const std::string line = path.string() + ": a format " + std::to_string(format) +
+                             " journal, written by a development build of nqueens; this build reads format 3 only: "
+                             "count the run again";
+    write_bytes(path, bytes);
+    for (const bool repair : {false, true}) {
+      EXPECT_EQ(mismatch_of([&] { Journal journal(path, header_, repair); }), line) << "repair " << repair;
+      EXPECT_EQ(read_bytes(path), bytes) << "the file was changed";
+    }
+    EXPECT_EQ(mismatch_of([&] { nqueens::read_journal(path); }), line);
+    EXPECT_EQ(mismatch_of([&] { nqueens::scan_journal(bytes, path.string(), &header_); }), line);
+    EXPECT_EQ(mismatch_of([&] { nqueens::check_journal(bytes, path.string()); }), line);
+    // A header cut short (the build that wrote it died while writing it) is no header of this
+    // build's to write afresh: the same line, the file as it was.
+    const std::string torn = bytes.substr(0, 30);
+    write_bytes(path, torn);
+    EXPECT_EQ(mismatch_of([&] { Journal journal(path, header_); }), line);
+    EXPECT_EQ(read_bytes(path), torn);
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "old.journal.damaged"));
+  // Another number is no format at all.
+  std::string other = nqueens::journal_header_line(header_);
+  other.replace(other.find(" 3 "), 3, " 4 ");
+  EXPECT_NE(mismatch_of([&] { nqueens::scan_journal(other, "j"); }).find("a format this build does not read"),
+            std::string::npos);
+}
+
+// ---- the time of each unit ------------------------------------------------------
 
 // A unit of this run with a time, as a worker reports it.
 UnitCount timed(const WorkPlan& plan, std::size_t id, std::uint64_t microseconds) {
@@ -304,18 +365,17 @@ TEST_F(JournalTest, EachUnitsTimeComesBackAndIsCoveredByItsChecksum) {
     Journal journal(path, header_);
     journal.append(timed(plan_, 0, 0));
     journal.append(timed(plan_, 1, 123456789));
-    journal.append(counted(plan_, 2));  // a unit whose time is not known: "-"
+    journal.append(timed(plan_, 2, 7));
   }
   const std::string bytes = read_bytes(path);
   EXPECT_TRUE(bytes.starts_with("nqueens-journal 3 ")) << bytes;
   EXPECT_NE(bytes.find(" 123456789 "), std::string::npos) << bytes;
   {
     Journal reopened(path, header_);
-    EXPECT_EQ(reopened.format(), nqueens::RecordFormat::timed);
     ASSERT_EQ(reopened.recorded().size(), 3u);
-    EXPECT_EQ(reopened.recorded()[0].microseconds, std::optional<std::uint64_t>(0));
-    EXPECT_EQ(reopened.recorded()[1].microseconds, std::optional<std::uint64_t>(123456789));
-    EXPECT_EQ(reopened.recorded()[2].microseconds, std::nullopt);
+    EXPECT_EQ(reopened.recorded()[0].microseconds, 0u);
+    EXPECT_EQ(reopened.recorded()[1].microseconds, 123456789u);
+    EXPECT_EQ(reopened.recorded()[2].microseconds, 7u);
   }
   std::string edited = bytes;
   edited.replace(edited.find(" 123456789 "), 11, " 123456780 ");
@@ -336,60 +396,7 @@ TEST_F(JournalTest, RecordsWithEqualCountsAndOtherTimesAreRepeats) {
   EXPECT_EQ(journal.recorded().size(), 3u);
 }
 
-// A format 2 journal as nqueens wrote it before units were timed: built from fixed text, with
-// its checksums computed as that build did (header line alone, records bound to the run).
-std::string format_two_journal(const RunHeader& header, const std::vector<UnitCount>& units) {
-  const std::string head = "nqueens-journal 2 " + nqueens::header_text(header);
-  std::string bytes = head + " crc=" + nqueens::checksum_hex(nqueens::crc32(head)) + "\n";
-  const std::uint32_t run = nqueens::crc32(nqueens::run_identity(header) + "\n");
-  for (const UnitCount& unit : units) {
-    const std::string text = test_support::format_two_record_text(unit);
-    bytes += text + " " + nqueens::checksum_hex(nqueens::crc32(text, run)) + "\n";
-  }
-  return bytes;
-}
-
-TEST_F(JournalTest, FormatTwoJournalIsReadAndResumedAndStaysFormatTwo) {
-  const fs::path path = dir_ / "old.journal";
-  write_bytes(path, format_two_journal(header_, {counted(plan_, 0), counted(plan_, 1), counted(plan_, 2)}));
-  {
-    Journal journal(path, header_);
-    EXPECT_EQ(journal.format(), nqueens::RecordFormat::untimed);
-    ASSERT_EQ(journal.recorded().size(), 3u);
-    for (const UnitCount& unit : journal.recorded()) {
-      EXPECT_EQ(unit, counted(plan_, unit.id));
-      EXPECT_EQ(unit.microseconds, std::nullopt) << "a format 2 record has no time";
-    }
-    journal.append(timed(plan_, 3, 42));
-  }
-  // One file, one format: the appended record is a format 2 one, without its time.
-  std::vector<UnitCount> four = {counted(plan_, 0), counted(plan_, 1), counted(plan_, 2), counted(plan_, 3)};
-  EXPECT_EQ(read_bytes(path), format_two_journal(header_, four));
-  const nqueens::JournalScan scan = nqueens::scan_journal(read_bytes(path), "old.journal");
-  EXPECT_EQ(scan.format, nqueens::RecordFormat::untimed);
-  EXPECT_EQ(scan.units.size(), 4u);
-  EXPECT_TRUE(scan.sound());
-}
-
-// A resumed format 2 journal: its units count with no time, those counted now with theirs.
-TEST_F(JournalTest, SessionOverAFormatTwoJournalSaysWhichUnitsHaveNoTime) {
-  const fs::path path = dir_ / "old.journal";
-  write_bytes(path, format_two_journal(header_, {counted(plan_, 0), counted(plan_, 1), counted(plan_, 2)}));
-  nqueens::Run session(nqueens::make_dfs_engine(plan_), nqueens::Selection::whole_run(), nqueens::JournalRequest{path});
-  session.execute(2);
-  const nqueens::CountResult result = session.result(2, 0);
-  EXPECT_TRUE(result.totals.total == 724);
-  EXPECT_EQ(result.untimed_units, 3u);
-  std::uint64_t sum = 0;
-  for (const UnitCount& unit : session.units()) {
-    EXPECT_EQ(unit.microseconds.has_value(), unit.id > 2) << "unit " << unit.id;
-    sum += unit.microseconds.value_or(0);
-  }
-  EXPECT_EQ(result.unit_microseconds, sum);
-  EXPECT_EQ(session.unit_time_here(), (nqueens::UnitTime{sum, 0}));
-}
-
-// A session resumed from a format 3 journal sums the time of every unit, replayed or counted now.
+// A session resumed from a journal sums the time of every unit, replayed or counted now.
 TEST_F(JournalTest, ResumedSessionSumsTheTimeOfEveryUnit) {
   const fs::path path = dir_ / "timed.journal";
   {
@@ -400,14 +407,10 @@ TEST_F(JournalTest, ResumedSessionSumsTheTimeOfEveryUnit) {
   session.execute(2);
   const nqueens::CountResult result = session.result(2, 0);
   std::uint64_t sum = 0;
-  for (const UnitCount& unit : session.units()) {
-    ASSERT_TRUE(unit.microseconds.has_value()) << "unit " << unit.id;
-    sum += *unit.microseconds;
-  }
+  for (const UnitCount& unit : session.units()) sum += unit.microseconds;
   EXPECT_EQ(result.unit_microseconds, sum);
-  EXPECT_EQ(result.untimed_units, 0u);
   const std::uint64_t replayed = 7 + 1007 + 2007 + 3007;
-  EXPECT_EQ(session.unit_time_here(), (nqueens::UnitTime{sum - replayed, 0}));
+  EXPECT_EQ(session.unit_time_here(), (nqueens::UnitTime{sum - replayed}));
 }
 
 // ---- a disk that fills up (a write that fails part way) ---------------------------------------
@@ -441,7 +444,7 @@ class FillingDisk {
 };
 
 // A short write on a full disk left its fragment mid-file, the next worker's whole line went
-// after it, and the next run refused the journal (issue 17: line 96 read "U 2 1250904 0 0 0
+// after it, and the next run refused the journal (line 96 read "U 2 1250904 0 0 0
 // 156U 65 513720 ...").
 TEST_F(JournalTest, AFailedAppendLeavesOnlyWholeRecords) {
   const fs::path path = make_journal(3);

@@ -3,7 +3,12 @@
 // altered unit.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <numeric>
 #include <regex>
 #include <string>
@@ -220,7 +225,7 @@ TEST(Shard, MergeRefusesFilesOfDifferentRuns) {
   EXPECT_THROW(nqueens::merge_shards(std::vector<ShardFile>{}), std::invalid_argument);
 }
 
-// ---- headers and entries bound to their run (issue 17.5) ---------------------------------------
+// ---- headers and entries bound to their run ---------------------------------------
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const std::size_t at = text.find(from);
@@ -268,11 +273,11 @@ TEST(Shard, ImpossibleValuesAreRefused) {
   expect_unreadable(replaced(good, "\"seconds\":0.5", "\"seconds\":-0.5"), "\"seconds\" is not a time");
   expect_unreadable(replaced(good, "\"threads\":1", "\"threads\":0"), "\"threads\" is 0");
   expect_unreadable(replaced(good, "\"index\":1,\"count\":1", "\"index\":2,\"count\":1"), "does not exist");
-  expect_unreadable(replaced(good, "\"format_version\":3", "\"format_version\":1"), "format_version 1, written by");
   expect_unreadable(replaced(good, "\"format_version\":3", "\"format_version\":4"), "unknown format_version 4");
+  expect_unreadable(replaced(good, "\"microseconds\":0,", ""), "no \"microseconds\" field");
 }
 
-// ---- the time of each unit (issue 14.4): format 3, and format 2 still read ---------------------
+// ---- the time of each unit ------------------------------------------------------
 
 // A shard whose units carry times, as `count --shard` writes them: unit id plus `base`.
 ShardFile timed_shard(const WorkPlan& plan, int index, int count, std::uint64_t base) {
@@ -283,68 +288,18 @@ ShardFile timed_shard(const WorkPlan& plan, int index, int count, std::uint64_t 
 
 TEST(Shard, EachUnitsTimeRoundTripsAndIsCoveredByItsChecksum) {
   const WorkPlan plan = nqueens::split(10, Symmetry::full);
-  ShardFile written = timed_shard(plan, 1, 1, 1000);
-  written.units[2].microseconds.reset();  // counted into a format 2 journal: no time
+  const ShardFile written = timed_shard(plan, 1, 1, 1000);
   const std::string text = nqueens::shard_json(written);
   EXPECT_NE(text.find("\"format_version\":3"), std::string::npos);
   const ShardFile read = nqueens::parse_shard_json(text, "timed.json");
-  EXPECT_EQ(read.format, nqueens::RecordFormat::timed);
   ASSERT_EQ(read.units.size(), written.units.size());
   for (std::size_t i = 0; i < read.units.size(); ++i)
     EXPECT_EQ(read.units[i].microseconds, written.units[i].microseconds) << "unit " << read.units[i].id;
   EXPECT_TRUE(read.altered.empty());
   const UnitCount& victim = written.units[1];
-  const std::string field = "\"microseconds\":" + std::to_string(*victim.microseconds);
+  const std::string field = "\"microseconds\":" + std::to_string(victim.microseconds);
   const ShardFile edited = nqueens::parse_shard_json(replaced(text, field, field + "0"), "edited.json");
   EXPECT_EQ(edited.altered, std::vector<std::size_t>{victim.id});
-}
-
-// A format 2 shard file as nqueens wrote it before units were timed: fixed text, with its
-// checksums computed as that build did.
-std::string format_two_shard(const ShardFile& file) {
-  const nqueens::RunHeader& h = file.header;
-  const std::string head =
-      "{\"format\":\"nqueens-shard\",\"format_version\":2,\"run\":{\"version\":\"" + h.version + "\",\"engine\":\"" +
-      h.engine + "\",\"n\":" + std::to_string(h.n) + ",\"symmetry\":\"" +
-      std::string(nqueens::to_string(h.symmetry)) + "\",\"split_depth\":" + std::to_string(h.split_depth) +
-      ",\"units\":" + std::to_string(h.unit_count) + ",\"fingerprint\":\"" + nqueens::fingerprint_hex(h.fingerprint) +
-      "\"},\"shard\":{\"index\":" + std::to_string(file.shard.index) +
-      ",\"count\":" + std::to_string(file.shard.count) + "},\"threads\":" + std::to_string(file.threads) +
-      ",\"seconds\":0.5}";
-  std::string text =
-      head.substr(0, head.size() - 1) + ",\"crc\":\"" + nqueens::checksum_hex(nqueens::crc32(head)) + "\",\"units\":[";
-  const std::uint32_t run = nqueens::crc32(nqueens::run_identity(h) + "\n");
-  for (std::size_t i = 0; i < file.units.size(); ++i) {
-    const UnitCount& unit = file.units[i];
-    const nqueens::Tally& t = unit.tally;
-    const std::string record = test_support::format_two_record_text(unit);
-    text += std::string(i ? ",\n" : "\n") + "{\"id\":" + std::to_string(unit.id) +
-            ",\"total\":" + std::to_string(t.total) + ",\"orbits\":[" + std::to_string(t.orbits[0]) + "," +
-            std::to_string(t.orbits[1]) + "," + std::to_string(t.orbits[2]) + "," + std::to_string(t.orbits[3]) +
-            "],\"nodes\":" + std::to_string(t.nodes) + ",\"crc\":\"" +
-            nqueens::checksum_hex(nqueens::crc32(record, run)) + "\"}";
-  }
-  return text + "\n]}\n";
-}
-
-TEST(Shard, FormatTwoShardFileIsReadAndMergedWithoutTimes) {
-  const WorkPlan plan = nqueens::split(12, Symmetry::full);
-  const ShardFile old = counted_shard(plan, 1, 2);
-  ASSERT_EQ(old.seconds, 0.5);
-  const ShardFile read = nqueens::parse_shard_json(format_two_shard(old), "old.json");
-  EXPECT_EQ(read.format, nqueens::RecordFormat::untimed);
-  EXPECT_TRUE(read.altered.empty());
-  EXPECT_EQ(read.units, old.units);
-  for (const UnitCount& unit : read.units) EXPECT_EQ(unit.microseconds, std::nullopt);
-  // Written back in its own format, it is the same file.
-  EXPECT_EQ(nqueens::shard_json(read), format_two_shard(old));
-
-  const ShardFile fresh = timed_shard(plan, 2, 2, 50);
-  const MergeReport report = nqueens::merge_shards(std::vector<ShardFile>{read, fresh});
-  ASSERT_TRUE(report.complete());
-  std::uint64_t sum = 0;
-  for (const UnitCount& unit : fresh.units) sum += *unit.microseconds;
-  EXPECT_EQ(report.unit_time, (nqueens::UnitTime{sum, read.units.size()}));
 }
 
 TEST(Shard, MergeSumsTheTimeOfEveryUnitOnce) {
@@ -353,11 +308,11 @@ TEST(Shard, MergeSumsTheTimeOfEveryUnitOnce) {
   std::uint64_t sum = 0;
   for (int index = 1; index <= 3; ++index) {
     files.push_back(timed_shard(plan, index, 3, 1000 * static_cast<std::uint64_t>(index)));
-    for (const UnitCount& unit : files.back().units) sum += *unit.microseconds;
+    for (const UnitCount& unit : files.back().units) sum += unit.microseconds;
   }
   const MergeReport report = nqueens::merge_shards(files);
   ASSERT_TRUE(report.complete());
-  EXPECT_EQ(report.unit_time, (nqueens::UnitTime{sum, 0}));
+  EXPECT_EQ(report.unit_time, (nqueens::UnitTime{sum}));
 }
 
 // Equal counts with another time are the same unit twice: duplicated, not conflicting.
@@ -367,6 +322,84 @@ TEST(Shard, EntriesWithEqualCountsAndOtherTimesAreDuplicatesNotConflicts) {
   const MergeReport report = nqueens::merge_shards(files);
   EXPECT_TRUE(report.conflicting.empty());
   EXPECT_EQ(report.duplicated.size(), plan.units.size());
+}
+
+// ---- shard files of older formats: refused in one line, never changed ----------------------
+
+// A shard file of a format that development builds wrote before the first release, built by
+// hand as those builds wrote it. Format 1 had no engine and no header checksum, and checked each
+// entry on its own text; format 2 had both and bound each entry to its run, but no unit times.
+std::string older_shard(int format, const ShardFile& file) {
+  const nqueens::RunHeader& h = file.header;
+  // Appended piece by piece: GCC 12 takes a long chain of + for an overlapping memcpy (-Wrestrict).
+  std::string head = "{\"format\":\"nqueens-shard\",\"format_version\":";
+  head += std::to_string(format);
+  head += ",\"run\":{\"version\":\"";
+  head += h.version;
+  head += "\",";
+  if (format != 1) head += "\"engine\":\"" + h.engine + "\",";
+  head += "\"n\":" + std::to_string(h.n);
+  head += ",\"symmetry\":\"" + std::string(nqueens::to_string(h.symmetry));
+  head += "\",\"split_depth\":" + std::to_string(h.split_depth);
+  head += ",\"units\":" + std::to_string(h.unit_count);
+  head += ",\"fingerprint\":\"" + nqueens::fingerprint_hex(h.fingerprint);
+  head += "\"},\"shard\":{\"index\":" + std::to_string(file.shard.index);
+  head += ",\"count\":" + std::to_string(file.shard.count);
+  head += "},\"threads\":" + std::to_string(file.threads);
+  head += ",\"seconds\":0.5}";
+  std::string text = head.substr(0, head.size() - 1);
+  if (format != 1) text += ",\"crc\":\"" + nqueens::checksum_hex(nqueens::crc32(head)) + "\"";
+  text += ",\"units\":[";
+  const std::uint32_t bound = format == 1 ? 0 : nqueens::crc32(nqueens::run_identity(h) + "\n");
+  for (std::size_t i = 0; i < file.units.size(); ++i) {
+    const nqueens::Tally& t = file.units[i].tally;
+    std::string record = "U";
+    for (const std::uint64_t field :
+         {std::uint64_t{file.units[i].id}, t.total, t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3], t.nodes}) {
+      record += ' ';
+      record += std::to_string(field);
+    }
+    text += i ? ",\n" : "\n";
+    text += "{\"id\":" + std::to_string(file.units[i].id);
+    text += ",\"total\":" + std::to_string(t.total);
+    text += ",\"orbits\":[";
+    for (std::size_t o = 0; o < 4; ++o) {
+      if (o) text += ',';
+      text += std::to_string(t.orbits[o]);
+    }
+    text += "],\"nodes\":" + std::to_string(t.nodes);
+    text += ",\"crc\":\"" + nqueens::checksum_hex(nqueens::crc32(record, bound)) + "\"}";
+  }
+  return text + "\n]}\n";
+}
+
+TEST(Shard, OlderFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("nqueens-old-shard-" + std::to_string(::getpid()) + ".json");
+  const ShardFile old = counted_shard(nqueens::split(10, Symmetry::full), 1, 2);
+  for (const int format : {1, 2}) {
+    SCOPED_TRACE(testing::Message() << "format " << format);
+    const std::string text = older_shard(format, old);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+    const std::string line = path.string() + ": a format " + std::to_string(format) +
+                             " shard file, written by a development build of nqueens; this build reads format 3 "
+                             "only: count the shard again";
+    for (const bool whole_file : {true, false}) {
+      try {
+        if (whole_file)
+          nqueens::read_shard_file(path);
+        else
+          nqueens::parse_shard_json(text, path.string());
+        ADD_FAILURE() << "read";
+      } catch (const nqueens::ShardFileError& error) {
+        EXPECT_EQ(error.what(), line);
+      }
+    }
+    std::ifstream in(path, std::ios::binary);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), text)
+        << "the file was changed";
+  }
+  std::filesystem::remove(path);
 }
 
 // "cannot read FILE" gave no reason.
