@@ -26,6 +26,7 @@
 #include <filesystem>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -157,6 +158,12 @@ class NQUEENS_EXPORT Journal {
   //! Throws std::runtime_error if the line could not be written; the file then still ends in
   //! whole records (a part written before the failure is cut off again).
   void append(const UnitCount& unit);
+
+  //! Records finished units with one write(2): a batch that arrived together (an MPI rank's).
+  //! As append(), a failed write is cut off again, so the file still ends in whole records; a
+  //! process killed during the write leaves whole records and at most one torn last line. The
+  //! ids are not checked: a unit written twice is a repeat, which reading the journal drops.
+  void append(std::span<const UnitCount> units);
 
   //! Forces everything appended so far to disk.
   void sync();

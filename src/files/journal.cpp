@@ -631,6 +631,28 @@ void Journal::append(const UnitCount& unit) {
   dirty_ = true;
 }
 
+// The batch form of append(): the same lines, one write, the same cut on failure.
+void Journal::append(std::span<const UnitCount> units) {
+  if (units.empty()) return;
+  std::string lines;
+  lines.reserve(units.size() * 96);
+  for (const UnitCount& unit : units) lines += journal_record_line(header_, unit);
+  if (const int error = flush_error_.load()) {
+    errno = error;
+    throw std::runtime_error(io_error("cannot sync journal", path_));
+  }
+  const std::lock_guard<std::mutex> guard(write_lock_);
+  if (sealed_) return;
+  if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
+  if (const int error = detail::write_fully(fd_, lines)) {
+    if (ftruncate(fd_, static_cast<off_t>(end_)) != 0) sealed_ = true;
+    throw std::runtime_error(detail::io_error("cannot write to journal", path_, error));
+  }
+  end_ += lines.size();
+  appended_ += units.size();
+  dirty_ = true;
+}
+
 std::size_t Journal::units() const {
   const std::lock_guard<std::mutex> guard(write_lock_);
   return recorded_.size() + appended_;

@@ -35,6 +35,8 @@ class Dispenser {
 
   //! Positions not yet handed out, as of this rank's last draw (others may have drawn since).
   std::uint64_t remaining() const { return seen_ < size_ ? size_ - seen_ : 0; }
+  //! The counter as of this rank's last draw: the next draw starts there or further on.
+  std::uint64_t position() const { return seen_; }
 
   //! Collective: frees the window once every rank is done drawing.
   void close();

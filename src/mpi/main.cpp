@@ -185,6 +185,7 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
     job.options = engine_options(job.args);
     check_every_size(job.sizes, job.options);  // on every rank alike: one verdict, no communication
     job.session = run_settings(job.args, job.sizes);
+    mpi::emulated_latency();            // a test setting, checked like an option
   } catch (const CLI::Success& done) {  // --help, --version: rank 0 prints
     return world.root() ? app.exit(done) : kOk;
   } catch (const CLI::ParseError& error) {

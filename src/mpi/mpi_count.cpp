@@ -1,10 +1,13 @@
 #include "mpi_count.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -14,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include "dispenser.hpp"
+#include "draw_policy.hpp"
 #include "nqueens/journal.hpp"
 #include "rank_arena.hpp"
 #include "run/registry.hpp"
@@ -40,6 +44,14 @@ constexpr auto kGrace = std::chrono::milliseconds(500);
 // spoken first: once a rank exits, mpirun starts ending the others, and a second SIGTERM ends a
 // rank at once (the handler is one-shot, see signals.hpp).
 constexpr auto kLinger = std::chrono::milliseconds(200);
+// Finished units travel to rank 0 in batches of at most this many units (256 KiB) ...
+constexpr std::size_t kBatchUnits = 4096;
+// ... and a batch waits at most this long to fill: a rank killed outright (kill -9, a node
+// lost) loses at most this much of its finished units besides those it was counting. On
+// SIGTERM a rank sends what waits at once.
+constexpr auto kBatchAge = std::chrono::milliseconds(200);
+// How often a main thread with nothing else to do looks at messages still on their way.
+constexpr auto kShortPoll = std::chrono::milliseconds(1);
 
 enum Tag : int { kUnitsTag = 1, kDoneTag = 2 };
 
@@ -74,8 +86,11 @@ class Role {
  public:
   virtual ~Role() = default;
   virtual void deliver(const std::vector<UnitCount>& units) = 0;
-  //! Rank 0: takes in what the other ranks sent and shows progress. The others: nothing.
+  //! Rank 0: takes in what the other ranks sent and shows progress. The others: send the batch
+  //! waiting, once it is old enough.
   virtual void poll() {}
+  //! The others: send the batch waiting, now. Rank 0: nothing (it records what it is given).
+  virtual void flush() {}
   //! After this rank's last unit.
   virtual void finish() = 0;
   //! After a signal, once the units in flight had their grace (until `grace_end`): rank 0 saves
@@ -98,100 +113,168 @@ class Collector final : public Role {
   Collector(const World& world, Run& run, shell::Progress* progress, Clock::time_point start)
       : world_(world), run_(run), progress_(progress), start_(start) {}
 
+  // A batch (another rank's message, or this rank's units since its last look) goes into the
+  // ledger and the journal together: one write(2) for the whole batch.
   void deliver(const std::vector<UnitCount>& units) override {
-    for (const UnitCount& unit : units) {
-      run_.record(unit);
-      if (progress_) progress_->unit_done(unit.id, unit.tally);
-    }
+    if (units.empty()) return;
+    run_.record(std::span<const UnitCount>(units));
+    if (progress_)
+      for (const UnitCount& unit : units) progress_->unit_done(unit.id, unit.tally);
   }
 
+  // Messages are received without blocking: a batch is large (up to 256 KiB), and a blocking
+  // receive would spin until the sender, whose main thread sleeps between looks, had pushed it
+  // all through. Each look matches what has arrived and takes in what has completed.
   void poll() override {
     int arrived = 0;
+    MPI_Message message;
     MPI_Status status;
-    while (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, world_.comm(), &arrived, &status) == MPI_SUCCESS && arrived)
-      receive(status);
+    while (MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, world_.comm(), &arrived, &message, &status) == MPI_SUCCESS &&
+           arrived) {
+      int words = 0;
+      MPI_Get_count(&status, MPI_UINT64_T, &words);
+      Incoming& in = incoming_.emplace_back();
+      in.source = status.MPI_SOURCE;
+      in.done = status.MPI_TAG == kDoneTag;
+      in.words.resize(static_cast<std::size_t>(words));
+      MPI_Imrecv(in.words.data(), words, MPI_UINT64_T, &message, &in.request);
+    }
+    std::erase_if(incoming_, [this](Incoming& in) {
+      int complete = 0;
+      MPI_Test(&in.request, &complete, MPI_STATUS_IGNORE);
+      if (complete) take_in(in);
+      return complete != 0;
+    });
     if (progress_) progress_->tick();
   }
 
-  // Rank 0's own units are done; the others' keep arriving until each rank says it is done.
+  // Rank 0's own units are done; the others' keep arriving until each rank says it is done. A
+  // rank's last message is matched after all its others (MPI keeps their order), so once every
+  // rank has said so and nothing is on its way, every unit is in.
   void finish() override {
-    while (ranks_done_ < world_.size() - 1) {
+    while (ranks_done_ < world_.size() - 1 || !incoming_.empty()) {
       if (const int signal = shell::interrupt_signal()) exit_interrupted(*this, signal, Clock::now());
       poll();
-      std::this_thread::sleep_for(kPoll);
+      std::this_thread::sleep_for(kShortPoll);
     }
     if (progress_) progress_->finish();
   }
 
-  void wind_up(int signal, Clock::time_point) override {
-    poll();  // what the other ranks finished in their grace period
+  // What the other ranks finished in their grace period reaches rank 0 shortly after it: they
+  // send at the end of their grace and leave kLinger after it; rank 0 listens for half of that.
+  void wind_up(int signal, Clock::time_point grace_end) override {
+    for (const Clock::time_point until = grace_end + kLinger / 2; Clock::now() < until;) {
+      poll();
+      std::this_thread::sleep_for(kShortPoll);
+    }
+    poll();
     if (progress_) progress_->finish();
     const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     shell::report_interrupt("nqueens-mpi", signal, seconds, run_);
   }
 
  private:
-  void receive(const MPI_Status& status) {
-    int words = 0;
-    MPI_Get_count(&status, MPI_UINT64_T, &words);
-    std::vector<std::uint64_t> buffer(static_cast<std::size_t>(words));
-    MPI_Recv(buffer.data(), words, MPI_UINT64_T, status.MPI_SOURCE, status.MPI_TAG, world_.comm(), MPI_STATUS_IGNORE);
-    if (status.MPI_TAG == kDoneTag) {
+  //! A message matched, its receive under way. The buffer's memory stays put when the vector
+  //! that holds it moves.
+  struct Incoming {
+    MPI_Request request = MPI_REQUEST_NULL;
+    std::vector<std::uint64_t> words;
+    int source = 0;
+    bool done = false;  //!< the rank's last message
+  };
+
+  void take_in(const Incoming& in) {
+    if (in.done) {
       ++ranks_done_;
       return;
     }
-    if (buffer.size() % kRecordWords != 0)
+    if (in.words.size() % kRecordWords != 0)
       throw std::runtime_error(
-          fmt::format("rank {} sent a message of {} words, not whole unit records", status.MPI_SOURCE, buffer.size()));
+          fmt::format("rank {} sent a message of {} words, not whole unit records", in.source, in.words.size()));
     std::vector<UnitCount> units;
-    for (std::size_t at = 0; at < buffer.size(); at += kRecordWords) units.push_back(decode(&buffer[at]));
+    units.reserve(in.words.size() / kRecordWords);
+    for (std::size_t at = 0; at < in.words.size(); at += kRecordWords) units.push_back(decode(&in.words[at]));
     deliver(units);
   }
 
   const World& world_;
   Run& run_;
   shell::Progress* progress_;
-  Clock::time_point start_;  //!< the whole run's start, for the interrupt message
-  int ranks_done_ = 0;       //!< other ranks that have sent their last unit
+  Clock::time_point start_;         //!< the whole run's start, for the interrupt message
+  int ranks_done_ = 0;              //!< other ranks that have sent their last unit
+  std::vector<Incoming> incoming_;  //!< in the order matched
 };
 
-// Every other rank: finished units go to rank 0 in one message per batch, then a last, empty
-// message says this rank is done. MPI keeps messages between two ranks in order, so the last
-// one arrives after every unit.
+// Every other rank: finished units wait in a batch, which goes to rank 0 as one message when it
+// holds kBatchUnits units or its first unit has waited kBatchAge; then a last, empty message
+// says this rank is done. MPI keeps messages between two ranks in order, so the last one
+// arrives after every unit.
 class Courier final : public Role {
  public:
-  explicit Courier(const World& world) : world_(world) {}
+  Courier(const World& world, std::chrono::microseconds latency) : world_(world), latency_(latency) {}
 
   void deliver(const std::vector<UnitCount>& units) override {
-    if (units.empty()) return;
-    std::vector<std::uint64_t> words;
-    words.reserve(units.size() * kRecordWords);
-    for (const UnitCount& unit : units) encode(unit, words);
-    MPI_Send(words.data(), static_cast<int>(words.size()), MPI_UINT64_T, 0, kUnitsTag, world_.comm());
+    for (const UnitCount& unit : units) {
+      if (waiting_ == 0) since_ = Clock::now();
+      encode(unit, words_);
+      if (++waiting_ == kBatchUnits) flush();
+    }
   }
 
-  void finish() override { MPI_Send(nullptr, 0, MPI_UINT64_T, 0, kDoneTag, world_.comm()); }
+  void poll() override {
+    if (waiting_ > 0 && Clock::now() - since_ >= kBatchAge) flush();
+    std::erase_if(sending_, [](Outgoing& out) {
+      int complete = 0;
+      MPI_Test(&out.request, &complete, MPI_STATUS_IGNORE);
+      return complete != 0;
+    });
+  }
+
+  // Sent without blocking: the send completes over this rank's later looks, while rank 0 takes
+  // it in over its own, and neither spins waiting for the other.
+  void flush() override {
+    if (waiting_ == 0) return;
+    if (latency_.count() > 0) std::this_thread::sleep_for(latency_);
+    Outgoing& out = sending_.emplace_back();
+    out.words.swap(words_);
+    MPI_Isend(out.words.data(), static_cast<int>(out.words.size()), MPI_UINT64_T, 0, kUnitsTag, world_.comm(),
+              &out.request);
+    waiting_ = 0;
+  }
+
+  void finish() override {
+    flush();
+    MPI_Send(nullptr, 0, MPI_UINT64_T, 0, kDoneTag, world_.comm());
+    drain(Clock::time_point::max());
+  }
 
   // Rank 0 tells the user; this rank leaves quietly, after it.
-  void wind_up(int, Clock::time_point grace_end) override { std::this_thread::sleep_until(grace_end + kLinger); }
+  void wind_up(int, Clock::time_point grace_end) override {
+    flush();
+    drain(grace_end + kLinger);
+    std::this_thread::sleep_until(grace_end + kLinger);
+  }
 
  private:
+  struct Outgoing {
+    MPI_Request request = MPI_REQUEST_NULL;
+    std::vector<std::uint64_t> words;  //!< its memory stays put when the vector that holds it moves
+  };
+
+  // Until every send has completed (or `until`), looking every kShortPoll.
+  void drain(Clock::time_point until) {
+    for (poll(); !sending_.empty() && Clock::now() < until; poll()) std::this_thread::sleep_for(kShortPoll);
+  }
+
   const World& world_;
+  std::chrono::microseconds latency_;  //!< emulated (NQUEENS_MPI_LATENCY_US), before each send
+  std::vector<std::uint64_t> words_;   //!< the batch, encoded
+  std::size_t waiting_ = 0;            //!< units in it
+  Clock::time_point since_;            //!< when its first unit came
+  std::vector<Outgoing> sending_;      //!< batches on their way
 };
 
 // ---- one rank's loop ---------------------------------------------------------------------------
-
-// How many list positions to draw at once. A rank keeps its `threads` units running and up to
-// as many again waiting behind them (about 2 x threads in hand): when a thread finishes, its
-// next unit is already there, so no thread waits on the network, while little work sits in one
-// rank's hands where an idle rank cannot take it. Near the end the draw shrinks to a share of
-// what is left, 1 / (2 x ranks), down to single units, so the last units (the cheapest: the
-// list is costliest first) spread over every rank instead of queueing behind one.
-std::uint64_t draw_size(std::uint64_t remaining, std::size_t waiting, int ranks, int threads) {
-  const std::uint64_t room = static_cast<std::uint64_t>(threads) - waiting;
-  const std::uint64_t share = remaining / (2 * static_cast<std::uint64_t>(ranks));
-  return std::max<std::uint64_t>(1, std::min(room, share));
-}
 
 // Stops drawing, gives the units running their grace, passes on what finished, and ends the
 // process (rank 0 after saving and saying how to resume).
@@ -200,30 +283,45 @@ std::uint64_t draw_size(std::uint64_t remaining, std::size_t waiting, int ranks,
   const Clock::time_point deadline = Clock::now() + kGrace;
   while (arena.in_flight() > 0 && Clock::now() < deadline) {
     role.deliver(arena.take_finished());
+    role.flush();
     role.poll();
     arena.wait(kPoll);
   }
   role.deliver(arena.take_finished());
+  role.flush();
   exit_interrupted(role, signal, deadline);
 }
 
 // Keeps the arena fed from the dispenser and passes finished units on, until the list is drawn
-// dry and this rank's last unit is done. Returns how many units this rank counted.
-std::size_t feed(const World& world, Dispenser& dispenser, RankArena& arena, const std::vector<std::uint64_t>& todo,
-                 Role& role, int threads) {
+// dry and this rank's last unit is done. Returns how many units this rank counted. The main
+// thread sleeps until the arena's queue runs low (draw_policy.hpp) or kPoll passes: it does not
+// wake for every unit that finishes, which at the join's grain (tens of microseconds) would take
+// a core's worth of wake-ups from the threads that count.
+std::size_t feed(const World& world, const Engine& engine, Dispenser& dispenser, RankArena& arena,
+                 const std::vector<std::uint64_t>& todo, Role& role, int threads, std::chrono::microseconds latency) {
+  std::vector<std::uint64_t> costs(todo.size());
+  for (std::size_t at = 0; at < todo.size(); ++at) costs[at] = engine.cost(static_cast<std::size_t>(todo[at]));
+  DrawPolicy policy(costs, world.size(), threads);
   bool drawn_dry = todo.empty();
   std::size_t counted = 0;
   for (;;) {
     if (const int signal = shell::interrupt_signal()) stop_on_signal(signal, arena, role);
-    for (std::size_t waiting = arena.waiting(); !drawn_dry && waiting < static_cast<std::size_t>(threads);
-         waiting = arena.waiting()) {
-      const Block block = dispenser.draw(draw_size(dispenser.remaining(), waiting, world.size(), threads));
-      drawn_dry = block.empty();
-      for (std::uint64_t at = block.begin; at < block.end; ++at) arena.submit(static_cast<std::size_t>(todo[at]));
+    while (!drawn_dry) {
+      const double worth = policy.worth(dispenser.position());
+      arena.set_low_water(worth);
+      if (!arena.hungry()) break;
+      if (latency.count() > 0) std::this_thread::sleep_for(latency);
+      const Block block = dispenser.draw(policy.positions(dispenser.position(), worth));
+      for (std::uint64_t at = block.begin; at < block.end; ++at)
+        arena.submit(static_cast<std::size_t>(todo[at]), policy.cost(at, at + 1));
+      // The counter only grows: once it has passed the end, nothing is left for anyone.
+      drawn_dry = block.empty() || dispenser.remaining() == 0;
     }
+    if (drawn_dry) arena.set_low_water(std::nullopt);
     // Looked at before the finished units are taken, so none can finish unseen in between.
     const bool idle = drawn_dry && arena.in_flight() == 0;
     const std::vector<UnitCount> finished = arena.take_finished();
+    for (const UnitCount& unit : finished) policy.learn(engine.cost(unit.id), unit.microseconds);
     counted += finished.size();
     role.deliver(finished);
     role.poll();
@@ -233,16 +331,17 @@ std::size_t feed(const World& world, Dispenser& dispenser, RankArena& arena, con
 }
 
 // What every rank runs once the list is known.
-void run_rank(const World& world, const Engine& engine, const std::vector<std::uint64_t>& todo, Role& role,
-              int threads) {
+void run_rank(const World& world, const Engine& engine, const std::vector<std::uint64_t>& todo, Role& role, int threads,
+              std::chrono::microseconds latency) {
   Dispenser dispenser(world, todo.size());
   RankArena arena(engine, threads);
   std::size_t counted = 0;
   // Caught here, while the arena still exists: unwinding it would wait for the units running
   // (minutes at large N), and a rank that fails must end the job at once.
   try {
-    counted = feed(world, dispenser, arena, todo, role, threads);
+    counted = feed(world, engine, dispenser, arena, todo, role, threads, latency);
     role.finish();
+    quiet_barrier(world);  // the ranks that finish first wait asleep, not spinning in MPI_Win_free
   } catch (const std::exception& error) {
     abort_job(world, error.what(), shell::kRuntime);
   }
@@ -300,7 +399,7 @@ shell::RunOutcome count_as_root(const World& world, Run& run, int threads, const
     if (settings.progress.enabled)
       progress = std::make_unique<shell::Progress>(run.engine(), run.todo(), run.done(), settings.progress);
     Collector collector(world, run, progress.get(), settings.run_start);
-    run_rank(world, run.engine(), todo, collector, threads);
+    run_rank(world, run.engine(), todo, collector, threads, emulated_latency());
   }
   return shell::outcome_of(run, settings, threads, start);
 }
@@ -309,11 +408,24 @@ void count_as_worker(const World& world, const Engine& engine, int threads) {
   std::vector<std::uint64_t> todo;
   broadcast(world, todo);
   if (todo.empty()) return;
-  Courier courier(world);
-  run_rank(world, engine, todo, courier, threads);
+  const std::chrono::microseconds latency = emulated_latency();
+  Courier courier(world, latency);
+  run_rank(world, engine, todo, courier, threads, latency);
 }
 
 }  // namespace
+
+std::chrono::microseconds emulated_latency() {
+  const char* text = std::getenv("NQUEENS_MPI_LATENCY_US");
+  if (text == nullptr || *text == '\0') return {};
+  const char* end = text + std::strlen(text);
+  std::uint32_t microseconds = 0;
+  const auto [stop, error] = std::from_chars(text, end, microseconds);
+  if (error != std::errc{} || stop != end || microseconds > 1'000'000)
+    throw std::invalid_argument(fmt::format(
+        "NQUEENS_MPI_LATENCY_US is '{}': a whole number of microseconds from 0 to 1000000 (a test setting)", text));
+  return std::chrono::microseconds(microseconds);
+}
 
 std::optional<shell::RunOutcome> count_distributed(const World& world, int n, const CountOptions& options,
                                                    const shell::RunSettings& session) {

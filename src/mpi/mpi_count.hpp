@@ -4,6 +4,7 @@
 // broadcasts the ids still to count, costliest first; every rank draws positions in that list
 // from the dispenser and counts them on its own TBB arena; finished units travel to rank 0 as
 // fixed-size records, where they are journalled, summed exactly (128 bits) and printed.
+#include <chrono>
 #include <optional>
 
 #include "nqueens/count.hpp"
@@ -18,6 +19,11 @@ namespace nqueens::mpi {
 //! return nothing. Throws AgreedExit on every rank when rank 0 cannot open the journal. On
 //! SIGINT or SIGTERM every rank stops drawing, rank 0 saves what finished and each process
 //! ends with 128 + the signal number. Any other failure ends the job through abort_job.
+//! NQUEENS_MPI_LATENCY_US, for tests and benchmarks only: an emulated network latency that
+//! every draw from the dispenser and every batch sent to rank 0 first sleeps (0 when unset).
+//! Throws std::invalid_argument for anything but a whole number of microseconds up to 1 s.
+std::chrono::microseconds emulated_latency();
+
 std::optional<shell::RunOutcome> count_distributed(const World& world, int n, const CountOptions& options,
                                                    const shell::RunSettings& session);
 

@@ -12,55 +12,75 @@ namespace nqueens::mpi {
 // the main thread as the last one, so the allowance is threads + 1; the main thread only sleeps
 // and polls, and takes no core from them.
 RankArena::RankArena(const Engine& engine, int threads)
-    : engine_(engine), counters_(engine), workers_(threads + 1), arena_(threads, 0) {}
+    : engine_(engine), threads_(threads), counters_(engine), workers_(threads + 1), arena_(threads, 0) {}
 
 RankArena::~RankArena() {
   stop();
   std::unique_lock<std::mutex> lock(lock_);
-  changed_.wait(lock, [this] { return in_flight_ == 0; });
+  changed_.wait(lock, [this] { return runners_ == 0; });
 }
 
-void RankArena::submit(std::size_t id) {
+void RankArena::submit(std::size_t id, double cost) {
+  bool start = false;
   {
     const std::lock_guard<std::mutex> guard(lock_);
-    ++waiting_;
+    queue_.push_back({id, cost});
+    waiting_cost_ += cost;
     ++in_flight_;
+    start = runners_ < threads_;
+    if (start) ++runners_;
   }
-  arena_.enqueue([this, id] { run(id); });
+  if (start) arena_.enqueue([this] { run(); });
 }
 
 // ---- runs on a TBB worker ------------------------------------------------------------------
-// An enqueued task must not throw (TBB would terminate): a unit's exception is kept for the
-// main thread, which rethrows it from take_finished().
-void RankArena::run(std::size_t id) {
-  bool skip = false;
-  {
-    const std::lock_guard<std::mutex> guard(lock_);
-    --waiting_;
-    skip = stopped_ || error_;
-  }
-  UnitCount done{id, {}};
-  std::exception_ptr error;
-  if (!skip) {
-    try {
-      if (id >= engine_.unit_count()) throw std::out_of_range("unit " + std::to_string(id) + " is not in the run");
-      const auto start = std::chrono::steady_clock::now();
-      done.tally = counters_.local().count(id);
-      done.microseconds = microseconds_since(start);
-    } catch (...) {
-      error = std::current_exception();
+// A runner takes units from the queue, first in first out, until it is empty: one task per
+// thread rather than per unit, and one lock per unit, taken between two units. An enqueued task
+// must not throw (TBB would terminate): a unit's exception is kept for the main thread, which
+// rethrows it from take_finished().
+void RankArena::run() {
+  std::unique_lock<std::mutex> lock(lock_);
+  while (!queue_.empty()) {
+    const Queued next = queue_.front();
+    queue_.pop_front();
+    waiting_cost_ = queue_.empty() ? 0 : waiting_cost_ - next.cost;  // no rounding left behind
+    const bool skip = stopped_ || error_;
+    // The main thread sleeps until the queue runs low; it draws while this unit runs.
+    if (hungry_locked()) changed_.notify_all();
+    lock.unlock();
+    UnitCount done{next.id, {}};
+    std::exception_ptr error;
+    if (!skip) {
+      try {
+        if (next.id >= engine_.unit_count())
+          throw std::out_of_range("unit " + std::to_string(next.id) + " is not in the run");
+        const auto start = std::chrono::steady_clock::now();
+        done.tally = counters_.local().count(next.id);
+        done.microseconds = microseconds_since(start);
+      } catch (...) {
+        error = std::current_exception();
+      }
     }
+    lock.lock();
+    if (!skip && !error) finished_.push_back(done);
+    if (error && !error_) error_ = error;
+    --in_flight_;
+    if (in_flight_ == 0 || error_) changed_.notify_all();
   }
-  const std::lock_guard<std::mutex> guard(lock_);
-  if (!skip && !error) finished_.push_back(done);
-  if (error && !error_) error_ = error;
-  --in_flight_;
-  changed_.notify_all();
+  --runners_;
+  if (runners_ == 0) changed_.notify_all();
 }
 
-std::size_t RankArena::waiting() const {
+bool RankArena::hungry_locked() const { return low_water_ && (queue_.empty() || waiting_cost_ < *low_water_); }
+
+bool RankArena::hungry() const {
   const std::lock_guard<std::mutex> guard(lock_);
-  return waiting_;
+  return hungry_locked();
+}
+
+void RankArena::set_low_water(std::optional<double> cost) {
+  const std::lock_guard<std::mutex> guard(lock_);
+  low_water_ = cost;
 }
 
 std::size_t RankArena::in_flight() const {
@@ -79,12 +99,13 @@ std::vector<UnitCount> RankArena::take_finished() {
 void RankArena::wait(std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(lock_);
   // Wakes on any change; the caller looks again at what it needs.
-  changed_.wait_for(lock, timeout, [this] { return !finished_.empty() || error_ || in_flight_ == 0; });
+  changed_.wait_for(lock, timeout, [this] { return hungry_locked() || error_ || in_flight_ == 0; });
 }
 
 void RankArena::stop() {
   const std::lock_guard<std::mutex> guard(lock_);
   stopped_ = true;
+  low_water_.reset();
 }
 
 }  // namespace nqueens::mpi

@@ -6,14 +6,16 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include <oneapi/tbb/task_arena.h>
 
-#include "run/engine.hpp"
 #include "nqueens/unit_record.hpp"
+#include "run/engine.hpp"
 #include "run/thread_allowance.hpp"
 
 namespace nqueens::mpi {
@@ -27,31 +29,47 @@ class RankArena {
   RankArena(const RankArena&) = delete;
   RankArena& operator=(const RankArena&) = delete;
 
-  //! Queues unit `id`; a free thread starts it. Units start roughly in the order submitted.
-  void submit(std::size_t id);
+  //! Queues unit `id` of estimated cost `cost`; a free thread starts it. Units start in the
+  //! order submitted.
+  void submit(std::size_t id, double cost);
 
-  std::size_t waiting() const;    //!< submitted, not started
   std::size_t in_flight() const;  //!< submitted, not finished
+
+  //! The arena wants more units: none waits, or the waiting units' estimated cost is below the
+  //! low water mark. Never while the mark is unset (nullopt: nothing left to draw).
+  bool hungry() const;
+  void set_low_water(std::optional<double> cost);
 
   //! The units finished since the last call. Rethrows the first exception a unit threw.
   std::vector<UnitCount> take_finished();
 
-  //! Sleeps until a unit finishes or `timeout` passes.
+  //! Sleeps until the arena is hungry, a unit fails, the last unit in flight finishes, or
+  //! `timeout` passes. Finished units alone do not wake it: they wait for the next look.
   void wait(std::chrono::milliseconds timeout);
 
   //! Units submitted but not started are dropped; those running finish.
   void stop();
 
  private:
-  void run(std::size_t id);
+  struct Queued {
+    std::size_t id;
+    double cost;
+  };
+
+  void run();                  //!< a runner: one per busy thread
+  bool hungry_locked() const;  //!< hungry(), with lock_ held
 
   const Engine& engine_;
+  int threads_;
   CounterPool counters_;             //!< each worker's own kernel state
   detail::ThreadAllowance workers_;  //!< lets TBB start `threads` workers besides the main thread
   tbb::task_arena arena_;
   mutable std::mutex lock_;  //!< taken once per unit, never inside the search
   std::condition_variable changed_;
-  std::size_t waiting_ = 0;          //!< guarded by lock_
+  std::deque<Queued> queue_;         //!< guarded by lock_: submitted, not started
+  double waiting_cost_ = 0;          //!< guarded by lock_: the estimated cost of the queue
+  int runners_ = 0;                  //!< guarded by lock_: runner tasks enqueued or running
+  std::optional<double> low_water_;  //!< guarded by lock_
   std::size_t in_flight_ = 0;        //!< guarded by lock_
   bool stopped_ = false;             //!< guarded by lock_
   std::vector<UnitCount> finished_;  //!< guarded by lock_

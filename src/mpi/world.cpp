@@ -1,8 +1,10 @@
 #include "world.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include <fmt/core.h>
 
@@ -21,9 +23,37 @@ World::World(int& argc, char**& argv) {
 
 World::~World() { MPI_Finalize(); }
 
-void broadcast(const World& world, int& value) { MPI_Bcast(&value, 1, MPI_INT, 0, world.comm()); }
+namespace {
 
-void broadcast(const World& world, std::uint64_t& value) { MPI_Bcast(&value, 1, MPI_UINT64_T, 0, world.comm()); }
+// Waits for a non-blocking collective asleep: a blocking one spins on its core until the
+// slowest rank arrives (rank 0 opening a journal, another rank finishing its last unit), and on
+// a node whose cores all count, that core is taken from a counting thread. Looks again after
+// 50 us, then less and less often, down to once a millisecond.
+void wait_asleep(MPI_Request& request) {
+  auto nap = std::chrono::microseconds(50);
+  for (int complete = 0; MPI_Test(&request, &complete, MPI_STATUS_IGNORE) == MPI_SUCCESS && !complete;) {
+    std::this_thread::sleep_for(nap);
+    nap = std::min<std::chrono::microseconds>(2 * nap, std::chrono::milliseconds(1));
+  }
+}
+
+void broadcast_asleep(const World& world, void* data, int count, MPI_Datatype type) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibcast(data, count, type, 0, world.comm(), &request);
+  wait_asleep(request);
+}
+
+}  // namespace
+
+void broadcast(const World& world, int& value) { broadcast_asleep(world, &value, 1, MPI_INT); }
+
+void broadcast(const World& world, std::uint64_t& value) { broadcast_asleep(world, &value, 1, MPI_UINT64_T); }
+
+void quiet_barrier(const World& world) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(world.comm(), &request);
+  wait_asleep(request);
+}
 
 void broadcast(const World& world, std::vector<std::uint64_t>& values) {
   std::uint64_t size = values.size();
@@ -33,7 +63,7 @@ void broadcast(const World& world, std::vector<std::uint64_t>& values) {
   // about a million units, far below the limit, but the limit should not be the reason).
   constexpr std::uint64_t kSlice = 1u << 28;
   for (std::uint64_t at = 0; at < size; at += kSlice)
-    MPI_Bcast(values.data() + at, static_cast<int>(std::min(kSlice, size - at)), MPI_UINT64_T, 0, world.comm());
+    broadcast_asleep(world, values.data() + at, static_cast<int>(std::min(kSlice, size - at)), MPI_UINT64_T);
 }
 
 void abort_job(const World& world, const std::string& message, int code) {

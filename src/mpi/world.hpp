@@ -30,10 +30,15 @@ class World {
   int size_ = 1;
 };
 
-//! Rank 0's value, on every rank. Collective.
+//! Rank 0's value, on every rank. Collective; a rank that waits for the others sleeps (see
+//! quiet_barrier).
 void broadcast(const World& world, int& value);
 void broadcast(const World& world, std::uint64_t& value);
 void broadcast(const World& world, std::vector<std::uint64_t>& values);
+
+//! MPI_Barrier that sleeps while it waits, instead of spinning on a core that another rank's
+//! threads may need. Collective.
+void quiet_barrier(const World& world);
 
 //! Ends the whole job from one rank: one line `nqueens-mpi: error: rank R: <message>` on
 //! stderr, then MPI_Abort, which makes mpirun (or srun) end every other rank, so a rank that

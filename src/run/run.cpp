@@ -85,6 +85,25 @@ void Run::record(const UnitCount& unit) {
   received_ += unit.tally;
 }
 
+void Run::record(std::span<const UnitCount> units) {
+  std::size_t checked = 0;
+  for (; checked < units.size(); ++checked) {
+    const std::size_t id = units[checked].id;
+    if (id >= have_.size() || have_[id]) break;
+    have_[id] = 1;  // marks a repeat within the batch; undone below if the batch is refused
+  }
+  if (checked < units.size()) {
+    for (std::size_t i = 0; i < checked; ++i) have_[units[i].id] = 0;
+    throw std::runtime_error("unit " + std::to_string(units[checked].id) + " was counted twice or is not in the run");
+  }
+  for (const UnitCount& unit : units) {
+    tallies_[unit.id] = unit.tally;
+    micros_[unit.id] = unit.microseconds;
+    received_ += unit.tally;
+  }
+  if (journal_) journal_->append(units);
+}
+
 bool Run::complete() const {
   return std::all_of(wanted_.begin(), wanted_.end(), [this](std::size_t id) { return have_[id] != 0; });
 }

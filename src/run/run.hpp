@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "nqueens/count.hpp"
@@ -58,6 +59,11 @@ class Run {
   //! A unit counted elsewhere (another MPI rank): into the ledger, the journal and the totals.
   //! Throws std::runtime_error for an id outside the run or one already counted.
   void record(const UnitCount& unit);
+  //! Units counted elsewhere that arrived together (an MPI rank's batch): checked first, then
+  //! into the ledger and the totals, and into the journal with one write. Throws
+  //! std::runtime_error, recording none of them, if an id is outside the run, already counted,
+  //! or in the batch twice.
+  void record(std::span<const UnitCount> units);
 
   bool complete() const;                 //!< every wanted unit counted
   std::vector<UnitCount> units() const;  //!< every wanted unit, ascending; throws if incomplete
@@ -80,10 +86,10 @@ class Run {
   std::vector<std::size_t> todo_;
   ZeroedArray<Tally> tallies_;         //!< by unit id; pages are first written by the workers (zeroed_array.hpp)
   ZeroedArray<std::uint64_t> micros_;  //!< by unit id: its time in microseconds
-  ZeroedArray<char> have_;             //!< by unit id, 1 once counted; not bits: neighbours are written by different threads
-  Totals replayed_;                    //!< the wanted units the journal held
-  Totals reduced_;                     //!< the reduction of execute()'s per-thread counters
-  Totals received_;                    //!< the units record() was given
+  ZeroedArray<char> have_;  //!< by unit id, 1 once counted; not bits: neighbours are written by different threads
+  Totals replayed_;         //!< the wanted units the journal held
+  Totals reduced_;          //!< the reduction of execute()'s per-thread counters
+  Totals received_;         //!< the units record() was given
   UnitTime replayed_time_;
 };
 

@@ -2,7 +2,9 @@
 """scripts/dev/scaling-model.py on journals this test makes: real ones written by `nqueens count
 --checkpoint` (format 3, timed units; dfs and join), and hand-made ones whose costs give
 schedules worked out by hand, in format 2 (nodes only) and 3, with a repeated record and a torn
-last line. Unfinished and damaged journals are refused.
+last line. Unfinished and damaged journals are refused. --simulate (nqueens-mpi's protocol, event
+by event) is held to its bounds on the real journals and to runs traced by hand on small ones:
+the draw policy, an emulated latency, rank 0's collecting and the earlier policy.
 
     scaling_model_test.py NQUEENS_BINARY SCALING_MODEL_SCRIPT
 """
@@ -71,6 +73,22 @@ def real_journals(directory):
               f"{what}: the default cost is {timed[0]['cost']} with {microseconds} us recorded")
         if microseconds > 0:
             check_bounds(timed, what + " by time")
+            check_simulated(journal, what)
+
+
+def check_simulated(journal, what):
+    """The simulated run is no faster than any of its bounds, and no unit is lost (the script
+    fails if one is)."""
+    for latency in ("0", "100"):
+        rows = model(journal, "--simulate", "--threads", "1,2", "--ranks", "1,4", "--latency-us", latency)
+        check(len(rows) == 4, f"{what} simulated: {len(rows)} rows, not 4")
+        for row in rows:
+            simulated, efficiency = float(row["simulated (s)"]), float(row["efficiency"])
+            bound = max(float(row["ideal (s)"]), float(row["largest unit (s)"]), float(row["rank 0 collecting (s)"]))
+            check(simulated >= bound * 0.999, f"{what} simulated: faster than a bound: {row}")
+            check(0 < efficiency <= 1.0005, f"{what} simulated: efficiency {efficiency}: {row}")
+            check(int(row["draws"]) >= int(row["ranks x threads"].split(" x ")[0]), f"{what}: too few draws: {row}")
+            check(row["latency (us)"] == latency and row["policy"] == "work", f"{what}: settings not shown: {row}")
 
 
 # A hand-made run of 6 units, listed in the order 1 1 1 1 4 8 (total 16, largest 8). On 2 workers:
@@ -133,9 +151,63 @@ def hand_made_journals(directory):
     check(run.returncode != 0 and "not a checkpoint journal" in run.stderr, f"not a journal: {run.stderr!r}")
 
 
+def timed_journal(directory, name, times):
+    """A format 3 journal of len(times) units, timed in this order (the list order)."""
+    header = HEADER.replace("units=6", f"units={len(times)}")
+    path = directory / name
+    path.write_text(f"nqueens-journal 3 {header}\n" +
+                    "".join(f"U {i} 0 0 0 0 0 1 {time} 0000000{i}\n" for i, time in enumerate(times)))
+    return path
+
+
+def simulated(path, *args):
+    row = model(path, "--simulate", *args)[0]
+    return row["simulated (s)"], row["efficiency"], row["draws"], row["limited by"]
+
+
+def simulated_by_hand(directory):
+    # 8 4 1 1 1 1 us on 2 ranks of 1 thread (weights 9 5 2 2 2 2: 22). Each rank first draws one
+    # unit (worth min(its first unit, 22 / (2 x 2))): rank 0 unit 0, rank 1 unit 1, and each
+    # draws again at once, its queue empty: rank 0 unit 2, rank 1 unit 3. Rank 1 finishes unit 1
+    # at 4 and draws unit 4 (worth 1: what is left, 4 / 4), unit 3 at 5 and draws unit 5 (the
+    # last), and finishes at 7 with its batch sent. Rank 0 finishes unit 0 at 8 and unit 2 at 9,
+    # then draws once more to find the list dry. 16 us of work on 2 threads in 9: 0.889.
+    path = timed_journal(directory, "by-hand.journal", [8, 4, 1, 1, 1, 1])
+    got = simulated(path, "--threads", "1", "--ranks", "2", "--collect-us", "0")
+    check(got == ("9e-06", "0.889", "7", "the largest unit"), f"by hand, 2 ranks: {got}")
+    # The earlier policy (units waiting, not work) on one rank of 2 threads: it draws 1 unit (the
+    # share of 6 / 2), then 1 at a time as the queue runs short: 8 | 4 1 1 1 1 ends at 8.
+    got = simulated(path, "--threads", "2", "--ranks", "1", "--collect-us", "0", "--policy", "units")
+    check(got[:2] == ("8e-06", "1.000"), f"by hand, the earlier policy: {got}")
+
+    # Latency 100 us, 2 units of 10 us on 2 ranks: each rank's first draw returns at 100 with one
+    # unit, done at 110; rank 1 sends it (100 more: recorded at 210) while rank 0 draws again
+    # (back at 200, the list dry). 20 us of work on 2 threads in 210: 0.048.
+    path = timed_journal(directory, "latency.journal", [10, 10])
+    got = simulated(path, "--threads", "1", "--ranks", "2", "--latency-us", "100", "--collect-us", "0")
+    check(got == ("0.00021", "0.048", "3", "the schedule: draws, latency and the tail"), f"by hand, latency: {got}")
+
+    # Rank 0 records each unit in 5 us, on the main thread that also draws: 3 units of 10 us on one
+    # rank of one thread. Units 0 and 1 drawn at 0; unit 0 done at 10, recorded by 15, when unit 2
+    # is drawn; unit 1 done at 20 (recorded by 25), unit 2 at 30 (recorded by 35): 30 / 35.
+    path = timed_journal(directory, "collect.journal", [10, 10, 10])
+    got = simulated(path, "--threads", "1", "--ranks", "1", "--collect-us", "5")
+    check(got[:3] == ("3.5e-05", "0.857", "3"), f"by hand, collecting: {got}")
+    # The same at 1000 us a unit: the collecting is the term that limits.
+    got = simulated(path, "--threads", "1", "--ranks", "1", "--collect-us", "1000")
+    check(got[3] == "rank 0 collecting", f"by hand, collecting: {got}")
+
+    refused = model(path, "--simulate", "--share", "0", ok=False)
+    check(refused.returncode != 0 and "--share" in refused.stderr, f"--share 0: {refused.stderr!r}")
+    untimed = hand_made(directory, 2, [f"U {i} 0 0 0 0 0 1 0000000{i}\n" for i in range(6)], "untimed2.journal")
+    refused = model(untimed, "--simulate", ok=False)
+    check(refused.returncode != 0 and "needs every unit's time" in refused.stderr, f"format 2: {refused.stderr!r}")
+
+
 with tempfile.TemporaryDirectory(prefix="nqueens-scaling-model-") as scratch:
     real_journals(pathlib.Path(scratch))
     hand_made_journals(pathlib.Path(scratch))
+    simulated_by_hand(pathlib.Path(scratch))
 if failures:
     sys.exit(f"{len(failures)} check(s) failed")
 print("scaling-model: all checks passed")

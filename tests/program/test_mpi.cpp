@@ -38,9 +38,11 @@ using Clock = std::chrono::steady_clock;
 
 // ---- running the programs ---------------------------------------------------------------------
 
-std::vector<std::string> mpirun(int ranks) {
+// `environment`: NAME=VALUE settings for every rank (mpirun -x).
+std::vector<std::string> mpirun(int ranks, const std::vector<std::string>& environment = {}) {
   std::vector<std::string> command = {NQUEENS_MPIEXEC, "-q",   "--oversubscribe",
                                       "--bind-to",     "none", "--allow-run-as-root"};
+  for (const std::string& setting : environment) command.insert(command.end(), {"-x", setting});
   const std::vector<std::pair<std::string, std::string>> settings = {
       {"btl", "self,vader"},
       {"btl_vader_single_copy_mechanism", "none"},
@@ -83,13 +85,16 @@ std::vector<Json> comparable_records(const std::string& json_lines) {
   return records;
 }
 
-// Journal lines are "U <id> <total> ...": the ids recorded, each once.
-std::multiset<std::size_t> journal_ids(const fs::path& journal) {
+// Journal lines are "U <id> <total> ...": the ids recorded, each once. A torn last line (a
+// process killed while writing) is no record.
+std::multiset<std::size_t> journal_ids(const std::string& bytes) {
   std::multiset<std::size_t> ids;
-  for (const std::string& line : lines_of(read_bytes(journal)))
+  for (const std::string& line : lines_of(bytes.substr(0, bytes.rfind('\n') + 1)))
     if (line.rfind("U ", 0) == 0) ids.insert(std::stoul(line.substr(2)));
   return ids;
 }
+
+std::multiset<std::size_t> journal_ids(const fs::path& journal) { return journal_ids(read_bytes(journal)); }
 
 // The summed time of a format 3 journal's records ("U <id> <total> <o1> <o2> <o4> <o8> <nodes>
 // <microseconds> <crc>"), in microseconds; nullopt if a record has no time.
@@ -262,6 +267,28 @@ TEST_F(Mpi, ResumesAPartialJournalWithAnyRankCount) {
   EXPECT_EQ(Json::parse(lines_of(alone.out).back())["nodes"], Json::parse(lines_of(whole.out).back())["nodes"]);
 }
 
+// A unit journaled twice (its batch written again, say) is one unit: rank 0 replays it once,
+// counts only what the journal lacks, and the result is exact.
+TEST_F(Mpi, RepeatedRecordsInAJournalCountOnce) {
+  const fs::path full = dir_ / "full.journal", repeated = dir_ / "repeated.journal";
+  const Outcome whole = single({"count", "-n", "14", "--checkpoint", full.string(), "--format", "json"});
+  ASSERT_EQ(whole.exit_code, 0) << describe(whole);
+  const std::vector<std::string> lines = lines_of(read_bytes(full));
+  const std::size_t units = lines.size() - 1, half = units / 2;
+  std::ofstream seed(repeated);
+  seed << lines[0] << '\n';
+  for (std::size_t i = 1; i <= half; ++i) seed << lines[i] << '\n';
+  for (std::size_t i = 1; i <= half; i += 3) seed << lines[i] << '\n';  // a third of them again
+  seed.close();
+
+  const Outcome resumed = ranks(3, {"count", "-n", "14", "--checkpoint", repeated.string(), "--format", "json"});
+  ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+  EXPECT_EQ(comparable(Json::parse(lines_of(resumed.out).back())), comparable(Json::parse(lines_of(whole.out).back())));
+  const std::multiset<std::size_t> ids = journal_ids(repeated);
+  EXPECT_EQ(std::set<std::size_t>(ids.begin(), ids.end()).size(), units);
+  EXPECT_EQ(ids.size(), units + (half + 2) / 3) << "only the repeats written before the job may be there twice";
+}
+
 // Waits until the journal holds `units` units (or a minute passes).
 void wait_for_units(const fs::path& journal, std::size_t units) {
   const Clock::time_point give_up = Clock::now() + std::chrono::seconds(60);
@@ -269,13 +296,15 @@ void wait_for_units(const fs::path& journal, std::size_t units) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
 }
 
-// SIGTERM to mpirun, as `kill` or Ctrl-C gives it: mpirun passes SIGTERM on to every rank, the
-// job stops, and the same command with another rank count finishes the run. The join engine's
-// run of N = 17 has 183,479 row-set units and the rotation unit.
+// SIGTERM to mpirun, as `kill` or Ctrl-C gives it: mpirun passes SIGTERM on to every rank (a
+// second after SIGCONT), the job stops, and the same command with another rank count finishes
+// the run. The join engine's run of N = 19 has 887,443 row-set units and the rotation unit, and
+// lasts long enough on two ranks of one thread to be interrupted more than a second in (N = 17
+// now ends within that second).
 TEST_F(Mpi, InterruptedJobResumesWithAnotherRankCount) {
-  const fs::path journal = dir_ / "n17.journal";
+  const fs::path journal = dir_ / "n19.journal";
   const std::vector<std::string> args = {
-      "count", "-n", "17", "-t", "1", "--checkpoint", journal.string(), "--no-progress", "--engine", "join"};
+      "count", "-n", "19", "-t", "1", "--checkpoint", journal.string(), "--no-progress", "--engine", "join"};
   harness::Process job = start(mpirun(2) + args, dir_);
   wait_for_units(journal, 20);
   job.signal(SIGTERM);
@@ -285,15 +314,15 @@ TEST_F(Mpi, InterruptedJobResumesWithAnotherRankCount) {
   EXPECT_EQ(stopped->out, "");
   const std::size_t saved = journal_ids(journal).size();
   EXPECT_GE(saved, 20u);
-  EXPECT_LT(saved, 183480u);
+  EXPECT_LT(saved, 887444u);
 
   const Outcome resumed = ranks(3, args + std::vector<std::string>{"--format", "json", "--verify"});
   ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
   const Json record = Json::parse(lines_of(resumed.out).back());
-  EXPECT_EQ(record["total"], 95815104);
+  EXPECT_EQ(record["total"], 4968057848);
   EXPECT_EQ(record["verified"], true);
   EXPECT_EQ(record["engine"], "join");
-  EXPECT_EQ(journal_ids(journal).size(), 183480u);
+  EXPECT_EQ(journal_ids(journal).size(), 887444u);
 }
 
 // SIGTERM to every rank, as Slurm sends it at a time limit: each rank stops, rank 0 saves what
@@ -407,20 +436,99 @@ TEST_F(Mpi, ClosedStdoutEndsTheJobQuietly) {
   EXPECT_EQ(r.err.find("N=16"), std::string::npos) << describe(r);
 }
 
-TEST_F(Mpi, KilledRankEndsTheJobInsteadOfHangingIt) {
-  const fs::path journal = dir_ / "n18.journal";
-  harness::Process job = start(mpirun(3) + std::vector<std::string>{"count", "-n", "18", "-t", "1", "--engine", "dfs",
-                                                                    "--checkpoint", journal.string()},
-                               dir_);
-  wait_for_units(journal, 10);
-  const std::optional<pid_t> victim = rank_pid(job.pid(), 1);
-  ASSERT_TRUE(victim) << "rank 1 not found among mpirun's children";
+// ---- kill -9 of a rank, then resume ------------------------------------------------------------------
+
+struct KillCase {
+  int n;
+  const char* engine;
+  int victim;  //!< the rank killed
+  std::size_t units;
+  std::uint64_t total;
+};
+
+void PrintTo(const KillCase& c, std::ostream* out) {
+  *out << "N=" << c.n << " " << c.engine << ", rank " << c.victim << " killed";
+}
+
+std::string fmt_name(const KillCase& c) {
+  std::ostringstream name;
+  name << "n" << c.n << "_" << c.engine << "_rank" << c.victim;
+  return name.str();
+}
+
+class MpiKilled : public Mpi, public testing::WithParamInterface<KillCase> {};
+
+// SIGKILL to one rank of a running job (a crashed node, the OOM killer): mpirun ends the others
+// within seconds instead of hanging, nothing is printed, and every record that reached the
+// journal stays: rank 0 writes each batch whole (a torn last line at most, when rank 0 itself is
+// killed during the write). The same command then resumes with another rank count and counts
+// exactly what the journal lacks: each unit once, the total verified. Rank 0's own units and
+// the batches of the other two reach the journal alike.
+TEST_P(MpiKilled, LosesNoJournaledUnitAndTheResumeIsExact) {
+  const KillCase& c = GetParam();
+  const fs::path journal = dir_ / "killed.journal";
+  const std::vector<std::string> args = {
+      "count", "-n", std::to_string(c.n), "--engine", c.engine, "--checkpoint", journal.string(), "-t", "1"};
+  harness::Process job = start(mpirun(3) + args + std::vector<std::string>{"--no-progress"}, dir_);
+  wait_for_units(journal, c.units / 10);
+  const std::optional<pid_t> victim = rank_pid(job.pid(), c.victim);
+  ASSERT_TRUE(victim) << "rank " << c.victim << " not found among mpirun's children";
   kill(*victim, SIGKILL);
   const std::optional<Outcome> ended = job.wait_for(std::chrono::seconds(20));
   ASSERT_TRUE(ended) << "the job hung after a rank was killed";
   EXPECT_NE(ended->exit_code, 0);
   EXPECT_EQ(ended->out, "");
-  EXPECT_GE(journal_ids(journal).size(), 10u);  // what rank 0 had recorded stays
+  const std::string left = read_bytes(journal);
+  const std::string whole = left.substr(0, left.rfind('\n') + 1);
+  const std::multiset<std::size_t> saved = journal_ids(left);
+  EXPECT_GE(saved.size(), c.units / 10);
+  EXPECT_LT(saved.size(), c.units) << "the job ended before the kill: nothing was tested";
+  EXPECT_EQ(std::set<std::size_t>(saved.begin(), saved.end()).size(), saved.size()) << "a unit was journaled twice";
+
+  const Outcome resumed = ranks(2, args + std::vector<std::string>{"--format", "json", "--verify"});
+  ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+  const Json record = Json::parse(lines_of(resumed.out).back());
+  EXPECT_EQ(record["total"], c.total);
+  EXPECT_EQ(record["verified"], true);
+  const std::string after = read_bytes(journal);
+  EXPECT_EQ(after.substr(0, whole.size()), whole) << "a journaled record was lost or changed";
+  const std::multiset<std::size_t> ids = journal_ids(after);
+  EXPECT_EQ(ids.size(), c.units) << "a journaled unit was counted again, or one is missing";
+  EXPECT_EQ(std::set<std::size_t>(ids.begin(), ids.end()).size(), c.units);
+}
+
+// The join at N = 17 (183,480 units of tens of microseconds: many batches) and 18; the DFS at
+// N = 16 and 17 (860 and 1031 units of milliseconds), since its N = 18 takes 18 s of CPU on this
+// machine, twice per case.
+INSTANTIATE_TEST_SUITE_P(
+    RanksAndEngines, MpiKilled,
+    testing::Values(KillCase{17, "join", 0, 183480, 95815104}, KillCase{17, "join", 1, 183480, 95815104},
+                    KillCase{18, "join", 0, 12284, 666090624}, KillCase{18, "join", 2, 12284, 666090624},
+                    KillCase{16, "dfs", 0, 860, 14772512}, KillCase{16, "dfs", 1, 860, 14772512},
+                    KillCase{17, "dfs", 0, 1031, 95815104}, KillCase{17, "dfs", 2, 1031, 95815104}),
+    [](const testing::TestParamInfo<KillCase>& param) { return fmt_name(param.param); });
+
+// ---- an emulated network (NQUEENS_MPI_LATENCY_US, a test setting) ------------------------------------
+
+// Every draw and every batch sleeps the latency first: the job is slower, not different. A value
+// that is no number of microseconds is refused like a bad option, by every rank alike.
+TEST_F(Mpi, EmulatedLatencyChangesNothingButTheTime) {
+  const std::vector<std::string> args = {"count", "-n", "12-14", "-t", "1", "--format", "json"};
+  const Outcome plain = ranks(2, args);
+  ASSERT_EQ(plain.exit_code, 0) << describe(plain);
+  const Outcome slow = run(mpirun(3, {"NQUEENS_MPI_LATENCY_US=2000"}) + args);
+  ASSERT_EQ(slow.exit_code, 0) << describe(slow);
+  EXPECT_EQ(comparable_records(slow.out), comparable_records(plain.out));
+  // Each rank draws at least twice per N (the first draw, then the one that finds the list
+  // dry), 2 ms each.
+  EXPECT_GE(Json::parse(lines_of(slow.out).back())["seconds"].get<double>(), 0.004);
+  for (const char* bad :
+       {"NQUEENS_MPI_LATENCY_US=fast", "NQUEENS_MPI_LATENCY_US=-5", "NQUEENS_MPI_LATENCY_US=2000000"}) {
+    const Outcome refused = run(mpirun(2, {bad}) + args);
+    EXPECT_EQ(refused.exit_code, 2) << describe(refused);
+    EXPECT_EQ(refused.out, "");
+    EXPECT_EQ(count_prefixed(refused.err, "nqueens-mpi: error: NQUEENS_MPI_LATENCY_US is "), 1u) << describe(refused);
+  }
 }
 
 }  // namespace

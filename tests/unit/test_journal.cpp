@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -587,6 +588,103 @@ TEST_F(JournalTest, AFailedAppendSaysWhy) {
   } catch (const std::runtime_error& error) {
     EXPECT_NE(std::string(error.what()).find("No space left on device"), std::string::npos) << error.what();
   }
+}
+
+// ---- batches (nqueens-mpi's rank 0 journals each batch of units it receives) --------------------
+
+std::size_t write_calls = 0;
+
+ssize_t counted_write(int fd, const void* data, std::size_t size) {
+  ++write_calls;
+  return ::write(fd, data, size);
+}
+
+// Counts write(2) calls for one scope.
+class CountedWrites {
+ public:
+  CountedWrites() : previous_(nqueens::detail::replace_write_call(counted_write)) { write_calls = 0; }
+  ~CountedWrites() { nqueens::detail::replace_write_call(previous_); }
+  CountedWrites(const CountedWrites&) = delete;
+  CountedWrites& operator=(const CountedWrites&) = delete;
+
+ private:
+  nqueens::detail::WriteCall previous_;
+};
+
+TEST_F(JournalTest, ABatchIsOneWriteOfTheSameLinesAsSingleAppends) {
+  std::vector<UnitCount> batch;
+  for (const std::size_t id : {4, 0, 7, 2}) batch.push_back(timed(plan_, id, 10 * id + 1));
+  const fs::path one_by_one = dir_ / "single.journal";
+  {
+    Journal journal(one_by_one, header_);
+    for (const UnitCount& unit : batch) journal.append(unit);
+  }
+  const fs::path path = make_journal(0);
+  {
+    Journal journal(path, header_);
+    const CountedWrites writes;
+    journal.append(std::span<const UnitCount>(batch));
+    journal.append(std::span<const UnitCount>());  // nothing: no write
+    EXPECT_EQ(write_calls, 1u);
+    EXPECT_EQ(journal.units(), 4u);
+  }
+  EXPECT_EQ(read_bytes(path), read_bytes(one_by_one));
+  Journal reopened(path, header_);
+  EXPECT_EQ(reopened.recorded(), batch);
+}
+
+// A unit journaled twice (a batch sent again, or overlapping another) is one unit: the replay
+// keeps its first record and counts the others as repeats.
+TEST_F(JournalTest, AUnitInTwoBatchesOrTwiceInOneIsReplayedOnce) {
+  const fs::path path = make_journal(0);
+  const std::vector<UnitCount> first = {timed(plan_, 0, 5), timed(plan_, 1, 6), timed(plan_, 1, 6)};
+  const std::vector<UnitCount> second = {timed(plan_, 1, 9), timed(plan_, 2, 7), timed(plan_, 0, 5)};
+  {
+    Journal journal(path, header_);
+    journal.append(std::span<const UnitCount>(first));
+    journal.append(std::span<const UnitCount>(second));
+  }
+  const nqueens::JournalScan scan = nqueens::scan_journal(read_bytes(path), "batches");
+  EXPECT_TRUE(scan.sound());
+  EXPECT_EQ(scan.repeated, 3u);
+  Journal reopened(path, header_);
+  const std::vector<UnitCount> expected = {first[0], first[1], second[1]};
+  EXPECT_EQ(reopened.recorded(), expected);
+}
+
+// A batch that fails part way leaves only whole records, as a single append does: the part
+// written is cut off, none of the batch is in the file, and the next batch lands after the last
+// whole record.
+TEST_F(JournalTest, AFailedBatchLeavesOnlyWholeRecords) {
+  const fs::path path = make_journal(3);
+  const std::string sound = read_bytes(path);
+  const std::vector<UnitCount> batch = {counted(plan_, 3), counted(plan_, 4), counted(plan_, 5)};
+  {
+    Journal journal(path, header_);
+    {
+      const FillingDisk full(record_line(batch[0]).size() + 5);  // one record and a piece of the next
+      EXPECT_THROW(journal.append(std::span<const UnitCount>(batch)), std::runtime_error);
+    }
+    EXPECT_EQ(read_bytes(path), sound) << "a part of the failed batch is still there";
+    EXPECT_EQ(journal.units(), 3u);
+    journal.append(std::span<const UnitCount>(batch).subspan(1));
+  }
+  Journal reopened(path, header_);
+  EXPECT_EQ(reopened.dropped_bytes(), 0u);
+  ASSERT_EQ(reopened.recorded().size(), 5u);
+  EXPECT_EQ(reopened.recorded()[3], batch[1]);
+}
+
+// A process killed while writing a batch leaves whole records and a torn last one: the next
+// open keeps the whole records and cuts the torn one off.
+TEST_F(JournalTest, ABatchCutShortByAKillKeepsItsWholeRecords) {
+  const fs::path path = make_journal(2);
+  std::string bytes = read_bytes(path);
+  for (const std::size_t id : {2, 3, 4}) bytes += record_line(counted(plan_, id));
+  write_bytes(path, bytes.substr(0, bytes.size() - 7));
+  Journal journal(path, header_);
+  EXPECT_EQ(journal.recorded().size(), 4u);
+  EXPECT_EQ(journal.dropped_bytes(), record_line(counted(plan_, 4)).size() - 7);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -126,6 +127,46 @@ TEST(RunOfOneN, RecordedUnitsAreSummedOnceAndARepeatIsRefused) {
   EXPECT_TRUE(result.totals.total == 365596u);
   EXPECT_EQ(to_string(*result.unique), "45752");
   EXPECT_THROW(run.record({0, {}, 1}), std::runtime_error);
+}
+
+// An MPI rank's batch: recorded whole or not at all. A unit twice, in one batch or in two, is
+// refused and leaves the ledger and the journal as they were; the journal then holds each unit
+// once, and replays to the same result.
+TEST(RunOfOneN, ABatchIsRecordedWholeOrNotAtAllAndARepeatIsRefused) {
+  const fs::path dir = fs::temp_directory_path() / ("nqueens-run-batch-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path path = dir / "n10.journal";
+  CountOptions options;
+  options.engine = "dfs";
+  std::vector<nqueens::UnitCount> units;
+  {
+    nqueens::Run run(nqueens::make_engine(10, options), Selection::whole_run(), nqueens::JournalRequest{path});
+    nqueens::run_units(run.engine(), 2, [&units](std::size_t id, const nqueens::Tally& tally) {
+      static std::mutex lock;
+      const std::lock_guard<std::mutex> guard(lock);
+      units.push_back({id, tally, 3});
+    });
+    ASSERT_GE(units.size(), 6u);
+    const std::span<const nqueens::UnitCount> all(units);
+    const std::size_t half = units.size() / 2;
+    run.record(all.first(half));
+    const std::vector<nqueens::UnitCount> twice_in_one = {units[half], units[half + 1], units[half]};
+    const std::vector<nqueens::UnitCount> counted_before = {units[half + 2], units[0]};
+    const std::vector<nqueens::UnitCount> outside = {units[half + 2], {run.engine().unit_count(), {}, 1}};
+    for (const std::vector<nqueens::UnitCount>* refused : {&twice_in_one, &counted_before, &outside}) {
+      EXPECT_THROW(run.record(std::span<const nqueens::UnitCount>(*refused)), std::runtime_error);
+      EXPECT_EQ(run.done().size(), half);
+      EXPECT_EQ(run.journal()->units(), half);
+    }
+    run.record(all.subspan(half));
+    ASSERT_TRUE(run.complete());
+    EXPECT_TRUE(run.result(2, 0).totals.total == 724u);
+  }
+  nqueens::Run resumed(nqueens::make_engine(10, options), Selection::whole_run(), nqueens::JournalRequest{path});
+  EXPECT_EQ(resumed.done_before(), units.size());
+  EXPECT_TRUE(resumed.result(2, 0).totals.total == 724u);
+  fs::remove_all(dir);
 }
 
 TEST(RunOfOneN, AStoppedRunIsIncompleteAndHasNoResult) {
