@@ -627,13 +627,13 @@ bool looks_like_shard_file(std::string_view head) {
          head.find(std::string("\n") + std::string(kEntryStart)) != std::string_view::npos;
 }
 
+// Opened as ReadFile does (regular files only, seen before a byte is read): a FIFO among the
+// files would otherwise block here.
 std::optional<RunHeader> read_shard_run(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  const std::unique_ptr<const int, void (*)(const int*)> closer(&fd, [](const int* open) { ::close(*open); });
   try {
-    if (!detail::not_regular_file(path).empty()) return std::nullopt;
-    if (const auto head = head_of(detail::read_from(fd, path, 0, kMaxHeaderBytes), path.string())) return head->header;
+    const detail::ReadFile file(path);
+    if (const auto head = head_of(detail::read_from(file.fd(), path, 0, kMaxHeaderBytes), path.string()))
+      return head->header;
   } catch (const std::exception&) {
   }
   return std::nullopt;
