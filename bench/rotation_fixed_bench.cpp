@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <optional>
 
-#include "nqueens/oeis.hpp"
 #include "join/rotation_fixed.hpp"
+#include "nqueens/oeis.hpp"
 
 namespace {
 

@@ -15,8 +15,8 @@ int main(int argc, char** argv) {
     const nqueens::CountResult result = nqueens::count(n);
     std::cout << "N=" << n << ": " << nqueens::to_string(result.totals.total) << " solutions";
     if (result.unique) std::cout << ", " << nqueens::to_string(*result.unique) << " unique";
-    std::cout << " (" << result.engine << " engine, " << result.work_units << " work units, "
-              << result.threads << " threads)\n";
+    std::cout << " (" << result.engine << " engine, " << result.work_units << " work units, " << result.threads
+              << " threads)\n";
     const std::optional<std::uint64_t> expected = nqueens::oeis_total(n);
     return expected && result.totals.total != *expected ? 1 : 0;
   } catch (const std::invalid_argument& bad) {

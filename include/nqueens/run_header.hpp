@@ -15,8 +15,8 @@
 namespace nqueens {
 
 struct RunHeader {
-  std::string version;                  //!< the tool version that wrote it (informational, see below)
-  std::string engine;  //!< the engine's name: files of one engine are refused by another
+  std::string version;  //!< the tool version that wrote it (informational, see below)
+  std::string engine;   //!< the engine's name: files of one engine are refused by another
   int n = 0;
   Symmetry symmetry = Symmetry::full;
   int split_depth = 0;  //!< dfs: rows fixed by the splitter; join: 0
@@ -34,7 +34,8 @@ NQUEENS_EXPORT std::string header_mismatch(const RunHeader& expected, const RunH
 
 //! Why no run of this build can have `header`: an engine it does not have, N outside the board
 //! limits, or what the engine's own check refuses (a split depth its splitter never makes, more
-//! units than it could have); empty when it could. Files are checked with it before anything is sized by their unit count.
+//! units than it could have); empty when it could. Files are checked with it before anything is sized by their unit
+//! count.
 NQUEENS_EXPORT std::string header_problem(const RunHeader& header);
 
 //! One line of `key=value` words: "version=0.1.0 engine=dfs n=16 symmetry=full split_depth=3

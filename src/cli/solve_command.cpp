@@ -14,13 +14,13 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
+#include "files/text_numbers.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/solutions.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 #include "shell/standard_output.hpp"
-#include "files/text_numbers.hpp"
 
 namespace nqueens::cli {
 

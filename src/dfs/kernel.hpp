@@ -4,8 +4,8 @@
 // logging, and is what every speed measurement looks at first.
 #include <cstddef>
 
-#include "nqueens/counts.hpp"
 #include "dfs/work_unit.hpp"
+#include "nqueens/counts.hpp"
 
 namespace nqueens {
 

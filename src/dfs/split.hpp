@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "dfs/work_unit.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/symmetry.hpp"
-#include "dfs/work_unit.hpp"
 
 namespace nqueens {
 

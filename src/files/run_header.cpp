@@ -6,10 +6,10 @@
 #include <string>
 #include <system_error>
 
+#include "files/text_numbers.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/version.hpp"
 #include "run/registry.hpp"
-#include "files/text_numbers.hpp"
 
 namespace nqueens {
 
@@ -36,8 +36,7 @@ std::string header_mismatch(const RunHeader& expected, const RunHeader& found) {
     return std::string(what) + " is " + there + " there, " + here + " here";
   };
   using std::to_string;
-  if (found.engine != expected.engine)
-    return differ("the engine", found.engine, expected.engine);
+  if (found.engine != expected.engine) return differ("the engine", found.engine, expected.engine);
   if (found.n != expected.n) return differ("N", to_string(found.n), to_string(expected.n));
   if (found.symmetry != expected.symmetry)
     return differ("the symmetry mode", std::string(to_string(found.symmetry)),
@@ -82,9 +81,7 @@ std::optional<RunHeader> parse_header_text(std::string_view text) {
   const auto depth = detail::parse_whole<int>(field("split_depth"));
   const auto units = detail::parse_whole<std::size_t>(field("units"));
   const auto print = detail::parse_whole<std::uint64_t>(field("fingerprint"), 16);
-  if (field("version").empty() || engine.empty() || !n || !symmetry || !depth || !units ||
-      !print)
-    return std::nullopt;
+  if (field("version").empty() || engine.empty() || !n || !symmetry || !depth || !units || !print) return std::nullopt;
   return RunHeader{std::string(field("version")), std::string(engine), *n, *symmetry, *depth, *units, *print};
 }
 

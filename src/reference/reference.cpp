@@ -15,8 +15,7 @@ bool attacks(const std::vector<int>& columns, int row, int col) {
 }
 
 // Returns the queens placed below `row`.
-std::uint64_t backtrack(std::vector<int>& columns, int row,
-                        const std::function<void(const std::vector<int>&)>& visit) {
+std::uint64_t backtrack(std::vector<int>& columns, int row, const std::function<void(const std::vector<int>&)>& visit) {
   const int n = static_cast<int>(columns.size());
   if (row == n) {
     visit(columns);

@@ -9,15 +9,15 @@
 namespace nqueens::shell {
 
 struct BuildInfo {
-  std::string version;       //!< "0.1.0"
-  std::string commit;        //!< git commit, "-dirty" when the tree differed; "unknown" outside git
-  std::string compiler;      //!< "GCC 12.2.0", "clang 14.0.6"
-  std::string build_type;    //!< CMAKE_BUILD_TYPE
-  std::string target;        //!< "native" (-march=native: runs on CPUs like the build machine's) or "portable"
+  std::string version;     //!< "0.1.0"
+  std::string commit;      //!< git commit, "-dirty" when the tree differed; "unknown" outside git
+  std::string compiler;    //!< "GCC 12.2.0", "clang 14.0.6"
+  std::string build_type;  //!< CMAKE_BUILD_TYPE
+  std::string target;      //!< "native" (-march=native: runs on CPUs like the build machine's) or "portable"
   //! Each engine's SIMD path on this CPU ("avx512", "avx2", "scalar"), keyed as the engine
   //! names it ("dfs_kernel"), in registry order; engines without one are left out.
   std::vector<std::pair<std::string, std::string>> cpu_paths;
-  std::string tbb_version;   //!< oneTBB at run time ("2021.8")
+  std::string tbb_version;  //!< oneTBB at run time ("2021.8")
 };
 
 struct CacheInfo {

@@ -23,8 +23,8 @@
 
 #include "nqueens/oeis.hpp"
 #include "nqueens/solutions.hpp"
-#include "support/program_harness.hpp"
 #include "reference/reference.hpp"
+#include "support/program_harness.hpp"
 
 namespace {
 

@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "dfs/canonical.hpp"
-#include "run/engine.hpp"
 #include "dfs/kernel.hpp"
-#include "nqueens/nqueens.hpp"
-#include "reference/reference.hpp"
 #include "dfs/split.hpp"
 #include "dfs/work_unit.hpp"
+#include "nqueens/nqueens.hpp"
+#include "reference/reference.hpp"
+#include "run/engine.hpp"
 
 // GoogleTest prints parameters through PrintTo found by argument-dependent lookup.
 namespace nqueens {

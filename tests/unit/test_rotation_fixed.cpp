@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "join/rotation_fixed.hpp"
 #include "nqueens/oeis.hpp"
 #include "reference/reference.hpp"
-#include "join/rotation_fixed.hpp"
 
 namespace {
 
