@@ -231,6 +231,7 @@ int run(BenchArgs args) {
   // cannot count the last N is refused now, not after the baselines and engines of the others
   // (days of them at N = 24).
   std::vector<std::vector<CountOptions>> engines;
+  engines.reserve(sizes.size());
   for (int n : sizes) engines.push_back(engines_for(n, args));
 
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));

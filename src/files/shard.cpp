@@ -137,7 +137,7 @@ struct Reader {
   }
 
   RunHeader header(const Json& run) const {
-    const RunHeader h = run_fields(run);
+    RunHeader h = run_fields(run);
     if (const std::string why = header_problem(h); !why.empty()) fail("no run has this header: " + why);
     return h;
   }
@@ -386,7 +386,7 @@ std::vector<ShardFile> head_candidates(std::string_view line, const std::string&
 void read_entry_lines(const std::vector<std::string_view>& lines, std::size_t first, std::string_view rest_of_first,
                       std::vector<Entry>& entries, std::vector<LineDamage>& damaged) {
   bool closed = false;
-  auto read_line = [&](std::size_t number, std::string line) {
+  auto read_line = [&](std::size_t number, const std::string& line) {
     if (closed) {
       if (!line.empty()) damaged.push_back({number, "text after the end of the file's JSON"});
       return;
@@ -423,7 +423,7 @@ void read_entry_lines(const std::vector<std::string_view>& lines, std::size_t fi
         damaged.push_back({number, problem});
         continue;
       }
-      entries.push_back(std::move(entry));
+      entries.push_back(entry);
       if (tail.empty() || tail == ",") continue;
       // A damaged comma or line end: the entry is read, the damage noted; a closing ]} joined on.
       if (tail.find("]}") != std::string_view::npos) closed = true;
@@ -441,7 +441,8 @@ std::string describe_runs(std::span<const RunHeader> runs) {
 
 // A file laid out as written, line by line: a damaged entry costs that entry only, a damaged
 // or missing header line the header only, where the entries identify the run.
-ShardFile parse_lines(const std::vector<std::string_view>& lines, std::string source, std::span<const RunHeader> runs) {
+ShardFile parse_lines(const std::vector<std::string_view>& lines, const std::string& source,
+                      std::span<const RunHeader> runs) {
   const std::string first = without_cr(lines.front());
   const bool headless = first.starts_with(kEntryStart);
   // The header part of line 1, and the entries a damaged line end joined to it.
@@ -534,7 +535,7 @@ ShardFile parse_document(std::string_view text, std::string source) {
         if (event == Json::parse_event_t::object_end) {
           Entry entry;
           if (entry_of(parsed, entry).empty())
-            entries.push_back(std::move(entry));
+            entries.push_back(entry);
           else
             bad_entry = true;
           return false;
@@ -597,7 +598,7 @@ std::string shard_json(const ShardFile& shard) {
 
 ShardFile parse_shard_json(std::string_view text, std::string source, std::span<const RunHeader> runs) {
   const std::vector<std::string_view> lines = lines_of(text);
-  if (line_laid_out(lines)) return parse_lines(lines, std::move(source), runs);
+  if (line_laid_out(lines)) return parse_lines(lines, source, runs);
   return parse_document(text, std::move(source));
 }
 
