@@ -116,7 +116,7 @@ fs::path temporary_path(const fs::path& target) {
 
 fs::path WritePolicy::target(const fs::path& path) const {
   const std::string subject = (option.empty() ? "" : option + " ") + shown_path(path);
-  const fs::path target = follow_links(path, subject);
+  fs::path target = follow_links(path, subject);
   const std::string named = target == path ? subject : subject + " (a link to " + shown_path(target) + ")";
   struct stat info {};
   if (::stat(target.c_str(), &info) == 0) {
