@@ -58,6 +58,8 @@ MASKS = [
     (re.compile(r"^(commit|compiler|build type|target|dfs kernel|join matcher|oneTBB):.*$", re.M), r"\1: ~"),
     # ISO 8601 timestamps of batch logs and context records.
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z"), "~"),
+    # A torn record's length holds its unit's time, whose digits vary from run to run.
+    (re.compile(r"torn last record \(\d+ bytes"), "torn last record (~ bytes"),
     # A journal record's time and its checksum, which covers the time.
     (re.compile(r"^(U(?: \d+){7}) \S+ [0-9a-f]{8}$", re.M), r"\1 ~ ~"),
     # Which SIMD path this CPU takes.
