@@ -96,27 +96,32 @@ std::unique_ptr<ShardOutput> claim_output(const World& world, const Job& job) {
   return output;
 }
 
-// Rank 0's output for one N: the shard file, or a row of the report. False when stdout's reader
-// has gone.
-bool print_result(const Job& job, const RunOutcome& counted, ShardOutput* output, Reporter* reporter, int& code) {
+// Rank 0's output for one N: the shard file, or a row of the report. What every rank does next:
+// go on, end quietly (stdout's reader has gone), or end with the code of rank 0's failure. A
+// failure to write is agreed on like any other rank 0 found, not an abort: the other ranks are
+// only waiting for the next N, and every rank can end normally.
+enum class AfterPrint : int { go_on = 0, reader_gone = 1, failed = 2 };
+
+AfterPrint print_result(const Job& job, const RunOutcome& counted, ShardOutput* output, Reporter* reporter, int& code) {
   try {
     if (output) {
       output->write(counted, job.session.selection.file_shard());
-      return true;
+      return AfterPrint::go_on;
     }
     CountRecord record = make_record(counted.result, job.args.verify);
     record.counted_here = counted.counted_here;
     if (record.verified == false) code = kMismatch;
     reporter->row(to_json(record));
-    return true;
+    return AfterPrint::go_on;
   } catch (const ReaderGone&) {
-    return false;
+    return AfterPrint::reader_gone;
+  } catch (const std::exception& failure) {
+    fmt::print(stderr, "nqueens-mpi: error: rank 0: {}\n", nqueens::detail::one_line(failure.what()));
+    code = kRuntime;
+    return AfterPrint::failed;
   }
 }
 
-// One run of `count`: the N of the spec in order, each counted by every rank, printed by rank 0.
-// After each N every rank learns whether rank 0 could print it: once stdout's reader has gone
-// (`| head`), every rank ends quietly, as `nqueens count` does, instead of counting on.
 // With several N, rank 0 checks every journal's header against its run before the first N is
 // counted, and every rank learns the verdict: a journal of another run ends every rank alike.
 void check_journals(const World& world, const Job& job) {
@@ -139,6 +144,10 @@ void check_journals(const World& world, const Job& job) {
   if (code != kOk) throw mpi::AgreedExit(code, message);
 }
 
+// One run of `count`: the N of the spec in order, each counted by every rank, printed by rank 0.
+// After each N every rank learns whether rank 0 could print it: once stdout's reader has gone
+// (`| head`), every rank ends quietly, as `nqueens count` does, instead of counting on; once
+// rank 0 could not write, every rank ends with its failure.
 int run_count(const World& world, const Job& job) {
   check_journals(world, job);
   const std::unique_ptr<ShardOutput> output = claim_output(world, job);
@@ -153,16 +162,17 @@ int run_count(const World& world, const Job& job) {
   for (const int n : job.sizes) {
     const std::optional<RunOutcome> counted =
         mpi::count_distributed(world, n, job.options, settings_for_size(job.session, n, job.sizes.size()));
-    int reader_gone = 0;
+    int after = static_cast<int>(AfterPrint::go_on);
     if (counted) {
       const CountResult& result = counted->result;
       spdlog::info("N={}: {} work units ({} engine), {} ranks x {} threads, {:.3f} s; {}", n, result.work_units,
                    result.engine, world.size(), result.threads, result.seconds,
                    unit_time_text(result, counted->unit_time_here));
-      reader_gone = print_result(job, *counted, output.get(), reporter.get(), code) ? 0 : 1;
+      after = static_cast<int>(print_result(job, *counted, output.get(), reporter.get(), code));
     }
-    mpi::broadcast(world, reader_gone);
-    if (reader_gone) return kOk;
+    mpi::broadcast(world, after);
+    if (after == static_cast<int>(AfterPrint::reader_gone)) return kOk;
+    if (after == static_cast<int>(AfterPrint::failed)) return kRuntime;
   }
   if (reporter) reporter->end();
   mpi::broadcast(world, code);  // every rank ends with rank 0's verdict

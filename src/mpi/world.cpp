@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -70,6 +71,10 @@ void abort_job(const World& world, const std::string& message, int code) {
   std::fflush(stdout);
   fmt::print(stderr, "nqueens-mpi: error: rank {}: {}\n", world.rank(), nqueens::detail::one_line(message));
   std::fflush(stderr);
+  // mpirun ends the job's ranks with SIGTERM, then SIGKILL: a rank that is ending anyway must
+  // not hold on to a signal its handler would only note for a count that will never resume.
+  std::signal(SIGTERM, SIG_DFL);
+  std::signal(SIGINT, SIG_DFL);
   MPI_Abort(world.comm(), code);
   std::_Exit(code);  // MPI_Abort does not return; this only tells the compiler so
 }

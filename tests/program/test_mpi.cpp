@@ -407,9 +407,10 @@ TEST_F(Mpi, UnwritableOutputEndsEveryRankBeforeCounting) {
   EXPECT_EQ(failed.err.find("N=12"), std::string::npos) << "the count started\n" << describe(failed);
 }
 
-// A failure on one rank alone ends the whole job with its reason. Here rank 0 cannot put the
-// shard file in place at the end: a directory took its name while the job counted.
-TEST_F(Mpi, FailingRankAbortsTheJobWithItsReason) {
+// Rank 0 failing to write its output ends every rank with its reason and exit 3, the others
+// ending normally (no abort). Here rank 0 cannot put the shard file in place at the end: a
+// directory took its name while the job counted.
+TEST_F(Mpi, FailingOutputOnRankZeroEndsEveryRankWithItsReason) {
   const fs::path output = dir_ / "n17.json";
   harness::Process job = start(mpirun(2) + std::vector<std::string>{"count", "-n", "17", "-t", "1", "--shard", "1/1",
                                                                     "--output", output.string(), "--no-progress"},
@@ -420,7 +421,9 @@ TEST_F(Mpi, FailingRankAbortsTheJobWithItsReason) {
   const std::optional<Outcome> failed = job.wait_for(std::chrono::seconds(120));
   ASSERT_TRUE(failed) << "the job hung";
   EXPECT_EQ(failed->exit_code, 3) << describe(*failed);
-  EXPECT_NE(failed->err.find("nqueens-mpi: error: rank 0: cannot rename"), std::string::npos) << describe(*failed);
+  EXPECT_EQ(count_prefixed(failed->err, "nqueens-mpi: error: rank 0: cannot rename"), 1u) << describe(*failed);
+  EXPECT_EQ(failed->err.find("MPI_ABORT"), std::string::npos) << describe(*failed);
+  EXPECT_FALSE(fs::exists(dir_ / "n17.json.partial")) << "the temporary file was left behind";
 }
 
 // Started without mpirun (a singleton job), rank 0's stdout is the pipe itself: a reader that
