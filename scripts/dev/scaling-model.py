@@ -41,6 +41,11 @@ total / P, the largest unit, rank 0's collecting (units x --collect-us, serial),
 run (the last unit recorded by rank 0), the efficiency (total / (P x simulated)), and which
 term limits it.
 
+--sample (with --simulate) projects a run too large to count from a uniform sample of its units:
+count the sampled ids with `nqueens count -n N --units @FILE --checkpoint SAMPLE.journal`; each
+sampled time then stands for units / sampled units of the run, dealt costliest first (the order
+an exact estimate gives). Runs larger than this machine's (N >= 24) are projected this way.
+
 The records' checksums are not checked here: `nqueens check FILE` does that.
 """
 import argparse
@@ -58,8 +63,9 @@ def fail(message):
     sys.exit(f"scaling-model: {message}")
 
 
-def read_journal(path):
-    """The header's fields, and per unit (in the order first recorded) its nodes and time (or None)."""
+def read_journal(path, sample=False):
+    """The header's fields, and per unit (in the order first recorded) its nodes and time (or None).
+    A sample (sample=True) may hold any number of the run's units; a whole journal must hold all."""
     with open(path) as journal:
         lines = journal.read().split("\n")
     first = lines[0].split()
@@ -90,9 +96,21 @@ def read_journal(path):
         if version >= 3 and words[MICROSECONDS] != "-":
             microseconds = int(words[MICROSECONDS])
         units.append((int(words[NODES]), microseconds))
-    if len(units) != int(header["units"]):
-        fail(f"{path}: not a finished journal ({len(units)} of {header['units']} units recorded)")
+    if sample and not units:
+        fail(f"{path}: no unit recorded: a sample needs at least one")
+    if not sample and len(units) != int(header["units"]):
+        fail(f"{path}: not a finished journal ({len(units)} of {header['units']} units recorded; "
+             "--sample reads a journal of a sample of units)")
     return header, units
+
+
+def expand_sample(times, units):
+    """A whole run's unit times from a uniform sample of them: sample unit i stands for units / len(times)
+    units (the remainder spread over the first ones), and the list is dealt costliest first, as the
+    dispenser deals it when its estimate orders the units exactly."""
+    share, extra = divmod(units, len(times))
+    ordered = sorted(times, reverse=True)
+    return [time for at, time in enumerate(ordered) for _ in range(share + (1 if at < extra else 0))]
 
 
 def greedy_makespan(costs, workers):
@@ -281,10 +299,12 @@ def simulate_table(args, paths, threads, ranks):
           "| rank 0 collecting (s) | draws | simulated (s) | efficiency | limited by |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for path in paths:
-        header, units = read_journal(path)
+        header, units = read_journal(path, args.sample)
         if not all(microseconds is not None for _, microseconds in units):
             fail(f"{path}: --simulate needs every unit's time (a format 3 journal)")
         times = [float(microseconds) for _, microseconds in units]
+        if args.sample:
+            times = expand_sample(times, int(header["units"]))
         total, largest = sum(times), max(times, default=0.0)
         for t in threads:
             for r in ranks:
@@ -313,6 +333,9 @@ def main():
                              "unit has one (default auto)")
     simulation = parser.add_argument_group("--simulate: nqueens-mpi's protocol, event by event")
     simulation.add_argument("--simulate", action="store_true", help="simulate the run instead of the bounds")
+    simulation.add_argument("--sample", action="store_true",
+                            help="each journal holds a uniform sample of its run's units (count --units): "
+                                 "the run is the sample's times, each standing for units / sampled units")
     simulation.add_argument("--latency-us", type=float, default=0.0,
                             help="sleep before every draw and every batch sent (default 0)")
     simulation.add_argument("--policy", choices=("work", "units"), default="work",
@@ -334,6 +357,8 @@ def main():
         fail("--threads and --ranks take comma-separated whole numbers")
     if min(threads + ranks) < 1:
         fail("--threads and --ranks must be at least 1")
+    if args.sample and not args.simulate:
+        fail("--sample goes with --simulate")
     if args.simulate:
         if min(args.latency_us, args.per_thread_ms, args.batch_seconds, args.collect_us) < 0 or args.share <= 0 \
                 or args.batch_units < 1:

@@ -4,7 +4,8 @@
 schedules worked out by hand, in format 2 (nodes only) and 3, with a repeated record and a torn
 last line. Unfinished and damaged journals are refused. --simulate (nqueens-mpi's protocol, event
 by event) is held to its bounds on the real journals and to runs traced by hand on small ones:
-the draw policy, an emulated latency, rank 0's collecting and the earlier policy.
+the draw policy, an emulated latency, rank 0's collecting and the earlier policy; a sampled
+journal (--sample) is expanded to its run.
 
     scaling_model_test.py NQUEENS_BINARY SCALING_MODEL_SCRIPT
 """
@@ -140,7 +141,7 @@ def hand_made_journals(directory):
 
     # Refused: a journal missing a unit, a damaged record before the last line, not a journal.
     for name, text, message in (
-            ("unfinished", "".join(records[:5]), "not a finished journal (5 of 6 units recorded)"),
+            ("unfinished", "".join(records[:5]), "not a finished journal (5 of 6 units recorded;"),
             ("damaged", "".join(records[:2]) + "U 2 zero\n" + "".join(records[3:]), "line 4 is not a unit record"),
     ):
         run = model(hand_made(directory, 2, [text], name + ".journal"), ok=False)
@@ -204,7 +205,30 @@ def simulated_by_hand(directory):
     check(refused.returncode != 0 and "needs every unit's time" in refused.stderr, f"format 2: {refused.stderr!r}")
 
 
+def sampled_by_hand(directory):
+    # A sample of 2 of a run's 5 units, times 2 and 8 us: the run is 8 8 8 2 2 (the first sampled
+    # unit, costliest first, takes the remainder): 28 us. On one rank of one thread it is the work
+    # itself; on 5 ranks the largest unit, 8 us, bounds it.
+    header = HEADER.replace("units=6", "units=5")
+    path = directory / "sample.journal"
+    path.write_text(f"nqueens-journal 3 {header}\nU 3 0 0 0 0 0 1 2 00000003\nU 1 0 0 0 0 0 1 8 00000001\n")
+    rows = model(path, "--simulate", "--sample", "--threads", "1", "--ranks", "1,5", "--collect-us", "0")
+    check([(row["units"], row["work (s)"], row["largest unit (s)"]) for row in rows] == [("5", "2.8e-05", "8e-06")] * 2,
+          f"a sample: {rows}")
+    check(rows[0]["simulated (s)"] == "2.8e-05" and float(rows[1]["simulated (s)"]) >= 8e-06, f"a sample: {rows}")
+    # Without --sample the same journal is an unfinished run; --sample alone is no projection.
+    refused = model(path, "--simulate", ok=False)
+    check(refused.returncode != 0 and "not a finished journal" in refused.stderr, f"a sample as a run: {refused.stderr!r}")
+    refused = model(path, "--sample", ok=False)
+    check(refused.returncode != 0 and "--sample goes with --simulate" in refused.stderr, f"--sample: {refused.stderr!r}")
+    empty = directory / "empty.journal"
+    empty.write_text(f"nqueens-journal 3 {header}\n")
+    refused = model(empty, "--simulate", "--sample", ok=False)
+    check(refused.returncode != 0 and "no unit recorded" in refused.stderr, f"an empty sample: {refused.stderr!r}")
+
+
 with tempfile.TemporaryDirectory(prefix="nqueens-scaling-model-") as scratch:
+    sampled_by_hand(pathlib.Path(scratch))
     real_journals(pathlib.Path(scratch))
     hand_made_journals(pathlib.Path(scratch))
     simulated_by_hand(pathlib.Path(scratch))
