@@ -327,7 +327,9 @@ TEST(Solve, LimitOnALargeBoardAnswersAtOnce) {
   ASSERT_EQ(printed.size(), 5u);
   check_boards(printed, 20);
   EXPECT_EQ(printed[0].board, (Board{0, 2, 4, 1, 3, 12, 14, 11, 17, 19, 16, 8, 15, 18, 7, 9, 6, 13, 5, 10}));
-  EXPECT_LT(seconds, 2.0);  // well under a second when the machine is idle
+  // A hang guard, not a timing: counting every board of N = 20 takes hours, stopping at five
+  // takes well under a second, so a minute tells the two apart even under a sanitizer.
+  EXPECT_LT(seconds, 60.0);
 }
 
 TEST(Solve, ClosedPipeEndsQuietlyWithExitZero) {
