@@ -11,6 +11,7 @@
 #include "nqueens/shard.hpp"
 #include "nqueens/symmetry.hpp"
 #include "report.hpp"
+#include "run/memory_budget.hpp"
 #include "run/registry.hpp"
 
 namespace nqueens::shell {
@@ -146,6 +147,11 @@ void add_count_options(CLI::App& command, CountArgs& args) {
       ->required();
   command.add_option("-t,--threads", args.threads, "Worker threads (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
+  command
+      .add_option("--memory", args.memory,
+                  "Most memory a count may hold, e.g. 512M, 4G, 1.5GiB (default: half the machine's memory, "
+                  "shared by the ranks of a node under MPI)")
+      ->type_name("SIZE");
   add_search_options(command, args.search);
   command.add_flag("--verify", args.verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(command, args.format);
@@ -198,6 +204,7 @@ void check_every_size(const std::vector<int>& sizes, const CountOptions& options
 CountOptions engine_options(const CountArgs& args) {
   CountOptions options = search_options(args.search);
   options.threads = args.threads;
+  if (!args.memory.empty()) options.memory_bytes = parse_memory_size(args.memory);
   return options;
 }
 

@@ -146,7 +146,9 @@ TEST(EngineChoice, AutoPicksTheMeasuredFasterEngineAndFallsBackWhereTheJoinCanno
   EXPECT_EQ(nqueens::choose_engine(15, automatic).name, "dfs");
   EXPECT_EQ(nqueens::choose_engine(16, automatic).name, "join");
   EXPECT_EQ(nqueens::choose_engine(17, automatic).name, "join");
-  EXPECT_EQ(nqueens::choose_engine(27, automatic).name, "dfs") << "the join's tables would not fit";
+  EXPECT_EQ(nqueens::choose_engine(24, automatic).name, "join") << "no longer the DFS engine for memory";
+  EXPECT_EQ(nqueens::choose_engine(27, automatic).name, "join");
+  EXPECT_EQ(nqueens::choose_engine(32, automatic).name, "join");
   CountOptions mirror = automatic;
   mirror.symmetry = nqueens::Symmetry::mirror;
   EXPECT_EQ(nqueens::choose_engine(16, mirror).name, "dfs") << "--symmetry is a dfs option";
