@@ -8,7 +8,6 @@
 #include "join/join_plan.hpp"
 #include "join/quarter_slice.hpp"
 #include "run/memory_budget.hpp"
-#include "run/setup_stop.hpp"
 
 namespace nqueens::join {
 
@@ -34,7 +33,6 @@ struct SliceFigures {
 
 SliceFigures slice_figures(int n) {
   const int k = n / 2;
-  nqueens::detail::setup_phase("counting quarter placements per row set");
   const std::vector<std::uint64_t>& entries = placements_per_row_set(k);
   // The quadrant keys precomputed at small odd n: four keys per entry.
   const std::uint64_t key_bytes = wants_quadrant_key_tables(n) ? 4 * sizeof(std::uint64_t) : 0;
@@ -95,6 +93,10 @@ std::string JoinMemory::describe() const {
 }
 
 std::string JoinMemory::too_small() const {
+  if (all_slices_bytes == 0)  // refused on the unit list, before the slices were sized
+    return "a budget of " + format_bytes(budget) + " is too small for N=" + std::to_string(n) +
+           ": its unit list alone takes " + format_bytes(unit_list_bytes) + " (" + std::to_string(units) +
+           " units, with what the run keeps per unit)";
   return "a budget of " + format_bytes(budget) + " is too small for N=" + std::to_string(n) + " on " +
          std::to_string(threads) + " thread(s): it needs at least " + format_bytes(minimum_budget()) + " (unit list " +
          format_bytes(unit_list_bytes) + " for " + std::to_string(units) + " units, and per thread one unit's slices " +

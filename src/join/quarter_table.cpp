@@ -10,6 +10,7 @@
 
 #include "join/quarter_slice.hpp"
 #include "run/parallel_each.hpp"
+#include "run/setup_stop.hpp"
 
 namespace nqueens::join {
 
@@ -88,6 +89,7 @@ const std::vector<std::uint64_t>& placements_per_row_set(int k) {
   static std::map<int, std::vector<std::uint64_t>> cache;
   const std::scoped_lock lock(mutex);
   if (const auto found = cache.find(k); found != cache.end()) return found->second;
+  detail::setup_phase("counting quarter placements per row set");
   // Filled before it is cached: a stopped setup (Cancelled) leaves nothing half-counted behind.
   std::vector<std::uint64_t> counts(std::size_t{1} << k, 0);
   detail::parallel_each(std::uint32_t{1} << k, [&](std::uint32_t rows) {
