@@ -133,7 +133,7 @@ class Supervisor {
 // setup keeps nothing worth waiting for, and a batch scheduler's SIGKILL follows its SIGTERM.
 constexpr auto kSetupGracePeriod = std::chrono::milliseconds(500);
 
-void log_setup_phase(std::string_view phase) { spdlog::info("setup: {}", phase); }
+void log_setup_phase(std::string_view phase) { spdlog::debug("setup: {}", phase); }
 
 // The setup of a run (unit list, cost estimates, orders, the journal opened) runs on the calling
 // thread while this one's thread watches signals: an interrupt stops the setup's parallel loops

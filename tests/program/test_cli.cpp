@@ -490,16 +490,17 @@ TEST(CliMemory, ABadSizeIsExit2WithOneLine) {
 }
 
 TEST(CliMemory, ABudgetTooSmallForOneUnitPerThreadIsRefused) {
-  const auto r = run({"count", "-n", "16", "--engine", "join", "-t", "2", "--memory", "1K"});
+  const auto r = run({"count", "-n", "16", "--engine", "join", "-t", "2", "--memory", "1M"});
   EXPECT_EQ(r.exit_code, 2) << describe(r);
   EXPECT_EQ(lines_of(r.err).size(), 1u) << describe(r);
-  EXPECT_NE(r.err.find("a budget of 1.0 KiB is too small for N=16 on 2 thread(s): it needs at least"),
+  EXPECT_NE(r.err.find("a budget of 1.0 MiB is too small for N=16 on 2 thread(s): it needs at least"),
             std::string::npos)
       << describe(r);
 }
 
 TEST(CliMemory, TheLogSaysWhatTheRunWillUseAndTheCountIsTheSame) {
-  const auto r = run({"count", "-n", "16", "--engine", "join", "-t", "2", "--memory", "3M", "--verify", "--log-level", "info"});
+  const auto r =
+      run({"count", "-n", "16", "--engine", "join", "-t", "2", "--memory", "3M", "--verify", "--log-level", "info"});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_NE(r.err.find("join engine: memory budget 3.0 MiB: unit list"), std::string::npos) << describe(r);
   EXPECT_NE(r.out.find("14772512"), std::string::npos) << describe(r);

@@ -787,7 +787,7 @@ TEST_F(ResumeCli, SigintStopsWithin2SecondsAndKeepsTheFinishedUnits) {
 // lasts seconds: a SIGTERM there, as a batch scheduler sends it, ends the process at once with
 // the interrupt's exit code instead of after the setup.
 TEST_F(ResumeCli, SigtermDuringTheSetupEndsTheProcessAtOnce) {
-  harness::Process process = start({"count", "-n", "23", "--engine", "join", "-t", "2", "--log-level", "info"}, dir_);
+  harness::Process process = start({"count", "-n", "23", "--engine", "join", "-t", "2", "--log-level", "debug"}, dir_);
   ASSERT_TRUE(process.wait_for_stderr("setup: ", kStartLimit));
   process.signal(SIGTERM);
   const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(5));
