@@ -47,6 +47,9 @@ struct CountOptions {
   Symmetry symmetry = Symmetry::full;  //!< for an engine that offers a choice; the others fold all
   int split_depth = 0;                 //!< for an engine that splits by rows: rows per unit; 0: from N
   int threads = 0;                     //!< 0: every hardware thread
+  //! The most memory the count may hold, in bytes; 0: half the machine's physical memory. An
+  //! engine that cannot count N within it refuses (std::invalid_argument).
+  std::uint64_t memory_bytes = 0;
   //! Not empty: a checkpoint journal. Units it holds are not counted again, every unit counted
   //! is appended to it, and an interrupted count (stop, a crash) resumes from it when called
   //! again with the same N and options. A journal of another run is refused (JournalMismatch).

@@ -3,8 +3,6 @@
 #include <bit>
 #include <optional>
 
-#include "run/parallel_each.hpp"
-
 namespace nqueens::join {
 
 namespace {
@@ -69,43 +67,42 @@ std::size_t append_compatible(std::span<const std::uint64_t> north, std::span<co
 
 }  // namespace
 
-QuadrantKeyTables::QuadrantKeyTables(const QuarterTable& table, int n)
-    : entries_(table.entry_count()), keys_(4 * table.entry_count()) {
+// Serial: a slice is built by the worker thread that needs it, beside others building theirs.
+QuadrantKeyTables::QuadrantKeyTables(std::span<const QuarterEntry> entries, int n)
+    : entries_(entries.size()), keys_(4 * entries.size()) {
   // Any unit of n has the same quadrants; the unfolded even-kind layout has no fixed queen.
   const UnitLayout layout = layout_of(n, JoinUnit{});
   for (const Quadrant& quadrant : {layout.east.north, layout.east.south, layout.west.north, layout.west.south}) {
     const QuadrantView view(layout, quadrant);
     std::uint64_t* keys = keys_.data() + position(quadrant) * entries_;
-    const std::span<const QuarterEntry> entries = table.entries();
-    detail::parallel_each(entries.size(), [&](std::size_t i) { keys[i] = view.key(entries[i]); });
+    for (std::size_t i = 0; i < entries.size(); ++i) keys[i] = view.key(entries[i]);
   }
 }
 
 bool wants_quadrant_key_tables(int n) { return n % 2 == 1 && n / 2 <= 10; }
 
-// The keys of every entry of `rows` whose column set lies in `columns` and that attacks no fixed
+// The keys of every entry of the slice whose column set lies in `columns` and that attacks no fixed
 // queen, grouped by column set. One pass over the row set's groups into storage sized once: at
 // odd n most units are small, and resizing per group (zero-filling included) cost more than the
 // keys themselves.
-void QuadrantKeys::load(const QuarterTable& table, const QuadrantKeyTables* precomputed, const UnitLayout& layout,
-                        const Quadrant& quadrant, std::uint32_t rows, std::uint32_t columns) {
+void QuadrantKeys::load(const QuarterSlice& slice, const QuadrantKeyTables* precomputed, const UnitLayout& layout,
+                        const Quadrant& quadrant, std::uint32_t columns) {
   const QuadrantView view(layout, quadrant);
-  const std::size_t column_masks = std::size_t{1} << table.k();
+  const std::size_t column_masks = std::size_t{1} << slice.k();
   if (starts_.size() < column_masks) {
     starts_.resize(column_masks);
     ends_.resize(column_masks);
   }
-  const auto sets = table.column_sets(std::popcount(rows));
-  const std::size_t capacity = table.group(rows, sets.back()).data() + table.group(rows, sets.back()).size() -
-                               table.group(rows, sets.front()).data();
+  const auto sets = slice.column_sets();
+  const std::size_t capacity = slice.entries().size();
   if (keys_.size() < capacity) keys_.resize(capacity);
   const std::optional<std::uint64_t> forbidden = precomputed ? view.forbidden_key(layout.k) : std::nullopt;
-  const QuarterEntry* first_entry = table.entries().data();
+  const QuarterEntry* first_entry = slice.entries().data();
   std::uint32_t kept = 0;
   for (const std::uint32_t set : sets) {
     starts_[set] = kept;
     if ((set & ~columns) == 0) {
-      const auto group = table.group(rows, set);
+      const auto group = slice.group(set);
       if (forbidden) {
         const std::uint64_t* keys = precomputed->of(quadrant).data() + (group.data() - first_entry);
         for (std::size_t i = 0; i < group.size(); ++i) {
@@ -123,15 +120,14 @@ void QuadrantKeys::load(const QuarterTable& table, const QuadrantKeyTables* prec
   }
 }
 
-void HalfEnumerator::enumerate(const QuarterTable& table, const UnitLayout& layout, const SideLayout& side,
-                               KeyBuffer& keys, const QuadrantKeyTables* precomputed) {
+void HalfEnumerator::enumerate(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
+                               KeyBuffer& keys) {
   keys.clear();
-  const int north_count = std::popcount(side.north_rows);
-  if (north_count + std::popcount(side.south_rows) != std::popcount(side.columns)) return;
-  north_.load(table, precomputed, layout, side.north, side.north_rows, side.columns);
-  south_.load(table, precomputed, layout, side.south, side.south_rows, side.columns);
+  if (std::popcount(side.north_rows) + std::popcount(side.south_rows) != std::popcount(side.columns)) return;
+  north_.load(north.slice, north.keys, layout, side.north, side.columns);
+  south_.load(south.slice, south.keys, layout, side.south, side.columns);
   // Every split of the half's columns between the quadrants: C north, the rest south.
-  for (const std::uint32_t north_columns : table.column_sets(north_count)) {
+  for (const std::uint32_t north_columns : north.slice.column_sets()) {
     if ((north_columns & ~side.columns) != 0) continue;
     const auto north_keys = north_.of(north_columns);
     const auto south_keys = south_.of(side.columns & ~north_columns);

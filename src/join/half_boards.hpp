@@ -1,6 +1,6 @@
 #pragma once
 // Enumerates one side of a unit: every placement of the half's queens, built by pairing a
-// north quadrant placement with a south one from the quarter table, reduced to its key (the
+// north quadrant placement with a south one from their quarter-table slices, reduced to its key (the
 // crossing diagonals it occupies). Two halves of a unit fit together iff their keys are disjoint.
 #include <algorithm>
 #include <cstddef>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "join/join_layout.hpp"
-#include "join/quarter_table.hpp"
+#include "join/quarter_slice.hpp"
 #include "run/zeroed_array.hpp"
 
 namespace nqueens::join {
@@ -33,12 +33,12 @@ class KeyBuffer {
   std::size_t size_ = 0;
 };
 
-//! The key of every quarter-table entry in each of a board's four quadrants, parallel to the
-//! table's entries: built once per odd n, so that a unit's quadrant keys are a masked copy
-//! rather than computed again for each of the many off-centre units that use them.
+//! The key of every entry of a slice in each of a board's four quadrants, parallel to the
+//! slice's entries: built with the slice at odd n, so that a unit's quadrant keys are a masked
+//! copy rather than computed again for each of the many off-centre units that use them.
 class QuadrantKeyTables {
  public:
-  QuadrantKeyTables(const QuarterTable& table, int n);
+  QuadrantKeyTables(std::span<const QuarterEntry> entries, int n);
   //! The keys of `quadrant`'s entries (a quadrant of any unit layout of this n).
   std::span<const std::uint64_t> of(const Quadrant& quadrant) const {
     return {keys_.data() + position(quadrant) * entries_, entries_};
@@ -62,11 +62,11 @@ bool wants_quadrant_key_tables(int n);
 //! One quadrant's keys for one unit, grouped by the quadrant's column set.
 class QuadrantKeys {
  public:
-  //! Keeps the entries of row set `rows` whose columns lie in `columns` and that attack none of
-  //! the layout's fixed queens, as keys of the half. `precomputed` (may be null) supplies the
+  //! Keeps the entries of `slice` whose columns lie in `columns` and that attack none of the
+  //! layout's fixed queens, as keys of the half. `precomputed` (may be null) supplies the
   //! entries' keys.
-  void load(const QuarterTable& table, const QuadrantKeyTables* precomputed, const UnitLayout& layout,
-            const Quadrant& quadrant, std::uint32_t rows, std::uint32_t columns);
+  void load(const QuarterSlice& slice, const QuadrantKeyTables* precomputed, const UnitLayout& layout,
+            const Quadrant& quadrant, std::uint32_t columns);
   //! The kept keys with column set `set` (one of the loaded row set's size, within `columns`).
   std::span<const std::uint64_t> of(std::uint32_t set) const {
     return {keys_.data() + starts_[set], keys_.data() + ends_[set]};
@@ -77,12 +77,18 @@ class QuadrantKeys {
   std::vector<std::uint32_t> starts_, ends_;  // per column mask, into keys_
 };
 
+//! A quadrant's slice and, where they were built, its entries' keys (may be null).
+struct SliceView {
+  const QuarterSlice& slice;
+  const QuadrantKeyTables* keys = nullptr;
+};
+
 class HalfEnumerator {
  public:
-  //! Replaces the contents of `keys` with the key of every half of `side`. `precomputed` (may
-  //! be null) makes loading the quadrants cheaper; the keys are the same either way.
-  void enumerate(const QuarterTable& table, const UnitLayout& layout, const SideLayout& side, KeyBuffer& keys,
-                 const QuadrantKeyTables* precomputed = nullptr);
+  //! Replaces the contents of `keys` with the key of every half of `side`, from the slices of
+  //! its north and south row sets. Precomputed keys make loading the quadrants cheaper; the
+  //! keys are the same either way.
+  void enumerate(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side, KeyBuffer& keys);
 
  private:
   QuadrantKeys north_, south_;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -11,10 +12,14 @@
 
 #include "join/join_engine.hpp"
 #include "join/join_kernel.hpp"
+#include "join/join_layout.hpp"
+#include "join/join_memory.hpp"
 #include "join/join_plan.hpp"
 #include "join/rotation_fixed.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/version.hpp"
+#include "run/memory_budget.hpp"
+#include "run/parallel_each.hpp"
 #include "run/registry.hpp"
 
 namespace nqueens {
@@ -35,7 +40,7 @@ Tally rotation_tally(int n) {
 
 class JoinUnitCounter final : public UnitCounter {
  public:
-  JoinUnitCounter(const join::JoinPlan& plan, const join::JoinTables& tables) : plan_(plan), counter_(tables) {}
+  JoinUnitCounter(const join::JoinPlan& plan, join::SliceCache& slices) : plan_(plan), counter_(slices) {}
 
   Tally count(std::size_t id) override {
     if (id == plan_.units.size()) return rotation_tally(plan_.n);
@@ -55,31 +60,83 @@ class JoinUnitCounter final : public UnitCounter {
 // The join's fingerprint covers its units; the rotation unit after them is part of the list too.
 std::uint64_t run_fingerprint(const join::JoinPlan& plan) { return join::fingerprint(plan) ^ 0x726f746174696f6eULL; }
 
+// Units whose costs lie within a factor of four of each other share a band; bands run
+// costliest first, as the scheduler wants, and within one the units are grouped by the tiles of
+// their quadrant row sets, so that neighbours in the order reuse each other's slices.
+int cost_band(std::uint64_t cost) { return static_cast<int>(std::bit_width(cost)) / 2; }
+
+// Tiles of 2^bits consecutive north row sets by 2^bits south ones: a tile's units read about
+// 4 * 2^bits slices (their row sets and complements), which the cache should hold at once.
+int tile_bits(const join::JoinMemory& memory) {
+  const int k = memory.n / 2;
+  const std::uint64_t average_slice = std::max<std::uint64_t>(memory.all_slices_bytes >> k, 1);
+  const std::uint64_t held = memory.cache_bytes / average_slice;
+  int bits = 0;
+  while (bits < k && (std::uint64_t{8} << bits) <= held) ++bits;
+  return bits;
+}
+
 class JoinEngine final : public Engine {
  public:
-  explicit JoinEngine(int n) : plan_(join::split(n)), tables_(n) {
+  explicit JoinEngine(const join::JoinMemory& memory)
+      : plan_((detail::setup_phase("listing the units"), join::split(memory.n))),
+        slices_(std::make_unique<join::SliceCache>(memory.n, memory.cache_bytes)),
+        tile_bits_(tile_bits(memory)),
+        memory_(memory) {
+    detail::setup_phase("estimating unit costs");
     std::vector<std::uint64_t> costs = join::estimated_costs(plan_);
     // The rotation unit goes first: one search, longer than a typical unit at large n.
     costs.push_back(costs.empty() ? 1 : *std::max_element(costs.begin(), costs.end()) + 1);
-    RunHeader header{kVersion, "join", n, Symmetry::full, 0, costs.size(), run_fingerprint(plan_)};
+    RunHeader header{kVersion, "join", memory.n, Symmetry::full, 0, costs.size(), run_fingerprint(plan_)};
     set_units(std::move(header), std::move(costs));
   }
 
   std::unique_ptr<UnitCounter> make_counter() const override {
-    return std::make_unique<JoinUnitCounter>(plan_, tables_);
+    return std::make_unique<JoinUnitCounter>(plan_, *slices_);
+  }
+
+  std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const override {
+    detail::setup_phase("grouping units by slices");
+    struct Keyed {
+      std::array<std::uint64_t, 2> key;
+      std::size_t position;
+    };
+    std::vector<Keyed> keyed(todo.size());
+    detail::parallel_each(todo.size(), [&](std::size_t i) { keyed[i] = {order_key(todo[i]), i}; });
+    std::sort(keyed.begin(), keyed.end(),
+              [](const Keyed& a, const Keyed& b) { return a.key != b.key ? a.key < b.key : a.position < b.position; });
+    std::vector<std::size_t> order(todo.size());
+    detail::parallel_each(todo.size(), [&](std::size_t i) { order[i] = todo[keyed[i].position]; });
+    return order;
   }
 
   std::string describe() const override {
-    char memory[32];
-    std::snprintf(memory, sizeof memory, "%.1f MiB", static_cast<double>(tables_.memory_bytes()) / (1 << 20));
-    return "join engine: " + std::to_string(plan_.units.size()) + " row-set units and 1 rotation unit, quarter table " +
-           memory + ", matcher " + join::to_string(join::best_match_path());
+    return "join engine: " + std::to_string(plan_.units.size()) + " row-set units and 1 rotation unit, " +
+           "quarter-table slices on demand in a cache of " + format_bytes(memory_.cache_bytes) + " (the whole table " +
+           format_bytes(memory_.all_slices_bytes) + "), matcher " + join::to_string(join::best_match_path());
   }
 
  private:
+  // Costliest band first; then tile, north and south row sets of the east half.
+  std::array<std::uint64_t, 2> order_key(std::size_t id) const {
+    const std::uint64_t band = std::uint64_t(64 - cost_band(cost(id)));
+    if (id == plan_.units.size()) return {band << 48, 0};
+    const join::UnitLayout layout = join::layout_of(plan_.n, plan_.units[id]);
+    const std::uint64_t north = layout.east.north_rows, south = layout.east.south_rows;
+    const std::uint64_t tile = (north >> tile_bits_) << 16 | (south >> tile_bits_);
+    return {band << 48 | tile, north << 16 | south};
+  }
+
   join::JoinPlan plan_;
-  join::JoinTables tables_;
+  std::unique_ptr<join::SliceCache> slices_;
+  int tile_bits_;
+  join::JoinMemory memory_;
 };
+
+// The memory a join run of n takes on the threads and under the budget `options` give.
+join::JoinMemory planned_memory(int n, const CountOptions& options) {
+  return join::plan_join_memory(n, resolve_threads(options.threads), resolve_memory_budget(options.memory_bytes));
+}
 
 // From docs/performance.md ("The engine choice"): on this kind of machine the join engine is
 // ahead of the depth-first search from N = 12 on even boards, but only from N = 17 on odd ones,
@@ -99,7 +156,14 @@ bool preferred_for(int n, const CountOptions& /*options*/) {
   return n >= (n % 2 == 0 ? kFasterFromEven : kFasterFromOdd);
 }
 
-std::unique_ptr<Engine> make(int n, const CountOptions& /*options*/) { return make_join_engine(n); }
+std::unique_ptr<Engine> make(int n, const CountOptions& options) { return make_join_engine(n, options); }
+
+std::string join_memory_plan(int n, const CountOptions& options) {
+  const join::JoinMemory memory = planned_memory(n, options);
+  if (!memory.refusal.empty())
+    throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + memory.refusal);
+  return "join engine: " + memory.describe();
+}
 
 // The units of a join run of n, its row-set units and the rotation unit, counted once per n: a
 // merge reads a header per shard file.
@@ -112,7 +176,7 @@ std::size_t run_unit_count(int n) {
 
 // A join run splits by row sets: no split depth, and exactly the units split() makes, plus one
 // for the rotation-symmetric solutions. Its unit count is known without the plan (which takes
-// gigabytes at n = 23), so a file's header is held to it before anything is sized by it.
+// gigabytes at n = 27), so a file's header is held to it before anything is sized by it.
 std::string problem_with(const RunHeader& header) {
   if (std::string why = join::unsupported_reason(header.n); !why.empty()) return why;
   if (header.symmetry != Symmetry::full)
@@ -131,10 +195,13 @@ std::string cpu_path() { return join::to_string(join::best_match_path()); }
 
 }  // namespace
 
-std::unique_ptr<Engine> make_join_engine(int n) {
+std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options) {
   if (const std::string why = join::unsupported_reason(n); !why.empty())
     throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + why);
-  return std::make_unique<JoinEngine>(n);
+  const join::JoinMemory memory = planned_memory(n, options);
+  if (!memory.refusal.empty())
+    throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + memory.refusal);
+  return std::make_unique<JoinEngine>(memory);
 }
 
 const EngineDescription& join_engine_description() {
@@ -151,6 +218,7 @@ const EngineDescription& join_engine_description() {
       .yardstick = false,
       .cpu_path_key = "join_matcher",
       .cpu_path = cpu_path,
+      .memory_plan = join_memory_plan,
   };
   return description;
 }

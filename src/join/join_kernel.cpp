@@ -1,34 +1,21 @@
 #include "join/join_kernel.hpp"
 
-#include <stdexcept>
-
 #include "join/join_layout.hpp"
 
 namespace nqueens::join {
 
-namespace {
-
-int checked_n(int n) {
-  if (const std::string reason = unsupported_reason(n); !reason.empty()) throw std::invalid_argument(reason);
-  return n;
-}
-
-}  // namespace
-
-JoinTables::JoinTables(int n) : n_(checked_n(n)), quarter_(n / 2) {
-  if (wants_quadrant_key_tables(n)) quadrant_keys_.emplace(quarter_, n);
-}
-
-std::size_t JoinTables::memory_bytes() const {
-  return quarter_.memory_bytes() + (quadrant_keys_ ? quadrant_keys_->memory_bytes() : 0);
-}
-
-JoinCounter::JoinCounter(const JoinTables& tables, MatchPath path) : tables_(tables), matcher_(path) {}
+JoinCounter::JoinCounter(SliceCache& slices, MatchPath path) : slices_(slices), matcher_(path) {}
 
 JoinCount JoinCounter::count(const JoinUnit& unit) {
-  const UnitLayout layout = layout_of(tables_.n(), unit);
-  enumerator_.enumerate(tables_.quarter(), layout, layout.east, east_keys_, tables_.quadrant_keys());
-  enumerator_.enumerate(tables_.quarter(), layout, layout.west, west_keys_, tables_.quadrant_keys());
+  const UnitLayout layout = layout_of(slices_.n(), unit);
+  // All four pinned before either side is enumerated: the unit holds them until it ends.
+  const SliceCache::Pin east_north = slices_.get(layout.east.north_rows);
+  const SliceCache::Pin east_south = slices_.get(layout.east.south_rows);
+  const SliceCache::Pin west_north = slices_.get(layout.west.north_rows);
+  const SliceCache::Pin west_south = slices_.get(layout.west.south_rows);
+  const auto view = [](const SliceCache::Pin& pin) { return SliceView{pin->slice, pin->keys ? &*pin->keys : nullptr}; };
+  enumerator_.enumerate(view(east_north), view(east_south), layout, layout.east, east_keys_);
+  enumerator_.enumerate(view(west_north), view(west_south), layout, layout.west, west_keys_);
   JoinCount result;
   result.halves = east_keys_.size() + west_keys_.size();
   if (east_keys_.size() != 0 && west_keys_.size() != 0) {

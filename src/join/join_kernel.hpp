@@ -7,7 +7,7 @@
 #include "join/disjoint_count.hpp"
 #include "join/half_boards.hpp"
 #include "join/join_plan.hpp"
-#include "join/quarter_table.hpp"
+#include "join/slice_cache.hpp"
 
 namespace nqueens::join {
 
@@ -16,31 +16,16 @@ struct JoinCount {
   std::uint64_t halves = 0;  //!< east + west halves enumerated
 };
 
-//! Everything shared and read-only for one n.
-class JoinTables {
- public:
-  explicit JoinTables(int n);
-  int n() const { return n_; }
-  const QuarterTable& quarter() const { return quarter_; }
-  //! Null where wants_quadrant_key_tables(n) is false.
-  const QuadrantKeyTables* quadrant_keys() const { return quadrant_keys_ ? &*quadrant_keys_ : nullptr; }
-  std::size_t memory_bytes() const;
-
- private:
-  int n_;
-  QuarterTable quarter_;
-  std::optional<QuadrantKeyTables> quadrant_keys_;
-};
-
 //! Owned by one worker thread; its buffers grow to the largest unit seen and are then reused,
-//! so a unit allocates nothing once they have grown.
+//! so a unit allocates nothing once they have grown. The slices come from a cache shared with
+//! the other threads: a unit's counts are the same whatever the cache holds.
 class JoinCounter {
  public:
-  explicit JoinCounter(const JoinTables& tables, MatchPath path = best_match_path());
+  explicit JoinCounter(SliceCache& slices, MatchPath path = best_match_path());
   JoinCount count(const JoinUnit& unit);
 
  private:
-  const JoinTables& tables_;
+  SliceCache& slices_;
   HalfEnumerator enumerator_;
   KeyBuffer east_keys_, west_keys_;
   DisjointCounter matcher_;

@@ -4,7 +4,8 @@ namespace nqueens::join {
 
 namespace {
 
-std::uint32_t low_bits(int count) { return (std::uint32_t{1} << count) - 1; }
+// Widened first: a board of 32 rows fills the whole mask.
+std::uint32_t low_bits(int count) { return static_cast<std::uint32_t>((std::uint64_t{1} << count) - 1); }
 
 void forbid_queen(UnitLayout& layout, int row, int column) {
   layout.forbidden_sums |= std::uint64_t{1} << (row + column);

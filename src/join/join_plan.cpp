@@ -14,9 +14,6 @@ namespace nqueens::join {
 
 namespace {
 
-// Keys hold 2(n - 1) crossing diagonals in a 64-bit word; the memory bound bites long before.
-constexpr int kMaxKeyN = 33;
-
 std::uint32_t reverse_rows(std::uint32_t rows, int n) {
   std::uint32_t reversed = 0;
   for (std::uint32_t rest = rows; rest != 0; rest &= rest - 1) {
@@ -146,12 +143,7 @@ std::uint64_t cost_of(int n, const JoinUnit& unit, const std::vector<std::uint64
 std::string unsupported_reason(int n) {
   const std::string board = "n = " + std::to_string(n);
   if (n < kMinJoinN) return board + " is too small to split into half-boards (the join needs n >= 4)";
-  if (n > kMaxKeyN) return board + " is too large: a half's crossing diagonals must fit a 64-bit key";
-  const std::uint64_t bytes = estimated_quarter_bytes(n / 2);
-  if (bytes > kMaxQuarterTableBytes) {
-    return board + " needs a quarter table of about " + std::to_string(bytes >> 20) + " MiB (limit " +
-           std::to_string(kMaxQuarterTableBytes >> 20) + " MiB)";
-  }
+  if (n > kMaxJoinN) return board + " is too large: the join's row sets are 32-bit masks (n <= 32)";
   return "";
 }
 

@@ -25,8 +25,9 @@ struct JoinPlan {
 };
 
 inline constexpr int kMinJoinN = 4;
-//! Above this the quarter table is refused (see unsupported_reason).
-inline constexpr std::uint64_t kMaxQuarterTableBytes = std::uint64_t{2} << 30;
+//! The largest n the join splits: a unit's row set R is a 32-bit mask (join_layout.hpp). Its
+//! keys would reach one further: 2(2k - 1) crossing diagonals fit 64 bits up to n = 33.
+inline constexpr int kMaxJoinN = 32;
 
 //! "" when the join can count n; otherwise a one-line reason.
 std::string unsupported_reason(int n);
@@ -35,8 +36,8 @@ std::string unsupported_reason(int n);
 //! then the off-centre ones by (a, b, R). Throws std::invalid_argument when n is unsupported.
 JoinPlan split(int n);
 
-//! split(n).units.size(), counted without making the units (tens of milliseconds at n = 23, where
-//! the plan takes gigabytes); 0 when n is unsupported.
+//! split(n).units.size(), counted without making the units (a second at n = 27, whose 405
+//! million units take gigabytes); 0 when n is unsupported.
 std::size_t unit_count(int n);
 
 //! 64-bit FNV-1a over n and every unit's fields, in order.

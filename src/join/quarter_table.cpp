@@ -6,38 +6,18 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
+#include "join/quarter_slice.hpp"
 #include "run/parallel_each.hpp"
+#include "run/setup_stop.hpp"
 
 namespace nqueens::join {
 
 namespace {
 
-struct PartialPlacement {
-  std::uint32_t columns = 0;
-  std::uint32_t sums = 0;
-  std::uint32_t differences = 0;
-};
-
-// Places one queen on each row of `rows` (lowest first), calling visit(placement) for every
-// non-attacking completion. Recursion depth is at most k.
-template <typename Visit>
-void place_rows(int k, std::uint32_t rows, PartialPlacement placed, Visit& visit) {
-  if (rows == 0) {
-    visit(placed);
-    return;
-  }
-  const int row = std::countr_zero(rows);
-  const std::uint32_t rest = rows & (rows - 1);
-  for (int column = 0; column < k; ++column) {
-    const std::uint32_t column_bit = 1u << column;
-    const std::uint32_t sum_bit = 1u << (row + column);
-    const std::uint32_t difference_bit = 1u << (row - column + k - 1);
-    if ((placed.columns & column_bit) || (placed.sums & sum_bit) || (placed.differences & difference_bit)) continue;
-    place_rows(k, rest, {placed.columns | column_bit, placed.sums | sum_bit, placed.differences | difference_bit},
-               visit);
-  }
-}
+using quarter_search::PartialPlacement;
+using quarter_search::place_rows;
 
 void check_k(int k) {
   if (k < 1 || k > kMaxQuarterK) throw std::invalid_argument("quarter table: k out of range: " + std::to_string(k));
@@ -104,22 +84,21 @@ std::uint64_t estimated_quarter_bytes(int k) {
 }
 
 const std::vector<std::uint64_t>& placements_per_row_set(int k) {
-  check_k(k);
+  if (k < 1 || k > kMaxSliceK) throw std::invalid_argument("quarter slices: k out of range: " + std::to_string(k));
   static std::mutex mutex;
   static std::map<int, std::vector<std::uint64_t>> cache;
   const std::scoped_lock lock(mutex);
-  auto [it, inserted] = cache.try_emplace(k);
-  if (inserted) {
-    std::vector<std::uint64_t>& counts = it->second;
-    counts.assign(std::size_t{1} << k, 0);
-    detail::parallel_each(std::uint32_t{1} << k, [&](std::uint32_t rows) {
-      std::uint64_t placements = 0;
-      auto count = [&](const PartialPlacement&) { ++placements; };
-      place_rows(k, rows, {}, count);
-      counts[rows] = placements;
-    });
-  }
-  return it->second;
+  if (const auto found = cache.find(k); found != cache.end()) return found->second;
+  detail::setup_phase("counting quarter placements per row set");
+  // Filled before it is cached: a stopped setup (Cancelled) leaves nothing half-counted behind.
+  std::vector<std::uint64_t> counts(std::size_t{1} << k, 0);
+  detail::parallel_each(std::uint32_t{1} << k, [&](std::uint32_t rows) {
+    std::uint64_t placements = 0;
+    auto count = [&](const PartialPlacement&) { ++placements; };
+    place_rows(k, rows, {}, count);
+    counts[rows] = placements;
+  });
+  return cache.emplace(k, std::move(counts)).first->second;
 }
 
 }  // namespace nqueens::join

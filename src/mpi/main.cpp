@@ -18,6 +18,7 @@
 #include "mpi_count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/version.hpp"
+#include "run/memory_budget.hpp"
 #include "run/registry.hpp"
 #include "shell/checkpoint_path.hpp"
 #include "shell/count_options.hpp"
@@ -193,6 +194,8 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
     apply_logging(job.args.log);
     job.sizes = parse_n_spec(job.args.spec);
     job.options = engine_options(job.args);
+    // The default budget is the node's: its ranks share the machine's memory.
+    if (job.options.memory_bytes == 0) job.options.memory_bytes = default_memory_budget(world.ranks_on_this_node());
     check_every_size(job.sizes, job.options);  // on every rank alike: one verdict, no communication
     job.session = run_settings(job.args, job.sizes);
     mpi::emulated_latency();            // a test setting, checked like an option

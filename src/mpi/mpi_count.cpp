@@ -431,6 +431,8 @@ std::optional<shell::RunOutcome> count_distributed(const World& world, int n, co
                                                    const shell::RunSettings& session) {
   const Clock::time_point start = Clock::now();
   const int threads = resolve_threads(options.threads);
+  if (const std::string memory = memory_plan(n, options); !memory.empty() && world.root())
+    spdlog::info("N={}: {}", n, memory);
   std::unique_ptr<Engine> engine = make_engine(n, options);
   check_same_plan(world, *engine);
   const std::unique_ptr<Run> run = open_agreed(world, engine, session);

@@ -22,7 +22,9 @@ class World {
 
   int rank() const { return rank_; }
   int size() const { return size_; }
-  bool root() const { return rank_ == 0; }  //!< rank 0 keeps the journal and prints the results
+  bool root() const { return rank_ == 0; }
+  //! The ranks of this job on this rank's machine (MPI_COMM_TYPE_SHARED): they share its memory.
+  int ranks_on_this_node() const;  //!< rank 0 keeps the journal and prints the results
   MPI_Comm comm() const { return MPI_COMM_WORLD; }
 
  private:

@@ -11,6 +11,7 @@
 
 #include "run/registry.hpp"
 #include "run/run.hpp"
+#include "run/setup_stop.hpp"
 
 namespace nqueens {
 
@@ -35,7 +36,9 @@ CountResult count(int n, const CountOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   std::optional<JournalRequest> journal;
   if (!options.checkpoint.empty()) journal = JournalRequest{options.checkpoint};
+  std::optional<detail::SetupScope> setup(std::in_place, options.stop, nullptr);
   Run run(make_engine(n, options), Selection::whole_run(), journal);
+  setup.reset();
   UnitObserver observer = options.on_unit_done;
   if (options.on_progress) {
     auto done = std::make_shared<std::atomic<std::size_t>>(run.done_before());

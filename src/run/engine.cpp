@@ -44,6 +44,7 @@ ZeroedArray<std::size_t> sorted_costliest_first(const std::vector<std::uint64_t>
 void Engine::set_units(RunHeader header, std::vector<std::uint64_t> costs) {
   header_ = std::move(header);
   costs_ = std::move(costs);
+  detail::setup_phase("sorting units by cost");
   order_ = sorted_costliest_first(costs_);
 }
 

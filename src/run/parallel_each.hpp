@@ -2,9 +2,11 @@
 // tbb::parallel_for over the indices [0, count), for the engines' setup (tables, unit lists,
 // costs), with the hand-overs stated for ThreadSanitizer (tsan_handoff.hpp): the caller's setup
 // is seen by every task, and every task by the caller. It runs on the calling arena's threads,
-// so a run of --threads 1 builds its tables on one thread too.
+// so a run of --threads 1 builds its tables on one thread too. Each index first checks whether
+// the setup was asked to stop (setup_stop.hpp): a stop ends the loop with Cancelled.
 #include <oneapi/tbb/parallel_for.h>
 
+#include "run/setup_stop.hpp"
 #include "run/tsan_handoff.hpp"
 
 namespace nqueens::detail {
@@ -19,6 +21,7 @@ void parallel_each(Index count, const Body& body) {
   hand_over(&parallel_each_setup_seen);
   tbb::parallel_for(Index{0}, count, [&body](Index i) {
     take_over(&parallel_each_setup_seen);
+    check_setup_stop();
     body(i);
     hand_over(&parallel_each_tasks_done);
   });

@@ -68,6 +68,11 @@ std::unique_ptr<Engine> make_engine(int n, const CountOptions& options) {
   return arena.execute([&] { return engine.make(n, options); });
 }
 
+std::string memory_plan(int n, const CountOptions& options) {
+  const EngineDescription& engine = choose_engine(n, options);
+  return engine.memory_plan ? engine.memory_plan(n, options) : "";
+}
+
 CountOptions options_of(const RunHeader& header) {
   CountOptions options;
   options.engine = header.engine;

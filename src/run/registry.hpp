@@ -43,6 +43,10 @@ struct EngineDescription {
   //! under this key ("dfs_kernel": "avx2"); an empty key for an engine without one.
   std::string_view cpu_path_key;
   std::string (*cpu_path)();
+  //! What a run of n will hold under the budget of `options` (CountOptions::memory_bytes), in
+  //! one line for the log before anything is allocated; throws std::invalid_argument with the
+  //! reason when the budget is too small. Null for an engine whose memory does not grow with N.
+  std::string (*memory_plan)(int n, const CountOptions& options) = nullptr;
 };
 
 //! The name --engine takes for "the fastest engine for this N".
@@ -68,6 +72,10 @@ const EngineDescription& choose_engine(int n, const CountOptions& options);
 //! choose_engine, then its units, built on `options.threads` threads (the join's tables and unit
 //! list are parallel loops, so that --threads 1 means one thread from the first table on).
 std::unique_ptr<Engine> make_engine(int n, const CountOptions& options);
+
+//! The chosen engine's memory_plan for n ("" when it has none): log it before make_engine.
+//! Throws std::invalid_argument as choose_engine does, and when the budget is too small.
+std::string memory_plan(int n, const CountOptions& options);
 
 //! The options that make the run of `header` again: its engine, symmetry and split depth.
 CountOptions options_of(const RunHeader& header);

@@ -42,6 +42,7 @@ Run::Run(std::unique_ptr<Engine> engine, const Selection& selection, const std::
   todo_.reserve(wanted_.size());
   for (const std::size_t id : engine_->costliest_first())
     if ((want.empty() || want[id]) && !have_[id]) todo_.push_back(id);
+  todo_ = engine_->execution_order(std::move(todo_));
   for (const std::size_t id : wanted_)
     if (have_[id]) {
       replayed_ += tallies_[id];

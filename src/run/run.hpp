@@ -47,7 +47,8 @@ class Run {
   bool whole() const { return wanted_.size() == engine_->unit_count(); }
 
   const std::vector<std::size_t>& wanted() const { return wanted_; }  //!< ascending
-  //! Wanted units not counted when the run was opened, costliest first: the work of execute().
+  //! Wanted units not counted when the run was opened, costliest first as the engine regroups
+  //! them (Engine::execution_order): the work of execute().
   const std::vector<std::size_t>& todo() const { return todo_; }
   std::size_t done_before() const { return wanted_.size() - todo_.size(); }  //!< replayed from the journal
   std::vector<std::size_t> done() const;                                     //!< wanted and counted, ascending

@@ -11,6 +11,7 @@
 #include "nqueens/shard.hpp"
 #include "nqueens/symmetry.hpp"
 #include "report.hpp"
+#include "run/memory_budget.hpp"
 #include "run/registry.hpp"
 
 namespace nqueens::shell {
@@ -93,6 +94,16 @@ std::string read_unit_list(const std::string& path) {
   return list;
 }
 
+// --memory's validator: "" for a size parse_memory_size takes, else its reason.
+std::string check_memory_size(const std::string& text) {
+  try {
+    parse_memory_size(text);
+    return "";
+  } catch (const std::invalid_argument& bad) {
+    return bad.what();
+  }
+}
+
 }  // namespace
 
 detail::WritePolicy output_policy(const CountArgs& args, const std::vector<int>& sizes) {
@@ -146,6 +157,12 @@ void add_count_options(CLI::App& command, CountArgs& args) {
       ->required();
   command.add_option("-t,--threads", args.threads, "Worker threads (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
+  command
+      .add_option("--memory", args.memory,
+                  "Most memory a count may hold, e.g. 512M, 4G, 1.5GiB (default: half the machine's memory, "
+                  "shared by the ranks of a node under MPI)")
+      ->type_name("SIZE")
+      ->check(check_memory_size);
   add_search_options(command, args.search);
   command.add_flag("--verify", args.verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(command, args.format);
@@ -198,6 +215,7 @@ void check_every_size(const std::vector<int>& sizes, const CountOptions& options
 CountOptions engine_options(const CountArgs& args) {
   CountOptions options = search_options(args.search);
   options.threads = args.threads;
+  if (!args.memory.empty()) options.memory_bytes = parse_memory_size(args.memory);
   return options;
 }
 

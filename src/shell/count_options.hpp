@@ -23,6 +23,7 @@ struct SearchArgs {
 struct CountArgs {
   std::string spec;
   int threads = 0;
+  std::string memory;  //!< --memory SIZE; empty: the default budget
   SearchArgs search;
   bool verify = false;
   std::string format = "text";

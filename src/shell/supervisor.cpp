@@ -10,6 +10,8 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <thread>
 
 #include <fmt/core.h>
@@ -19,6 +21,7 @@
 #include "nqueens/journal.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "run/registry.hpp"
+#include "run/setup_stop.hpp"
 #include "signals.hpp"
 
 namespace nqueens::shell {
@@ -126,6 +129,72 @@ class Supervisor {
   std::exception_ptr error_;
 };
 
+// How long an interrupted setup gets to stop its loops before the process ends anyway: the
+// setup keeps nothing worth waiting for, and a batch scheduler's SIGKILL follows its SIGTERM.
+constexpr auto kSetupGracePeriod = std::chrono::milliseconds(500);
+
+void log_setup_phase(std::string_view phase) { spdlog::debug("setup: {}", phase); }
+
+// The setup of a run (unit list, cost estimates, orders, the journal opened) runs on the calling
+// thread while this one's thread watches signals: an interrupt stops the setup's parallel loops
+// (setup_stop.hpp) and ends the process within about a second, whether or not the setup has
+// returned, with the interrupt's message and exit code. Nothing was counted yet; a journal is
+// left as it was.
+class SetupWatch {
+ public:
+  SetupWatch(int n, const RunSettings& settings) : n_(n), settings_(settings) {}
+
+  template <typename Setup>
+  auto run(Setup setup) -> decltype(setup()) {
+    std::thread watcher([this] { watch(); });
+    const auto finish = [&] {
+      {
+        const std::lock_guard<std::mutex> guard(lock_);
+        finished_ = true;
+      }
+      finished_signal_.notify_all();
+      watcher.join();
+    };
+    try {
+      const nqueens::detail::SetupScope scope(&stop_, log_setup_phase);
+      auto made = setup();
+      finish();
+      return made;
+    } catch (...) {
+      finish();  // after a stop, the watcher ends the process here
+      throw;
+    }
+  }
+
+ private:
+  void watch() {
+    std::unique_lock<std::mutex> lock(lock_);
+    while (!finished_signal_.wait_for(lock, kWatchPeriod, [this] { return finished_; })) {
+      if (const int signal = interrupt_signal()) {
+        stop_ = true;
+        finished_signal_.wait_for(lock, kSetupGracePeriod, [this] { return finished_; });
+        const double seconds = std::chrono::duration<double>(Clock::now() - settings_.run_start).count();
+        const std::string kept = settings_.checkpoint ? "; the journal " + settings_.checkpoint->string() +
+                                                            " is as it was: run the same command again to resume"
+                                                      : "";
+        Console::err().line(
+            fmt::format("nqueens: interrupted by {} after {:.1f} s, while setting up N={}; nothing "
+                        "was counted{}",
+                        signal_name(signal), seconds, n_, kept));
+        std::fflush(stdout);
+        std::_Exit(interrupted_exit_code(signal));
+      }
+    }
+  }
+
+  int n_;
+  const RunSettings& settings_;
+  std::atomic<bool> stop_{false};
+  std::mutex lock_;
+  std::condition_variable finished_signal_;
+  bool finished_ = false;  //!< guarded by lock_
+};
+
 // What opening the journal did, on the log: a repair, a torn last record, a resume.
 void log_journal(const Journal& journal, const RunHeader& header, bool repair) {
   const std::string path = journal.path().string();
@@ -191,6 +260,7 @@ std::unique_ptr<Run> open_run(int n, const CountOptions& options, const RunSetti
   if (resumed.engine != options.engine && resumed.engine != choose_engine(n, options).name)
     spdlog::info("{}: resuming with the {} engine the journal was started with", settings.checkpoint->string(),
                  resumed.engine);
+  if (const std::string memory = memory_plan(n, resumed); !memory.empty()) spdlog::info("N={}: {}", n, memory);
   return open_run(make_engine(n, resumed), settings);
 }
 
@@ -239,7 +309,7 @@ RunOutcome outcome_of(const Run& run, const RunSettings& settings, int threads, 
 RunOutcome count_run(int n, const CountOptions& options, const RunSettings& settings) {
   const Clock::time_point start = Clock::now();
   const int threads = resolve_threads(options.threads);
-  const std::unique_ptr<Run> run = open_run(n, options, settings);
+  const std::unique_ptr<Run> run = SetupWatch(n, settings).run([&] { return open_run(n, options, settings); });
   if (!run->complete()) Supervisor(*run, threads, settings.run_start).run(settings.progress);
   return outcome_of(*run, settings, threads, start);
 }

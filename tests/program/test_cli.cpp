@@ -465,7 +465,7 @@ TEST(CliEngine, BothEnginesGiveTheSameRecordButForEngineAndTimings) {
 TEST(CliEngine, AJoinThatCannotRunIsExit2WithTheReason) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"count", "-n", "3", "--engine", "join"}, "the join engine cannot count N=3"},
-      {{"count", "-n", "24", "--engine", "join"}, "the join engine cannot count N=24"},
+      {{"count", "-n", "26", "--engine", "join", "--memory", "100M"}, "is too small for N=26"},
       {{"count", "-n", "12", "--engine", "join", "--symmetry", "mirror"}, "takes no symmetry mode"},
       {{"count", "-n", "12", "--engine", "magic"}, "--engine"}};
   for (const auto& [args, message] : cases) {
@@ -475,6 +475,49 @@ TEST(CliEngine, AJoinThatCannotRunIsExit2WithTheReason) {
     EXPECT_EQ(lines_of(r.err).size(), 1u) << describe(r);
     EXPECT_NE(r.err.find(message), std::string::npos) << describe(r);
   }
+}
+
+// ---- --memory --------------------------------------------------------------------------------
+
+TEST(CliMemory, ABadSizeIsExit2WithOneLine) {
+  for (const std::string size : {"4X", "0", "", "1.5.3G", "-1G", "4 G"}) {
+    const auto r = run({"count", "-n", "8", "--memory", size});
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_EQ(r.out, "") << describe(r);
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << describe(r);
+    EXPECT_NE(r.err.find("memory size"), std::string::npos) << describe(r);
+  }
+}
+
+TEST(CliMemory, ABudgetTooSmallForOneUnitPerThreadIsRefused) {
+  const auto r = run({"count", "-n", "16", "--engine", "join", "-t", "2", "--memory", "1M"});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << describe(r);
+  EXPECT_NE(r.err.find("a budget of 1.0 MiB is too small for N=16 on 2 thread(s): it needs at least"),
+            std::string::npos)
+      << describe(r);
+}
+
+TEST(CliMemory, TheLogSaysWhatTheRunWillUseAndTheCountIsTheSame) {
+  const auto r =
+      run({"count", "-n", "16", "--engine", "join", "-t", "2", "--memory", "3M", "--verify", "--log-level", "info"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.err.find("join engine: memory budget 3.0 MiB: unit list"), std::string::npos) << describe(r);
+  EXPECT_NE(r.out.find("14772512"), std::string::npos) << describe(r);
+}
+
+// The join at N = 24, where the whole quarter table would take 4.6 GB: a sample of units under an
+// address-space limit of the budget plus a margin for the program itself (code, thread stacks).
+// N = 25 and above are left out: their unit lists alone take 10 GB and more (join_memory.hpp).
+TEST(CliMemory, ASampleOfUnitsAtN24RunsWithinItsBudget) {
+  if (!std::filesystem::exists("/usr/bin/prlimit")) GTEST_SKIP() << "no prlimit";
+  const std::uint64_t budget = std::uint64_t{3} << 30, margin = std::uint64_t{512} << 20;
+  const harness::Outcome r = harness::run_program({"/usr/bin/prlimit", "--as=" + std::to_string(budget + margin),
+                                                   NQUEENS_BINARY, "count", "-n", "24", "--engine", "join", "-t", "1",
+                                                   "--memory", "3G", "--units", "0-2", "--no-progress"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.out.find("\"units\":677295"), std::string::npos) << describe(r);
+  EXPECT_NE(r.out.find("\"shard\":{\"units\":\"0-2\"}"), std::string::npos) << describe(r);
 }
 
 // N = 16, long enough to time on most machines (runs under 0.1 s give no ratio: bench.hpp).

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <regex>
 #include <string>
@@ -780,6 +781,21 @@ TEST_F(ResumeCli, SigintStopsWithin2SecondsAndKeepsTheFinishedUnits) {
   for (std::size_t i = 0; i < scan.units.size(); i += scan.units.size() / 3 + 1)
     EXPECT_EQ(scan.units[i].tally, nqueens::count_from(plan.units[scan.units[i].id], 18))
         << "unit " << scan.units[i].id;
+}
+
+// The join's setup at N = 23 (placements per row set, 19 million units, their costs and orders)
+// lasts seconds: a SIGTERM there, as a batch scheduler sends it, ends the process at once with
+// the interrupt's exit code instead of after the setup.
+TEST_F(ResumeCli, SigtermDuringTheSetupEndsTheProcessAtOnce) {
+  harness::Process process = start({"count", "-n", "23", "--engine", "join", "-t", "2", "--log-level", "debug"}, dir_);
+  ASSERT_TRUE(process.wait_for_stderr("setup: ", kStartLimit));
+  process.signal(SIGTERM);
+  const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(5));
+  ASSERT_TRUE(r) << "still running 5 s after SIGTERM";
+  EXPECT_EQ(r->exit_code, 143) << describe(*r);
+  EXPECT_TRUE(contains(r->err, "nqueens: interrupted by SIGTERM after ") && contains(r->err, "while setting up N=23"))
+      << r->err;
+  EXPECT_EQ(r->out, "");
 }
 
 // At split depth 2, N = 20 has units of many seconds each: none can finish in time, so the exit

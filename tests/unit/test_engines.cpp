@@ -146,7 +146,9 @@ TEST(EngineChoice, AutoPicksTheMeasuredFasterEngineAndFallsBackWhereTheJoinCanno
   EXPECT_EQ(nqueens::choose_engine(15, automatic).name, "dfs");
   EXPECT_EQ(nqueens::choose_engine(16, automatic).name, "join");
   EXPECT_EQ(nqueens::choose_engine(17, automatic).name, "join");
-  EXPECT_EQ(nqueens::choose_engine(27, automatic).name, "dfs") << "the join's tables would not fit";
+  EXPECT_EQ(nqueens::choose_engine(24, automatic).name, "join") << "no longer the DFS engine for memory";
+  EXPECT_EQ(nqueens::choose_engine(27, automatic).name, "join");
+  EXPECT_EQ(nqueens::choose_engine(32, automatic).name, "join");
   CountOptions mirror = automatic;
   mirror.symmetry = nqueens::Symmetry::mirror;
   EXPECT_EQ(nqueens::choose_engine(16, mirror).name, "dfs") << "--symmetry is a dfs option";
@@ -155,9 +157,12 @@ TEST(EngineChoice, AutoPicksTheMeasuredFasterEngineAndFallsBackWhereTheJoinCanno
 
 TEST(EngineChoice, AnExplicitJoinThatCannotRunIsBadInputWithTheReason) {
   const CountOptions join = with_engine("join");
+  CountOptions small_budget = join;
+  small_budget.memory_bytes = std::uint64_t{1} << 30;  // N = 27's unit list alone takes 43 GB
   for (int n : {1, 2, 3, 27}) {
     try {
       (void)nqueens::choose_engine(n, join).name;
+      (void)nqueens::memory_plan(n, small_budget);
       ADD_FAILURE() << "n=" << n << " was accepted";
     } catch (const std::invalid_argument& error) {
       EXPECT_NE(std::string(error.what()).find("the join engine cannot count N=" + std::to_string(n)),

@@ -1,0 +1,36 @@
+#pragma once
+// What a join run of n will hold, worked out before anything is allocated, from the unit count
+// and the placements per quadrant row set: the unit list (with what the run keeps per unit), the
+// slices one unit pins, each thread's key buffers (estimated from the cost model), and what is
+// left of the budget for the slice cache. A budget too small for the unit list and one unit's
+// slices and buffers per thread is refused.
+#include <cstdint>
+#include <string>
+
+namespace nqueens::join {
+
+struct JoinMemory {
+  int n = 0;
+  int threads = 0;
+  std::uint64_t budget = 0;
+  std::uint64_t units = 0;                //!< the run's units (the rotation unit included)
+  std::uint64_t unit_list_bytes = 0;      //!< the units, their costs, orders and ledger
+  std::uint64_t unit_slices_bytes = 0;    //!< the most one unit's four slices take
+  std::uint64_t thread_buffer_bytes = 0;  //!< one thread's key buffers and matcher, estimated
+  std::uint64_t all_slices_bytes = 0;     //!< every slice of n: the whole quarter table
+  std::uint64_t cache_bytes = 0;          //!< the slice cache's share of the budget
+  std::string refusal;                    //!< why the budget is too small; "" when it fits
+
+  //! The least budget that fits (the refusal's threshold).
+  std::uint64_t minimum_budget() const;
+  //! The refusal: what the budget lacks ("it needs at least ..."), with the parts it sums.
+  std::string too_small() const;
+  //! One line for the log: what the run will use.
+  std::string describe() const;
+};
+
+//! The memory of a join run of n on `threads` threads under `budget` bytes. Reads the
+//! placements per row set (one search over the quarter table, cached per k, no table kept).
+JoinMemory plan_join_memory(int n, int threads, std::uint64_t budget);
+
+}  // namespace nqueens::join

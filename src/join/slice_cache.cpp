@@ -1,0 +1,62 @@
+#include "join/slice_cache.hpp"
+
+#include <algorithm>
+
+namespace nqueens::join {
+
+LoadedSlice::LoadedSlice(int n, std::uint32_t rows) : slice(n / 2, rows) {
+  if (wants_quadrant_key_tables(n)) keys.emplace(slice.entries(), n);
+}
+
+std::size_t LoadedSlice::memory_bytes() const { return slice.memory_bytes() + (keys ? keys->memory_bytes() : 0); }
+
+SliceCache::SliceCache(int n, std::uint64_t budget_bytes)
+    : n_(n), budget_(budget_bytes), slots_(std::size_t{1} << (n / 2)) {}
+
+SliceCache::Pin SliceCache::get(std::uint32_t rows) {
+  std::shared_ptr<Slot> slot;
+  {
+    const std::scoped_lock lock(mutex_);
+    slot = slots_.at(rows);
+    if (slot) {
+      recent_.splice(recent_.begin(), recent_, slot->recent);
+    } else {
+      slot = slots_[rows] = std::make_shared<Slot>();
+      recent_.push_front(rows);
+      slot->recent = recent_.begin();
+    }
+  }
+  // Outside the lock: other threads go on with other slices while this one is built, and a
+  // thread that wants the same slice waits here for it. A build that throws leaves the slot
+  // unbuilt for the next caller.
+  std::call_once(slot->built, [&] {
+    slot->slice = std::make_shared<const LoadedSlice>(n_, rows);
+    slot->bytes = slot->slice->memory_bytes();
+    builds_.fetch_add(1);
+  });
+  const std::scoped_lock lock(mutex_);
+  Pin pin = slot->slice;  // copied under the lock, so that eviction sees every pin
+  if (!slot->counted) {
+    slot->counted = true;
+    bytes_ += slot->bytes;
+    peak_bytes_.store(std::max(peak_bytes_.load(), bytes_));
+  }
+  slot.reset();
+  evict_beyond_budget();
+  return pin;
+}
+
+void SliceCache::evict_beyond_budget() {
+  for (auto it = recent_.end(); bytes_ > budget_ && it != recent_.begin();) {
+    --it;
+    std::shared_ptr<Slot>& slot = slots_[*it];
+    // Only the cache holds a slot no caller is inside get() for, and a slice no unit pins.
+    const bool pinned = slot.use_count() > 1 || (slot->slice && slot->slice.use_count() > 1);
+    if (pinned) continue;
+    if (slot->counted) bytes_ -= slot->bytes;
+    slot.reset();
+    it = recent_.erase(it);
+  }
+}
+
+}  // namespace nqueens::join

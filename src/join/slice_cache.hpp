@@ -1,0 +1,65 @@
+#pragma once
+// The quarter-table slices of one n, shared by the worker threads and kept under a memory
+// budget. A unit pins its four quadrants' slices while it counts, so they are never freed under
+// it; beyond the budget the least recently used unpinned slices are dropped, and built again if a
+// later unit needs them. Two threads that want the same slice at once build it once.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "join/half_boards.hpp"
+#include "join/quarter_slice.hpp"
+
+namespace nqueens::join {
+
+//! A slice and, where wants_quadrant_key_tables(n), its entries' keys in the four quadrants.
+struct LoadedSlice {
+  LoadedSlice(int n, std::uint32_t rows);
+  std::size_t memory_bytes() const;
+
+  QuarterSlice slice;
+  std::optional<QuadrantKeyTables> keys;
+};
+
+class SliceCache {
+ public:
+  //! Holds a slice in memory for as long as it lives.
+  using Pin = std::shared_ptr<const LoadedSlice>;
+
+  //! `budget_bytes`: the most the cached slices may hold while none is pinned (pinned slices
+  //! stay however many there are; the engine sizes the budget so that they fit).
+  SliceCache(int n, std::uint64_t budget_bytes);
+
+  int n() const { return n_; }
+  std::uint64_t budget_bytes() const { return budget_; }
+  //! The slice of the quadrant row set `rows`, built now if it is not held. Thread-safe.
+  Pin get(std::uint32_t rows);
+
+  std::uint64_t builds() const { return builds_.load(); }          //!< slices built, rebuilds included
+  std::uint64_t peak_bytes() const { return peak_bytes_.load(); }  //!< most the held slices took at once
+
+ private:
+  struct Slot {
+    std::once_flag built;
+    Pin slice;
+    std::size_t bytes = 0;
+    bool counted = false;  // its bytes are in bytes_ (guarded by mutex_)
+    std::list<std::uint32_t>::iterator recent;
+  };
+  void evict_beyond_budget();  // with mutex_ held
+
+  int n_;
+  std::uint64_t budget_;
+  std::mutex mutex_;
+  std::vector<std::shared_ptr<Slot>> slots_;  // by row set; null when not held
+  std::list<std::uint32_t> recent_;           // held row sets, most recently used first
+  std::uint64_t bytes_ = 0;
+  std::atomic<std::uint64_t> builds_{0}, peak_bytes_{0};
+};
+
+}  // namespace nqueens::join

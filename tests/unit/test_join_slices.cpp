@@ -1,0 +1,174 @@
+// The join in bounded memory: slices against the whole quarter table, every unit's counts under
+// a budget that forces the slice cache to evict against an unbounded cache, the memory plan's
+// refusal, the execution order, a stopped setup, and the --memory sizes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "join/join_engine.hpp"
+#include "join/join_memory.hpp"
+#include "join/join_plan.hpp"
+#include "join/quarter_slice.hpp"
+#include "join/quarter_table.hpp"
+#include "join/slice_cache.hpp"
+#include "nqueens/nqueens.hpp"
+#include "run/memory_budget.hpp"
+#include "run/parallel_each.hpp"
+#include "run/schedule.hpp"
+#include "run/setup_stop.hpp"
+
+namespace nqueens {
+namespace {
+
+TEST(QuarterSlice, EqualsTheTablesGroupsOfItsRowSet) {
+  for (int k = 1; k <= 8; ++k) {
+    const join::QuarterTable table(k);
+    std::size_t entries = 0;
+    for (std::uint32_t rows = 0; rows < (std::uint32_t{1} << k); ++rows) {
+      const join::QuarterSlice slice(k, rows);
+      entries += slice.entries().size();
+      EXPECT_EQ(slice.entries().size(), join::placements_per_row_set(k)[rows]);
+      const auto sets = table.column_sets(std::popcount(rows));
+      ASSERT_TRUE(std::equal(sets.begin(), sets.end(), slice.column_sets().begin(), slice.column_sets().end()));
+      for (std::uint32_t columns = 0; columns < (std::uint32_t{1} << k); ++columns) {
+        const auto want = table.group(rows, columns);
+        const auto got = slice.group(columns);
+        ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin(), got.end(),
+                               [](const join::QuarterEntry& a, const join::QuarterEntry& b) {
+                                 return a.sums == b.sums && a.differences == b.differences;
+                               }))
+            << "k = " << k << " rows " << rows << " columns " << columns;
+      }
+      EXPECT_EQ(slice.memory_bytes(), join::slice_bytes(k, std::popcount(rows), slice.entries().size()));
+    }
+    EXPECT_EQ(entries, table.entry_count());
+  }
+}
+
+TEST(SliceCache, KeepsPinnedSlicesAndEvictsBeyondItsBudget) {
+  join::SliceCache cache(16, 0);  // holds nothing it need not
+  const join::SliceCache::Pin pinned = cache.get(0b10110101);
+  const join::SliceCache::Pin again = cache.get(0b10110101);
+  EXPECT_EQ(pinned.get(), again.get()) << "a pinned slice is never built twice";
+  EXPECT_EQ(cache.builds(), 1u);
+  cache.get(0b1111);  // built, and dropped by the next get: nothing pins it any more
+  cache.get(0b0011);
+  cache.get(0b1111);
+  EXPECT_EQ(cache.builds(), 4u);
+  EXPECT_EQ(cache.get(0b10110101).get(), pinned.get()) << "never evicted while pinned";
+  join::SliceCache unbounded(16, UINT64_MAX);
+  unbounded.get(0b1111);
+  unbounded.get(0b1111);
+  EXPECT_EQ(unbounded.builds(), 1u);
+}
+
+std::map<std::size_t, Tally> unit_tallies(const Engine& engine, int threads) {
+  std::map<std::size_t, Tally> tallies;
+  std::mutex lock;
+  run_units(engine, threads, [&](std::size_t id, const Tally& tally) {
+    const std::scoped_lock guard(lock);
+    tallies[id] = tally;
+  });
+  return tallies;
+}
+
+// A budget of the least the join accepts on two threads plus an eighth of the whole table leaves
+// its cache room for a fraction of the slices, so that units build slices others dropped: the
+// counts must not change.
+TEST(JoinInBoundedMemory, EveryUnitCountsTheSameUnderAnEvictingBudget) {
+  for (int n = 4; n <= 18; ++n) {
+    CountOptions options;
+    options.threads = 2;
+    const join::JoinMemory unbounded_memory = join::plan_join_memory(n, 2, UINT64_MAX / 2);
+    options.memory_bytes = unbounded_memory.minimum_budget() + unbounded_memory.all_slices_bytes / 8;
+    const auto bounded = make_join_engine(n, options);
+    options.memory_bytes = UINT64_MAX / 2;
+    const auto unbounded = make_join_engine(n, options);
+    ASSERT_EQ(bounded->header(), unbounded->header()) << "n = " << n;
+    const std::map<std::size_t, Tally> want = unit_tallies(*unbounded, 2);
+    const std::map<std::size_t, Tally> got = unit_tallies(*bounded, 2);
+    ASSERT_EQ(got.size(), bounded->unit_count());
+    EXPECT_TRUE(got == want) << "n = " << n;
+    Tally total;
+    for (const auto& [id, tally] : got) total += tally;
+    EXPECT_EQ(total.total, oeis_total(n).value()) << "n = " << n;
+  }
+}
+
+TEST(JoinInBoundedMemory, ABudgetTooSmallForOneUnitPerThreadIsRefused) {
+  const join::JoinMemory refused = join::plan_join_memory(16, 4, 1000);
+  EXPECT_NE(refused.refusal.find("too small"), std::string::npos) << refused.refusal;
+  const join::JoinMemory memory = join::plan_join_memory(16, 4, UINT64_MAX / 2);
+  ASSERT_EQ(memory.refusal, "");
+  CountOptions options;
+  options.threads = 4;
+  options.memory_bytes = 1000;
+  EXPECT_THROW(make_join_engine(16, options), std::invalid_argument);
+  options.memory_bytes = memory.minimum_budget();
+  EXPECT_NO_THROW(make_join_engine(16, options));
+  options.memory_bytes = memory.minimum_budget() - 1;
+  EXPECT_THROW(make_join_engine(16, options), std::invalid_argument);
+}
+
+TEST(JoinInBoundedMemory, TheUnitListAtLargeNIsCountedIntoTheBudget) {
+  const join::JoinMemory n27 = join::plan_join_memory(27, 1, std::uint64_t{1} << 30);
+  EXPECT_EQ(n27.units, join::unit_count(27) + 1);
+  EXPECT_GT(n27.unit_list_bytes, std::uint64_t{1} << 30);
+  EXPECT_NE(n27.refusal.find("unit list"), std::string::npos) << n27.refusal;
+}
+
+TEST(JoinInBoundedMemory, TheExecutionOrderOnlyReordersTheToDoList) {
+  for (const int n : {14, 15}) {
+    const auto engine = make_join_engine(n);
+    const auto costliest = engine->costliest_first();
+    std::vector<std::size_t> todo(costliest.begin(), costliest.end());
+    std::vector<std::size_t> order = engine->execution_order(todo);
+    ASSERT_EQ(order.size(), todo.size());
+    EXPECT_NE(order, todo) << "grouped by slices";
+    std::sort(order.begin(), order.end());
+    std::sort(todo.begin(), todo.end());
+    EXPECT_EQ(order, todo);
+  }
+}
+
+TEST(SetupStop, AStoppedSetupLoopThrowsCancelled) {
+  std::atomic<bool> stop{false};
+  const detail::SetupScope scope(&stop, nullptr);
+  std::atomic<int> ran{0};
+  detail::parallel_each(100, [&](int) { ++ran; });
+  EXPECT_EQ(ran.load(), 100);
+  stop = true;
+  EXPECT_THROW(detail::parallel_each(100, [&](int) { ++ran; }), Cancelled);
+  EXPECT_THROW(make_join_engine(14), Cancelled);
+}
+
+TEST(MemorySize, ParsesNumbersWithBinaryUnits) {
+  EXPECT_EQ(parse_memory_size("512M"), std::uint64_t{512} << 20);
+  EXPECT_EQ(parse_memory_size("4G"), std::uint64_t{4} << 30);
+  EXPECT_EQ(parse_memory_size("1.5GiB"), std::uint64_t{3} << 29);
+  EXPECT_EQ(parse_memory_size("2T"), std::uint64_t{2} << 40);
+  EXPECT_EQ(parse_memory_size("64KiB"), std::uint64_t{64} << 10);
+  EXPECT_EQ(parse_memory_size("1048576"), std::uint64_t{1} << 20);
+  for (const char* bad :
+       {"", "G", "abc", "4X", "4 G", "4g", "4GB", "0", "0.0M", "-1G", "1.5.3G", "1e9", "4Gi", "99999999999999999999T"})
+    EXPECT_THROW(parse_memory_size(bad), std::invalid_argument) << "'" << bad << "'";
+}
+
+TEST(MemorySize, TheDefaultIsHalfThePhysicalMemoryPerProcess) {
+  const std::uint64_t physical = physical_memory_bytes();
+  ASSERT_GT(physical, 0u);
+  EXPECT_EQ(default_memory_budget(), physical / 2);
+  EXPECT_EQ(default_memory_budget(4), physical / 2 / 4);
+  EXPECT_EQ(resolve_memory_budget(0), default_memory_budget());
+  EXPECT_EQ(resolve_memory_budget(12345), 12345u);
+  EXPECT_EQ(format_bytes(1536), "1.5 KiB");
+  EXPECT_EQ(format_bytes(512), "512 B");
+}
+
+}  // namespace
+}  // namespace nqueens
