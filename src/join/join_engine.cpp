@@ -76,7 +76,29 @@ class JoinEngine final : public Engine {
            memory + ", matcher " + join::to_string(join::best_match_path());
   }
 
+  // The shared tables, the unit list and ledger, and each thread's buffers grown to the largest
+  // unit: its two key buffers (grown by doubling, so up to twice the keys), and the matcher's
+  // tables over one side (kMatcherBytesPerKey) with the other side's queries.
+  std::uint64_t planned_memory_bytes(int threads) const override {
+    double largest = 0;
+    for (const join::JoinUnit& unit : plan_.units) {
+      const join::SideEstimate sides = join::estimated_sides(plan_, unit);
+      const double keys = 2 * (sides.east + sides.west) * sizeof(std::uint64_t);
+      largest = std::max(largest, keys + kMatcherBytesPerKey * std::max(sides.east, sides.west));
+    }
+    const std::vector<std::uint64_t>& per_row_set = join::placements_per_row_set(plan_.n / 2);
+    const std::uint64_t quadrant_keys =
+        2 * sizeof(std::uint64_t) * *std::max_element(per_row_set.begin(), per_row_set.end());
+    const std::uint64_t per_thread = static_cast<std::uint64_t>(largest) + quadrant_keys;
+    return tables_.memory_bytes() + plan_.units.size() * sizeof(join::JoinUnit) + unit_bookkeeping_bytes() +
+           static_cast<std::uint64_t>(threads) * per_thread;
+  }
+
  private:
+  // The matcher's bit-sliced tables take 64 bytes per stored key at 6-bit chunks of 38-bit keys
+  // (disjoint_count.hpp), and a query 16 bytes (its compressed key and chunk offsets).
+  static constexpr double kMatcherBytesPerKey = 64 + 16;
+
   join::JoinPlan plan_;
   join::JoinTables tables_;
 };

@@ -199,6 +199,12 @@ std::uint64_t fingerprint(const JoinPlan& plan) {
   return hash.value();
 }
 
+SideEstimate estimated_sides(const JoinPlan& plan, const JoinUnit& unit) {
+  const std::vector<std::uint64_t>& per_row_set = placements_per_row_set(plan.n / 2);
+  const UnitLayout layout = layout_of(plan.n, unit);
+  return {estimated_halves(layout.east, layout.k, per_row_set), estimated_halves(layout.west, layout.k, per_row_set)};
+}
+
 std::uint64_t estimated_cost(const JoinPlan& plan, const JoinUnit& unit) {
   return cost_of(plan.n, unit, placements_per_row_set(plan.n / 2));
 }

@@ -44,6 +44,14 @@ std::uint64_t fingerprint(const JoinPlan& plan);
 
 //! A cheap, deterministic guess of a unit's work (pair tests plus halves), only for ordering.
 std::uint64_t estimated_cost(const JoinPlan& plan, const JoinUnit& unit);
+//! The halves each side of a unit is expected to enumerate (the terms of estimated_cost): what a
+//! counter's key buffers grow to, for planning a run's memory.
+struct SideEstimate {
+  double east = 0;
+  double west = 0;
+};
+SideEstimate estimated_sides(const JoinPlan& plan, const JoinUnit& unit);
+
 //! estimated_cost of every unit, in the plan's order, computed in parallel.
 std::vector<std::uint64_t> estimated_costs(const JoinPlan& plan);
 
