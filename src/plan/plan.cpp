@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,6 +46,7 @@ class Sample {
     taken_.resize(strata_.size());
   }
 
+  const Engine& engine() const { return engine_; }
   const std::vector<Stratum>& strata() const { return strata_; }
   std::size_t taken(std::size_t h) const { return taken_[h].size(); }
   std::size_t size() const {
@@ -86,6 +88,17 @@ class Sample {
     }
     return seconds;
   }
+
+  //! The weight of stratum h's next `count` units.
+  double next_weight(std::size_t h, std::size_t count) const {
+    double weight = 0;
+    for (std::size_t i = taken(h); i < std::min(taken(h) + count, strata_[h].ids.size()); ++i)
+      weight += unit_weight(engine_, strata_[h].ids[i]);
+    return weight;
+  }
+
+  //! Stratum h's seconds per unit of weight so far.
+  double stratum_ratio(std::size_t h) const { return ratio(stratum_sample(h, &TimedUnit::cpu_seconds)); }
 
   //! Counts the additions and files each under its stratum.
   void grow(UnitTimer& timer, const std::vector<std::size_t>& wanted) {
@@ -161,14 +174,45 @@ double counting_seconds(const Sample& sample, std::size_t workers) {
   return list_schedule_makespan(seconds, workers);
 }
 
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g s", seconds);
+  return text;
+}
+
+// The first units of every band, the cheapest band first, each band's predicted from the rate of
+// the band below it (costlier units take less time per unit of cost, so the prediction errs
+// long): a band whose first units would pass the budget is refused before it starts, rather
+// than leaving the plan counting for hours at an N where one unit takes that long.
+void first_round(Sample& sample, UnitTimer& timer, const PlanOptions& options,
+                 std::chrono::steady_clock::time_point start) {
+  const double budget = options.sample_seconds > 0 ? options.sample_seconds : kMostBudget;
+  double below = 0;  // seconds per unit of weight in the band below
+  for (std::size_t h = sample.strata().size(); h-- > 0;) {
+    const std::size_t count = std::min(kFirstPerStratum, sample.strata()[h].ids.size());
+    const double parallel =
+        static_cast<double>(std::min<std::size_t>(count, static_cast<std::size_t>(options.threads)));
+    const double predicted = below * sample.next_weight(h, count) / parallel;
+    if (seconds_since(start) + predicted > budget)
+      throw std::invalid_argument("N=" + std::to_string(sample.engine().n()) + " with the " +
+                                  sample.engine().header().engine + " engine: its costliest units take about " +
+                                  seconds_text(predicted * parallel / static_cast<double>(count)) +
+                                  " each by the rate of its cheaper ones, more than a sampling budget of " +
+                                  seconds_text(budget) + " allows; give the plan at least " +
+                                  seconds_text(2 * (seconds_since(start) + predicted)) + " (--sample-seconds)");
+    std::vector<std::size_t> wanted;
+    for (std::size_t j = 0; j < sample.strata().size(); ++j) wanted.push_back(j == h ? count : sample.taken(j));
+    sample.grow(timer, wanted);
+    below = sample.stratum_ratio(h);
+  }
+}
+
 // Grows the sample round by round until the bar is narrow, every unit is counted, or the next
 // round would overrun the budget.
 void sample_until_done(Sample& sample, UnitTimer& timer, const PlanOptions& options, std::size_t workers,
                        std::chrono::steady_clock::time_point start) {
   const double z = two_sided_z(options.confidence);
-  std::vector<std::size_t> first;
-  for (const Stratum& stratum : sample.strata()) first.push_back(std::min(kFirstPerStratum, stratum.ids.size()));
-  sample.grow(timer, first);
+  first_round(sample, timer, options, start);
   while (!sample.whole()) {
     const Estimate thread = sample.estimate(&TimedUnit::cpu_seconds);
     if (z * thread.standard_error <= options.target_precision * thread.total) return;
@@ -176,10 +220,13 @@ void sample_until_done(Sample& sample, UnitTimer& timer, const PlanOptions& opti
                               ? options.sample_seconds
                               : std::clamp(kBudgetShare * counting_seconds(sample, workers), kLeastBudget, kMostBudget);
     const double left = budget - seconds_since(start);
+    // On a busy machine a unit's wall time exceeds its CPU time: the sample so far says by how much.
+    const double waiting = std::max(1.0, sample.counted_seconds(&TimedUnit::wall_seconds) /
+                                             std::max(1e-9, sample.counted_seconds(&TimedUnit::cpu_seconds)));
     bool grown = false;
     for (const double growth : kGrowths) {
       const std::vector<std::size_t> wanted = sample.targets(growth * static_cast<double>(sample.size()));
-      if (sample.predicted_seconds(wanted) / options.threads > left) continue;
+      if (sample.predicted_seconds(wanted) * waiting / options.threads > left) continue;
       sample.grow(timer, wanted);
       grown = true;
       break;

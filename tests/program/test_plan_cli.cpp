@@ -120,6 +120,17 @@ TEST(PlanCli, BadInputIsOneLineAndExitTwo) {
   }
 }
 
+// A budget too small for the run's costliest units is refused with the budget that would do,
+// before the plan counts them: at an N where one unit takes hours, a plan must not.
+TEST(PlanCli, RefusesABudgetTooSmallForTheCostliestUnits) {
+  const harness::Outcome outcome = run({"plan", "-n", "17", "--engine", "dfs", "--sample-seconds", "0.001"});
+  EXPECT_EQ(outcome.exit_code, 2) << describe(outcome);
+  EXPECT_EQ(outcome.out, "") << describe(outcome);
+  ASSERT_EQ(lines_of(outcome.err).size(), 1u) << describe(outcome);
+  EXPECT_TRUE(contains(outcome.err, "costliest units take about")) << describe(outcome);
+  EXPECT_TRUE(contains(outcome.err, "--sample-seconds")) << describe(outcome);
+}
+
 TEST(PlanCli, HelpHasExamples) {
   const harness::Outcome outcome = run({"help", "plan"});
   ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
