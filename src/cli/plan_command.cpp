@@ -68,7 +68,7 @@ int run(const PlanArgs& args) {
 Registered add_plan_command(CLI::App& app) {
   auto args = std::make_shared<PlanArgs>();
   CLI::App* command = app.add_subcommand(
-      "plan", "Estimate what a count will cost (thread time, wall time, memory, journal) from a sample of its units");
+      "plan", "Estimate a count's thread time, wall time, memory and journal from a sample of its units");
   command->add_option("-n,--n,N", args->n, "Board size (1..32)")->required()->check(CLI::Range(kMinN, kMaxN));
   command->add_option("-t,--threads", args->threads, "Worker threads per process (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
