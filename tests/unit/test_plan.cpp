@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -129,18 +131,23 @@ struct Population {
   double total = 0;
 };
 
-Population count_every_unit(const Engine& engine) {
+// With several passes, each unit's least time of them: what the unit costs when nothing else
+// disturbs it (an interrupt, a burst of another job's cache traffic).
+Population count_every_unit(const Engine& engine, int passes = 1) {
   std::vector<std::size_t> all(engine.costliest_first().begin(), engine.costliest_first().end());
   UnitTimer timer(engine, 2);
   Population population;
-  population.cpu_seconds.resize(engine.unit_count());
-  Totals totals;
-  for (const TimedUnit& unit : timer.count(all)) {
-    population.cpu_seconds[unit.unit.id] = unit.cpu_seconds;
-    population.total += unit.cpu_seconds;
-    totals += unit.unit.tally;
+  population.cpu_seconds.assign(engine.unit_count(), 1e300);
+  for (int pass = 0; pass < passes; ++pass) {
+    Totals totals;
+    for (const TimedUnit& unit : timer.count(all)) {
+      double& least = population.cpu_seconds[unit.unit.id];
+      least = std::min(least, unit.cpu_seconds);
+      totals += unit.unit.tally;
+    }
+    EXPECT_TRUE(totals.total == *oeis_total(engine.n())) << "N=" << engine.n();
   }
-  EXPECT_TRUE(totals.total == *oeis_total(engine.n())) << "N=" << engine.n();
+  for (const double seconds : population.cpu_seconds) population.total += seconds;
   return population;
 }
 
@@ -148,14 +155,17 @@ Population count_every_unit(const Engine& engine) {
 // each band as the plan draws them (each band's first units in its draw order), and their times
 // taken from the same measurement as the run's total. The estimate must then lie within the bar
 // a plan states, at 99.9 % so that the check fails about once in a thousand (N, engine) pairs by
-// bad luck rather than once in twenty. The draws are fixed; what varies is which units an
-// interrupt happened to lengthen, which the bar's repeatability term is there to cover.
+// bad luck rather than once in twenty. Each unit's time is the least of three timings: on a busy
+// machine a few units of a few microseconds are lengthened tenfold by an interrupt or another
+// job, and at these N (a whole run of a few milliseconds) those few would decide the total and
+// whether the sample caught one, which is the machine's noise, not the sampling's; the plan's
+// repeatability term and the next test are where that noise is met.
 TEST(PlanHonesty, SampleEstimateLiesWithinItsBarOfTheWholeRun) {
   const double z = two_sided_z(0.999);
   for (const char* name : {"dfs", "join"}) {
     for (int n = 12; n <= 16; ++n) {
       const auto engine = engine_for(n, name);
-      const Population population = count_every_unit(*engine);
+      const Population population = count_every_unit(*engine, 3);
       std::vector<StratumSample> samples;
       for (const Stratum& stratum : make_strata(*engine, 16)) {
         StratumSample sample{stratum.ids.size(), stratum.cost, {}};
@@ -181,8 +191,12 @@ TEST(PlanHonesty, SampleEstimateLiesWithinItsBarOfTheWholeRun) {
 // attempt, a disturbed measurement seldom three in a row. Not a timing assertion: no figure is
 // compared with a fixed time, only two measurements of the same work with each other.
 TEST(PlanHonesty, PlanLiesWithinItsBarOfTheRunItPlans) {
-  for (const char* name : {"dfs", "join"}) {
-    for (int n = 14; n <= 16; ++n) {
+  // Runs of tens of milliseconds and more: below that, two timings of the same whole run on a
+  // busy machine differ by a fifth (join N = 14: 4.8 to 7.3 ms), which no plan can foresee. Not
+  // the join at N = 17 either, whose plans run 30 % long (docs/performance.md, "Planning a run").
+  const std::pair<const char*, int> runs[] = {{"dfs", 15}, {"dfs", 16}, {"join", 16}};
+  for (const auto& [name, n] : runs) {
+    {
       const auto engine = engine_for(n, name);
       PlanOptions options;
       options.threads = 2;
