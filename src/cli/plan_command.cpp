@@ -1,4 +1,5 @@
 // `nqueens plan`: build the run's engine as `count` would, sample its units, print the plan.
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <memory>
@@ -46,8 +47,11 @@ int run(const PlanArgs& args) {
   const std::uint64_t program = resident_bytes();
   CountOptions options = search_options(args.search);
   options.threads = resolve_threads(args.threads);
+  // Built on this machine's cores at most, as the sample is counted (plan.cpp).
+  CountOptions building = options;
+  building.threads = std::min(options.threads, hardware_threads());
   const auto start = std::chrono::steady_clock::now();
-  const std::unique_ptr<Engine> engine = make_engine(args.n, options);
+  const std::unique_ptr<Engine> engine = make_engine(args.n, building);
   const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   spdlog::info("N={}: {}, built in {:.3f} s", args.n, engine->describe(), setup);
 

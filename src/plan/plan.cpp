@@ -35,6 +35,11 @@ void check(const PlanOptions& options) {
   two_sided_z(options.confidence);  // throws outside (0, 1)
 }
 
+// The sample is counted on the run's threads, or on every core here when the run will have more
+// (a plan made on a laptop for a node of 64 cores): a unit's CPU time does not depend on how
+// many others run beside it.
+int sampling_threads(const PlanOptions& options) { return std::min(options.threads, hardware_threads()); }
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -191,7 +196,7 @@ void first_round(Sample& sample, UnitTimer& timer, const PlanOptions& options,
   for (std::size_t h = sample.strata().size(); h-- > 0;) {
     const std::size_t count = std::min(kFirstPerStratum, sample.strata()[h].ids.size());
     const double parallel =
-        static_cast<double>(std::min<std::size_t>(count, static_cast<std::size_t>(options.threads)));
+        static_cast<double>(std::min<std::size_t>(count, static_cast<std::size_t>(sampling_threads(options))));
     const double predicted = below * sample.next_weight(h, count) / parallel;
     if (seconds_since(start) + predicted > budget)
       throw std::invalid_argument("N=" + std::to_string(sample.engine().n()) + " with the " +
@@ -226,7 +231,7 @@ void sample_until_done(Sample& sample, UnitTimer& timer, const PlanOptions& opti
     bool grown = false;
     for (const double growth : kGrowths) {
       const std::vector<std::size_t> wanted = sample.targets(growth * static_cast<double>(sample.size()));
-      if (sample.predicted_seconds(wanted) * waiting / options.threads > left) continue;
+      if (sample.predicted_seconds(wanted) * waiting / sampling_threads(options) > left) continue;
       sample.grow(timer, wanted);
       grown = true;
       break;
@@ -242,7 +247,7 @@ RunPlan plan_run(const Engine& engine, const PlanOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const std::size_t workers = static_cast<std::size_t>(options.threads) * static_cast<std::size_t>(options.ranks);
   Sample sample(engine, make_strata(engine, options.strata));
-  UnitTimer timer(engine, options.threads);
+  UnitTimer timer(engine, sampling_threads(options));
   sample_until_done(sample, timer, options, workers, start);
 
   RunPlan plan;
