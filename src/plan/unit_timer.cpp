@@ -10,10 +10,15 @@
 #include <oneapi/tbb/partitioner.h>
 
 #include "run/schedule.hpp"
+#include "run/tsan_handoff.hpp"
 
 namespace nqueens::plan {
 
 namespace {
+
+// For ThreadSanitizer only (tsan_handoff.hpp): the tags of the hand-overs in count(), as the
+// scheduler's (schedule.cpp).
+const char started = 0, finished = 0;
 
 double thread_cpu_seconds() {
   timespec now{};
@@ -47,11 +52,13 @@ std::vector<TimedUnit> UnitTimer::count(std::span<const std::size_t> ids) {
   std::stable_sort(order.begin(), order.end(),
                    [this](std::size_t a, std::size_t b) { return engine_.cost(a) > engine_.cost(b); });
   std::vector<TimedUnit> timed(order.size());
+  detail::hand_over(&started);
   arena_.execute([&] {
     // Grain 1, as the scheduler's: each unit is its own task (schedule.cpp).
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, order.size(), 1),
         [&](const tbb::blocked_range<std::size_t>& range) {
+          detail::take_over(&started);
           UnitCounter& counter = counters_.local();
           for (std::size_t i = range.begin(); i != range.end(); ++i) {
             const auto wall_start = std::chrono::steady_clock::now();
@@ -62,9 +69,11 @@ std::vector<TimedUnit> UnitTimer::count(std::span<const std::size_t> ids) {
             const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
             timed[i] = {{order[i], tally, microseconds}, std::max(0.0, cpu - clock_overhead_), wall};
           }
+          detail::hand_over(&finished);
         },
         tbb::simple_partitioner{});
   });
+  detail::take_over(&finished);
   return timed;
 }
 
