@@ -50,6 +50,11 @@ VOLATILE_KEYS = (
     "speedup_vs_1_thread", "inner_repeats", "vs_dfs", "vs_baseline", "baseline_seconds", "microseconds", "crc",
     "date", "git_commit", "compiler", "build_type", "target", "dfs_kernel", "join_matcher",
     "tbb_version", "host_name", "host_cpus", "cpu_model", "caches",
+    # `nqueens plan`: what it sampled and measured.
+    "sampled_units", "sampled_share", "sample_seconds", "setup_seconds", "thread_seconds", "thread_seconds_error",
+    "thread_seconds_sampling_error", "journal_thread_seconds", "journal_thread_seconds_error", "largest_unit_seconds",
+    "counting_seconds", "efficiency", "wall_seconds", "wall_seconds_error", "memory_bytes", "counting_memory_bytes",
+    "program_memory_bytes", "journal_bytes",
 )
 JSON_VALUE = r'(?:"(?:[^"\\]|\\.)*"|\[[^\]]*\]|\[(?:\{[^}]*\},?)*\]|-?[0-9.eE+-]+|null|true|false)'
 MASKS = [
@@ -62,6 +67,8 @@ MASKS = [
     (re.compile(r"torn last record \(\d+ bytes"), "torn last record (~ bytes"),
     # A journal record's time and its checksum, which covers the time.
     (re.compile(r"^(U(?: \d+){7}) \S+ [0-9a-f]{8}$", re.M), r"\1 ~ ~"),
+    # `nqueens plan`: how many units it sampled.
+    (re.compile(r"^(sampled: +)\d+ units", re.M), r"\1~ units"),
     # Which SIMD path this CPU takes.
     (re.compile(r"\b(?:avx512|avx2|scalar)\b"), "~"),
     # Any other decimal fraction (seconds, rates, ratios), with the padding that aligns it.

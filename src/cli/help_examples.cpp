@@ -28,6 +28,10 @@ const std::map<std::string, std::string>& examples_by_command() {
                                                      keep a damaged journal's sound records, recount the rest
   nqueens count -n 20 --units 7,12-15 --output r.json
                                                      recount the units merge or check named)"},
+      {"plan", R"(Examples:
+  nqueens plan -n 21 -t 2                  thread time, wall time, memory and journal of a count
+  nqueens plan -n 24 -t 64 --ranks 32      the same run spread over 32 processes of 64 threads
+  nqueens plan -n 20 --format json         as one JSON object)"},
       {"oeis", R"(Examples:
   nqueens oeis                         the table, one N per line
   nqueens oeis --format json           as JSON Lines)"},

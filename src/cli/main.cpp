@@ -111,6 +111,7 @@ int run_program(int argc, char** argv) {
   // clang-format off
   const std::vector<std::pair<CLI::App*, Command>> commands = {
       add_count_command(app),
+      add_plan_command(app),
       add_oeis_command(app),
       add_solve_command(app),
       add_bench_command(app),

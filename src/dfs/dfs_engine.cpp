@@ -39,6 +39,13 @@ class DfsEngine final : public Engine {
            std::to_string(plan_.split_depth) + " rows, symmetry " + std::string(to_string(plan_.symmetry));
   }
 
+  // The unit list and the ledger; the kernel's stack of masks lives on the thread's own stack
+  // and never grows with the run.
+  std::uint64_t planned_memory_bytes(int threads) const override {
+    return unit_bookkeeping_bytes() + plan_.units.size() * sizeof(WorkUnit) +
+           static_cast<std::uint64_t>(threads) * sizeof(DfsCounter);
+  }
+
  private:
   WorkPlan plan_;
 };

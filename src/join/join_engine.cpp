@@ -116,6 +116,14 @@ class JoinEngine final : public Engine {
            format_bytes(memory_.all_slices_bytes) + "), matcher " + join::to_string(join::best_match_path());
   }
 
+  // The join's memory plan (join_memory.hpp), worked out before anything was allocated: the
+  // unit list with what the run keeps per unit, the slice cache (which holds the slices the
+  // threads' units pin, and never more than the whole table), and each thread's key buffers.
+  std::uint64_t planned_memory_bytes(int threads) const override {
+    return memory_.unit_list_bytes + std::min(memory_.cache_bytes, memory_.all_slices_bytes) +
+           static_cast<std::uint64_t>(threads) * memory_.thread_buffer_bytes;
+  }
+
  private:
   // Costliest band first; then tile, north and south row sets of the east half.
   std::array<std::uint64_t, 2> order_key(std::size_t id) const {

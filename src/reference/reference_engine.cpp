@@ -84,6 +84,12 @@ class ReferenceEngine final : public Engine {
   std::string describe() const override {
     return "reference engine: " + std::to_string(n()) + " units, one per column of the first row's queen";
   }
+
+  // A counter holds one board and its eight images while it searches: nothing that grows.
+  std::uint64_t planned_memory_bytes(int threads) const override {
+    const std::uint64_t per_thread = 9 * (sizeof(Board) + static_cast<std::uint64_t>(n()) * sizeof(int));
+    return unit_bookkeeping_bytes() + static_cast<std::uint64_t>(threads) * per_thread;
+  }
 };
 
 std::string refusal(int n, const CountOptions& options) {

@@ -41,6 +41,13 @@ ZeroedArray<std::size_t> sorted_costliest_first(const std::vector<std::uint64_t>
 
 }  // namespace
 
+std::uint64_t Engine::unit_bookkeeping_bytes() const {
+  // Engine: costs_ and order_. Run (run.hpp): tallies_, micros_, have_, wanted_ and todo_.
+  constexpr std::uint64_t per_unit = sizeof(std::uint64_t) + sizeof(std::size_t) + sizeof(Tally) +
+                                     sizeof(std::uint64_t) + sizeof(char) + 2 * sizeof(std::size_t);
+  return per_unit * unit_count();
+}
+
 void Engine::set_units(RunHeader header, std::vector<std::uint64_t> costs) {
   header_ = std::move(header);
   costs_ = std::move(costs);

@@ -51,9 +51,18 @@ class Engine {
   //! One line for the log: the split, and what the engine built for the run (its memory).
   virtual std::string describe() const = 0;
 
+  //! The most memory the run's counting holds on this many threads: tables, caches, per-thread
+  //! buffers, unit list and ledger (unit_bookkeeping_bytes()). What `plan` reports before a run;
+  //! the process's own code and libraries come on top.
+  virtual std::uint64_t planned_memory_bytes(int threads) const = 0;
+
  protected:
   //! Called once by each engine's constructor, when its unit list is known.
   void set_units(RunHeader header, std::vector<std::uint64_t> costs);
+
+  //! What every run keeps per unit whatever its engine: the cost and the costliest-first slot
+  //! here, and the Run's ledger (a Tally, a time, a done flag, and the wanted and to-do ids).
+  std::uint64_t unit_bookkeeping_bytes() const;
 
  private:
   RunHeader header_;

@@ -120,6 +120,7 @@ class ReorderedDfsEngine final : public nqueens::Engine {
   }
   std::unique_ptr<nqueens::UnitCounter> make_counter() const override { return inner_->make_counter(); }
   std::string describe() const override { return inner_->describe(); }
+  std::uint64_t planned_memory_bytes(int threads) const override { return inner_->planned_memory_bytes(threads); }
 
  private:
   std::unique_ptr<nqueens::Engine> inner_;

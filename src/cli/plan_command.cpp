@@ -1,0 +1,97 @@
+// `nqueens plan`: build the run's engine as `count` would, sample its units, print the plan.
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include <unistd.h>
+
+#include <spdlog/spdlog.h>
+
+#include "commands.hpp"
+#include "nqueens/board.hpp"
+#include "plan/plan.hpp"
+#include "run/registry.hpp"
+#include "shell/count_options.hpp"
+#include "shell/logging.hpp"
+#include "shell/plan_report.hpp"
+#include "shell/standard_output.hpp"
+
+namespace nqueens::cli {
+
+namespace {
+
+struct PlanArgs {
+  int n = 0;
+  int threads = 0;
+  int ranks = 1;
+  SearchArgs search;
+  double sample_seconds = 0;
+  double confidence = 0.95;
+  std::string format = "text";
+  LogArgs log;
+};
+
+// What the process holds before it builds anything for the run: its code, libraries and heap
+// (Linux's /proc/self/statm, in pages; 0 where there is none).
+std::uint64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+int run(const PlanArgs& args) {
+  apply_logging(args.log);
+  const std::uint64_t program = resident_bytes();
+  CountOptions options = search_options(args.search);
+  options.threads = resolve_threads(args.threads);
+  // Built on this machine's cores at most, as the sample is counted (plan.cpp).
+  CountOptions building = options;
+  building.threads = std::min(options.threads, hardware_threads());
+  const auto start = std::chrono::steady_clock::now();
+  const std::unique_ptr<Engine> engine = make_engine(args.n, building);
+  const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  spdlog::info("N={}: {}, built in {:.3f} s", args.n, engine->describe(), setup);
+
+  plan::PlanOptions planning;
+  planning.threads = options.threads;
+  planning.ranks = args.ranks;
+  planning.sample_seconds = args.sample_seconds;
+  planning.confidence = args.confidence;
+  const shell::PlanRecord record{*engine, plan::plan_run(*engine, planning), options.threads, args.ranks, setup,
+                                 program};
+  const nlohmann::ordered_json json = plan_json(record);
+  print_stdout(args.format == "json" ? json.dump() + '\n' : plan_text(json));
+  return kOk;
+}
+
+}  // namespace
+
+Registered add_plan_command(CLI::App& app) {
+  auto args = std::make_shared<PlanArgs>();
+  CLI::App* command = app.add_subcommand(
+      "plan", "Estimate a count's thread time, wall time, memory and journal from a sample of its units");
+  command->add_option("-n,--n,N", args->n, "Board size (1..32)")->required()->check(CLI::Range(kMinN, kMaxN));
+  command->add_option("-t,--threads", args->threads, "Worker threads per process (default: all hardware threads)")
+      ->check(CLI::Range(1, kMaxThreads));
+  command->add_option("--ranks", args->ranks, "Processes counting at once: MPI ranks or shards run together")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  add_search_options(*command, args->search);
+  command
+      ->add_option("--sample-seconds", args->sample_seconds,
+                   "Sampling budget in seconds (default: 2 % of the predicted wall time, 1 to 60 s)")
+      ->check(CLI::Range(0.001, 86400.0));
+  command->add_option("--confidence", args->confidence, "Confidence of the error bars")
+      ->check(CLI::Range(0.5, 0.9999))
+      ->capture_default_str();
+  command->add_option("--format", args->format, "text, or json (one JSON object)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  add_logging_options(*command, args->log);
+  return {command, [args] { return run(*args); }};
+}
+
+}  // namespace nqueens::cli

@@ -1,0 +1,51 @@
+#pragma once
+// The stratified ratio estimate of a run's total time from a sample of its units (Cochran,
+// Sampling Techniques, 3rd ed., sections 5A.14 and 6.11, the "separate" ratio estimate). In each
+// stratum h of N_h units whose weights (estimated costs) sum to X_h, a simple random sample of
+// n_h units with times y_i and weights x_i gives the ratio r_h = sum y / sum x, and the stratum's
+// time is estimated as r_h X_h. Its variance is estimated from the residuals e_i = y_i - r_h x_i:
+//
+//   v_h = N_h^2 (1 - n_h / N_h) s_h^2 / n_h,   s_h^2 = sum e_i^2 / (n_h - 1),
+//
+// and the total's variance is the sum of the v_h (strata are sampled independently). A stratum
+// counted whole contributes its exact time and no variance.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace nqueens::plan {
+
+//! One counted unit of a stratum: its weight and its measured time.
+struct Drawn {
+  double weight = 0;
+  double seconds = 0;
+};
+
+struct StratumSample {
+  std::size_t units = 0;     //!< N_h
+  double weight = 0;         //!< X_h, the weights of all its units
+  std::vector<Drawn> drawn;  //!< the units counted (a simple random sample of them)
+};
+
+struct Estimate {
+  double total = 0;           //!< estimated total seconds
+  double standard_error = 0;  //!< sqrt of the estimated variance
+};
+
+//! r_h: seconds per unit of weight in a stratum's sample (0 for an empty sample).
+double ratio(const StratumSample& stratum);
+
+//! The estimate over every stratum. Throws std::invalid_argument when a stratum has no unit
+//! counted, or one unit counted of several (its spread is unknown).
+Estimate stratified_ratio_estimate(std::span<const StratumSample> strata);
+
+//! The standard error a plan states: the sampling error and, in quadrature, `repeatability` (a
+//! share of the total): the same units timed twice never take quite the same time, and a sample
+//! that missed a disturbed unit (an interrupt, caches shared with another job) cannot see that.
+double stated_standard_error(const Estimate& estimate, double repeatability);
+
+//! z such that a normal variable lies within z standard deviations of its mean with this
+//! probability (0.95 -> 1.96). Throws std::invalid_argument outside 0 < confidence < 1.
+double two_sided_z(double confidence);
+
+}  // namespace nqueens::plan

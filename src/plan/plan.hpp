@@ -1,0 +1,57 @@
+#pragma once
+// What a run will cost before it starts: `nqueens plan`. A plan counts a sample of the run's
+// units, drawn from strata of the engine's cost model (strata.hpp), times each one on the run's
+// thread count (unit_timer.hpp), and estimates the run's total thread time with an error bar
+// (estimate.hpp). The sample grows in rounds until the bar is narrow or the sampling budget is
+// spent: by default 2 % of the wall time the plan predicts, at least a second and at most a
+// minute. The rest follows from the estimate: the wall time of a list schedule over threads x
+// ranks workers (makespan.hpp), the engine's planned memory, the journal's size.
+#include <cstddef>
+#include <cstdint>
+
+#include "plan/estimate.hpp"
+#include "run/engine.hpp"
+
+namespace nqueens::plan {
+
+struct PlanOptions {
+  int threads = 1;                 //!< worker threads per process, as the run will have them
+  int ranks = 1;                   //!< processes counting at once (MPI ranks, shards)
+  double sample_seconds = 0;       //!< sampling budget in wall seconds; 0: automatic (see above)
+  double confidence = 0.95;        //!< of the error bars
+  std::size_t strata = 16;         //!< bands of the cost model
+  double target_precision = 0.01;  //!< stop sampling once the sampling bar is this share of the estimate
+  //! Relative standard deviation of a run's thread time between two timings of the same units:
+  //! 4 % covers what repeated timings of whole runs of N = 12..16 in one process gave on a busy
+  //! two-core machine (3 to 5 %; docs/performance.md, "Planning a run"). Part of every bar.
+  double repeatability = 0.04;
+};
+
+struct RunPlan {
+  std::size_t units = 0;
+  std::size_t strata = 0;
+  std::size_t sampled_units = 0;
+  double sampled_share = 0;   //!< of the estimated thread time, in the units counted
+  double sample_seconds = 0;  //!< wall time the sampling took
+  double confidence = 0;
+  //! The run's thread time: the sum over its units of the CPU time each takes on its thread.
+  Estimate thread;
+  //! The same sum by the steady clock, as a journal written now on this machine would add it up:
+  //! the thread time plus the time the threads wait for a core on a busy machine.
+  Estimate journal_thread;
+  //! Of thread's bar: z(confidence) x stated_standard_error (sampling and repeatability).
+  double half_width = 0;
+  double journal_half_width = 0;    //!< of journal_thread's bar, likewise
+  double largest_unit_seconds = 0;  //!< the longest unit's estimated thread time
+  //! Counting on threads x ranks workers, each taking the next unit costliest first when free.
+  double counting_seconds = 0;
+  double efficiency = 0;                    //!< thread time / (workers x counting_seconds)
+  std::uint64_t counting_memory_bytes = 0;  //!< Engine::planned_memory_bytes(threads)
+  std::uint64_t journal_bytes = 0;          //!< a whole run's checkpoint journal
+};
+
+//! Samples `engine`'s units and estimates its run. Throws std::invalid_argument for options out
+//! of range (threads or ranks below 1, a confidence outside (0, 1), a negative budget).
+RunPlan plan_run(const Engine& engine, const PlanOptions& options);
+
+}  // namespace nqueens::plan

@@ -1,0 +1,80 @@
+#include "plan/unit_timer.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/partitioner.h>
+
+#include "run/schedule.hpp"
+#include "run/tsan_handoff.hpp"
+
+namespace nqueens::plan {
+
+namespace {
+
+// For ThreadSanitizer only (tsan_handoff.hpp): the tags of the hand-overs in count(), as the
+// scheduler's (schedule.cpp).
+const char started = 0, finished = 0;
+
+double thread_cpu_seconds() {
+  timespec now{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+// The thread CPU clock is a system call, not the vDSO: a few hundred nanoseconds, which is a
+// tenth of the join's smallest units. The least of many empty intervals is what a reading adds.
+double measured_clock_overhead() {
+  double least = 1;
+  for (int i = 0; i < 200; ++i) {
+    const double start = thread_cpu_seconds();
+    least = std::min(least, thread_cpu_seconds() - start);
+  }
+  return least;
+}
+
+}  // namespace
+
+UnitTimer::UnitTimer(const Engine& engine, int threads)
+    : engine_(engine),
+      allowance_(threads),
+      arena_(threads),
+      counters_(engine),
+      clock_overhead_(measured_clock_overhead()) {}
+
+std::vector<TimedUnit> UnitTimer::count(std::span<const std::size_t> ids) {
+  std::vector<std::size_t> order(ids.begin(), ids.end());
+  // Costliest first, as a run deals them, so that the batch does not end on one long unit.
+  std::stable_sort(order.begin(), order.end(),
+                   [this](std::size_t a, std::size_t b) { return engine_.cost(a) > engine_.cost(b); });
+  std::vector<TimedUnit> timed(order.size());
+  detail::hand_over(&started);
+  arena_.execute([&] {
+    // Grain 1, as the scheduler's: each unit is its own task (schedule.cpp).
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, order.size(), 1),
+        [&](const tbb::blocked_range<std::size_t>& range) {
+          detail::take_over(&started);
+          UnitCounter& counter = counters_.local();
+          for (std::size_t i = range.begin(); i != range.end(); ++i) {
+            const auto wall_start = std::chrono::steady_clock::now();
+            const double cpu_start = thread_cpu_seconds();
+            const Tally tally = counter.count(order[i]);
+            const double cpu = thread_cpu_seconds() - cpu_start;
+            const std::uint64_t microseconds = microseconds_since(wall_start);
+            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+            timed[i] = {{order[i], tally, microseconds}, std::max(0.0, cpu - clock_overhead_), wall};
+          }
+          detail::hand_over(&finished);
+        },
+        tbb::simple_partitioner{});
+  });
+  detail::take_over(&finished);
+  return timed;
+}
+
+}  // namespace nqueens::plan

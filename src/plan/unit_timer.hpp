@@ -1,0 +1,40 @@
+#pragma once
+// Counts chosen units of a run on a oneTBB arena and times each one twice: by its thread's CPU
+// clock (the work the unit costs, whatever else shares the cores) and by the steady clock (what a
+// journal records: the CPU time plus any time the thread waited for a core).
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <oneapi/tbb/task_arena.h>
+
+#include "nqueens/unit_record.hpp"
+#include "run/engine.hpp"
+#include "run/thread_allowance.hpp"
+
+namespace nqueens::plan {
+
+struct TimedUnit {
+  UnitCount unit;           //!< id, counts, and the steady-clock time as a journal records it
+  double cpu_seconds = 0;   //!< the thread's CPU time over the kernel call
+  double wall_seconds = 0;  //!< the steady clock over the kernel call
+};
+
+//! One per plan: its arena and per-thread counters live across calls, so a counter's buffers
+//! grow once, as in a real run, not in every batch.
+class UnitTimer {
+ public:
+  UnitTimer(const Engine& engine, int threads);
+  //! Counts `ids` (distinct ids of the engine's run), costliest first, on the timer's threads.
+  std::vector<TimedUnit> count(std::span<const std::size_t> ids);
+
+ private:
+  const Engine& engine_;
+  detail::ThreadAllowance allowance_;
+  tbb::task_arena arena_;
+  CounterPool counters_;
+  double clock_overhead_;  //!< CPU seconds that reading the thread's CPU clock twice adds to an interval
+};
+
+}  // namespace nqueens::plan

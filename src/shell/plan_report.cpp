@@ -1,0 +1,100 @@
+#include "shell/plan_report.hpp"
+
+#include <cmath>
+
+#include <fmt/core.h>
+
+namespace nqueens::shell {
+
+namespace {
+
+// "0.55 ms", "42.10 s", "3.50 min", "7.20 h", "410.5 days", "2.30 years": durations from a
+// sampled unit to a cluster year, in the largest unit that keeps the figure at 2 or more,
+// always with a decimal point.
+std::string decimal(double value) { return value >= 100 ? fmt::format("{:.1f}", value) : fmt::format("{:.2f}", value); }
+
+std::string duration_text(double seconds) {
+  struct Unit {
+    const char* name;
+    double seconds;
+  };
+  constexpr Unit units[] = {{"years", 365.25 * 86400}, {"days", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}};
+  for (const Unit& unit : units)
+    if (seconds >= 2 * unit.seconds || (unit.seconds == 1 && seconds >= 1))
+      return decimal(seconds / unit.seconds) + " " + unit.name;
+  return decimal(seconds * 1e3) + " ms";
+}
+
+std::string bytes_text(double bytes) {
+  constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int unit = 0;
+  for (; bytes >= 1024 && unit < 5; ++unit) bytes /= 1024;
+  return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.1f} {}", bytes, units[unit]);
+}
+
+std::string plural(std::int64_t count, const char* word) {
+  return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
+}
+
+}  // namespace
+
+nlohmann::ordered_json plan_json(const PlanRecord& record) {
+  const plan::RunPlan& plan = record.plan;
+  const double wall = record.setup_seconds + plan.counting_seconds;
+  const double relative = plan.thread.total > 0 ? plan.half_width / plan.thread.total : 0;
+  nlohmann::ordered_json json;
+  json["type"] = "plan";
+  json["n"] = record.engine.n();
+  json["engine"] = record.engine.header().engine;
+  json["threads"] = record.threads;
+  json["ranks"] = record.ranks;
+  json["work_units"] = plan.units;
+  json["strata"] = plan.strata;
+  json["sampled_units"] = plan.sampled_units;
+  json["sampled_share"] = plan.sampled_share;
+  json["sample_seconds"] = plan.sample_seconds;
+  json["setup_seconds"] = record.setup_seconds;
+  json["confidence"] = plan.confidence;
+  json["thread_seconds"] = plan.thread.total;
+  json["thread_seconds_error"] = plan.half_width;
+  json["thread_seconds_sampling_error"] = plan.thread.standard_error;
+  json["journal_thread_seconds"] = plan.journal_thread.total;
+  json["journal_thread_seconds_error"] = plan.journal_half_width;
+  json["largest_unit_seconds"] = plan.largest_unit_seconds;
+  json["counting_seconds"] = plan.counting_seconds;
+  json["efficiency"] = plan.efficiency;
+  json["wall_seconds"] = wall;
+  json["wall_seconds_error"] = plan.counting_seconds * relative;
+  json["memory_bytes"] = record.program_memory_bytes + plan.counting_memory_bytes;
+  json["counting_memory_bytes"] = plan.counting_memory_bytes;
+  json["program_memory_bytes"] = record.program_memory_bytes;
+  json["journal_bytes"] = plan.journal_bytes;
+  json["checkpoint_advised"] = wall > kCheckpointAdvisedSeconds;
+  return json;
+}
+
+std::string plan_text(const nlohmann::ordered_json& r) {
+  const auto number = [&r](const char* key) { return r[key].get<double>(); };
+  const auto count = [&r](const char* key) { return r[key].get<std::int64_t>(); };
+  std::string text = fmt::format("N={}, {} engine, {}, {} x {}\n", count("n"), r["engine"].get<std::string>(),
+                                 plural(count("work_units"), "work unit"), plural(count("threads"), "thread"),
+                                 plural(count("ranks"), "rank"));
+  text += fmt::format("sampled:     {} in {} ({:.1f} % of the thread time) in {}; setup {}\n",
+                      plural(count("sampled_units"), "unit"), plural(count("strata"), "cost band"),
+                      100 * number("sampled_share"), duration_text(number("sample_seconds")),
+                      duration_text(number("setup_seconds")));
+  text += fmt::format("thread time: {} +- {} ({:.0f} % confidence), largest unit {}\n",
+                      duration_text(number("thread_seconds")), duration_text(number("thread_seconds_error")),
+                      100 * number("confidence"), duration_text(number("largest_unit_seconds")));
+  text += fmt::format("wall time:   {} +- {} on {} x {} (counting at {:.1f} % efficiency, then setup)\n",
+                      duration_text(number("wall_seconds")), duration_text(number("wall_seconds_error")),
+                      plural(count("threads"), "thread"), plural(count("ranks"), "rank"), 100 * number("efficiency"));
+  text += fmt::format("memory:      {} per process ({} counting, {} the program)\n", bytes_text(number("memory_bytes")),
+                      bytes_text(number("counting_memory_bytes")), bytes_text(number("program_memory_bytes")));
+  text += fmt::format("journal:     {} ({} records)\n", bytes_text(number("journal_bytes")), count("work_units"));
+  if (r["checkpoint_advised"].get<bool>())
+    text += "advice:      a run this long is worth a --checkpoint journal (resumable after an interruption)\n";
+  return text;
+}
+
+}  // namespace nqueens::shell

@@ -1,0 +1,141 @@
+// `nqueens plan` run as a user would: its text and JSON forms, and every bad input refused with
+// exit 2 and one line on stderr before anything is built or sampled.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/program_harness.hpp"
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using harness::describe;
+using harness::lines_of;
+
+harness::Outcome run(std::vector<std::string> args) {
+  args.insert(args.begin(), NQUEENS_BINARY);
+  return harness::run_program(std::move(args));
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(PlanCli, JsonIsOneObjectWithEveryField) {
+  const harness::Outcome outcome = run({"plan", "-n", "13", "-t", "2", "--ranks", "3", "--format", "json"});
+  ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
+  const std::vector<std::string> lines = lines_of(outcome.out);
+  ASSERT_EQ(lines.size(), 1u) << describe(outcome);
+  const Json plan = Json::parse(lines[0]);
+  const std::vector<std::string> fields = {"type",
+                                           "n",
+                                           "engine",
+                                           "threads",
+                                           "ranks",
+                                           "work_units",
+                                           "strata",
+                                           "sampled_units",
+                                           "sampled_share",
+                                           "sample_seconds",
+                                           "setup_seconds",
+                                           "confidence",
+                                           "thread_seconds",
+                                           "thread_seconds_error",
+                                           "thread_seconds_sampling_error",
+                                           "journal_thread_seconds",
+                                           "journal_thread_seconds_error",
+                                           "largest_unit_seconds",
+                                           "counting_seconds",
+                                           "efficiency",
+                                           "wall_seconds",
+                                           "wall_seconds_error",
+                                           "memory_bytes",
+                                           "counting_memory_bytes",
+                                           "program_memory_bytes",
+                                           "journal_bytes",
+                                           "checkpoint_advised"};
+  std::vector<std::string> keys;
+  for (const auto& item : plan.items()) keys.push_back(item.key());
+  EXPECT_EQ(keys, fields);
+  EXPECT_EQ(plan["type"], "plan");
+  EXPECT_EQ(plan["n"], 13);
+  EXPECT_EQ(plan["engine"], "dfs");  // auto takes the DFS engine at N = 13, as count does
+  EXPECT_EQ(plan["threads"], 2);
+  EXPECT_EQ(plan["ranks"], 3);
+  EXPECT_GT(plan["work_units"].get<int>(), 0);
+  EXPECT_LE(plan["sampled_units"].get<int>(), plan["work_units"].get<int>());
+  EXPECT_GT(plan["thread_seconds"].get<double>(), 0);
+  EXPECT_GE(plan["thread_seconds_error"].get<double>(), 0);
+  EXPECT_GE(plan["wall_seconds"].get<double>(), plan["largest_unit_seconds"].get<double>());
+  EXPECT_GT(plan["efficiency"].get<double>(), 0);
+  EXPECT_LE(plan["efficiency"].get<double>(), 1 + 1e-9);
+  EXPECT_EQ(plan["memory_bytes"].get<double>(),
+            plan["counting_memory_bytes"].get<double>() + plan["program_memory_bytes"].get<double>());
+  EXPECT_GT(plan["journal_bytes"].get<double>(), 0);
+}
+
+TEST(PlanCli, TextSaysWhatItEstimatesAndHowLongItSampled) {
+  const harness::Outcome outcome = run({"plan", "-n", "16", "--engine", "join", "-t", "1"});
+  ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
+  for (const char* part : {"N=16, join engine", "sampled:", "thread time:", "confidence", "wall time:", "efficiency",
+                           "memory:", "per process", "journal:"})
+    EXPECT_TRUE(contains(outcome.out, part)) << part << "\n" << describe(outcome);
+  EXPECT_EQ(outcome.err, "") << describe(outcome);
+}
+
+TEST(PlanCli, TakesTheEngineAutoTakesForCount) {
+  const harness::Outcome outcome = run({"plan", "-n", "18", "--format", "json", "--sample-seconds", "0.2"});
+  ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
+  EXPECT_EQ(Json::parse(outcome.out)["engine"], "join") << describe(outcome);
+}
+
+// Each refused with exit 2 and one line, before an engine is built.
+TEST(PlanCli, BadInputIsOneLineAndExitTwo) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"plan"},
+      {"plan", "-n", "0"},
+      {"plan", "-n", "33"},
+      {"plan", "-n", "x"},
+      {"plan", "-n", "12", "-t", "0"},
+      {"plan", "-n", "12", "-t", "4097"},
+      {"plan", "-n", "12", "--ranks", "0"},
+      {"plan", "-n", "12", "--ranks", "-3"},
+      {"plan", "-n", "12", "--ranks", "2.5"},
+      {"plan", "-n", "12", "--engine", "fast"},
+      {"plan", "-n", "20", "--engine", "reference"},
+      {"plan", "-n", "3", "--engine", "join"},
+      {"plan", "-n", "12", "--engine", "join", "--symmetry", "none"},
+      {"plan", "-n", "12", "--sample-seconds", "0"},
+      {"plan", "-n", "12", "--confidence", "1"},
+      {"plan", "-n", "12", "--format", "csv"},
+  };
+  for (const std::vector<std::string>& args : bad) {
+    const harness::Outcome outcome = run(args);
+    std::string shown;
+    for (const std::string& word : args) shown += word + ' ';
+    EXPECT_EQ(outcome.exit_code, 2) << shown << describe(outcome);
+    EXPECT_EQ(outcome.out, "") << shown << describe(outcome);
+    EXPECT_EQ(lines_of(outcome.err).size(), 1u) << shown << describe(outcome);
+    EXPECT_TRUE(outcome.err.starts_with("nqueens: error: ")) << shown << describe(outcome);
+  }
+}
+
+// A budget too small for the run's costliest units is refused with the budget that would do,
+// before the plan counts them: at an N where one unit takes hours, a plan must not.
+TEST(PlanCli, RefusesABudgetTooSmallForTheCostliestUnits) {
+  const harness::Outcome outcome = run({"plan", "-n", "17", "--engine", "dfs", "--sample-seconds", "0.001"});
+  EXPECT_EQ(outcome.exit_code, 2) << describe(outcome);
+  EXPECT_EQ(outcome.out, "") << describe(outcome);
+  ASSERT_EQ(lines_of(outcome.err).size(), 1u) << describe(outcome);
+  EXPECT_TRUE(contains(outcome.err, "costliest units take about")) << describe(outcome);
+  EXPECT_TRUE(contains(outcome.err, "--sample-seconds")) << describe(outcome);
+}
+
+TEST(PlanCli, HelpHasExamples) {
+  const harness::Outcome outcome = run({"help", "plan"});
+  ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
+  EXPECT_TRUE(contains(outcome.out, "--ranks")) << describe(outcome);
+  EXPECT_TRUE(contains(outcome.out, "Examples:")) << describe(outcome);
+}
+
+}  // namespace

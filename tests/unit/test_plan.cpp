@@ -1,0 +1,219 @@
+// Planning a run (src/plan): the strata, the stratified ratio estimate and its error bar, the
+// list schedule, and the honesty of the whole: a plan's estimate of a run's thread time lies
+// within its own stated error bar of the thread time the run's units really take.
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "nqueens/oeis.hpp"
+#include "plan/estimate.hpp"
+#include "plan/makespan.hpp"
+#include "plan/plan.hpp"
+#include "plan/strata.hpp"
+#include "plan/unit_timer.hpp"
+#include "run/registry.hpp"
+
+namespace {
+
+using namespace nqueens;
+using namespace nqueens::plan;
+
+std::unique_ptr<Engine> engine_for(int n, const char* name) {
+  CountOptions options;
+  options.engine = name;
+  options.threads = 2;
+  return make_engine(n, options);
+}
+
+TEST(PlanStrata, HoldEveryUnitOnceInBandsOfTheCostOrder) {
+  for (const char* name : {"dfs", "join"}) {
+    const auto engine = engine_for(15, name);
+    const std::vector<Stratum> strata = make_strata(*engine, 16);
+    ASSERT_LE(strata.size(), 16u);
+    std::set<std::size_t> seen;
+    double weight = 0;
+    std::uint64_t cheapest_before = ~std::uint64_t{0};
+    for (const Stratum& stratum : strata) {
+      ASSERT_FALSE(stratum.ids.empty());
+      std::uint64_t costliest = 0, cheapest = ~std::uint64_t{0};
+      double sum = 0;
+      for (const std::size_t id : stratum.ids) {
+        EXPECT_TRUE(seen.insert(id).second) << name << " unit " << id;
+        costliest = std::max(costliest, engine->cost(id));
+        cheapest = std::min(cheapest, engine->cost(id));
+        sum += unit_weight(*engine, id);
+      }
+      EXPECT_DOUBLE_EQ(stratum.cost, sum);
+      EXPECT_LE(costliest, cheapest_before) << name << ": bands follow the cost order";
+      cheapest_before = cheapest;
+      weight += sum;
+    }
+    EXPECT_EQ(seen.size(), engine->unit_count()) << name;
+    // Every band but a lone costly unit's holds about a sixteenth of the weight.
+    for (const Stratum& stratum : strata) {
+      if (stratum.ids.size() > 1) {
+        EXPECT_LT(stratum.cost, weight / 16 * 2) << name;
+      }
+    }
+  }
+}
+
+TEST(PlanStrata, DrawOrderIsFixed) {
+  const auto engine = engine_for(14, "dfs");
+  const std::vector<Stratum> first = make_strata(*engine, 8), second = make_strata(*engine, 8);
+  ASSERT_EQ(first.size(), second.size());
+  for (std::size_t h = 0; h < first.size(); ++h) EXPECT_EQ(first[h].ids, second[h].ids);
+  EXPECT_THROW(make_strata(*engine, 0), std::invalid_argument);
+}
+
+TEST(PlanEstimate, StratumCountedWholeIsExact) {
+  const StratumSample whole{3, 6, {{1, 2}, {2, 3}, {3, 7}}};
+  const Estimate estimate = stratified_ratio_estimate(std::vector{whole});
+  EXPECT_DOUBLE_EQ(estimate.total, 12);
+  EXPECT_DOUBLE_EQ(estimate.standard_error, 0);
+}
+
+// Worked by hand: r = (2 + 6) / (1 + 3) = 2, residuals 0 and 0, so the ratio explains the sample
+// exactly; a second stratum with residuals +1, -1 around r = 5 / 2.
+TEST(PlanEstimate, RatioAndVarianceAsCochranGivesThem) {
+  const StratumSample exact{10, 20, {{1, 2}, {3, 6}}};
+  const StratumSample spread{4, 8, {{1, 3.5}, {1, 1.5}}};
+  EXPECT_DOUBLE_EQ(ratio(spread), 2.5);
+  const Estimate estimate = stratified_ratio_estimate(std::vector{exact, spread});
+  EXPECT_DOUBLE_EQ(estimate.total, 2 * 20 + 2.5 * 8);
+  // Stratum 2: e = (1, -1), s^2 = 2 / 1, v = 4^2 (1 - 2/4) 2 / 2 = 8.
+  EXPECT_NEAR(estimate.standard_error, std::sqrt(8.0), 1e-12);
+}
+
+TEST(PlanEstimate, RefusesAStratumWhoseSpreadIsUnknown) {
+  EXPECT_THROW(stratified_ratio_estimate(std::vector{StratumSample{5, 5, {}}}), std::invalid_argument);
+  EXPECT_THROW(stratified_ratio_estimate(std::vector{StratumSample{5, 5, {{1, 1}}}}), std::invalid_argument);
+}
+
+TEST(PlanEstimate, NormalQuantiles) {
+  EXPECT_NEAR(two_sided_z(0.95), 1.959964, 1e-6);
+  EXPECT_NEAR(two_sided_z(0.99), 2.575829, 1e-6);
+  EXPECT_NEAR(two_sided_z(0.999), 3.290527, 1e-6);
+  EXPECT_THROW(two_sided_z(1), std::invalid_argument);
+  EXPECT_THROW(two_sided_z(0), std::invalid_argument);
+}
+
+TEST(PlanMakespan, ListSchedule) {
+  const std::vector<double> units = {3, 3, 2, 2, 2};
+  EXPECT_DOUBLE_EQ(list_schedule_makespan(units, 1), 12);
+  EXPECT_DOUBLE_EQ(list_schedule_makespan(units, 2), 7);  // 3+2+2 and 3+2
+  EXPECT_DOUBLE_EQ(list_schedule_makespan(units, 1000000), 3);
+  EXPECT_DOUBLE_EQ(list_schedule_makespan({}, 4), 0);
+}
+
+TEST(PlanRun, RefusesBadOptions) {
+  const auto engine = engine_for(10, "dfs");
+  PlanOptions options;
+  options.threads = 0;
+  EXPECT_THROW(plan_run(*engine, options), std::invalid_argument);
+  options = {};
+  options.ranks = 0;
+  EXPECT_THROW(plan_run(*engine, options), std::invalid_argument);
+  options = {};
+  options.confidence = 1.5;
+  EXPECT_THROW(plan_run(*engine, options), std::invalid_argument);
+}
+
+// Every unit of a run counted by the plan's timer: the run's real thread time, by the clock the
+// plan samples with. Its totals must be the OEIS's, or it was no run.
+struct Population {
+  std::vector<double> cpu_seconds;  // by unit id
+  double total = 0;
+};
+
+// With several passes, each unit's least time of them: what the unit costs when nothing else
+// disturbs it (an interrupt, a burst of another job's cache traffic).
+Population count_every_unit(const Engine& engine, int passes = 1) {
+  std::vector<std::size_t> all(engine.costliest_first().begin(), engine.costliest_first().end());
+  UnitTimer timer(engine, 2);
+  Population population;
+  population.cpu_seconds.assign(engine.unit_count(), 1e300);
+  for (int pass = 0; pass < passes; ++pass) {
+    Totals totals;
+    for (const TimedUnit& unit : timer.count(all)) {
+      double& least = population.cpu_seconds[unit.unit.id];
+      least = std::min(least, unit.cpu_seconds);
+      totals += unit.unit.tally;
+    }
+    EXPECT_TRUE(totals.total == *oeis_total(engine.n())) << "N=" << engine.n();
+  }
+  for (const double seconds : population.cpu_seconds) population.total += seconds;
+  return population;
+}
+
+// The sampling alone, with no second timing in the comparison: a tenth of the units, drawn from
+// each band as the plan draws them (each band's first units in its draw order), and their times
+// taken from the same measurement as the run's total. The estimate must then lie within the bar
+// a plan states, at 99.9 % so that the check fails about once in a thousand (N, engine) pairs by
+// bad luck rather than once in twenty. Each unit's time is the least of three timings: on a busy
+// machine a few units of a few microseconds are lengthened tenfold by an interrupt or another
+// job, and at these N (a whole run of a few milliseconds) those few would decide the total and
+// whether the sample caught one, which is the machine's noise, not the sampling's; the plan's
+// repeatability term and the next test are where that noise is met.
+TEST(PlanHonesty, SampleEstimateLiesWithinItsBarOfTheWholeRun) {
+  const double z = two_sided_z(0.999);
+  for (const char* name : {"dfs", "join"}) {
+    for (int n = 12; n <= 16; ++n) {
+      const auto engine = engine_for(n, name);
+      const Population population = count_every_unit(*engine, 3);
+      std::vector<StratumSample> samples;
+      for (const Stratum& stratum : make_strata(*engine, 16)) {
+        StratumSample sample{stratum.ids.size(), stratum.cost, {}};
+        const std::size_t drawn = std::max<std::size_t>(2, stratum.ids.size() / 10);
+        for (std::size_t i = 0; i < std::min(drawn, stratum.ids.size()); ++i)
+          sample.drawn.push_back({unit_weight(*engine, stratum.ids[i]), population.cpu_seconds[stratum.ids[i]]});
+        samples.push_back(sample);
+      }
+      const Estimate estimate = stratified_ratio_estimate(samples);
+      EXPECT_LE(std::abs(estimate.total - population.total),
+                z * stated_standard_error(estimate, PlanOptions{}.repeatability))
+          << name << " N=" << n << ": estimate " << estimate.total << " s, run " << population.total << " s";
+    }
+  }
+}
+
+// The whole plan, sampling and timing its own units, against the run's units timed in the same
+// process right after. Both use the threads' CPU clocks, which do not count the time a thread
+// waits for a core, so other jobs on the machine barely move either figure; the plan stops
+// sampling at a 5 % sampling bar, so that it estimates rather than counts everything; and the
+// bar is taken at 99.9 %. What noise is left (a burst of another job's cache traffic during the
+// few milliseconds of a small N's sample) is met by repeating: a dishonest bar fails every
+// attempt, a disturbed measurement seldom three in a row. Not a timing assertion: no figure is
+// compared with a fixed time, only two measurements of the same work with each other.
+TEST(PlanHonesty, PlanLiesWithinItsBarOfTheRunItPlans) {
+  // Runs of tens of milliseconds and more: below that, two timings of the same whole run on a
+  // busy machine differ by a fifth (join N = 14: 4.8 to 7.3 ms), which no plan can foresee. Not
+  // the join at N = 17 either, whose plans run 30 % long (docs/performance.md, "Planning a run").
+  const std::pair<const char*, int> runs[] = {{"dfs", 15}, {"dfs", 16}, {"join", 16}};
+  for (const auto& [name, n] : runs) {
+    {
+      const auto engine = engine_for(n, name);
+      PlanOptions options;
+      options.threads = 2;
+      options.confidence = 0.999;
+      options.target_precision = 0.05;
+      bool within = false;
+      std::string attempts;
+      for (int attempt = 0; attempt < 3 && !within; ++attempt) {
+        const RunPlan plan = plan_run(*engine, options);
+        const double real = count_every_unit(*engine).total;
+        within = std::abs(plan.thread.total - real) <= plan.half_width;
+        attempts += " [plan " + std::to_string(plan.thread.total) + " +- " + std::to_string(plan.half_width) +
+                    " s from " + std::to_string(plan.sampled_units) + " units, run " + std::to_string(real) + " s]";
+      }
+      EXPECT_TRUE(within) << name << " N=" << n << ":" << attempts;
+    }
+  }
+}
+
+}  // namespace
