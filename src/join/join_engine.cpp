@@ -52,6 +52,10 @@ class JoinUnitCounter final : public UnitCounter {
     return tally;
   }
 
+  void prepare(std::size_t id) override {
+    if (id < plan_.units.size()) counter_.prepare(plan_.units[id]);
+  }
+
  private:
   const join::JoinPlan& plan_;
   join::JoinCounter counter_;
@@ -147,9 +151,10 @@ join::JoinMemory planned_memory(int n, const CountOptions& options) {
 }
 
 // From docs/performance.md ("The engine choice"): on this kind of machine the join engine is
-// ahead of the depth-first search from N = 12 on even boards, but only from N = 17 on odd ones,
-// whose many small off-centre units cost more than the depth-first search below that.
-constexpr int kFasterFromEven = 12;
+// ahead of the depth-first search from N = 14 on even boards (at 12 its slices cost more than the
+// whole count), but only from N = 17 on odd ones, whose many small off-centre units cost more
+// than the depth-first search below that.
+constexpr int kFasterFromEven = 14;
 constexpr int kFasterFromOdd = 17;
 
 std::string refusal(int n, const CountOptions& options) {

@@ -6,6 +6,14 @@ namespace nqueens::join {
 
 JoinCounter::JoinCounter(SliceCache& slices, MatchPath path) : slices_(slices), matcher_(path) {}
 
+void JoinCounter::prepare(const JoinUnit& unit) {
+  const UnitLayout layout = layout_of(slices_.n(), unit);
+  for (const SideLayout& side : {layout.east, layout.west}) {
+    slices_.get(side.north_rows);
+    slices_.get(side.south_rows);
+  }
+}
+
 JoinCount JoinCounter::count(const JoinUnit& unit) {
   const UnitLayout layout = layout_of(slices_.n(), unit);
   // All four pinned before either side is enumerated: the unit holds them until it ends.

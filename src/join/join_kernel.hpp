@@ -23,6 +23,8 @@ class JoinCounter {
  public:
   explicit JoinCounter(SliceCache& slices, MatchPath path = best_match_path());
   JoinCount count(const JoinUnit& unit);
+  //! Brings the unit's four slices into the cache (as far as its budget keeps them).
+  void prepare(const JoinUnit& unit);
 
  private:
   SliceCache& slices_;

@@ -225,9 +225,11 @@ void sample_until_done(Sample& sample, UnitTimer& timer, const PlanOptions& opti
                               ? options.sample_seconds
                               : std::clamp(kBudgetShare * counting_seconds(sample, workers), kLeastBudget, kMostBudget);
     const double left = budget - seconds_since(start);
-    // On a busy machine a unit's wall time exceeds its CPU time: the sample so far says by how much.
-    const double waiting = std::max(1.0, sample.counted_seconds(&TimedUnit::wall_seconds) /
-                                             std::max(1e-9, sample.counted_seconds(&TimedUnit::cpu_seconds)));
+    // On a busy machine a unit's wall time exceeds its CPU time, and preparing a unit comes on
+    // top of its count: the sample so far says by how much.
+    const double spent = sample.counted_seconds(&TimedUnit::wall_seconds) +
+                         sample.counted_seconds(&TimedUnit::prepare_seconds);
+    const double waiting = std::max(1.0, spent / std::max(1e-9, sample.counted_seconds(&TimedUnit::cpu_seconds)));
     bool grown = false;
     for (const double growth : kGrowths) {
       const std::vector<std::size_t> wanted = sample.targets(growth * static_cast<double>(sample.size()));

@@ -61,13 +61,16 @@ std::vector<TimedUnit> UnitTimer::count(std::span<const std::size_t> ids) {
           detail::take_over(&started);
           UnitCounter& counter = counters_.local();
           for (std::size_t i = range.begin(); i != range.end(); ++i) {
+            const auto prepare_start = std::chrono::steady_clock::now();
+            counter.prepare(order[i]);
             const auto wall_start = std::chrono::steady_clock::now();
             const double cpu_start = thread_cpu_seconds();
             const Tally tally = counter.count(order[i]);
             const double cpu = thread_cpu_seconds() - cpu_start;
             const std::uint64_t microseconds = microseconds_since(wall_start);
             const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-            timed[i] = {{order[i], tally, microseconds}, std::max(0.0, cpu - clock_overhead_), wall};
+            const double prepare = std::chrono::duration<double>(wall_start - prepare_start).count();
+            timed[i] = {{order[i], tally, microseconds}, std::max(0.0, cpu - clock_overhead_), wall, prepare};
           }
           detail::hand_over(&finished);
         },

@@ -19,6 +19,7 @@ struct TimedUnit {
   UnitCount unit;           //!< id, counts, and the steady-clock time as a journal records it
   double cpu_seconds = 0;   //!< the thread's CPU time over the kernel call
   double wall_seconds = 0;  //!< the steady clock over the kernel call
+  double prepare_seconds = 0;  //!< the steady clock over UnitCounter::prepare, before the call
 };
 
 //! One per plan: its arena and per-thread counters live across calls, so a counter's buffers
@@ -27,6 +28,8 @@ class UnitTimer {
  public:
   UnitTimer(const Engine& engine, int threads);
   //! Counts `ids` (distinct ids of the engine's run), costliest first, on the timer's threads.
+  //! Each unit is prepared first and then timed: a run orders its units so that neighbours share
+  //! what they build (the join's slices), which a scattered sample would pay for in every unit.
   std::vector<TimedUnit> count(std::span<const std::size_t> ids);
 
  private:

@@ -423,7 +423,7 @@ TEST_F(ResumeCli, TornLastRecordIsDroppedWithAWarningAndRecounted) {
   EXPECT_EQ(scan.units.size(), scan.header.unit_count);
 }
 
-// ---- damaged headers, line ends and first bytes (issue 22.3, 22.4, 22.6) ------------------------
+// ---- damaged headers, line ends and first bytes ------------------------
 
 // The journal's bytes with one bit of byte `at` flipped.
 std::string flip_bit(std::string bytes, std::size_t at, int bit = 0) {
@@ -675,7 +675,7 @@ TEST_F(ResumeCli, DevicesAndHugeFilesAreRefusedWithoutReadingThem) {
   EXPECT_EQ(big.exit_code, 3) << describe(big);
   EXPECT_TRUE(contains(big.err, "more than a journal of")) << big.err;
   EXPECT_LT(big.max_rss_kib, 100 * 1024) << "read whole";
-  // Zeros to the end, however many, are a torn tail (issue 22.4): cut off, never read into memory.
+  // Zeros to the end, however many, are a torn tail: cut off, never read into memory.
   fs::resize_file(file("big.journal"), records.size());
   fs::resize_file(file("big.journal"), std::uintmax_t{2} << 30);
   const Outcome zeros = run({"count", "-n", "10", "--checkpoint", file("big.journal").string()});
@@ -705,7 +705,7 @@ TEST_F(ResumeCli, ZeroFilledBlockAtTheEndIsATornTail) {
   EXPECT_EQ(numbers(last_record(r)), numbers(whole));
 }
 
-// ---- input never sizes the memory (issue 22.12) -------------------------------------------------
+// ---- input never sizes the memory -------------------------------------------------
 
 // A 134-byte journal whose header (its checksum sound) claims a join run of N = 23 with far more
 // units than it has made `check` and `count` allocate by the claim (40 M units: 2.19 GB before
@@ -950,7 +950,7 @@ TEST_F(ShardCli, ShardFileGoesToStdoutWithoutOutput) {
 
 TEST_F(ShardCli, MissingDoubledAlteredOrConflictingShardsAreNamedByIdWithNoTotal) {
   const std::vector<std::string> files = shards(12, 3);
-  const auto engine = nqueens::make_engine(12, {});  // the CLI's default: auto, which is join at 12
+  const auto engine = nqueens::make_engine(12, {});  // the CLI's default: auto
   const std::vector<std::size_t> third = nqueens::shard_ids(*engine, {3, 3});
 
   auto expect_rejected = [&](const std::vector<std::string>& inputs, const std::string& message) {
@@ -979,13 +979,13 @@ TEST_F(ShardCli, MissingDoubledAlteredOrConflictingShardsAreNamedByIdWithNoTotal
 }
 
 TEST_F(ShardCli, ShardsOfDifferentRunsAreBadInput) {
-  const std::vector<std::string> twelve = shards(12, 2, "n12");
-  const std::vector<std::string> fourteen = shards(14, 2, "n14");  // the same engine (join) as 12
-  const Outcome r = merge({twelve[0], fourteen[1]});
+  const std::vector<std::string> sixteen = shards(16, 2, "n16");
+  const std::vector<std::string> fourteen = shards(14, 2, "n14");  // the same engine (join) as 16
+  const Outcome r = merge({sixteen[0], fourteen[1]});
   EXPECT_EQ(r.exit_code, 2) << describe(r);
-  EXPECT_TRUE(contains(r.err, "N is 12 there, 14 here") || contains(r.err, "N is 14 there, 12 here")) << r.err;
+  EXPECT_TRUE(contains(r.err, "N is 16 there, 14 here") || contains(r.err, "N is 14 there, 16 here")) << r.err;
   write_bytes(file("junk.json"), "{\"not\": \"a shard\"}");
-  const Outcome junk = merge({twelve[0], file("junk.json").string()});
+  const Outcome junk = merge({sixteen[0], file("junk.json").string()});
   EXPECT_EQ(junk.exit_code, 3) << describe(junk);
 }
 
@@ -1130,7 +1130,7 @@ TEST_F(ShardCli, OlderShardFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
   }
 }
 
-// ---- partial damage (issue 22.5, 22.6) ---------------------------------------------------------
+// ---- partial damage ---------------------------------------------------------
 
 // The lines of a text, each with its newline.
 std::vector<std::string> text_lines(const std::string& text) {

@@ -115,7 +115,7 @@ TEST_P(DamagedJournal, EveryFlippedByteOfASampleOfLinesIsDamageAndRepaired) {
   for (const std::size_t line : {std::size_t{0}, starts.size() / 2, starts.size() - 1}) {
     const std::size_t end = line + 1 < starts.size() ? starts[line + 1] : finished_.size();
     // In the header, every one of its first 18 bytes ("nqueens-journal 3 ": one flipped bit
-    // there made "not an nqueens journal" of it, issue 22.4), then every fifth.
+    // there made "not an nqueens journal" of it), then every fifth.
     for (std::size_t at = starts[line]; at < end; at += line == 0 && at >= 18 ? 5 : 1) {
       SCOPED_TRACE(testing::Message() << "line " << line + 1 << ", byte " << at - starts[line]);
       std::string damaged = finished_;

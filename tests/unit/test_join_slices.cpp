@@ -11,6 +11,7 @@
 #include <string>
 
 #include "join/join_engine.hpp"
+#include "join/join_kernel.hpp"
 #include "join/join_memory.hpp"
 #include "join/join_plan.hpp"
 #include "join/quarter_slice.hpp"
@@ -65,6 +66,26 @@ TEST(SliceCache, KeepsPinnedSlicesAndEvictsBeyondItsBudget) {
   unbounded.get(0b1111);
   unbounded.get(0b1111);
   EXPECT_EQ(unbounded.builds(), 1u);
+}
+
+// What plan times a unit after: its four slices made, so that counting it builds none.
+TEST(JoinCounter, PrepareMakesTheUnitsSlicesAndLeavesItsCountAlone) {
+  const join::JoinPlan plan = join::split(14);
+  for (const std::size_t id : {std::size_t{0}, plan.units.size() / 2, plan.units.size() - 1}) {
+    join::SliceCache cache(14, UINT64_MAX);
+    join::JoinCounter prepared(cache);
+    prepared.prepare(plan.units[id]);
+    const std::uint64_t built = cache.builds();
+    EXPECT_GE(built, 1u);
+    EXPECT_LE(built, 4u);
+    const join::JoinCount counted = prepared.count(plan.units[id]);
+    EXPECT_EQ(cache.builds(), built) << "unit " << id << ": the count built a slice prepare left out";
+    join::SliceCache cold_cache(14, UINT64_MAX);
+    join::JoinCounter cold(cold_cache);
+    const join::JoinCount want = cold.count(plan.units[id]);
+    EXPECT_EQ(counted.pairs, want.pairs) << "unit " << id;
+    EXPECT_EQ(counted.halves, want.halves) << "unit " << id;
+  }
 }
 
 std::map<std::size_t, Tally> unit_tallies(const Engine& engine, int threads) {

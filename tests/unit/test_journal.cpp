@@ -305,7 +305,7 @@ TEST_F(JournalTest, HeaderEditedToAnotherRunFailsEveryRecord) {
   expect_refused<JournalCorrupt>(path, edited, "line 2: the record fails its checksum");
 }
 
-// ---- damaged headers, line ends and first bytes (issue 22.3, 22.4) ------------------------------
+// ---- damaged headers, line ends and first bytes ------------------------------
 
 // The header with one bit of byte `at` flipped.
 std::string with_header_bit_flipped(std::string bytes, std::size_t at, int bit = 0) {

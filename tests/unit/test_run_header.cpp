@@ -243,7 +243,7 @@ TEST(RunHeader, JoinRefusesASymmetryModeOrASplitDepth) {
 }
 
 // A header claiming 160 M units of a join run of N = 23 (which has 19.6 M) passed the old bound
-// of C(n, n/2) (n/2)^2 row-set cases and sized gigabytes (issue 22.12): a join run's unit count
+// of C(n, n/2) (n/2)^2 row-set cases and sized gigabytes: a join run's unit count
 // is known without making its plan, and a header is held to it.
 TEST(RunHeader, JoinHoldsTheUnitCountToItsRuns) {
   for (const int n : {4, 9, 12, 13}) {

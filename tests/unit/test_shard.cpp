@@ -175,7 +175,7 @@ TEST(Shard, WhatIsNoShardFileIsRefused) {
     EXPECT_THROW(nqueens::parse_shard_json(bad, "bad.json"), nqueens::ShardFileError) << bad.substr(0, 80);
 }
 
-// ---- partial damage: a shard file loses at most what is damaged (issue 22.5) --------------------
+// ---- partial damage: a shard file loses at most what is damaged --------------------
 
 // Of 150 random single-bit flips in a shard file, 110 made the whole file unreadable (merge exit
 // 3). Read line by line, a flipped bit costs at most the one entry it hits, and no entry is ever
