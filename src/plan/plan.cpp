@@ -227,8 +227,8 @@ void sample_until_done(Sample& sample, UnitTimer& timer, const PlanOptions& opti
     const double left = budget - seconds_since(start);
     // On a busy machine a unit's wall time exceeds its CPU time, and preparing a unit comes on
     // top of its count: the sample so far says by how much.
-    const double spent = sample.counted_seconds(&TimedUnit::wall_seconds) +
-                         sample.counted_seconds(&TimedUnit::prepare_seconds);
+    const double spent =
+        sample.counted_seconds(&TimedUnit::wall_seconds) + sample.counted_seconds(&TimedUnit::prepare_seconds);
     const double waiting = std::max(1.0, spent / std::max(1e-9, sample.counted_seconds(&TimedUnit::cpu_seconds)));
     bool grown = false;
     for (const double growth : kGrowths) {

@@ -16,9 +16,9 @@
 namespace nqueens::plan {
 
 struct TimedUnit {
-  UnitCount unit;           //!< id, counts, and the steady-clock time as a journal records it
-  double cpu_seconds = 0;   //!< the thread's CPU time over the kernel call
-  double wall_seconds = 0;  //!< the steady clock over the kernel call
+  UnitCount unit;              //!< id, counts, and the steady-clock time as a journal records it
+  double cpu_seconds = 0;      //!< the thread's CPU time over the kernel call
+  double wall_seconds = 0;     //!< the steady clock over the kernel call
   double prepare_seconds = 0;  //!< the steady clock over UnitCounter::prepare, before the call
 };
 

@@ -240,18 +240,18 @@ TEST(CliCount, VerifiedTextTableHasOneOkRowPerN) {
 }
 
 TEST(CliCount, WideTextTableShowsEveryColumn) {
-  const auto r = run({"count", "-n", "1-12", "--verify", "--wide"});
+  const auto r = run({"count", "-n", "1-14", "--verify", "--wide"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const std::vector<std::string> lines = lines_of(r.out);
-  ASSERT_EQ(lines.size(), 13u) << describe(r);
+  ASSERT_EQ(lines.size(), 15u) << describe(r);
   EXPECT_EQ(words(lines[0]), (std::vector<std::string>{"N", "total", "unique", "expected", "status", "seconds",
                                                        "solutions/s", "S180", "S90", "engine"}));
-  for (int n = 1; n <= 12; ++n) {
+  for (int n = 1; n <= 14; ++n) {
     const std::vector<std::string> cells = words(lines[static_cast<std::size_t>(n)]);
     ASSERT_EQ(cells.size(), 10u) << lines[static_cast<std::size_t>(n)];
     EXPECT_EQ(cells[3], std::to_string(kA000170[static_cast<std::size_t>(n)])) << "N=" << n;
     EXPECT_EQ(cells[4], "ok") << "N=" << n;
-    EXPECT_EQ(cells[9], n == 12 ? "join" : "dfs") << "N=" << n;
+    EXPECT_EQ(cells[9], n == 14 ? "join" : "dfs") << "N=" << n;
   }
 }
 
