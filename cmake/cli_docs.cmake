@@ -1,4 +1,4 @@
-# The nqueens(1) man page and the bash completion, both made at build time from the program's
+# The nqueens(1) man page and the bash, zsh and fish completions, both made at build time from the program's
 # own --help texts, so that they list exactly the commands and options it has. Included by the
 # top-level CMakeLists.txt when the program is built; nqueens_install_cli_docs() installs them.
 find_program(NQUEENS_HELP2MAN help2man)
@@ -12,15 +12,27 @@ if(NQUEENS_MAN AND NOT NQUEENS_HELP2MAN)
                       "or configure with -DNQUEENS_MAN=OFF")
 endif()
 
+# bash, zsh and fish completions, one generator for all three (so they offer the same options).
 set(NQUEENS_COMPLETION ${PROJECT_BINARY_DIR}/completions/nqueens)
-add_custom_command(OUTPUT ${NQUEENS_COMPLETION}
-  COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:nqueens_cli> -DOUTPUT=${NQUEENS_COMPLETION}
-          -DTEMPLATE=${PROJECT_SOURCE_DIR}/cmake/nqueens-completion.bash.in
-          -P ${PROJECT_SOURCE_DIR}/cmake/make_completion.cmake
-  DEPENDS nqueens_cli ${PROJECT_SOURCE_DIR}/cmake/make_completion.cmake
-          ${PROJECT_SOURCE_DIR}/cmake/nqueens-completion.bash.in
-  COMMENT "Making the bash completion of nqueens from its --help")
-set(nqueens_docs ${NQUEENS_COMPLETION})
+set(NQUEENS_ZSH_COMPLETION ${PROJECT_BINARY_DIR}/completions/_nqueens)
+set(NQUEENS_FISH_COMPLETION ${PROJECT_BINARY_DIR}/completions/nqueens.fish)
+set(nqueens_docs "")
+foreach(shell bash zsh fish)
+  set(output ${NQUEENS_COMPLETION})
+  if(shell STREQUAL "zsh")
+    set(output ${NQUEENS_ZSH_COMPLETION})
+  elseif(shell STREQUAL "fish")
+    set(output ${NQUEENS_FISH_COMPLETION})
+  endif()
+  set(template ${PROJECT_SOURCE_DIR}/cmake/nqueens-completion.${shell}.in)
+  add_custom_command(OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:nqueens_cli> -DSHELL=${shell} -DOUTPUT=${output}
+            -DTEMPLATE=${template} -P ${PROJECT_SOURCE_DIR}/cmake/make_completion.cmake
+    DEPENDS nqueens_cli ${PROJECT_SOURCE_DIR}/cmake/make_completion.cmake
+            ${PROJECT_SOURCE_DIR}/cmake/help_texts.cmake ${template}
+    COMMENT "Making the ${shell} completion of nqueens from its --help")
+  list(APPEND nqueens_docs ${output})
+endforeach()
 
 set(NQUEENS_MAN_PAGE ${PROJECT_BINARY_DIR}/nqueens.1)
 if(NQUEENS_MAN)
@@ -35,7 +47,11 @@ endif()
 add_custom_target(nqueens_cli_docs ALL DEPENDS ${nqueens_docs})
 
 function(nqueens_install_cli_docs)
+  # Where each shell's packages put completions: bash-completion loads them on demand, zsh's
+  # Debian-style fpath holds vendor-completions, fish reads vendor_completions.d.
   install(FILES ${NQUEENS_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+  install(FILES ${NQUEENS_ZSH_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+  install(FILES ${NQUEENS_FISH_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
   if(NQUEENS_MAN)
     install(FILES ${NQUEENS_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
   endif()

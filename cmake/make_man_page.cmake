@@ -24,8 +24,16 @@ file(WRITE ${include_file} "${body}")
 
 get_filename_component(directory ${PROGRAM} DIRECTORY)
 get_filename_component(name ${PROGRAM} NAME)
+# help2man prints --version's lines after the first as the page's last paragraph, which would
+# land in EXAMPLES; the build details (commit, compiler, SIMD paths) belong to `nqueens version`,
+# so the page gets the first line ("nqueens 0.1.0") only.
+execute_process(COMMAND ${PROGRAM} --version RESULT_VARIABLE result OUTPUT_VARIABLE version_text)
+if(NOT result EQUAL 0)
+  message(FATAL_ERROR "${PROGRAM} --version failed (${result})")
+endif()
+string(REGEX MATCH "^[^\n]*" version_line "${version_text}")
 execute_process(
-  COMMAND ${CMAKE_COMMAND} -E env "PATH=${directory}:$ENV{PATH}" ${HELP2MAN} --no-info --section 1 --name "count the solutions of the N-Queens problem, exactly and fast"
+  COMMAND ${CMAKE_COMMAND} -E env "PATH=${directory}:$ENV{PATH}" ${HELP2MAN} --no-info --version-string "${version_line}" --section 1 --name "count the solutions of the N-Queens problem, exactly and fast"
           --include ${include_file} --include ${INCLUDE} --output ${OUTPUT} ${name}
   RESULT_VARIABLE result ERROR_VARIABLE err)
 if(NOT result EQUAL 0)

@@ -80,7 +80,8 @@ endforeach()
 
 # The program's documentation goes with it.
 if(EXISTS ${prefix}/bin/nqueens)
-  set(docs share/bash-completion/completions/nqueens)
+  set(docs share/bash-completion/completions/nqueens share/zsh/vendor-completions/_nqueens
+           share/fish/vendor_completions.d/nqueens.fish share/doc/nqueens/usage.md)
   if(EXISTS ${BUILD_DIR}/nqueens.1)  # made when help2man was found
     list(APPEND docs share/man/man1/nqueens.1)
   endif()
