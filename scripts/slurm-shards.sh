@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Slurm: one board size counted as a job array of K shards, then merged by a second job that
-# starts only when every shard has succeeded. Run it plainly, not through sbatch: it submits both.
+# starts only when every shard has succeeded (and is cancelled if one fails for good). Run it
+# plainly, not through sbatch: it submits both; a re-run while the merge is still queued for the
+# same OUT_DIR submits the shards only.
 #
 #   N=21 K=32 scripts/slurm-shards.sh              # all 32 shards, then the merge
 #   N=21 K=32 ARRAY=5,9 scripts/slurm-shards.sh    # only shards 5 and 9 again, then the merge
@@ -31,6 +33,17 @@ dir=${OUT_DIR:-$PWD/shards-n$N-k$K}
 submit() {
   local array=${ARRAY:-1-$K} cpus=${CPUS:-16} grace=${GRACE:-300}
   mkdir -p "$dir"
+  # One merge job per output directory, named after it: job names are the user's, and two runs
+  # with different OUT_DIRs must not see each other's merge.
+  local merge_name merging
+  merge_name="nqueens-merge-$(printf '%s' "$dir" | cksum | cut -d' ' -f1)"
+  # A merge still queued for this directory (a re-run while the first run's shards are pending
+  # or running) is kept, not doubled: two merges would write result.jsonl twice. Asked of Slurm
+  # (squeue), not of a marker file: a marker outlives a merge that was cancelled (by
+  # --kill-on-invalid-dep or scancel) or has ended, and would then keep the re-run from
+  # submitting the merge it needs. Asked before anything is submitted, so that a squeue that
+  # fails (controller unreachable) stops the script with nothing half submitted.
+  merging=$(squeue --me -h --name="$merge_name" -o %i)
   local job
   # The shard count travels as K: SLURM_ARRAY_TASK_COUNT counts only the tasks of this array
   # (2 for --array=5,9), which would make other shards than the first run did.
@@ -38,9 +51,16 @@ submit() {
     --signal=TERM@"$grace" --output="$dir/shard-%a.log" \
     --export=ALL,N="$N",K="$K",NQUEENS="$binary",OUT_DIR="$dir" "$0")
   job=${job%%;*}  # --parsable prints "id" or "id;cluster"
-  sbatch --parsable --dependency=afterok:"$job" --job-name=nqueens-merge --output="$dir/merge.log" \
-    --wrap "'$binary' merge --verify --format json '$dir'/shard-*.json > '$dir/result.jsonl'" >/dev/null
   echo "submitted shards $array of $K as job $job; the merged result will be in $dir/result.jsonl"
+  if [[ -n "$merging" ]]; then
+    echo "kept the merge job already queued for $dir (job ${merging//$'\n'/, }): it merges when the shards it waits for succeed; if one fails it is cancelled and the next re-run submits a new merge"
+    return
+  fi
+  # --kill-on-invalid-dep: a shard that fails for good makes afterok impossible; without it the
+  # merge would stay pending (DependencyNeverSatisfied) forever instead of being cancelled.
+  sbatch --parsable --dependency=afterok:"$job" --kill-on-invalid-dep=yes --job-name="$merge_name" \
+    --output="$dir/merge.log" \
+    --wrap "'$binary' merge --verify --format json '$dir'/shard-*.json > '$dir/result.jsonl'" >/dev/null
 }
 
 count_shard() {

@@ -5,7 +5,8 @@
 #   scripts/xargs-shards.sh 17 8 2 --symmetry mirror
 # Shard files and journals go to $OUT_DIR (default shards-nN-kK). Every shard keeps a
 # checkpoint journal, so running the script again after a crash or Ctrl-C resumes the
-# unfinished shards and answers the finished ones from their journals at once.
+# unfinished shards and answers the finished ones from their journals at once. Interrupted, it
+# stops its shards, prints that hint and exits 130 (SIGINT) or 143 (SIGTERM).
 set -euo pipefail
 
 usage="usage: xargs-shards.sh N K [P] [count options...]"
@@ -21,10 +22,43 @@ mkdir -p "$dir"
 # P shards share the machine: give each its share of the cores rather than all of them.
 threads=$(( $(nproc) / p > 0 ? $(nproc) / p : 1 ))
 
-# xargs exits 123 if any shard failed; set -e then stops before the merge.
+# xargs runs in the background so that a signal to this script is handled at once, not after
+# the shards end. On SIGINT or SIGTERM: stop xargs first (or it would start the next shards), then
+# send SIGTERM to the running shards, which save their journals and stop; exit 130 or 143 as an
+# interrupted command should (xargs' own 123 would read as a failed shard). SIGTERM and not the
+# signal received: a background command of a script starts with SIGINT ignored.
+xargs_pid=""
+interrupted() {  # interrupted STATUS ARGS...: ARGS are the extra count options, for the hint
+  trap '' INT TERM
+  local shards=""
+  if [[ -n "$xargs_pid" ]]; then
+    # Stopped while its shards are listed and signalled: Ctrl-C reaches the shards too, and
+    # xargs would start the next ones as they exit.
+    kill -STOP "$xargs_pid" 2>/dev/null || true
+    shards=$(pgrep -P "$xargs_pid" || true)
+    # shellcheck disable=SC2086  # one pid a word
+    [[ -z "$shards" ]] || kill -TERM $shards 2>/dev/null || true
+    kill -TERM "$xargs_pid" 2>/dev/null || true
+    kill -CONT "$xargs_pid" 2>/dev/null || true
+    for pid in $shards; do while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done; done
+  fi
+  echo "xargs-shards: interrupted; the finished units are in the journals in $dir." >&2
+  echo "xargs-shards: to resume, run this script again with the same arguments:" >&2
+  echo "  ${OUT_DIR:+OUT_DIR=$(printf '%q' "$OUT_DIR") }$0 $(printf '%q ' "$n" "$k" "$p" "$@")" >&2
+  exit "$1"
+}
+args=("$@")
+trap 'interrupted 130 "${args[@]}"' INT
+trap 'interrupted 143 "${args[@]}"' TERM
+
 seq 1 "$k" | xargs -P "$p" -I{} \
   "$binary" count -n "$n" -t "$threads" --shard "{}/$k" \
-    --checkpoint "$dir/shard-{}.journal" --output "$dir/shard-{}.json" "$@"
+    --checkpoint "$dir/shard-{}.journal" --output "$dir/shard-{}.json" "$@" &
+xargs_pid=$!
+# xargs exits 123 if any shard failed: stop here, before the merge.
+status=0
+wait "$xargs_pid" || status=$?
+((status == 0)) || { echo "xargs-shards: a shard failed (xargs exited $status)" >&2; exit "$status"; }
 
 # merge refuses (exit 1, no total) unless the files hold every unit exactly once.
 files=()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# scripts/slurm-shards.sh against a fake Slurm (tests/program/fake_slurm: sbatch, srun and scontrol
-# that record their arguments) and the variables Slurm sets in an array task: the submission, a
-# re-run of some shards with --array, the tasks themselves, the time limit (SIGTERM to the step,
+# scripts/slurm-shards.sh against a fake Slurm (tests/program/fake_slurm: sbatch, srun, scontrol and
+# squeue that record their arguments) and the variables Slurm sets in an array task: the submission,
+# a merge cancelled if a shard fails for good, a re-run of some shards with --array that keeps a
+# merge still queued and submits one otherwise, the tasks themselves, the time limit (SIGTERM to the step,
 # then requeue and resume) and a failure that must not be requeued.
 #   tests/slurm_shards_test.sh path/to/nqueens path/to/slurm-shards.sh
 set -euo pipefail
@@ -30,15 +31,39 @@ N=10 K=3 CPUS=2 NQUEENS="$binary" OUT_DIR="$out" bash "$script" >submit.txt
 [[ -d "$out" ]] || fail "the submission did not create $out"
 expect_line submit.txt "shards 1-3 of 3 as job 1001"
 expect_line slurm.log "^sbatch --parsable --array=1-3 --cpus-per-task=2 .*--signal=TERM@300 --output=$out/shard-%a.log .*K=3.*$script$"
-expect_line slurm.log "^sbatch --parsable --dependency=afterok:1001 .*--output=$out/merge.log --wrap .* merge --verify"
+expect_line slurm.log "^sbatch --parsable --dependency=afterok:1001 --kill-on-invalid-dep=yes --job-name=nqueens-merge-[0-9]+ --output=$out/merge.log --wrap .* merge --verify"
+merge_name=$(grep -Eo -- "--job-name=nqueens-merge-[0-9]+" slurm.log | head -1)
+merge_name=${merge_name#--job-name=}
+expect_line slurm.log "^squeue --me -h --name=$merge_name -o %i$"
 expect_line "$script" "^#SBATCH --requeue$"
 expect_line "$script" "^#SBATCH --open-mode=append$"
 
-# Only shards 2 and 3 again: the array names them, K still says how many shards there are.
+# Shards 2 and 3 again while the first merge (1002) is still queued: it is kept, not doubled.
+: >slurm.log
+ARRAY=2,3 N=10 K=3 CPUS=2 NQUEENS="$binary" OUT_DIR="$out" bash "$script" >rerun.txt
+expect_line slurm.log "^sbatch --parsable --array=2,3 .*K=3"
+if grep -q -- "--dependency" slurm.log; then fail "a second merge job was submitted for $out"; fi
+expect_line rerun.txt "kept the merge job already queued for $out \(job 1002\)"
+
+# Another OUT_DIR has its own merge, whatever is queued for the first one.
+: >slurm.log
+N=10 K=3 CPUS=2 NQUEENS="$binary" OUT_DIR="$work/runs/other" bash "$script" >/dev/null
+expect_line slurm.log "^sbatch --parsable --dependency=afterok:1004 .*--output=$work/runs/other/merge.log"
+
+# Once the merge has left the queue (a shard failed and --kill-on-invalid-dep cancelled it), the
+# re-run of shards 2 and 3 (the array names them, K still says how many there are) submits a new one.
+: >"$FAKE_SLURM_LOG.queue"
 : >slurm.log
 ARRAY=2,3 N=10 K=3 CPUS=2 NQUEENS="$binary" OUT_DIR="$out" bash "$script" >/dev/null
 expect_line slurm.log "^sbatch --parsable --array=2,3 .*K=3"
-expect_line slurm.log "afterok:1003 "
+expect_line slurm.log "afterok:1006 --kill-on-invalid-dep=yes --job-name=$merge_name "
+
+# A squeue that fails stops the script before it submits anything.
+: >slurm.log
+status=0
+FAKE_SQUEUE_FAIL=1 N=10 K=3 NQUEENS="$binary" OUT_DIR="$out" bash "$script" >/dev/null 2>&1 || status=$?
+[[ $status -ne 0 ]] || fail "the script went on after squeue failed"
+if grep -q "^sbatch" slurm.log; then fail "jobs were submitted although squeue failed"; fi
 
 # ---- array tasks: what Slurm sets, a rerun's task count included ---------------------------------
 task() {  # task I [VAR=VALUE...]: array task I of the rerun of job 1001, 2 CPUs, N=10 in 3 shards
@@ -92,4 +117,4 @@ task 3 NQUEENS=/bin/false OUT_DIR="$work/runs/false" >false.log 2>&1 || status=$
 [[ $status -eq 1 ]] || fail "a failing task exited $status, not 1"
 if grep -q "^scontrol" slurm.log; then fail "a failed task was requeued"; fi
 
-echo "slurm-shards.sh: submission, --array reruns, tasks, time limit and requeue all behave"
+echo "slurm-shards.sh: submission, one merge per directory, --array reruns, tasks, time limit and requeue all behave"

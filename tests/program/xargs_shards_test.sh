@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# scripts/xargs-shards.sh: a small run sharded and merged; a run interrupted by SIGTERM (to the
+# script) or SIGINT (to its process group, as Ctrl-C does) exits 143 or 130, not xargs' 123, leaves
+# no shard running, names the script in its resume hint, and running the script again with the
+# same arguments resumes from the journals and finishes.
+#   tests/program/xargs_shards_test.sh path/to/nqueens path/to/xargs-shards.sh
+set -euo pipefail
+set -m  # background jobs keep SIGINT (a script's background job starts with it ignored)
+
+binary=$(realpath "$1")
+script=$(realpath "$2")
+work=$(mktemp -d "${TMPDIR:-/tmp}/nqueens-xargs.XXXXXX")
+cd "$work"
+export NQUEENS="$binary"
+
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
+bash "$script" 10 3 2 >small.txt 2>&1 || fail "N=10 in 3 shards exited $?: $(cat small.txt)"
+grep -q 724 small.txt || fail "no total 724: $(cat small.txt)"
+[[ -f shards-n10-k3/shard-3.json ]] || fail "no shard files in shards-n10-k3"
+
+runner=""
+cleanup() {  # a failed check must not leave the run and its shards behind
+  if [[ -n "$runner" ]]; then kill -KILL -- "-$runner" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+interrupt() {  # interrupt SIGNAL STATUS TARGET: N=17 in 4 shards, 2 at a time, stopped once journals exist
+  local out="$work/n17-$1" status=0
+  OUT_DIR="$out" bash "$script" 17 4 2 >"$1.txt" 2>&1 &
+  runner=$!
+  for _ in $(seq 200); do [[ -s "$out/shard-1.journal" ]] && break; sleep 0.05; done
+  [[ -s "$out/shard-1.journal" ]] || fail "no journal in $out: $(cat "$1.txt")"
+  sleep 0.2  # early: on a fast machine the first two shards of N=17 end within a second
+  # TARGET: the script alone (kill PID), or its whole process group as Ctrl-C in a terminal does.
+  if [[ $3 == group ]]; then kill -"$1" -- "-$runner"; else kill -"$1" "$runner"; fi
+  wait "$runner" || status=$?
+  runner=""
+  [[ $status -eq $2 ]] || fail "interrupted by SIG$1, it exited $status, not $2: $(cat "$1.txt")"
+  grep -q "run this script again with the same arguments" "$1.txt" || fail "no resume hint: $(cat "$1.txt")"
+  grep -Fq "OUT_DIR=$out $script 17 4 2" "$1.txt" || fail "the hint does not name the script: $(cat "$1.txt")"
+  if pgrep -f -- "--checkpoint $out/" >/dev/null; then fail "shards still run after SIG$1"; fi
+  [[ ! -e "$out/shard-4.json" ]] || fail "shard 4 was started after SIG$1"
+}
+interrupt TERM 143 script
+interrupt INT 130 group
+
+# Again with the same arguments: resumes from the journals and merges the right total.
+OUT_DIR="$work/n17-INT" bash "$script" 17 4 2 >resume.txt 2>&1 || fail "the resumed run exited $?: $(cat resume.txt)"
+grep -q 95815104 resume.txt || fail "the resumed run's total is not 95815104: $(cat resume.txt)"
+
+echo "xargs-shards.sh: shards merged; SIGTERM and SIGINT exit 143 and 130 with a resume hint"
