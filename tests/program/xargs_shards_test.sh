@@ -26,20 +26,20 @@ cleanup() {  # a failed check must not leave the run and its shards behind
 }
 trap cleanup EXIT
 
-interrupt() {  # interrupt SIGNAL STATUS TARGET: N=17 in 4 shards, 2 at a time, stopped once journals exist
-  local out="$work/n17-$1" status=0
-  OUT_DIR="$out" bash "$script" 17 4 2 >"$1.txt" 2>&1 &
+interrupt() {  # interrupt SIGNAL STATUS TARGET: N=18 in 4 shards, 2 at a time, stopped once journals exist
+  local out="$work/n18-$1" status=0
+  OUT_DIR="$out" bash "$script" 18 4 2 >"$1.txt" 2>&1 &
   runner=$!
   for _ in $(seq 200); do [[ -s "$out/shard-1.journal" ]] && break; sleep 0.05; done
   [[ -s "$out/shard-1.journal" ]] || fail "no journal in $out: $(cat "$1.txt")"
-  sleep 0.2  # early: on a fast machine the first two shards of N=17 end within a second
+  sleep 0.2  # early: the first two shards of N = 18 take about a second each on two cores
   # TARGET: the script alone (kill PID), or its whole process group as Ctrl-C in a terminal does.
   if [[ $3 == group ]]; then kill -"$1" -- "-$runner"; else kill -"$1" "$runner"; fi
   wait "$runner" || status=$?
   runner=""
   [[ $status -eq $2 ]] || fail "interrupted by SIG$1, it exited $status, not $2: $(cat "$1.txt")"
   grep -q "run this script again with the same arguments" "$1.txt" || fail "no resume hint: $(cat "$1.txt")"
-  grep -Fq "OUT_DIR=$out $script 17 4 2" "$1.txt" || fail "the hint does not name the script: $(cat "$1.txt")"
+  grep -Fq "OUT_DIR=$out $script 18 4 2" "$1.txt" || fail "the hint does not name the script: $(cat "$1.txt")"
   if pgrep -f -- "--checkpoint $out/" >/dev/null; then fail "shards still run after SIG$1"; fi
   [[ ! -e "$out/shard-4.json" ]] || fail "shard 4 was started after SIG$1"
 }
@@ -47,7 +47,7 @@ interrupt TERM 143 script
 interrupt INT 130 group
 
 # Again with the same arguments: resumes from the journals and merges the right total.
-OUT_DIR="$work/n17-INT" bash "$script" 17 4 2 >resume.txt 2>&1 || fail "the resumed run exited $?: $(cat resume.txt)"
-grep -q 95815104 resume.txt || fail "the resumed run's total is not 95815104: $(cat resume.txt)"
+OUT_DIR="$work/n18-INT" bash "$script" 18 4 2 >resume.txt 2>&1 || fail "the resumed run exited $?: $(cat resume.txt)"
+grep -q 666090624 resume.txt || fail "the resumed run's total is not 666090624: $(cat resume.txt)"
 
 echo "xargs-shards.sh: shards merged; SIGTERM and SIGINT exit 143 and 130 with a resume hint"
