@@ -107,7 +107,9 @@ trap 'status=$?; [ "$status" -eq 0 ] || [ -z "$current" ] ||
       printf "\n======== FAILED: %s (exit %d after %ds) ========\n" "$current" "$status" $((SECONDS - start)) >&2' EXIT
 
 banner "setup"
-scripts/setup.sh
+# What only the checks need: zsh and fish parse their completions in cli_docs; dpkg-dev
+# (dpkg-shlibdeps) and file let the package step read the .deb's dependencies off its binaries.
+scripts/setup.sh zsh fish dpkg-dev file
 
 total_start=$SECONDS
 for step in "${steps[@]}"; do
