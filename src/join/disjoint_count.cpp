@@ -215,30 +215,60 @@ std::uint64_t count_matches_scalar(const MatchJob& job) {
 
 }  // namespace detail
 
+namespace {
+
+std::uint64_t count_matches(MatchPath path, const detail::MatchJob& job) {
+  switch (path) {
+#if defined(__x86_64__)
+    case MatchPath::avx512: return detail::count_matches_avx512(job);
+    case MatchPath::avx2: return detail::count_matches_avx2(job);
+#endif
+    default: return detail::count_matches_scalar(job);
+  }
+}
+
+}  // namespace
+
 DisjointCounter::DisjointCounter(MatchPath path) : DisjointCounter(path, kDefaultChunkBits) {}
 
 DisjointCounter::DisjointCounter(MatchPath path, int chunk_bits)
     : path_(checked(path)), chunk_bits_(checked_chunk_bits(chunk_bits)), lane_words_(lane_words_of(path)) {}
 
-void DisjointCounter::load(std::span<const std::uint64_t> stored, int key_bits) {
+void DisjointCounter::load(std::span<const std::uint64_t> stored, int key_bits) { load_parts({stored, {}}, key_bits); }
+
+void DisjointCounter::load_parts(KeyParts stored, int key_bits) {
+  std::uint64_t live_bits = 0;
+  for (const auto part : stored)
+    for (const std::uint64_t key : part) live_bits |= key;
+  fix_layout(live_bits, stored[0].size() + stored[1].size(), key_bits);
+  load_in_layout(stored);
+}
+
+void DisjointCounter::fix_layout(std::uint64_t live_bits, std::size_t stored_count, int key_bits) {
   if (key_bits < 1 || key_bits > 64)
     throw std::invalid_argument("DisjointCounter::load: key_bits must be in 1..64, got " + std::to_string(key_bits));
   key_mask_ = low_bits(key_bits);
-  stored_count_ = stored.size();
-  live_bits_ = 0;
-  for (const std::uint64_t key : stored) live_bits_ |= key;
-  live_bits_ &= key_mask_;
-  choose_compression(stored.size());
+  live_bits_ = live_bits & key_mask_;
+  choose_compression(stored_count);
   plan_chunks();
+}
 
-  blocks_ = live_count_ == 0 ? 0 : (stored.size() + lanes() - 1) / lanes();
+void DisjointCounter::load_in_layout(KeyParts stored) {
+  for (std::size_t part = 0; part < 2; ++part) {
+    part_keys_[part] = stored[part].size();
+    part_blocks_[part] = live_count_ == 0 ? 0 : (stored[part].size() + lanes() - 1) / lanes();
+  }
+  blocks_ = part_blocks_[0] + part_blocks_[1];
   const std::size_t needed = blocks_ * block_words() + kTableAlignWords;
   if (tables_storage_.size() < needed) tables_storage_.resize(needed);
   const auto address = reinterpret_cast<std::uintptr_t>(tables_storage_.data());
   tables_skew_ = (kTableAlignWords - (address / sizeof(std::uint64_t)) % kTableAlignWords) % kTableAlignWords;
-  for (std::size_t block = 0; block < blocks_; ++block) {
-    const std::size_t first = block * lanes();
-    build_block(stored.subspan(first, std::min(lanes(), stored.size() - first)), tables() + block * block_words());
+  std::uint64_t* block = tables();
+  for (std::size_t part = 0; part < 2; ++part) {
+    for (std::size_t first = 0; first < stored[part].size() && live_count_ != 0; first += lanes()) {
+      build_block(stored[part].subspan(first, std::min(lanes(), stored[part].size() - first)), block);
+      block += block_words();
+    }
   }
 }
 
@@ -313,61 +343,64 @@ void DisjointCounter::build_block(std::span<const std::uint64_t> keys, std::uint
 }
 
 std::uint64_t DisjointCounter::count(std::span<const std::uint64_t> queries) const {
-  if (stored_count_ == 0 || queries.empty()) return 0;
-  if (live_count_ == 0) return stored_count_ * queries.size();
-  return count_bit_sliced(queries);
+  const std::array<std::uint64_t, 2> counts = count_by_part(queries);
+  return counts[0] + counts[1];
 }
 
-std::uint64_t DisjointCounter::count_bit_sliced(std::span<const std::uint64_t> queries) const {
-  // A query with no live bit matches every stored key: counted here rather than sent through
-  // the tables.
-  std::uint64_t matched_everything = 0;
-  std::uint64_t query_bits = 0;
-  compressed_queries_.clear();
-  for (const std::uint64_t query : queries) {
-    const std::uint64_t compressed = compress(query);
-    if (compressed == 0) {
-      ++matched_everything;
-      continue;
-    }
-    compressed_queries_.push_back(compressed);
-    query_bits |= compressed;
-  }
-  const std::uint64_t easy = matched_everything * stored_count_;
-  if (compressed_queries_.empty()) return easy;
+std::array<std::uint64_t, 2> DisjointCounter::count_by_part(std::span<const std::uint64_t> queries) const {
+  prepare(queries, prepared_);
+  return count_prepared(prepared_, 0, queries.size());
+}
 
-  // A chunk no query has a bit in would always pick entry 0 (only the lane mask): skipped, as
-  // long as one chunk remains to apply that mask.
+// Each query as the byte offsets of its entries in a block's tables, one per active chunk. A
+// chunk no query has a bit in would always pick entry 0 (only the lane mask): left out, as long
+// as one chunk remains to apply that mask.
+void DisjointCounter::prepare(std::span<const std::uint64_t> queries, PreparedQueries& prepared) const {
+  prepared.count = queries.size();
+  prepared.active = 0;
+  prepared.offsets.clear();
+  if (live_count_ == 0) return;
+  compressed_queries_.resize(queries.size());
+  std::uint64_t query_bits = 0;
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    compressed_queries_[i] = compress(queries[i]);
+    query_bits |= compressed_queries_[i];
+  }
   std::array<const Chunk*, detail::kMaxActiveChunks> active{};
-  std::size_t active_count = 0;
   for (const Chunk& chunk : chunks_)
-    if (((query_bits >> chunk.first_bit) & low_bits(chunk.width)) != 0) active[active_count++] = &chunk;
+    if (((query_bits >> chunk.first_bit) & low_bits(chunk.width)) != 0) active[prepared.active++] = &chunk;
+  if (prepared.active == 0) active[prepared.active++] = &chunks_.front();
 
   const std::size_t entry_bytes = lane_words_ * sizeof(std::uint64_t);
-  query_offsets_.resize(compressed_queries_.size() * active_count);
-  std::uint16_t* offsets = query_offsets_.data();
+  prepared.offsets.resize(queries.size() * prepared.active);
+  std::uint16_t* offsets = prepared.offsets.data();
   for (const std::uint64_t query : compressed_queries_) {
-    for (std::size_t chunk = 0; chunk < active_count; ++chunk) {
+    for (std::size_t chunk = 0; chunk < prepared.active; ++chunk) {
       const Chunk& c = *active[chunk];
       const std::size_t entry = c.first_entry + ((query >> c.first_bit) & low_bits(c.width));
       *offsets++ = static_cast<std::uint16_t>(entry * entry_bytes);
     }
   }
+}
 
+std::array<std::uint64_t, 2> DisjointCounter::count_prepared(const PreparedQueries& prepared, std::size_t first,
+                                                             std::size_t count) const {
+  if (count == 0) return {};
+  if (live_count_ == 0) return {part_keys_[0] * count, part_keys_[1] * count};
   detail::MatchJob job;
-  job.tables = tables();
-  job.blocks = blocks_;
   job.block_bytes = block_words() * sizeof(std::uint64_t);
-  job.offsets = query_offsets_.data();
-  job.queries = compressed_queries_.size();
-  job.active = active_count;
-  switch (path_) {
-#if defined(__x86_64__)
-    case MatchPath::avx512: return easy + detail::count_matches_avx512(job);
-    case MatchPath::avx2: return easy + detail::count_matches_avx2(job);
-#endif
-    default: return easy + detail::count_matches_scalar(job);
+  job.offsets = prepared.offsets.data() + first * prepared.active;
+  job.queries = count;
+  job.active = prepared.active;
+  std::array<std::uint64_t, 2> counts{};
+  const std::uint64_t* part_tables = tables();
+  for (std::size_t part = 0; part < 2; ++part) {
+    job.tables = part_tables;
+    job.blocks = part_blocks_[part];
+    if (job.blocks != 0) counts[part] = count_matches(path_, job);
+    part_tables += part_blocks_[part] * block_words();
   }
+  return counts;
 }
 
 namespace {
@@ -380,10 +413,14 @@ constexpr double kQueryBlockNs = 3;
 constexpr double kQueryNs = 10;
 constexpr double kPairOneByOneNs = 0.35;
 
-double bit_sliced_ns(std::size_t stored, std::size_t queries, std::size_t lanes) {
-  const std::size_t whole_blocks = (stored + lanes - 1) / lanes;
-  const auto blocks = static_cast<double>(whole_blocks);
-  return blocks * (kBuildBlockNs + static_cast<double>(queries) * kQueryBlockNs) +
+std::size_t blocks_of(std::size_t keys, std::size_t lanes) { return (keys + lanes - 1) / lanes; }
+std::size_t blocks_of(const KeyParts& parts, std::size_t lanes) {
+  return blocks_of(parts[0].size(), lanes) + blocks_of(parts[1].size(), lanes);
+}
+std::size_t size_of(const KeyParts& parts) { return parts[0].size() + parts[1].size(); }
+
+double bit_sliced_ns(std::size_t blocks, std::size_t queries) {
+  return static_cast<double>(blocks) * (kBuildBlockNs + static_cast<double>(queries) * kQueryBlockNs) +
          static_cast<double>(queries) * kQueryNs;
 }
 
@@ -402,6 +439,8 @@ constexpr std::size_t kMinKeysToSplit = 8192;
 // Bit frequencies and slot sizes are estimated on about this many keys of each side.
 constexpr std::size_t kSampleKeys = 1024;
 constexpr std::size_t kMaxSlots = std::size_t{1} << kMaxSlotBits;
+// A plain count: each pair of the first parts once.
+constexpr PartWeights kSingleWeight = {{{1, 0}, {0, 0}}};
 
 struct SlotBits {
   std::array<int, kMaxSlotBits> bits{};  // most often shared first
@@ -424,21 +463,28 @@ struct SlotBits {
   }
 };
 
-std::size_t sample_step(std::size_t size) { return std::max<std::size_t>(1, size / kSampleKeys); }
+// Every step-th key of both parts, one step for the whole side: the parts are sampled in
+// proportion to their sizes.
+template <typename Visit>
+void sample(const KeyParts& keys, Visit visit) {
+  const std::size_t step = std::max<std::size_t>(1, size_of(keys) / kSampleKeys);
+  for (const auto part : keys)
+    for (std::size_t i = 0; i < part.size(); i += step) visit(part[i]);
+}
 
-std::array<std::uint64_t, 64> sampled_bit_counts(std::span<const std::uint64_t> keys, std::uint64_t key_mask) {
+std::array<std::uint64_t, 64> sampled_bit_counts(const KeyParts& keys, std::uint64_t key_mask) {
   std::array<std::uint64_t, 64> counts{};
-  for (std::size_t i = 0; i < keys.size(); i += sample_step(keys.size()))
-    for (std::uint64_t rest = keys[i] & key_mask; rest != 0; rest &= rest - 1)
+  sample(keys, [&](std::uint64_t key) {
+    for (std::uint64_t rest = key & key_mask; rest != 0; rest &= rest - 1)
       ++counts[static_cast<std::size_t>(std::countr_zero(rest))];
+  });
   return counts;
 }
 
 // The bits that rule out the most pairs: a bit set in a fraction p of the stored keys and q of
 // the queries rules out p q of the pairs, so the largest products of the two frequencies (of
 // the two sampled counts, as both samples have fixed sizes).
-SlotBits most_shared_bits(std::span<const std::uint64_t> stored, std::span<const std::uint64_t> queries, int key_bits,
-                          int count) {
+SlotBits most_shared_bits(const KeyParts& stored, const KeyParts& queries, int key_bits, int count) {
   const std::uint64_t key_mask = low_bits(key_bits);
   const auto in_stored = sampled_bit_counts(stored, key_mask);
   const auto in_queries = sampled_bit_counts(queries, key_mask);
@@ -458,11 +504,14 @@ SlotBits most_shared_bits(std::span<const std::uint64_t> stored, std::span<const
 using SlotSizes = std::array<double, kMaxSlots>;
 
 // Keys per slot on all of `split`'s bits, estimated from a sample.
-SlotSizes sampled_slot_sizes(std::span<const std::uint64_t> keys, const SlotBits& split) {
+SlotSizes sampled_slot_sizes(const KeyParts& keys, const SlotBits& split) {
   SlotSizes sizes{};
   std::size_t sampled = 0;
-  for (std::size_t i = 0; i < keys.size(); i += sample_step(keys.size()), ++sampled) ++sizes[split.slot_of(keys[i])];
-  for (double& size : sizes) size *= static_cast<double>(keys.size()) / static_cast<double>(sampled);
+  sample(keys, [&](std::uint64_t key) {
+    ++sizes[split.slot_of(key)];
+    ++sampled;
+  });
+  for (double& size : sizes) size *= static_cast<double>(size_of(keys)) / static_cast<double>(sampled);
   return sizes;
 }
 
@@ -482,14 +531,13 @@ double split_ns(const SlotSizes& stored, const SlotSizes& queries, int count, st
     for (std::size_t group = 0; group < slots; ++group)
       if ((group & slot) == 0) meeting += queries_in[group];
     const auto keys = static_cast<std::size_t>(std::ceil(stored_in[slot]));
-    if (keys > 0 && meeting > 0) ns += bit_sliced_ns(keys, static_cast<std::size_t>(meeting), lanes);
+    if (keys > 0 && meeting > 0) ns += bit_sliced_ns(blocks_of(keys, lanes), static_cast<std::size_t>(meeting));
   }
   return ns;
 }
 
 // The split (maybe none) the cost model finds cheapest.
-SlotBits cheapest_split(std::span<const std::uint64_t> stored, std::span<const std::uint64_t> queries, int key_bits,
-                        std::size_t lanes) {
+SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key_bits, std::size_t lanes) {
   const SlotBits widest = most_shared_bits(stored, queries, key_bits, kMaxSlotBits);
   const SlotSizes stored_sizes = sampled_slot_sizes(stored, widest);
   const SlotSizes query_sizes = sampled_slot_sizes(queries, widest);
@@ -515,12 +563,19 @@ struct Slots {
   Slots(std::span<const std::uint64_t> unsorted, const SlotBits& split, std::uint64_t key_mask)
       : keys(unsorted.size()) {
     const std::size_t slots = std::size_t{1} << split.count;
-    for (const std::uint64_t key : unsorted) ++starts[split.slot_of(key) + 1];
-    std::partial_sum(starts.begin(), starts.begin() + static_cast<std::ptrdiff_t>(slots) + 1, starts.begin());
+    // Each key's slot worked out once; four histograms, so that runs of keys of one slot do not
+    // wait on each other's increments.
+    std::vector<std::uint8_t> slot_of(unsorted.size());
+    for (std::size_t i = 0; i < unsorted.size(); ++i)
+      slot_of[i] = static_cast<std::uint8_t>(split.slot_of(unsorted[i]));
+    std::array<std::array<std::size_t, kMaxSlots>, 4> counts{};
+    for (std::size_t i = 0; i < slot_of.size(); ++i) ++counts[i % 4][slot_of[i]];
+    for (std::size_t slot = 0; slot < slots; ++slot)
+      starts[slot + 1] = starts[slot] + counts[0][slot] + counts[1][slot] + counts[2][slot] + counts[3][slot];
     std::array<std::size_t, kMaxSlots> next{};
     std::copy_n(starts.begin(), slots, next.begin());
     const std::uint64_t kept = key_mask & ~split.mask();
-    for (const std::uint64_t key : unsorted) keys[next[split.slot_of(key)]++] = key & kept;
+    for (std::size_t i = 0; i < unsorted.size(); ++i) keys[next[slot_of[i]]++] = unsorted[i] & kept;
   }
 
   std::span<const std::uint64_t> slot(std::size_t index) const {
@@ -528,24 +583,75 @@ struct Slots {
   }
 };
 
-std::uint64_t count_in_slots(DisjointCounter& counter, std::span<const std::uint64_t> stored,
-                             std::span<const std::uint64_t> queries, int key_bits, const SlotBits& split) {
-  const Slots stored_slots(stored, split, low_bits(key_bits));
-  const Slots query_groups(queries, split, low_bits(key_bits));
+// Pairs of every query part with the loaded parts, weighted.
+std::uint64_t weighted_count(const DisjointCounter& counter, const KeyParts& queries, const PartWeights& weights) {
+  std::uint64_t pairs = 0;
+  for (std::size_t query_part = 0; query_part < 2; ++query_part) {
+    if (queries[query_part].empty()) continue;
+    const std::array<std::uint64_t, 2> counts = counter.count_by_part(queries[query_part]);
+    for (std::size_t stored_part = 0; stored_part < 2; ++stored_part)
+      pairs += weights[stored_part][query_part] * counts[stored_part];
+  }
+  return pairs;
+}
+
+struct PartSlots {
+  Slots first, second;
+  PartSlots(const KeyParts& keys, const SlotBits& split, std::uint64_t key_mask)
+      : first(keys[0], split, key_mask), second(keys[1], split, key_mask) {}
+  KeyParts slot(std::size_t index) const { return {first.slot(index), second.slot(index)}; }
+};
+
+// The queries of every group a slot is compatible with.
+std::size_t meeting_queries(const PartSlots& groups, std::size_t slot, std::size_t slots) {
+  std::size_t meeting = 0;
+  for (std::size_t group = 0; group < slots; ++group)
+    if ((group & slot) == 0) meeting += size_of(groups.slot(group));
+  return meeting;
+}
+
+// Every slot is loaded under one layout (the live bits of all stored keys), so each query is
+// prepared once and each group of queries is a range of the prepared ones.
+std::uint64_t count_in_slots(DisjointCounter& counter, const KeyParts& stored, const KeyParts& queries,
+                             const PartWeights& weights, int key_bits, const SlotBits& split) {
+  const PartSlots stored_slots(stored, split, low_bits(key_bits));
+  const PartSlots query_groups(queries, split, low_bits(key_bits));
+  std::uint64_t live_bits = 0;
+  for (const std::uint64_t key : stored_slots.first.keys) live_bits |= key;
+  for (const std::uint64_t key : stored_slots.second.keys) live_bits |= key;
+  counter.fix_layout(live_bits, size_of(stored), key_bits);
+  std::array<DisjointCounter::PreparedQueries, 2> prepared;
+  counter.prepare(query_groups.first.keys, prepared[0]);
+  counter.prepare(query_groups.second.keys, prepared[1]);
+
   const std::size_t slots = std::size_t{1} << split.count;
-  std::vector<std::uint64_t> meeting;  // the queries of every group compatible with a slot
-  meeting.reserve(queries.size());
   std::uint64_t pairs = 0;
   for (std::size_t slot = 0; slot < slots; ++slot) {
-    if (stored_slots.slot(slot).empty()) continue;
-    meeting.clear();
-    for (std::size_t group = 0; group < slots; ++group)
-      if ((group & slot) == 0)
-        meeting.insert(meeting.end(), query_groups.slot(group).begin(), query_groups.slot(group).end());
-    if (meeting.empty()) continue;
-    counter.load(stored_slots.slot(slot), key_bits);
-    pairs += counter.count(meeting);
+    const KeyParts loaded = stored_slots.slot(slot);
+    if (size_of(loaded) == 0 || meeting_queries(query_groups, slot, slots) == 0) continue;
+    counter.load_in_layout(loaded);
+    for (std::size_t group = 0; group < slots; ++group) {
+      if ((group & slot) != 0) continue;
+      for (std::size_t part = 0; part < 2; ++part) {
+        const Slots& groups = part == 0 ? query_groups.first : query_groups.second;
+        const std::size_t first = groups.starts[group], count = groups.starts[group + 1] - first;
+        const std::array<std::uint64_t, 2> counts = counter.count_prepared(prepared[part], first, count);
+        pairs += weights[0][part] * counts[0] + weights[1][part] * counts[1];
+      }
+    }
   }
+  return pairs;
+}
+
+PartWeights transposed(const PartWeights& weights) {
+  return {{{weights[0][0], weights[1][0]}, {weights[0][1], weights[1][1]}}};
+}
+
+std::uint64_t count_one_by_one(const KeyParts& a, const KeyParts& b, const PartWeights& weights, int key_bits) {
+  std::uint64_t pairs = 0;
+  for (std::size_t i = 0; i < 2; ++i)
+    for (std::size_t j = 0; j < 2; ++j)
+      if (weights[i][j] != 0) pairs += weights[i][j] * count_pairs_one_by_one(a[i], b[j], low_bits(key_bits));
   return pairs;
 }
 
@@ -563,26 +669,36 @@ std::uint64_t count_disjoint_pairs_in_slots(DisjointCounter& counter, std::span<
     throw std::invalid_argument("count_disjoint_pairs_in_slots: slot_bits must be in 0.." +
                                 std::to_string(kMaxSlotBits) + ", got " + std::to_string(slot_bits));
   if (stored.empty() || queries.empty()) return 0;
-  return count_in_slots(counter, stored, queries, key_bits, most_shared_bits(stored, queries, key_bits, slot_bits));
+  const KeyParts stored_parts = {stored, {}}, query_parts = {queries, {}};
+  return count_in_slots(counter, stored_parts, query_parts, kSingleWeight, key_bits,
+                        most_shared_bits(stored_parts, query_parts, key_bits, slot_bits));
+}
+
+std::uint64_t count_weighted_disjoint_pairs(DisjointCounter& counter, KeyParts a, KeyParts b,
+                                            const PartWeights& weights, int key_bits) {
+  check_key_bits("count_disjoint_pairs", key_bits);
+  const std::size_t a_size = size_of(a), b_size = size_of(b);
+  if (a_size == 0 || b_size == 0) return 0;
+  const std::size_t lanes = counter.lanes();
+  const double store_a = bit_sliced_ns(blocks_of(a, lanes), b_size);
+  const double store_b = bit_sliced_ns(blocks_of(b, lanes), a_size);
+  const double one_by_one = static_cast<double>(a_size) * static_cast<double>(b_size) * kPairOneByOneNs;
+  if (one_by_one < std::min(store_a, store_b)) return count_one_by_one(a, b, weights, key_bits);
+  const bool a_stored = store_a <= store_b;
+  const KeyParts& stored = a_stored ? a : b;
+  const KeyParts& queries = a_stored ? b : a;
+  const PartWeights stored_weights = a_stored ? weights : transposed(weights);
+  if (std::min(a_size, b_size) >= kMinKeysToSplit) {
+    const SlotBits split = cheapest_split(stored, queries, key_bits, lanes);
+    if (split.count > 0) return count_in_slots(counter, stored, queries, stored_weights, key_bits, split);
+  }
+  counter.load_parts(stored, key_bits);
+  return weighted_count(counter, queries, stored_weights);
 }
 
 std::uint64_t count_disjoint_pairs(DisjointCounter& counter, std::span<const std::uint64_t> a,
                                    std::span<const std::uint64_t> b, int key_bits) {
-  check_key_bits("count_disjoint_pairs", key_bits);
-  if (a.empty() || b.empty()) return 0;
-  const std::size_t lanes = counter.lanes();
-  const double store_a = bit_sliced_ns(a.size(), b.size(), lanes);
-  const double store_b = bit_sliced_ns(b.size(), a.size(), lanes);
-  const double one_by_one = static_cast<double>(a.size()) * static_cast<double>(b.size()) * kPairOneByOneNs;
-  if (one_by_one < std::min(store_a, store_b)) return count_pairs_one_by_one(a, b, low_bits(key_bits));
-  const std::span<const std::uint64_t> stored = store_a <= store_b ? a : b;
-  const std::span<const std::uint64_t> queries = store_a <= store_b ? b : a;
-  if (std::min(a.size(), b.size()) >= kMinKeysToSplit) {
-    const SlotBits split = cheapest_split(stored, queries, key_bits, lanes);
-    if (split.count > 0) return count_in_slots(counter, stored, queries, key_bits, split);
-  }
-  counter.load(stored, key_bits);
-  return counter.count(queries);
+  return count_weighted_disjoint_pairs(counter, {a, {}}, {b, {}}, kSingleWeight, key_bits);
 }
 
 }  // namespace nqueens::join

@@ -12,11 +12,17 @@
 // precomputed. A query is then answered for the whole block by ANDing one precomputed L-bit
 // vector per chunk (picked by the query's bits in that chunk) and a popcount: about
 // key_bits / c vector loads per L pair tests instead of L compares.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 namespace nqueens::join {
+
+//! One side of a weighted count: its keys in two parts (either may be empty).
+using KeyParts = std::array<std::span<const std::uint64_t>, 2>;
+//! weights[i][j]: what a disjoint pair of part i of one side and part j of the other counts for.
+using PartWeights = std::array<std::array<std::uint64_t, 2>, 2>;
 
 namespace detail {
 
@@ -63,9 +69,30 @@ class DisjointCounter {
   //! Takes `stored` (copied: the span may die afterwards). key_bits in 1..64; keys use bits
   //! 0..key_bits-1 (higher bits are ignored). Throws std::invalid_argument on a bad key_bits.
   void load(std::span<const std::uint64_t> stored, int key_bits);
+  //! As load(), each part in blocks of its own, so that count_by_part() can tell them apart.
+  void load_parts(KeyParts stored, int key_bits);
   //! Number of pairs (s, q), s from the last load, with (s & q) == 0 (bits of q at or above
   //! key_bits are ignored).
   std::uint64_t count(std::span<const std::uint64_t> queries) const;
+  //! As count(), for the loaded parts one by one: each query is prepared once for both.
+  std::array<std::uint64_t, 2> count_by_part(std::span<const std::uint64_t> queries) const;
+
+  //! Queries turned into table offsets once, to be counted against several loads that share one
+  //! layout (a slot split's slots: see fix_layout()).
+  struct PreparedQueries {
+    std::vector<std::uint16_t> offsets;  // `active` per query
+    std::size_t active = 0;
+    std::size_t count = 0;
+  };
+  //! Fixes how keys within `live_bits` are compressed and chunked, for `stored_count` keys to be
+  //! loaded in all: load_in_layout() then keeps it, so that queries prepared once serve every load.
+  void fix_layout(std::uint64_t live_bits, std::size_t stored_count, int key_bits);
+  //! Loads `stored` (keys within the fixed live bits) under the fixed layout.
+  void load_in_layout(KeyParts stored);
+  void prepare(std::span<const std::uint64_t> queries, PreparedQueries& prepared) const;
+  //! count_by_part() for the prepared queries first .. first + count - 1.
+  std::array<std::uint64_t, 2> count_prepared(const PreparedQueries& prepared, std::size_t first,
+                                              std::size_t count) const;
 
  private:
   using Chunk = detail::Chunk;
@@ -78,13 +105,13 @@ class DisjointCounter {
   std::uint64_t* tables() { return tables_storage_.data() + tables_skew_; }
   const std::uint64_t* tables() const { return tables_storage_.data() + tables_skew_; }
   std::size_t block_words() const { return entries_per_block_ * lane_words_; }
-  std::uint64_t count_bit_sliced(std::span<const std::uint64_t> queries) const;
 
   MatchPath path_;
   int chunk_bits_;
   std::size_t lane_words_;
 
-  std::size_t stored_count_ = 0;
+  std::array<std::size_t, 2> part_keys_{};    // stored keys per part
+  std::array<std::size_t, 2> part_blocks_{};  // blocks per part, the first part's first
   std::uint64_t key_mask_ = 0;
   // Bits set in some stored key: only these can clash. When packing them from bit 0 saves a
   // chunk, "compressed" keys are packed (packed_); otherwise they are the keys' live bits.
@@ -101,7 +128,7 @@ class DisjointCounter {
 
   std::vector<std::uint64_t> block_rows_;  // a block's compressed keys, inverted, in transpose order
   mutable std::vector<std::uint64_t> compressed_queries_;
-  mutable std::vector<std::uint16_t> query_offsets_;
+  mutable PreparedQueries prepared_;  // count()'s
 };
 
 //! Number of pairs (a_i, b_j) with (a_i & b_j) == 0: loads whichever side makes the cheaper
@@ -109,6 +136,11 @@ class DisjointCounter {
 //! loaded side is split into slots first (see count_disjoint_pairs_in_slots()).
 std::uint64_t count_disjoint_pairs(DisjointCounter& counter, std::span<const std::uint64_t> a,
                                    std::span<const std::uint64_t> b, int key_bits);
+
+//! The sum over i, j of weights[i][j] times the number of disjoint pairs of a[i] and b[j], found
+//! as count_disjoint_pairs() finds one count, with each side loaded or queried once.
+std::uint64_t count_weighted_disjoint_pairs(DisjointCounter& counter, KeyParts a, KeyParts b,
+                                            const PartWeights& weights, int key_bits);
 
 //! Most key bits a slot split may use (2^5 = 32 slots).
 constexpr int kMaxSlotBits = 5;

@@ -3,9 +3,16 @@
 #include <bit>
 #include <optional>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace nqueens::join {
 
 namespace {
+
+// Keys an append may write past its last kept one (a vector's worth).
+constexpr std::size_t kAppendSlack = 8;
 
 // How one quadrant's local diagonals map to a half's key. A square (r, c) of the quadrant lies
 // on board sum r + c + row0 + col0 and board difference r - c + row0 - col0 + n - 1; the key
@@ -25,6 +32,8 @@ struct QuadrantView {
         crossing_low(layout.crossing_low),
         crossing_bits(layout.crossing_bits),
         crossing_mask((std::uint64_t{1} << layout.crossing_bits) - 1) {}
+
+  bool sees_no_fixed_queen() const { return forbidden_sums == 0 && forbidden_differences == 0; }
 
   bool attacks_fixed_queen(const QuarterEntry& entry) const {
     return ((entry.sums & forbidden_sums) | (entry.differences & forbidden_differences)) != 0;
@@ -52,9 +61,10 @@ struct QuadrantView {
 };
 
 // Appends every n | s with n & s == 0. A north and a south quadrant of one half can only meet
-// on crossing diagonals, so the keys alone decide whether the two placements fit.
-std::size_t append_compatible(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
-                              std::uint64_t* out) {
+// on crossing diagonals, so the keys alone decide whether the two placements fit. `out` has room
+// for every pair and kAppendSlack keys more.
+std::size_t append_compatible_scalar(std::span<const std::uint64_t> north, std::span<const std::uint64_t> south,
+                                     std::uint64_t* out) {
   std::size_t written = 0;
   for (const std::uint64_t n : north) {
     for (const std::uint64_t s : south) {
@@ -64,6 +74,42 @@ std::size_t append_compatible(std::span<const std::uint64_t> north, std::span<co
   }
   return written;
 }
+
+#if defined(__x86_64__)
+// Eight south keys at a time: the fitting ones are packed to the front of a register, which is
+// stored whole (the slack takes what lies past them): a compressing store to memory is slow on
+// some CPUs that have AVX-512.
+__attribute__((target("avx512f"))) std::size_t append_compatible_avx512(std::span<const std::uint64_t> north,
+                                                                        std::span<const std::uint64_t> south,
+                                                                        std::uint64_t* out) {
+  std::size_t written = 0;
+  const std::size_t whole = south.size() / 8 * 8;
+  const auto tail = static_cast<__mmask8>((1u << (south.size() % 8)) - 1);
+  for (const std::uint64_t n : north) {
+    const __m512i north_key = _mm512_set1_epi64(static_cast<long long>(n));
+    for (std::size_t i = 0; i < south.size(); i += 8) {
+      const __mmask8 lanes = i < whole ? static_cast<__mmask8>(0xff) : tail;
+      const __m512i south_keys = _mm512_maskz_loadu_epi64(lanes, south.data() + i);
+      const __mmask8 fits = _mm512_mask_testn_epi64_mask(lanes, north_key, south_keys);
+      _mm512_storeu_si512(out + written, _mm512_maskz_compress_epi64(fits, _mm512_or_si512(north_key, south_keys)));
+      written += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(fits)));
+    }
+  }
+  return written;
+}
+#endif
+
+using AppendCompatible = std::size_t (*)(std::span<const std::uint64_t>, std::span<const std::uint64_t>,
+                                         std::uint64_t*);
+
+AppendCompatible best_append_compatible() {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f")) return &append_compatible_avx512;
+#endif
+  return &append_compatible_scalar;
+}
+
+const AppendCompatible append_compatible = best_append_compatible();
 
 }  // namespace
 
@@ -81,19 +127,18 @@ QuadrantKeyTables::QuadrantKeyTables(std::span<const QuarterEntry> entries, int 
 
 bool wants_quadrant_key_tables(int n) { return n % 2 == 1 && n / 2 <= 10; }
 
-// The keys of every entry of the slice whose column set lies in `columns` and that attacks no fixed
-// queen, grouped by column set. One pass over the row set's groups into storage sized once: at
-// odd n most units are small, and resizing per group (zero-filling included) cost more than the
-// keys themselves.
+// The keys of every entry of the slice whose column set is one of `sets` and that attacks no
+// fixed queen, grouped by column set. One pass over the row set's groups into storage sized once:
+// at odd n most units are small, and resizing per group (zero-filling included) cost more than
+// the keys themselves.
 void QuadrantKeys::load(const QuarterSlice& slice, const QuadrantKeyTables* precomputed, const UnitLayout& layout,
-                        const Quadrant& quadrant, std::uint32_t columns) {
+                        const Quadrant& quadrant, std::span<const std::uint32_t> sets) {
   const QuadrantView view(layout, quadrant);
   const std::size_t column_masks = std::size_t{1} << slice.k();
   if (starts_.size() < column_masks) {
     starts_.resize(column_masks);
     ends_.resize(column_masks);
   }
-  const auto sets = slice.column_sets();
   const std::size_t capacity = slice.entries().size();
   if (keys_.size() < capacity) keys_.resize(capacity);
   const std::optional<std::uint64_t> forbidden = precomputed ? view.forbidden_key(layout.k) : std::nullopt;
@@ -101,40 +146,72 @@ void QuadrantKeys::load(const QuarterSlice& slice, const QuadrantKeyTables* prec
   std::uint32_t kept = 0;
   for (const std::uint32_t set : sets) {
     starts_[set] = kept;
-    if ((set & ~columns) == 0) {
-      const auto group = slice.group(set);
-      if (forbidden) {
-        const std::uint64_t* keys = precomputed->of(quadrant).data() + (group.data() - first_entry);
-        for (std::size_t i = 0; i < group.size(); ++i) {
-          keys_[kept] = keys[i];
-          kept += (keys[i] & *forbidden) == 0 ? 1u : 0u;
-        }
-      } else {
-        for (const QuarterEntry& entry : group) {
-          keys_[kept] = view.key(entry);
-          kept += view.attacks_fixed_queen(entry) ? 0u : 1u;
-        }
+    const auto group = slice.group(set);
+    if (forbidden) {
+      const std::uint64_t* keys = precomputed->of(quadrant).data() + (group.data() - first_entry);
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        keys_[kept] = keys[i];
+        kept += (keys[i] & *forbidden) == 0 ? 1u : 0u;
+      }
+    } else if (view.sees_no_fixed_queen()) {  // even n: every entry kept, a loop the compiler vectorizes
+      std::uint64_t* keys = keys_.data() + kept;
+      for (std::size_t i = 0; i < group.size(); ++i) keys[i] = view.key(group[i]);
+      kept += static_cast<std::uint32_t>(group.size());
+    } else {
+      for (const QuarterEntry& entry : group) {
+        keys_[kept] = view.key(entry);
+        kept += view.attacks_fixed_queen(entry) ? 0u : 1u;
       }
     }
     ends_[set] = kept;
   }
 }
 
+// Each north column set in north_sets_ goes with the rest of the side's columns south. Returns
+// how many halves the first `counted_sets` of them made.
+std::size_t HalfEnumerator::pair_quadrants(SliceView north, SliceView south, const UnitLayout& layout,
+                                           const SideLayout& side, KeyBuffer& keys, std::size_t counted_sets) {
+  south_sets_.clear();
+  for (const std::uint32_t set : north_sets_) south_sets_.push_back(side.columns & ~set);
+  north_.load(north.slice, north.keys, layout, side.north, north_sets_);
+  south_.load(south.slice, south.keys, layout, side.south, south_sets_);
+  std::size_t counted = 0;
+  for (std::size_t i = 0; i < north_sets_.size(); ++i) {
+    if (i == counted_sets) counted = keys.size();
+    const auto north_keys = north_.of(north_sets_[i]);
+    const auto south_keys = south_.of(south_sets_[i]);
+    if (north_keys.empty() || south_keys.empty()) continue;
+    std::uint64_t* out = keys.make_room(north_keys.size() * south_keys.size() + kAppendSlack);
+    keys.commit(append_compatible(north_keys, south_keys, out));
+  }
+  return counted_sets >= north_sets_.size() ? keys.size() : counted;
+}
+
+bool HalfEnumerator::has_halves(const SideLayout& side) {
+  return std::popcount(side.north_rows) + std::popcount(side.south_rows) == std::popcount(side.columns);
+}
+
 void HalfEnumerator::enumerate(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
                                KeyBuffer& keys) {
   keys.clear();
-  if (std::popcount(side.north_rows) + std::popcount(side.south_rows) != std::popcount(side.columns)) return;
-  north_.load(north.slice, north.keys, layout, side.north, side.columns);
-  south_.load(south.slice, south.keys, layout, side.south, side.columns);
-  // Every split of the half's columns between the quadrants: C north, the rest south.
-  for (const std::uint32_t north_columns : north.slice.column_sets()) {
-    if ((north_columns & ~side.columns) != 0) continue;
-    const auto north_keys = north_.of(north_columns);
-    const auto south_keys = south_.of(side.columns & ~north_columns);
-    if (north_keys.empty() || south_keys.empty()) continue;
-    std::uint64_t* out = keys.make_room(north_keys.size() * south_keys.size());
-    keys.commit(append_compatible(north_keys, south_keys, out));
-  }
+  if (!has_halves(side)) return;
+  north_sets_.clear();
+  for (const std::uint32_t set : north.slice.column_sets())
+    if ((set & ~side.columns) == 0) north_sets_.push_back(set);
+  pair_quadrants(north, south, layout, side, keys, north_sets_.size());
+}
+
+std::size_t HalfEnumerator::enumerate_folded(SliceView north, SliceView south, const UnitLayout& layout,
+                                             const SideLayout& side, const SideFold& fold, KeyBuffer& keys) {
+  keys.clear();
+  if (!has_halves(side)) return 0;
+  north_sets_.clear();
+  for (const std::uint32_t set : north.slice.column_sets())
+    if ((set & ~side.columns) == 0 && fold.value(set) == fold.rank) north_sets_.push_back(set);
+  const std::size_t tied_sets = north_sets_.size();
+  for (const std::uint32_t set : north.slice.column_sets())
+    if ((set & ~side.columns) == 0 && fold.value(set) > fold.rank) north_sets_.push_back(set);
+  return pair_quadrants(north, south, layout, side, keys, tied_sets);
 }
 
 }  // namespace nqueens::join

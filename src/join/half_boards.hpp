@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "join/diagonal_fold.hpp"
 #include "join/join_layout.hpp"
 #include "join/quarter_slice.hpp"
 #include "run/zeroed_array.hpp"
@@ -62,12 +63,12 @@ bool wants_quadrant_key_tables(int n);
 //! One quadrant's keys for one unit, grouped by the quadrant's column set.
 class QuadrantKeys {
  public:
-  //! Keeps the entries of `slice` whose columns lie in `columns` and that attack none of the
-  //! layout's fixed queens, as keys of the half. `precomputed` (may be null) supplies the
-  //! entries' keys.
+  //! Keeps the entries of `slice` whose column set is one of `sets` (column sets of the slice)
+  //! and that attack none of the layout's fixed queens, as keys of the half. `precomputed` (may
+  //! be null) supplies the entries' keys.
   void load(const QuarterSlice& slice, const QuadrantKeyTables* precomputed, const UnitLayout& layout,
-            const Quadrant& quadrant, std::uint32_t columns);
-  //! The kept keys with column set `set` (one of the loaded row set's size, within `columns`).
+            const Quadrant& quadrant, std::span<const std::uint32_t> sets);
+  //! The kept keys with column set `set` (one of the loaded `sets`).
   std::span<const std::uint64_t> of(std::uint32_t set) const {
     return {keys_.data() + starts_[set], keys_.data() + ends_[set]};
   }
@@ -89,9 +90,18 @@ class HalfEnumerator {
   //! its north and south row sets. Precomputed keys make loading the quadrants cheaper; the
   //! keys are the same either way.
   void enumerate(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side, KeyBuffer& keys);
+  //! As enumerate(), but only the halves whose north columns rank at least `fold.rank`
+  //! (diagonal_fold.hpp): those that rank equal to it first. Returns how many those are.
+  std::size_t enumerate_folded(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
+                               const SideFold& fold, KeyBuffer& keys);
 
  private:
+  static bool has_halves(const SideLayout& side);
+  std::size_t pair_quadrants(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
+                             KeyBuffer& keys, std::size_t counted_sets);
+
   QuadrantKeys north_, south_;
+  std::vector<std::uint32_t> north_sets_, south_sets_;  // the column sets a side pairs, in order
 };
 
 }  // namespace nqueens::join

@@ -61,8 +61,14 @@ class JoinUnitCounter final : public UnitCounter {
   join::JoinCounter counter_;
 };
 
-// The join's fingerprint covers its units; the rotation unit after them is part of the list too.
-std::uint64_t run_fingerprint(const join::JoinPlan& plan) { return join::fingerprint(plan) ^ 0x726f746174696f6eULL; }
+// The join's fingerprint covers its units; the rotation unit after them is part of the list too,
+// and so is what a unit's count means: its pairs weighted by the diagonal fold, so that a journal
+// of units counted without the fold ("rotation" alone) is refused rather than mixed in.
+std::uint64_t run_fingerprint(const join::JoinPlan& plan) {
+  constexpr std::uint64_t kRotationUnit = 0x726f746174696f6eULL;  // "rotation"
+  constexpr std::uint64_t kDiagonalFold = 0x646961676f6e616cULL;  // "diagonal"
+  return join::fingerprint(plan) ^ kRotationUnit ^ kDiagonalFold;
+}
 
 // Units whose costs lie within a factor of four of each other share a band; bands run
 // costliest first, as the scheduler wants, and within one the units are grouped by the tiles of

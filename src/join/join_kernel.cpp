@@ -1,5 +1,6 @@
 #include "join/join_kernel.hpp"
 
+#include "join/diagonal_fold.hpp"
 #include "join/join_layout.hpp"
 
 namespace nqueens::join {
@@ -14,6 +15,29 @@ void JoinCounter::prepare(const JoinUnit& unit) {
   }
 }
 
+std::uint64_t JoinCounter::pairs(std::span<const std::uint64_t> east, std::span<const std::uint64_t> west,
+                                 int key_bits) {
+  if (east.empty() || west.empty()) return 0;
+  return count_disjoint_pairs(matcher_, east, west, key_bits);
+}
+
+// Each side's halves come as [rank equal | rank above]: the two parts of a weighted count.
+JoinCount JoinCounter::count_folded(const UnitLayout& layout, SliceView east_north, SliceView east_south,
+                                    SliceView west_north, SliceView west_south) {
+  const DiagonalFold fold = diagonal_fold(layout);
+  const std::size_t east_ties =
+      enumerator_.enumerate_folded(east_north, east_south, layout, layout.east, fold.east, east_keys_);
+  const std::size_t west_ties =
+      enumerator_.enumerate_folded(west_north, west_south, layout, layout.west, fold.west, west_keys_);
+  const auto east = east_keys_.keys(), west = west_keys_.keys();
+  JoinCount result;
+  result.halves = east.size() + west.size();
+  result.pairs =
+      count_weighted_disjoint_pairs(matcher_, {east.first(east_ties), east.subspan(east_ties)},
+                                    {west.first(west_ties), west.subspan(west_ties)}, kFoldWeights, layout.key_bits());
+  return result;
+}
+
 JoinCount JoinCounter::count(const JoinUnit& unit) {
   const UnitLayout layout = layout_of(slices_.n(), unit);
   // All four pinned before either side is enumerated: the unit holds them until it ends.
@@ -22,13 +46,14 @@ JoinCount JoinCounter::count(const JoinUnit& unit) {
   const SliceCache::Pin west_north = slices_.get(layout.west.north_rows);
   const SliceCache::Pin west_south = slices_.get(layout.west.south_rows);
   const auto view = [](const SliceCache::Pin& pin) { return SliceView{pin->slice, pin->keys ? &*pin->keys : nullptr}; };
+  if (unit.kind != JoinCase::off_centre) {
+    return count_folded(layout, view(east_north), view(east_south), view(west_north), view(west_south));
+  }
   enumerator_.enumerate(view(east_north), view(east_south), layout, layout.east, east_keys_);
   enumerator_.enumerate(view(west_north), view(west_south), layout, layout.west, west_keys_);
   JoinCount result;
   result.halves = east_keys_.size() + west_keys_.size();
-  if (east_keys_.size() != 0 && west_keys_.size() != 0) {
-    result.pairs = count_disjoint_pairs(matcher_, east_keys_.keys(), west_keys_.keys(), layout.key_bits());
-  }
+  result.pairs = pairs(east_keys_.keys(), west_keys_.keys(), layout.key_bits());
   return result;
 }
 

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 
 #include "join/disjoint_count.hpp"
 #include "join/half_boards.hpp"
@@ -12,7 +13,9 @@
 namespace nqueens::join {
 
 struct JoinCount {
-  std::uint64_t pairs = 0;   //!< compatible (east, west) pairs, unweighted
+  //! Compatible (east, west) pairs, each weighted by the diagonal fold (diagonal_fold.hpp) in
+  //! the even and centre cases; not yet multiplied by the unit's weight.
+  std::uint64_t pairs = 0;
   std::uint64_t halves = 0;  //!< east + west halves enumerated
 };
 
@@ -27,6 +30,10 @@ class JoinCounter {
   void prepare(const JoinUnit& unit);
 
  private:
+  std::uint64_t pairs(std::span<const std::uint64_t> east, std::span<const std::uint64_t> west, int key_bits);
+  JoinCount count_folded(const UnitLayout& layout, SliceView east_north, SliceView east_south, SliceView west_north,
+                         SliceView west_south);
+
   SliceCache& slices_;
   HalfEnumerator enumerator_;
   KeyBuffer east_keys_, west_keys_;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "join/diagonal_fold.hpp"
 #include "join/half_boards.hpp"
 #include "join/join_kernel.hpp"
 #include "join/join_layout.hpp"
@@ -52,9 +53,43 @@ UnitKey classify(const std::vector<int>& columns) {
   return {JoinCase::off_centre, a, b, east_rows & ~(std::uint32_t{1} << middle_column_row)};
 }
 
+// The diagonal fold's rank of a set X of rows (or columns) other than an odd board's middle one,
+// straight from its definition (diagonal_fold.hpp): X's first k indices as a k-bit number x, its
+// last k read from the far edge as y, rank = min(x, ~x, y, ~y).
+std::uint32_t fold_rank(const std::set<int>& indices, int n) {
+  const int k = n / 2;
+  const std::uint32_t all = (std::uint32_t{1} << k) - 1;
+  std::uint32_t near = 0, far = 0;
+  for (const int index : indices) {
+    if (index < k) near |= std::uint32_t{1} << index;
+    if (index >= n - k) far |= std::uint32_t{1} << (n - 1 - index);
+  }
+  return std::min({near, all & ~near, far, all & ~far});
+}
+
+// What a solution adds to its unit's count: 1 off centre; in the folded cases 2, 1 or 0 as the
+// rank of its north queens' columns is above, equal to or below that of its east queens' rows.
+std::uint64_t fold_weight(const std::vector<int>& columns) {
+  const int n = static_cast<int>(columns.size());
+  const int k = n / 2;
+  std::set<int> east_rows, north_columns;
+  for (int row = 0; row < n; ++row) {
+    const int column = columns[static_cast<std::size_t>(row)];
+    if (n % 2 == 1 && (row == k || column == k)) {
+      if (row != column) return 1;  // off centre
+      continue;
+    }
+    if (column < k) east_rows.insert(row);
+    if (row < k) north_columns.insert(column);
+  }
+  const std::uint32_t rows_rank = fold_rank(east_rows, n), columns_rank = fold_rank(north_columns, n);
+  return columns_rank > rows_rank ? 2 : columns_rank == rows_rank ? 1 : 0;
+}
+
+// Each unit's count as the engine defines it: its solutions weighted by the diagonal fold.
 std::map<UnitKey, std::uint64_t> reference_counts_by_unit(int n) {
   std::map<UnitKey, std::uint64_t> counts;
-  reference_solutions(n, [&](const std::vector<int>& columns) { ++counts[classify(columns)]; });
+  reference_solutions(n, [&](const std::vector<int>& columns) { counts[classify(columns)] += fold_weight(columns); });
   return counts;
 }
 
@@ -85,6 +120,47 @@ std::set<std::uint32_t> all_row_sets(std::uint32_t free, int size) {
     if (rows == 0) break;
   }
   return sets;
+}
+
+// What the fold rests on: the transposed board is a solution whose east rows are the north
+// columns and whose north columns are the east rows, so N(R, C) = N(C, R) (odd boards: with the
+// centre queen).
+TEST(DiagonalFold, SolutionsOfRowAndColumnSetsAreSymmetric) {
+  for (int n = 6; n <= 11; ++n) {
+    std::map<std::pair<std::set<int>, std::set<int>>, int> solutions;
+    reference_solutions(n, [&](const std::vector<int>& columns) {
+      if (n % 2 == 1 && columns[static_cast<std::size_t>(n / 2)] != n / 2) return;  // off centre: not folded
+      std::set<int> east_rows, north_columns;
+      for (int row = 0; row < n; ++row) {
+        if (n % 2 == 1 && row == n / 2) continue;
+        if (columns[static_cast<std::size_t>(row)] < n / 2) east_rows.insert(row);
+        if (row < n / 2) north_columns.insert(columns[static_cast<std::size_t>(row)]);
+      }
+      ++solutions[{east_rows, north_columns}];
+    });
+    for (const auto& [sets, count] : solutions) {
+      const auto transposed = solutions.find({sets.second, sets.first});
+      ASSERT_NE(transposed, solutions.end()) << "n = " << n;
+      EXPECT_EQ(transposed->second, count) << "n = " << n;
+    }
+  }
+}
+
+// And the rank must not tell apart the sets a unit stands for: those the axis reflections map
+// to each other (reversal, complement).
+TEST(DiagonalFold, RankIsTheSameAcrossAUnitsOrbit) {
+  for (const int n : {8, 9, 12, 13}) {
+    const int k = n / 2;
+    const std::uint32_t free = n % 2 == 0 ? all_rows_but(n, {}) : all_rows_but(n, {k});
+    for (const std::uint32_t rows : all_row_sets(free, k)) {
+      const JoinUnit unit{n % 2 == 0 ? JoinCase::even : JoinCase::centre, 0, 0, rows, 1};
+      const std::uint32_t rank = diagonal_fold(layout_of(n, unit)).east.rank;
+      for (const std::uint32_t image : reflection_orbit(rows, free, n)) {
+        const JoinUnit mapped{unit.kind, 0, 0, image, 1};
+        EXPECT_EQ(diagonal_fold(layout_of(n, mapped)).east.rank, rank) << "n = " << n << " rows " << rows;
+      }
+    }
+  }
 }
 
 TEST(JoinPlan, MinimumSize) {
@@ -222,9 +298,12 @@ TEST(QuarterTable, EntryCountsMatchTheEstimate) {
 }
 
 // Placements of one queen per row of `rows` in `columns`, attacking neither each other nor the
-// queens already in `placed` (row, column pairs): a half, counted square by square.
-std::uint64_t brute_force_halves(std::uint32_t rows, std::uint32_t columns, std::vector<std::pair<int, int>>& placed) {
-  if (rows == 0) return 1;
+// queens already in `placed` (row, column pairs): a half, counted square by square. Only those
+// whose queens on the rows of `north` fill columns that `keep` accepts are counted.
+template <typename Keep>
+std::uint64_t brute_force_halves(std::uint32_t rows, std::uint32_t columns, std::vector<std::pair<int, int>>& placed,
+                                 std::uint32_t north, const Keep& keep, std::set<int>& north_columns) {
+  if (rows == 0) return keep(north_columns) ? 1 : 0;
   const int row = std::countr_zero(rows);
   std::uint64_t halves = 0;
   for (std::uint32_t rest = columns; rest != 0; rest &= rest - 1) {
@@ -233,13 +312,19 @@ std::uint64_t brute_force_halves(std::uint32_t rows, std::uint32_t columns, std:
       return queen.first + queen.second == row + column || queen.first - queen.second == row - column;
     });
     if (attacked) continue;
+    const bool in_north = (north >> row) & 1;
     placed.emplace_back(row, column);
-    halves += brute_force_halves(rows & (rows - 1), columns & ~(std::uint32_t{1} << column), placed);
+    if (in_north) north_columns.insert(column);
+    halves += brute_force_halves(rows & (rows - 1), columns & ~(std::uint32_t{1} << column), placed, north, keep,
+                                 north_columns);
+    if (in_north) north_columns.erase(column);
     placed.pop_back();
   }
   return halves;
 }
 
+// Both halves of a unit; in the folded cases only those that can meet a half of the other side
+// in a pair of weight 1 or 2: whose north columns, read as one side of C, rank at least R's rank.
 std::uint64_t brute_force_unit_halves(int n, const JoinUnit& unit) {
   const int k = n / 2;
   std::vector<std::pair<int, int>> fixed;
@@ -255,10 +340,27 @@ std::uint64_t brute_force_unit_halves(int n, const JoinUnit& unit) {
     free_rows &= ~(std::uint32_t{1} << k);
     free_columns &= ~(std::uint32_t{1} << k);
   }
+  std::set<int> east_rows;
+  for (int row = 0; row < n; ++row)
+    if ((unit.rows >> row) & 1) east_rows.insert(row);
+  const std::uint32_t rank = fold_rank(east_rows, n);
+  // A half's north columns are one side of C: the rank of C is at most that side's value.
+  const auto keep_side = [&](bool east) {
+    return [=](const std::set<int>& columns) {
+      if (unit.kind == JoinCase::off_centre) return true;
+      std::uint32_t bits = 0;
+      for (const int column : columns) bits |= std::uint32_t{1} << (east ? column : n - 1 - column);
+      return std::min(bits, ((std::uint32_t{1} << k) - 1) & ~bits) >= rank;
+    };
+  };
   const std::uint32_t east_columns = (std::uint32_t{1} << k) - 1;
+  const std::uint32_t north = (std::uint32_t{1} << k) - 1;
   std::vector<std::pair<int, int>> placed = fixed;
-  const std::uint64_t east = brute_force_halves(unit.rows, free_columns & east_columns, placed);
-  const std::uint64_t west = brute_force_halves(free_rows & ~unit.rows, free_columns & ~east_columns, placed);
+  std::set<int> north_columns;
+  const std::uint64_t east =
+      brute_force_halves(unit.rows, free_columns & east_columns, placed, north, keep_side(true), north_columns);
+  const std::uint64_t west = brute_force_halves(free_rows & ~unit.rows, free_columns & ~east_columns, placed, north,
+                                                keep_side(false), north_columns);
   return east + west;
 }
 

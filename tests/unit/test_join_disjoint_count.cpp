@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@ namespace {
 
 using nqueens::join::count_disjoint_pairs;
 using nqueens::join::count_disjoint_pairs_in_slots;
+using nqueens::join::count_weighted_disjoint_pairs;
 using nqueens::join::DisjointCounter;
 using nqueens::join::MatchPath;
 
@@ -293,6 +296,36 @@ TEST_P(DisjointCountTest, LargeSidesWithDenseBitsStayExact) {
     const std::uint64_t expected = naive_count(left, right, key_bits);
     EXPECT_EQ(count_disjoint_pairs(counter, left, right, key_bits), expected) << left_size << " x " << right_size;
     EXPECT_EQ(count_disjoint_pairs(counter, right, left, key_bits), expected) << right_size << " x " << left_size;
+  }
+}
+
+// Two parts a side, each pair of parts with its own weight: against the double loop part by
+// part, for tiny sides (tested one by one), small ones (one load) and large ones (slot splits),
+// empty parts included, either way round.
+TEST_P(DisjointCountTest, WeightedPartsCountEachPairOfPartsByItsWeight) {
+  std::mt19937_64 rng(25);
+  DisjointCounter counter(GetParam());
+  const int key_bits = 38;
+  const std::uint64_t dense = 0b1111ULL << 17;
+  const nqueens::join::PartWeights weights = {{{1, 3}, {5, 2}}};
+  const std::vector<std::array<std::size_t, 4>> shapes = {
+      {3, 5, 4, 2}, {40, 700, 600, 90}, {0, 1300, 900, 0}, {200, 9000, 300, 8500}, {9000, 0, 0, 8300}};
+  for (const auto& sizes : shapes) {
+    std::array<std::vector<std::uint64_t>, 4> keys;
+    for (std::size_t i = 0; i < 4; ++i) keys[i] = keys_with_dense_bits(rng, sizes[i], key_bits, 0.1, dense, 0.5);
+    std::vector<std::uint64_t> a = keys[0], b = keys[2];
+    a.insert(a.end(), keys[1].begin(), keys[1].end());
+    b.insert(b.end(), keys[3].begin(), keys[3].end());
+    const nqueens::join::KeyParts a_parts = {std::span(a).first(sizes[0]), std::span(a).subspan(sizes[0])};
+    const nqueens::join::KeyParts b_parts = {std::span(b).first(sizes[2]), std::span(b).subspan(sizes[2])};
+    std::uint64_t expected = 0;
+    for (std::size_t i = 0; i < 2; ++i)
+      for (std::size_t j = 0; j < 2; ++j) expected += weights[i][j] * naive_count(keys[i], keys[2 + j], key_bits);
+    const nqueens::join::PartWeights transposed = {{{1, 5}, {3, 2}}};
+    EXPECT_EQ(count_weighted_disjoint_pairs(counter, a_parts, b_parts, weights, key_bits), expected)
+        << sizes[0] << "+" << sizes[1] << " x " << sizes[2] << "+" << sizes[3];
+    EXPECT_EQ(count_weighted_disjoint_pairs(counter, b_parts, a_parts, transposed, key_bits), expected)
+        << sizes[2] << "+" << sizes[3] << " x " << sizes[0] << "+" << sizes[1];
   }
 }
 
