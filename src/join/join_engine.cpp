@@ -139,8 +139,11 @@ class JoinEngine final : public Engine {
   std::array<std::uint64_t, 2> order_key(std::size_t id) const {
     const std::uint64_t band = std::uint64_t(64 - cost_band(cost(id)));
     if (id == plan_.units.size()) return {band << 48, 0};
-    const join::UnitLayout layout = join::layout_of(plan_.n, plan_.units[id]);
-    const std::uint64_t north = layout.east.north_rows, south = layout.east.south_rows;
+    // An off-centre unit's row sets share their north rows, and spread over many south ones.
+    const join::JoinUnit& unit = plan_.units[id];
+    const join::UnitLayout layout = join::layout_of(plan_.n, join::with_rows(unit, join::row_sets(plan_.n, unit)[0]));
+    const std::uint64_t north = layout.east.north_rows;
+    const std::uint64_t south = unit.kind == join::JoinCase::off_centre ? 0 : layout.east.south_rows;
     const std::uint64_t tile = (north >> tile_bits_) << 16 | (south >> tile_bits_);
     return {band << 48 | tile, north << 16 | south};
   }

@@ -8,10 +8,12 @@ namespace nqueens::join {
 JoinCounter::JoinCounter(SliceCache& slices, MatchPath path) : slices_(slices), matcher_(path) {}
 
 void JoinCounter::prepare(const JoinUnit& unit) {
-  const UnitLayout layout = layout_of(slices_.n(), unit);
-  for (const SideLayout& side : {layout.east, layout.west}) {
-    slices_.get(side.north_rows);
-    slices_.get(side.south_rows);
+  for (const std::uint32_t rows : row_sets(slices_.n(), unit)) {
+    const UnitLayout layout = layout_of(slices_.n(), with_rows(unit, rows));
+    for (const SideLayout& side : {layout.east, layout.west}) {
+      slices_.get(side.north_rows);
+      slices_.get(side.south_rows);
+    }
   }
 }
 
@@ -39,6 +41,16 @@ JoinCount JoinCounter::count_folded(const UnitLayout& layout, SliceView east_nor
 }
 
 JoinCount JoinCounter::count(const JoinUnit& unit) {
+  JoinCount total;
+  for (const std::uint32_t rows : row_sets(slices_.n(), unit)) {
+    const JoinCount counted = count_row_set(with_rows(unit, rows));
+    total.pairs += counted.pairs;
+    total.halves += counted.halves;
+  }
+  return total;
+}
+
+JoinCount JoinCounter::count_row_set(const JoinUnit& unit) {
   const UnitLayout layout = layout_of(slices_.n(), unit);
   // All four pinned before either side is enumerated: the unit holds them until it ends.
   const SliceCache::Pin east_north = slices_.get(layout.east.north_rows);

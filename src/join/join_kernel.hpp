@@ -30,6 +30,7 @@ class JoinCounter {
   void prepare(const JoinUnit& unit);
 
  private:
+  JoinCount count_row_set(const JoinUnit& unit);
   std::uint64_t pairs(std::span<const std::uint64_t> east, std::span<const std::uint64_t> west, int key_bits);
   JoinCount count_folded(const UnitLayout& layout, SliceView east_north, SliceView east_south, SliceView west_north,
                          SliceView west_south);

@@ -67,38 +67,21 @@ void add_folded_units(int n, JoinCase kind, std::vector<JoinUnit>& units) {
   });
 }
 
-std::uint64_t exact_binomial(int n, int r) {
-  std::uint64_t value = 1;
-  for (int i = 1; i <= r; ++i) value = value * std::uint64_t(n - r + i) / std::uint64_t(i);
-  return value;
-}
-
 // Off centre, (a, b) ranges over 0 < a < b <= k: each solution has exactly one image there
-// under the square's eight symmetries, and no symmetry fixes (a, b), so R is not folded. At odd
-// n these are most of the units (183,479 of them at n = 17), so each (a, b) fills its own slice
-// of the list in parallel; the slices' sizes are binomials, known before any is filled.
+// under the square's eight symmetries, and no symmetry fixes (a, b), so R is not folded. A unit
+// takes R's north rows r (any but none: the south has only k - 1 free rows) and every south
+// part that completes it, which keeps the two north slices of its row sets the same.
 void add_off_centre_units(int n, std::vector<JoinUnit>& units) {
   const int k = n / 2;
-  struct Case {
-    std::uint8_t a, b;
-    std::size_t first;
-  };
-  std::vector<Case> cases;
-  std::size_t end = units.size();
-  for (int a = 1; a < k; ++a) {
-    for (int b = a + 1; b <= k; ++b) {
-      cases.push_back({static_cast<std::uint8_t>(a), static_cast<std::uint8_t>(b), end});
-      end += exact_binomial(std::popcount(free_rows(n, JoinCase::off_centre, b)), k);
-    }
-  }
-  units.resize(end);
-  detail::parallel_each(cases.size(), [&](std::size_t i) {
-    const Case& fixed = cases[i];
-    std::size_t next = fixed.first;
-    for_each_row_set(free_rows(n, JoinCase::off_centre, fixed.b), k, [&](std::uint32_t rows) {
-      units[next++] = {JoinCase::off_centre, fixed.a, fixed.b, rows, 8};
-    });
-  });
+  for (int a = 1; a < k; ++a)
+    for (int b = a + 1; b <= k; ++b)
+      for (std::uint32_t north = 1; north < (std::uint32_t{1} << k); ++north)
+        units.push_back({JoinCase::off_centre, static_cast<std::uint8_t>(a), static_cast<std::uint8_t>(b), north, 8});
+}
+
+std::size_t off_centre_unit_count(int n) {
+  const std::size_t k = static_cast<std::size_t>(n / 2);
+  return k * (k - 1) / 2 * ((std::size_t{1} << k) - 1);
 }
 
 class Fnv1a {
@@ -132,10 +115,14 @@ double estimated_halves(const SideLayout& side, int k, const std::vector<std::ui
 }
 
 std::uint64_t cost_of(int n, const JoinUnit& unit, const std::vector<std::uint64_t>& per_row_set) {
-  const UnitLayout layout = layout_of(n, unit);
-  const double east = estimated_halves(layout.east, layout.k, per_row_set);
-  const double west = estimated_halves(layout.west, layout.k, per_row_set);
-  return static_cast<std::uint64_t>(std::llround(east * west + east + west));
+  double cost = 0;
+  for (const std::uint32_t rows : row_sets(n, unit)) {
+    const UnitLayout layout = layout_of(n, with_rows(unit, rows));
+    const double east = estimated_halves(layout.east, layout.k, per_row_set);
+    const double west = estimated_halves(layout.west, layout.k, per_row_set);
+    cost += east * west + east + west;
+  }
+  return static_cast<std::uint64_t>(std::llround(cost));
 }
 
 }  // namespace
@@ -148,7 +135,7 @@ std::string unsupported_reason(int n) {
 }
 
 // The units split() makes, counted without making them: the folded units are the row sets that
-// stand for their reflection orbit, the off-centre ones a binomial per (a, b).
+// stand for their reflection orbit, the off-centre ones 2^k - 1 per (a, b).
 std::size_t unit_count(int n) {
   if (!unsupported_reason(n).empty()) return 0;
   const JoinCase folded = n % 2 == 0 ? JoinCase::even : JoinCase::centre;
@@ -157,12 +144,20 @@ std::size_t unit_count(int n) {
   for_each_row_set(free, n / 2, [&](std::uint32_t rows) {
     if (reflection_orbit(rows, n, free).representative == rows) ++count;
   });
-  if (n % 2 == 1) {
-    const int k = n / 2;
-    for (int a = 1; a < k; ++a)
-      for (int b = a + 1; b <= k; ++b) count += exact_binomial(std::popcount(free_rows(n, JoinCase::off_centre, b)), k);
-  }
+  if (n % 2 == 1) count += off_centre_unit_count(n);
   return count;
+}
+
+std::vector<std::uint32_t> row_sets(int n, const JoinUnit& unit) {
+  if (unit.kind != JoinCase::off_centre) return {unit.rows};
+  const int k = n / 2;
+  const std::uint32_t south = free_rows(n, unit.kind, unit.b) & ~((std::uint32_t{1} << k) - 1);
+  std::vector<std::uint32_t> sets;
+  const int needed = k - std::popcount(unit.rows);
+  if (needed == 0) return {unit.rows};
+  if (needed <= std::popcount(south))
+    for_each_row_set(south, needed, [&](std::uint32_t rows) { sets.push_back(unit.rows | rows); });
+  return sets;
 }
 
 JoinPlan split(int n) {

@@ -50,7 +50,8 @@ UnitKey classify(const std::vector<int>& columns) {
   if (a == 0) return {JoinCase::centre, 0, 0, east_rows};
   const int middle_column_row = static_cast<int>(std::find(columns.begin(), columns.end(), k) - columns.begin());
   const int b = middle_column_row - k;
-  return {JoinCase::off_centre, a, b, east_rows & ~(std::uint32_t{1} << middle_column_row)};
+  // An off-centre unit takes every R with the same north rows.
+  return {JoinCase::off_centre, a, b, east_rows & ((std::uint32_t{1} << k) - 1)};
 }
 
 // The diagonal fold's rank of a set X of rows (or columns) other than an odd board's middle one,
@@ -193,8 +194,6 @@ TEST(JoinUnits, EachUnitMatchesItsReferenceSolutions) {
   }
 }
 
-// Even n and the odd centre case: every R lies in exactly one representative's orbit, whose
-// size is the weight. Off centre: every (a, b) with 0 < a < b <= k and every R, weight 8.
 TEST(HalfEnumerator, PrecomputedQuadrantKeysGiveTheSameHalves) {
   // Every unit of odd boards, the b = k units (which fall back to filtering entries) included.
   for (const int n : {9, 11, 13}) {
@@ -203,22 +202,28 @@ TEST(HalfEnumerator, PrecomputedQuadrantKeysGiveTheSameHalves) {
     HalfEnumerator enumerator;
     KeyBuffer computed, precomputed;
     for (const JoinUnit& unit : split(n).units) {
-      const UnitLayout layout = layout_of(n, unit);
-      for (const SideLayout* side : {&layout.east, &layout.west}) {
-        const SliceCache::Pin north = slices.get(side->north_rows), south = slices.get(side->south_rows);
-        ASSERT_TRUE(north->keys && south->keys);
-        enumerator.enumerate({north->slice}, {south->slice}, layout, *side, computed);
-        enumerator.enumerate({north->slice, &*north->keys}, {south->slice, &*south->keys}, layout, *side, precomputed);
-        std::vector<std::uint64_t> expected(computed.keys().begin(), computed.keys().end());
-        std::vector<std::uint64_t> actual(precomputed.keys().begin(), precomputed.keys().end());
-        std::sort(expected.begin(), expected.end());
-        std::sort(actual.begin(), actual.end());
-        ASSERT_EQ(actual, expected) << "n = " << n << ", rows " << unit.rows;
+      for (const std::uint32_t rows : row_sets(n, unit)) {
+        const UnitLayout layout = layout_of(n, with_rows(unit, rows));
+        for (const SideLayout* side : {&layout.east, &layout.west}) {
+          const SliceCache::Pin north = slices.get(side->north_rows), south = slices.get(side->south_rows);
+          ASSERT_TRUE(north->keys && south->keys);
+          enumerator.enumerate({north->slice}, {south->slice}, layout, *side, computed);
+          enumerator.enumerate({north->slice, &*north->keys}, {south->slice, &*south->keys}, layout, *side,
+                               precomputed);
+          std::vector<std::uint64_t> expected(computed.keys().begin(), computed.keys().end());
+          std::vector<std::uint64_t> actual(precomputed.keys().begin(), precomputed.keys().end());
+          std::sort(expected.begin(), expected.end());
+          std::sort(actual.begin(), actual.end());
+          ASSERT_EQ(actual, expected) << "n = " << n << ", rows " << rows;
+        }
       }
     }
   }
 }
 
+// Even n and the odd centre case: every R lies in exactly one representative's orbit, whose
+// size is the weight. Off centre: every (a, b) with 0 < a < b <= k and every R exactly once,
+// each unit's R sharing its north rows, weight 8.
 TEST(JoinPlan, RepresentativesCoverEveryRowSetOnce) {
   for (int n = kMinJoinN; n <= 13; ++n) {
     const int k = n / 2;
@@ -231,7 +236,12 @@ TEST(JoinPlan, RepresentativesCoverEveryRowSetOnce) {
         EXPECT_EQ(unit.weight, 8);
         EXPECT_TRUE(0 < unit.a && unit.a < unit.b && unit.b <= k);
         std::set<std::uint32_t>& seen = off_centre_rows[{unit.a, unit.b}];
-        EXPECT_TRUE(seen.insert(unit.rows).second);
+        const std::vector<std::uint32_t> sets = row_sets(n, unit);
+        EXPECT_FALSE(sets.empty());
+        for (const std::uint32_t rows : sets) {
+          EXPECT_EQ(rows & ((std::uint32_t{1} << k) - 1), unit.rows) << "n = " << n;
+          EXPECT_TRUE(seen.insert(rows).second) << "n = " << n;
+        }
         continue;
       }
       EXPECT_EQ(unit.kind, n % 2 == 0 ? JoinCase::even : JoinCase::centre);
@@ -325,7 +335,7 @@ std::uint64_t brute_force_halves(std::uint32_t rows, std::uint32_t columns, std:
 
 // Both halves of a unit; in the folded cases only those that can meet a half of the other side
 // in a pair of weight 1 or 2: whose north columns, read as one side of C, rank at least R's rank.
-std::uint64_t brute_force_unit_halves(int n, const JoinUnit& unit) {
+std::uint64_t brute_force_row_set_halves(int n, const JoinUnit& unit) {
   const int k = n / 2;
   std::vector<std::pair<int, int>> fixed;
   if (unit.kind == JoinCase::centre) fixed = {{k, k}};
@@ -362,6 +372,13 @@ std::uint64_t brute_force_unit_halves(int n, const JoinUnit& unit) {
   const std::uint64_t west = brute_force_halves(free_rows & ~unit.rows, free_columns & ~east_columns, placed, north,
                                                 keep_side(false), north_columns);
   return east + west;
+}
+
+// Off centre, summed over the unit's row sets.
+std::uint64_t brute_force_unit_halves(int n, const JoinUnit& unit) {
+  std::uint64_t halves = 0;
+  for (const std::uint32_t rows : row_sets(n, unit)) halves += brute_force_row_set_halves(n, with_rows(unit, rows));
+  return halves;
 }
 
 TEST(JoinCounter, HalvesMatchABruteForceCount) {
