@@ -173,7 +173,17 @@ std::size_t HalfEnumerator::pair_quadrants(SliceView north, SliceView south, con
                                            const SideLayout& side, KeyBuffer& keys, std::size_t counted_sets) {
   south_sets_.clear();
   for (const std::uint32_t set : north_sets_) south_sets_.push_back(side.columns & ~set);
-  north_.load(north.slice, north.keys, layout, side.north, north_sets_);
+  // Compared field by field (the set list last): a hit costs less than a load of a small slice.
+  const bool same_north = north_source_.slice == &north.slice && north_source_.rows == north.slice.rows() &&
+                          north_source_.columns == side.columns && north_source_.quadrant == side.north &&
+                          north_source_.forbidden_sums == layout.forbidden_sums &&
+                          north_source_.forbidden_differences == layout.forbidden_differences &&
+                          north_source_.keys == north.keys && north_source_.sets == north_sets_;
+  if (!same_north) {
+    north_.load(north.slice, north.keys, layout, side.north, north_sets_);
+    north_source_ = {&north.slice,          north.slice.rows(),           side.columns, side.north,
+                     layout.forbidden_sums, layout.forbidden_differences, north.keys,   north_sets_};
+  }
   south_.load(south.slice, south.keys, layout, side.south, south_sets_);
   std::size_t counted = 0;
   for (std::size_t i = 0; i < north_sets_.size(); ++i) {

@@ -96,12 +96,25 @@ class HalfEnumerator {
                                const SideFold& fold, KeyBuffer& keys);
 
  private:
+  // What the north quadrant's keys were last loaded from: a unit's row sets often share their
+  // north rows (an off-centre unit's all do), and then the same keys need not be loaded again.
+  struct NorthSource {
+    const QuarterSlice* slice = nullptr;
+    std::uint32_t rows = 0, columns = 0;
+    Quadrant quadrant;
+    std::uint64_t forbidden_sums = 0, forbidden_differences = 0;
+    const QuadrantKeyTables* keys = nullptr;
+    std::vector<std::uint32_t> sets;
+    bool operator==(const NorthSource&) const = default;
+  };
+
   static bool has_halves(const SideLayout& side);
   std::size_t pair_quadrants(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
                              KeyBuffer& keys, std::size_t counted_sets);
 
   QuadrantKeys north_, south_;
   std::vector<std::uint32_t> north_sets_, south_sets_;  // the column sets a side pairs, in order
+  NorthSource north_source_;
 };
 
 }  // namespace nqueens::join

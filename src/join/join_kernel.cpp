@@ -28,9 +28,9 @@ JoinCount JoinCounter::count_folded(const UnitLayout& layout, SliceView east_nor
                                     SliceView west_north, SliceView west_south) {
   const DiagonalFold fold = diagonal_fold(layout);
   const std::size_t east_ties =
-      enumerator_.enumerate_folded(east_north, east_south, layout, layout.east, fold.east, east_keys_);
+      east_halves_.enumerate_folded(east_north, east_south, layout, layout.east, fold.east, east_keys_);
   const std::size_t west_ties =
-      enumerator_.enumerate_folded(west_north, west_south, layout, layout.west, fold.west, west_keys_);
+      west_halves_.enumerate_folded(west_north, west_south, layout, layout.west, fold.west, west_keys_);
   const auto east = east_keys_.keys(), west = west_keys_.keys();
   JoinCount result;
   result.halves = east.size() + west.size();
@@ -50,19 +50,37 @@ JoinCount JoinCounter::count(const JoinUnit& unit) {
   return total;
 }
 
+// A pin is dropped before its replacement is got, so a thread never holds more than four
+// unless the cache holds every slice anyway.
+const SliceCache::Pin& JoinCounter::pinned(std::size_t position, std::uint32_t rows) {
+  if (slices_.holds_whole_table()) {
+    if (kept_.empty()) kept_.resize(std::size_t{1} << (slices_.n() / 2));
+    SliceCache::Pin& kept = kept_[rows];
+    if (!kept) kept = slices_.get(rows);
+    return kept;
+  }
+  SliceCache::Pin& pin = pins_[position];
+  if (!pin || pinned_rows_[position] != rows) {
+    pin.reset();
+    pin = slices_.get(rows);
+    pinned_rows_[position] = rows;
+  }
+  return pin;
+}
+
 JoinCount JoinCounter::count_row_set(const JoinUnit& unit) {
   const UnitLayout layout = layout_of(slices_.n(), unit);
-  // All four pinned before either side is enumerated: the unit holds them until it ends.
-  const SliceCache::Pin east_north = slices_.get(layout.east.north_rows);
-  const SliceCache::Pin east_south = slices_.get(layout.east.south_rows);
-  const SliceCache::Pin west_north = slices_.get(layout.west.north_rows);
-  const SliceCache::Pin west_south = slices_.get(layout.west.south_rows);
+  // All four pinned before either side is enumerated, and held until the next row set needs others.
+  const SliceCache::Pin& east_north = pinned(0, layout.east.north_rows);
+  const SliceCache::Pin& east_south = pinned(1, layout.east.south_rows);
+  const SliceCache::Pin& west_north = pinned(2, layout.west.north_rows);
+  const SliceCache::Pin& west_south = pinned(3, layout.west.south_rows);
   const auto view = [](const SliceCache::Pin& pin) { return SliceView{pin->slice, pin->keys ? &*pin->keys : nullptr}; };
   if (unit.kind != JoinCase::off_centre) {
     return count_folded(layout, view(east_north), view(east_south), view(west_north), view(west_south));
   }
-  enumerator_.enumerate(view(east_north), view(east_south), layout, layout.east, east_keys_);
-  enumerator_.enumerate(view(west_north), view(west_south), layout, layout.west, west_keys_);
+  east_halves_.enumerate(view(east_north), view(east_south), layout, layout.east, east_keys_);
+  west_halves_.enumerate(view(west_north), view(west_south), layout, layout.west, west_keys_);
   JoinCount result;
   result.halves = east_keys_.size() + west_keys_.size();
   result.pairs = pairs(east_keys_.keys(), west_keys_.keys(), layout.key_bits());

@@ -1,9 +1,11 @@
 #pragma once
 // Counts one unit: enumerate both halves' keys, then count the disjoint (east, west) pairs.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "join/disjoint_count.hpp"
 #include "join/half_boards.hpp"
@@ -35,8 +37,17 @@ class JoinCounter {
   JoinCount count_folded(const UnitLayout& layout, SliceView east_north, SliceView east_south, SliceView west_north,
                          SliceView west_south);
 
+  //! The slice of `rows` for one of the four quadrant positions, kept pinned from the last row
+  //! set that used it: consecutive row sets share slices, and the cache's lock is shared too.
+  const SliceCache::Pin& pinned(std::size_t position, std::uint32_t rows);
+
   SliceCache& slices_;
-  HalfEnumerator enumerator_;
+  std::array<SliceCache::Pin, 4> pins_;  // east north, east south, west north, west south
+  std::array<std::uint32_t, 4> pinned_rows_{};
+  // When the cache holds the whole table, every slice this thread has used, by row set: then it
+  // takes the cache's lock once per slice, not once per row set.
+  std::vector<SliceCache::Pin> kept_;
+  HalfEnumerator east_halves_, west_halves_;
   KeyBuffer east_keys_, west_keys_;
   DisjointCounter matcher_;
 };

@@ -11,6 +11,7 @@ namespace nqueens::join {
 
 struct Quadrant {
   int row0 = 0, col0 = 0;  //!< top-left square in board coordinates
+  bool operator==(const Quadrant&) const = default;
 };
 
 //! One half: k (or k - 1) queens, split between a north and a south quadrant.

@@ -81,6 +81,8 @@ std::uint64_t most_halves(int k) {
 
 }  // namespace
 
+std::uint64_t whole_table_bytes(int n) { return slice_figures(n).all; }
+
 std::uint64_t JoinMemory::minimum_budget() const {
   return unit_list_bytes + static_cast<std::uint64_t>(threads) * (unit_slices_bytes + thread_buffer_bytes);
 }

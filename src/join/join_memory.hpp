@@ -29,6 +29,9 @@ struct JoinMemory {
   std::string describe() const;
 };
 
+//! What every slice of n takes, their quadrant keys included: the whole quarter table.
+std::uint64_t whole_table_bytes(int n);
+
 //! The memory of a join run of n on `threads` threads under `budget` bytes. Reads the
 //! placements per row set (one search over the quarter table, cached per k, no table kept).
 JoinMemory plan_join_memory(int n, int threads, std::uint64_t budget);

@@ -1,6 +1,9 @@
 #include "join/slice_cache.hpp"
 
 #include <algorithm>
+#include <cstdint>
+
+#include "join/join_memory.hpp"
 
 namespace nqueens::join {
 
@@ -11,7 +14,10 @@ LoadedSlice::LoadedSlice(int n, std::uint32_t rows) : slice(n / 2, rows) {
 std::size_t LoadedSlice::memory_bytes() const { return slice.memory_bytes() + (keys ? keys->memory_bytes() : 0); }
 
 SliceCache::SliceCache(int n, std::uint64_t budget_bytes)
-    : n_(n), budget_(budget_bytes), slots_(std::size_t{1} << (n / 2)) {}
+    : n_(n),
+      budget_(budget_bytes),
+      holds_whole_table_(budget_bytes == UINT64_MAX || budget_bytes >= whole_table_bytes(n)),
+      slots_(std::size_t{1} << (n / 2)) {}
 
 SliceCache::Pin SliceCache::get(std::uint32_t rows) {
   std::shared_ptr<Slot> slot;
@@ -20,6 +26,8 @@ SliceCache::Pin SliceCache::get(std::uint32_t rows) {
     slot = slots_.at(rows);
     if (slot) {
       recent_.splice(recent_.begin(), recent_, slot->recent);
+      // Built and counted already: the common case takes the lock once, and adds nothing to evict.
+      if (slot->counted) return slot->slice;
     } else {
       slot = slots_[rows] = std::make_shared<Slot>();
       recent_.push_front(rows);

@@ -37,6 +37,9 @@ class SliceCache {
 
   int n() const { return n_; }
   std::uint64_t budget_bytes() const { return budget_; }
+  //! Whether the budget holds every slice of n: then nothing is ever evicted, and a caller may
+  //! keep pins as long as it likes at no cost in memory.
+  bool holds_whole_table() const { return holds_whole_table_; }
   //! The slice of the quadrant row set `rows`, built now if it is not held. Thread-safe.
   Pin get(std::uint32_t rows);
 
@@ -55,6 +58,7 @@ class SliceCache {
 
   int n_;
   std::uint64_t budget_;
+  bool holds_whole_table_;
   std::mutex mutex_;
   std::vector<std::shared_ptr<Slot>> slots_;  // by row set; null when not held
   std::list<std::uint32_t> recent_;           // held row sets, most recently used first
