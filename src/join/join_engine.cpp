@@ -161,10 +161,10 @@ join::JoinMemory planned_memory(int n, const CountOptions& options) {
 
 // From docs/performance.md ("The engine choice"): on this kind of machine the join engine is
 // ahead of the depth-first search from N = 14 on even boards (at 12 its slices cost more than the
-// whole count), but only from N = 17 on odd ones, whose many small off-centre units cost more
-// than the depth-first search below that.
+// whole count) and from N = 15 on odd ones (at 13 its off-centre units, each a few row sets, cost
+// three times the depth-first search).
 constexpr int kFasterFromEven = 14;
-constexpr int kFasterFromOdd = 17;
+constexpr int kFasterFromOdd = 15;
 
 std::string refusal(int n, const CountOptions& options) {
   if (!valid_board_size(n))

@@ -143,8 +143,8 @@ TEST(EngineChoice, AutoPicksTheMeasuredFasterEngineAndFallsBackWhereTheJoinCanno
   EXPECT_EQ(nqueens::choose_engine(3, automatic).name, "dfs");
   EXPECT_EQ(nqueens::choose_engine(12, automatic).name, "dfs") << "even boards: join from 14";
   EXPECT_EQ(nqueens::choose_engine(14, automatic).name, "join");
-  EXPECT_EQ(nqueens::choose_engine(13, automatic).name, "dfs") << "odd boards: join only from 17";
-  EXPECT_EQ(nqueens::choose_engine(15, automatic).name, "dfs");
+  EXPECT_EQ(nqueens::choose_engine(13, automatic).name, "dfs") << "odd boards: join from 15";
+  EXPECT_EQ(nqueens::choose_engine(15, automatic).name, "join");
   EXPECT_EQ(nqueens::choose_engine(16, automatic).name, "join");
   EXPECT_EQ(nqueens::choose_engine(17, automatic).name, "join");
   EXPECT_EQ(nqueens::choose_engine(24, automatic).name, "join") << "no longer the DFS engine for memory";
