@@ -1,5 +1,7 @@
 #include "join/join_kernel.hpp"
 
+#include <algorithm>
+
 #include "join/diagonal_fold.hpp"
 #include "join/join_layout.hpp"
 
@@ -40,9 +42,16 @@ JoinCount JoinCounter::count_folded(const UnitLayout& layout, SliceView east_nor
   return result;
 }
 
+// An off-centre unit reads the south slices of every row set of its north rows, and the next
+// unit most often the same ones. Read in the same order each time, a cache too small for them
+// all would have dropped each slice just before it is wanted again; read forward and backward
+// in turn, the next unit starts with what the last one read last. The sum is the same either way.
 JoinCount JoinCounter::count(const JoinUnit& unit) {
+  std::vector<std::uint32_t> sets = row_sets(slices_.n(), unit);
+  if (backward_) std::reverse(sets.begin(), sets.end());
+  backward_ = !backward_;
   JoinCount total;
-  for (const std::uint32_t rows : row_sets(slices_.n(), unit)) {
+  for (const std::uint32_t rows : sets) {
     const JoinCount counted = count_row_set(with_rows(unit, rows));
     total.pairs += counted.pairs;
     total.halves += counted.halves;

@@ -47,6 +47,7 @@ class JoinCounter {
   // When the cache holds the whole table, every slice this thread has used, by row set: then it
   // takes the cache's lock once per slice, not once per row set.
   std::vector<SliceCache::Pin> kept_;
+  bool backward_ = false;  // the direction of the next unit's row sets (count())
   HalfEnumerator east_halves_, west_halves_;
   KeyBuffer east_keys_, west_keys_;
   DisjointCounter matcher_;

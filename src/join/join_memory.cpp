@@ -31,11 +31,11 @@ struct SliceFigures {
   std::uint64_t all = 0, most_entries = 0;
 };
 
-SliceFigures slice_figures(int n) {
+SliceFigures slice_figures(int n, bool keys) {
   const int k = n / 2;
   const std::vector<std::uint64_t>& entries = placements_per_row_set(k);
   // The quadrant keys precomputed at small odd n: four keys per entry.
-  const std::uint64_t key_bytes = wants_quadrant_key_tables(n) ? 4 * sizeof(std::uint64_t) : 0;
+  const std::uint64_t key_bytes = keys ? 4 * sizeof(std::uint64_t) : 0;
   SliceFigures figures;
   figures.bytes.resize(entries.size());
   for (std::uint32_t rows = 0; rows < entries.size(); ++rows) {
@@ -81,7 +81,11 @@ std::uint64_t most_halves(int k) {
 
 }  // namespace
 
-std::uint64_t whole_table_bytes(int n) { return slice_figures(n).all; }
+std::uint64_t whole_table_bytes(int n, bool keys) { return slice_figures(n, keys).all; }
+
+bool slices_carry_keys(int n, std::uint64_t cache_bytes) {
+  return wants_quadrant_key_tables(n) && cache_bytes >= whole_table_bytes(n, true);
+}
 
 std::uint64_t JoinMemory::minimum_budget() const {
   return unit_list_bytes + static_cast<std::uint64_t>(threads) * (unit_slices_bytes + thread_buffer_bytes);
@@ -118,7 +122,8 @@ JoinMemory plan_join_memory(int n, int threads, std::uint64_t budget) {
     memory.refusal = memory.too_small();
     return memory;
   }
-  const SliceFigures slices = slice_figures(n);
+  // Sized without keys first: the least budget that fits is a keyless one.
+  SliceFigures slices = slice_figures(n, false);
   memory.all_slices_bytes = slices.all;
   memory.unit_slices_bytes = std::min(slices.all, most_unit_slice_bytes(n / 2, slices.bytes));
   memory.thread_buffer_bytes =
@@ -128,6 +133,11 @@ JoinMemory plan_join_memory(int n, int threads, std::uint64_t budget) {
     return memory;
   }
   const std::uint64_t fixed = memory.unit_list_bytes + static_cast<std::uint64_t>(threads) * memory.thread_buffer_bytes;
+  if (slices_carry_keys(n, budget - fixed)) {
+    slices = slice_figures(n, true);
+    memory.all_slices_bytes = slices.all;
+    memory.unit_slices_bytes = std::min(slices.all, most_unit_slice_bytes(n / 2, slices.bytes));
+  }
   memory.cache_bytes = std::min(budget - fixed, slices.all);
   return memory;
 }

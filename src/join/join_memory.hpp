@@ -29,8 +29,14 @@ struct JoinMemory {
   std::string describe() const;
 };
 
-//! What every slice of n takes, their quadrant keys included: the whole quarter table.
-std::uint64_t whole_table_bytes(int n);
+//! What every slice of n takes: the whole quarter table, with its quadrant keys where `keys`.
+std::uint64_t whole_table_bytes(int n, bool keys);
+
+//! Whether the slices of n carry their quadrant keys in a cache of `cache_bytes`: only where
+//! wants_quadrant_key_tables(n) and the cache holds the whole table with them. A cache that must
+//! evict rebuilds slices, and keys make a slice five times larger and slower to build: an
+//! off-centre unit reads every south row set of its north rows, so a small cache thrashes.
+bool slices_carry_keys(int n, std::uint64_t cache_bytes);
 
 //! The memory of a join run of n on `threads` threads under `budget` bytes. Reads the
 //! placements per row set (one search over the quarter table, cached per k, no table kept).

@@ -7,8 +7,8 @@
 
 namespace nqueens::join {
 
-LoadedSlice::LoadedSlice(int n, std::uint32_t rows) : slice(n / 2, rows) {
-  if (wants_quadrant_key_tables(n)) keys.emplace(slice.entries(), n);
+LoadedSlice::LoadedSlice(int n, std::uint32_t rows, bool with_keys) : slice(n / 2, rows) {
+  if (with_keys) keys.emplace(slice.entries(), n);
 }
 
 std::size_t LoadedSlice::memory_bytes() const { return slice.memory_bytes() + (keys ? keys->memory_bytes() : 0); }
@@ -16,7 +16,8 @@ std::size_t LoadedSlice::memory_bytes() const { return slice.memory_bytes() + (k
 SliceCache::SliceCache(int n, std::uint64_t budget_bytes)
     : n_(n),
       budget_(budget_bytes),
-      holds_whole_table_(budget_bytes == UINT64_MAX || budget_bytes >= whole_table_bytes(n)),
+      keys_(slices_carry_keys(n, budget_bytes)),
+      holds_whole_table_(budget_bytes == UINT64_MAX || budget_bytes >= whole_table_bytes(n, keys_)),
       slots_(std::size_t{1} << (n / 2)) {}
 
 SliceCache::Pin SliceCache::get(std::uint32_t rows) {
@@ -38,7 +39,7 @@ SliceCache::Pin SliceCache::get(std::uint32_t rows) {
   // thread that wants the same slice waits here for it. A build that throws leaves the slot
   // unbuilt for the next caller.
   std::call_once(slot->built, [&] {
-    slot->slice = std::make_shared<const LoadedSlice>(n_, rows);
+    slot->slice = std::make_shared<const LoadedSlice>(n_, rows, keys_);
     slot->bytes = slot->slice->memory_bytes();
     builds_.fetch_add(1);
   });

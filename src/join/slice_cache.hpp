@@ -17,9 +17,9 @@
 
 namespace nqueens::join {
 
-//! A slice and, where wants_quadrant_key_tables(n), its entries' keys in the four quadrants.
+//! A slice and, where `with_keys`, its entries' keys in the four quadrants.
 struct LoadedSlice {
-  LoadedSlice(int n, std::uint32_t rows);
+  LoadedSlice(int n, std::uint32_t rows, bool with_keys);
   std::size_t memory_bytes() const;
 
   QuarterSlice slice;
@@ -58,6 +58,7 @@ class SliceCache {
 
   int n_;
   std::uint64_t budget_;
+  bool keys_;  // whether slices carry their quadrant keys (slices_carry_keys)
   bool holds_whole_table_;
   std::mutex mutex_;
   std::vector<std::shared_ptr<Slot>> slots_;  // by row set; null when not held

@@ -98,15 +98,30 @@ std::map<std::size_t, Tally> unit_tallies(const Engine& engine, int threads) {
   return tallies;
 }
 
+// The memory plan of a budget of the unit list alone: refused, with the slices sized for the
+// least budget that fits (join_memory.cpp sizes them without quadrant keys first).
+join::JoinMemory least_join_memory(int n, int threads) {
+  const join::JoinMemory memory =
+      join::plan_join_memory(n, threads, join::plan_join_memory(n, threads, 0).unit_list_bytes);
+  EXPECT_NE(memory.refusal, "") << "n = " << n;
+  return memory;
+}
+
 // A budget of the least the join accepts on two threads plus an eighth of the whole table leaves
 // its cache room for a fraction of the slices, so that units build slices others dropped: the
-// counts must not change.
+// counts must not change. (The least budget is sized without quadrant keys, and so is a cache
+// that cannot hold the whole table with them: the eighth is of the keyless table.)
 TEST(JoinInBoundedMemory, EveryUnitCountsTheSameUnderAnEvictingBudget) {
   for (int n = 4; n <= 18; ++n) {
     CountOptions options;
     options.threads = 2;
-    const join::JoinMemory unbounded_memory = join::plan_join_memory(n, 2, UINT64_MAX / 2);
-    options.memory_bytes = unbounded_memory.minimum_budget() + unbounded_memory.all_slices_bytes / 8;
+    const join::JoinMemory least = least_join_memory(n, 2);
+    options.memory_bytes = least.minimum_budget() + least.all_slices_bytes / 8;
+    const join::JoinMemory bounded_memory = join::plan_join_memory(n, 2, options.memory_bytes);
+    ASSERT_EQ(bounded_memory.refusal, "") << "n = " << n;
+    if (n >= 12) {
+      EXPECT_LT(bounded_memory.cache_bytes, bounded_memory.all_slices_bytes) << "n = " << n;
+    }
     const auto bounded = make_join_engine(n, options);
     options.memory_bytes = UINT64_MAX / 2;
     const auto unbounded = make_join_engine(n, options);
@@ -118,6 +133,27 @@ TEST(JoinInBoundedMemory, EveryUnitCountsTheSameUnderAnEvictingBudget) {
     Tally total;
     for (const auto& [id, tally] : got) total += tally;
     EXPECT_EQ(total.total, oeis_total(n).value()) << "n = " << n;
+  }
+}
+
+// Quadrant keys make a slice five times larger: worth it only while nothing is evicted.
+TEST(JoinInBoundedMemory, SlicesCarryKeysOnlyWhenTheCacheHoldsTheWholeTableWithThem) {
+  EXPECT_FALSE(join::slices_carry_keys(14, UINT64_MAX)) << "even n builds no quadrant keys";
+  for (const int n : {13, 15, 17}) {
+    const std::uint64_t keyed = join::whole_table_bytes(n, true), keyless = join::whole_table_bytes(n, false);
+    EXPECT_GT(keyed, keyless) << "n = " << n;
+    EXPECT_TRUE(join::slices_carry_keys(n, keyed)) << "n = " << n;
+    EXPECT_FALSE(join::slices_carry_keys(n, keyed - 1)) << "n = " << n;
+    const std::uint32_t rows = (std::uint32_t{1} << (n / 4)) - 1;
+    EXPECT_TRUE(join::SliceCache(n, keyed).get(rows)->keys) << "n = " << n;
+    EXPECT_FALSE(join::SliceCache(n, keyed - 1).get(rows)->keys) << "n = " << n;
+    const join::JoinMemory ample = join::plan_join_memory(n, 2, UINT64_MAX / 2);
+    EXPECT_EQ(ample.all_slices_bytes, keyed) << "n = " << n;
+    const join::JoinMemory least = least_join_memory(n, 2);
+    const join::JoinMemory tight = join::plan_join_memory(n, 2, least.minimum_budget() + keyless / 8);
+    ASSERT_EQ(tight.refusal, "") << "n = " << n;
+    EXPECT_EQ(tight.all_slices_bytes, keyless) << "n = " << n;
+    EXPECT_FALSE(join::slices_carry_keys(n, tight.cache_bytes)) << "n = " << n;
   }
 }
 
