@@ -19,7 +19,10 @@ namespace {
 
 // The automatic budget: 2 % of the predicted wall time, within these bounds.
 constexpr double kBudgetShare = 0.02;
-constexpr double kLeastBudget = 1;
+// At least 3 s: what the first units pay once (the threads' key buffers growing to their size,
+// their pages first touched) weighs on a short sample, and each sampled unit stands for many.
+// A 1 s sample put N = 20 25 % high; 3 s, within 10 % (docs/performance.md, "Planning a run").
+constexpr double kLeastBudget = 3;
 constexpr double kMostBudget = 60;
 // Every stratum starts with this many units counted: the fewest that show a spread.
 constexpr std::size_t kFirstPerStratum = 2;

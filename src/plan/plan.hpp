@@ -3,7 +3,7 @@
 // units, drawn from strata of the engine's cost model (strata.hpp), times each one on the run's
 // thread count (unit_timer.hpp), and estimates the run's total thread time with an error bar
 // (estimate.hpp). The sample grows in rounds until the bar is narrow or the sampling budget is
-// spent: by default 2 % of the wall time the plan predicts, at least a second and at most a
+// spent: by default 2 % of the wall time the plan predicts, at least 3 s and at most a
 // minute. The rest follows from the estimate: the wall time of a list schedule over threads x
 // ranks workers (makespan.hpp), the engine's planned memory, the journal's size.
 #include <cstddef>
