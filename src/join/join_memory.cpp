@@ -122,10 +122,14 @@ JoinMemory plan_join_memory(int n, int threads, std::uint64_t budget) {
     memory.refusal = memory.too_small();
     return memory;
   }
+  SliceFigures slices;
+  const auto size_slices = [&](bool keys) {
+    slices = slice_figures(n, keys);
+    memory.all_slices_bytes = slices.all;
+    memory.unit_slices_bytes = std::min(slices.all, most_unit_slice_bytes(n / 2, slices.bytes));
+  };
   // Sized without keys first: the least budget that fits is a keyless one.
-  SliceFigures slices = slice_figures(n, false);
-  memory.all_slices_bytes = slices.all;
-  memory.unit_slices_bytes = std::min(slices.all, most_unit_slice_bytes(n / 2, slices.bytes));
+  size_slices(false);
   memory.thread_buffer_bytes =
       most_halves(n / 2) * kThreadBytesPerHalf + slices.most_entries * kThreadBytesPerSliceEntry;
   if (budget < memory.minimum_budget()) {
@@ -133,11 +137,7 @@ JoinMemory plan_join_memory(int n, int threads, std::uint64_t budget) {
     return memory;
   }
   const std::uint64_t fixed = memory.unit_list_bytes + static_cast<std::uint64_t>(threads) * memory.thread_buffer_bytes;
-  if (slices_carry_keys(n, budget - fixed)) {
-    slices = slice_figures(n, true);
-    memory.all_slices_bytes = slices.all;
-    memory.unit_slices_bytes = std::min(slices.all, most_unit_slice_bytes(n / 2, slices.bytes));
-  }
+  if (slices_carry_keys(n, budget - fixed)) size_slices(true);
   memory.cache_bytes = std::min(budget - fixed, slices.all);
   return memory;
 }
