@@ -1,7 +1,9 @@
 #include "join/quarter_slice.hpp"
 
+#include <bit>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace nqueens::join {
 
@@ -22,30 +24,59 @@ std::vector<std::uint32_t> column_sets_of_size(int k, int size) {
   return sets;
 }
 
+// A slice's placements, found by a bitmask search that takes each row's free columns at once:
+// place_rows (quarter_slice.hpp), which tries every column, stays the plain reference the tests
+// hold this one to. A thread's slices are often rebuilt under a small cache, so this is hot.
+class SliceSearch {
+ public:
+  struct Found {
+    std::uint32_t columns, sums, differences;
+  };
+
+  SliceSearch(int k, std::vector<Found>& found) : k_(k), full_((std::uint32_t{1} << k) - 1), found_(found) {}
+
+  // `reversed` holds bit c - r + k - 1 for each queen (r, c): the differences mirrored, so that a
+  // row's attacked columns are one shift of it, as they are of the sums.
+  void place(std::uint32_t rows, std::uint32_t columns, std::uint32_t sums, std::uint32_t differences,
+             std::uint32_t reversed) {
+    if (rows == 0) {
+      found_.push_back({columns, sums, differences});
+      return;
+    }
+    const int row = std::countr_zero(rows);
+    const std::uint32_t rest = rows & (rows - 1);
+    std::uint32_t free = full_ & ~(columns | sums >> row | reversed >> (k_ - 1 - row));
+    for (; free != 0; free &= free - 1) {
+      const int column = std::countr_zero(free);
+      place(rest, columns | 1u << column, sums | 1u << (row + column), differences | 1u << (row - column + k_ - 1),
+            reversed | 1u << (column - row + k_ - 1));
+    }
+  }
+
+ private:
+  int k_;
+  std::uint32_t full_;
+  std::vector<Found>& found_;
+};
+
 }  // namespace
 
-// Two passes over the same search (count, then fill) keep the slice at its own size.
+// One search into a scratch list, then a counting sort by column set: the slice is sized exactly.
 QuarterSlice::QuarterSlice(int k, std::uint32_t rows) : k_(k), rows_(rows) {
   if (k < 1 || k > kMaxSliceK || rows >> k != 0)
     throw std::invalid_argument("quarter slice: k or rows out of range: k = " + std::to_string(k));
+  thread_local std::vector<SliceSearch::Found> found;
+  found.clear();
+  SliceSearch(k, found).place(rows, 0, 0, 0, 0);
+  if (found.size() > UINT32_MAX) throw std::length_error("quarter slice: too many entries for 32-bit offsets");
   const std::size_t column_masks = std::size_t{1} << k;
-  std::vector<std::uint64_t> sizes(column_masks, 0);
-  auto count = [&](const quarter_search::PartialPlacement& p) { ++sizes[p.columns]; };
-  quarter_search::place_rows(k, rows, {}, count);
-  offsets_.resize(column_masks + 1);
-  std::uint64_t total = 0;
-  for (std::size_t columns = 0; columns < column_masks; ++columns) {
-    offsets_[columns] = static_cast<std::uint32_t>(total);
-    total += sizes[columns];
-  }
-  if (total > UINT32_MAX) throw std::length_error("quarter slice: too many entries for 32-bit offsets");
-  offsets_.back() = static_cast<std::uint32_t>(total);
-  entries_.resize(total);
+  offsets_.assign(column_masks + 1, 0);
+  for (const SliceSearch::Found& placement : found) ++offsets_[placement.columns + 1];
+  for (std::size_t columns = 0; columns < column_masks; ++columns) offsets_[columns + 1] += offsets_[columns];
+  entries_.resize(found.size());
   std::vector<std::uint32_t> cursor(offsets_.begin(), offsets_.end() - 1);
-  auto fill = [&](const quarter_search::PartialPlacement& p) {
-    entries_[cursor[p.columns]++] = {p.sums, p.differences};
-  };
-  quarter_search::place_rows(k, rows, {}, fill);
+  for (const SliceSearch::Found& placement : found)
+    entries_[cursor[placement.columns]++] = {placement.sums, placement.differences};
   column_sets_ = column_sets_of_size(k, std::popcount(rows));
 }
 
