@@ -1,6 +1,7 @@
 #include "join/half_boards.hpp"
 
 #include <bit>
+#include <cstddef>
 #include <optional>
 
 #if defined(__x86_64__)
@@ -99,6 +100,68 @@ __attribute__((target("avx512f"))) std::size_t append_compatible_avx512(std::spa
 }
 #endif
 
+// The keys of a group's entries that attack no fixed queen, written from `out` on; returns how
+// many. `out` has room for the whole group and kAppendSlack keys more.
+std::size_t keep_keys_scalar(std::span<const QuarterEntry> group, const QuadrantView& view, std::uint64_t* out) {
+  std::size_t kept = 0;
+  for (const QuarterEntry& entry : group) {
+    out[kept] = view.key(entry);
+    kept += view.attacks_fixed_queen(entry) ? 0u : 1u;
+  }
+  return kept;
+}
+
+#if defined(__x86_64__)
+// Eight entries at a time, as one 64-bit word each (sums low, differences high): the keys are
+// the scalar key()'s shifts, the kept ones packed to the front of a register stored whole.
+__attribute__((target("avx512f"))) std::size_t keep_keys_avx512(std::span<const QuarterEntry> group,
+                                                                const QuadrantView& view, std::uint64_t* out) {
+  static_assert(sizeof(QuarterEntry) == sizeof(std::uint64_t) && offsetof(QuarterEntry, differences) == 4);
+  const __m512i low_half = _mm512_set1_epi64(0xffffffff);
+  const __m512i forbidden_sums = _mm512_set1_epi64(view.forbidden_sums);
+  const __m512i forbidden_differences = _mm512_set1_epi64(view.forbidden_differences);
+  const __m512i crossing = _mm512_set1_epi64(static_cast<long long>(view.crossing_mask));
+  const __m512i sum_shift = _mm512_set1_epi64(view.sum_shift);
+  const __m512i difference_shift = _mm512_set1_epi64(view.difference_shift);
+  const __m512i low = _mm512_set1_epi64(view.crossing_low);
+  const __m512i bits = _mm512_set1_epi64(view.crossing_bits);
+  // The zero-masking forms of the shifts: GCC 12 warns that the plain ones read an undefined value.
+  constexpr auto all = static_cast<__mmask8>(0xff);
+  const auto* words = reinterpret_cast<const std::uint64_t*>(group.data());
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < group.size(); i += 8) {
+    const std::size_t left = group.size() - i;
+    const auto lanes = static_cast<__mmask8>(left >= 8 ? 0xff : (1u << left) - 1);
+    const __m512i entries = _mm512_maskz_loadu_epi64(lanes, words + i);
+    const __m512i sums = _mm512_and_si512(entries, low_half);
+    const __m512i differences = _mm512_maskz_srli_epi64(all, entries, 32);
+    const __mmask8 attacks =
+        _mm512_test_epi64_mask(sums, forbidden_sums) | _mm512_test_epi64_mask(differences, forbidden_differences);
+    const auto crossing_key = [&](__m512i diagonals, __m512i shift) {
+      const __m512i moved = _mm512_maskz_sllv_epi64(all, diagonals, shift);
+      return _mm512_and_si512(_mm512_maskz_srlv_epi64(all, moved, low), crossing);
+    };
+    const __m512i keys = _mm512_or_si512(
+        crossing_key(sums, sum_shift), _mm512_maskz_sllv_epi64(all, crossing_key(differences, difference_shift), bits));
+    const auto keep = static_cast<__mmask8>(lanes & ~attacks);
+    _mm512_storeu_si512(out + kept, _mm512_maskz_compress_epi64(keep, keys));
+    kept += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(keep)));
+  }
+  return kept;
+}
+#endif
+
+using KeepKeys = std::size_t (*)(std::span<const QuarterEntry>, const QuadrantView&, std::uint64_t*);
+
+KeepKeys best_keep_keys() {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f")) return &keep_keys_avx512;
+#endif
+  return &keep_keys_scalar;
+}
+
+const KeepKeys keep_keys = best_keep_keys();
+
 using AppendCompatible = std::size_t (*)(std::span<const std::uint64_t>, std::span<const std::uint64_t>,
                                          std::uint64_t*);
 
@@ -139,7 +202,7 @@ void QuadrantKeys::load(const QuarterSlice& slice, const QuadrantKeyTables* prec
     starts_.resize(column_masks);
     ends_.resize(column_masks);
   }
-  const std::size_t capacity = slice.entries().size();
+  const std::size_t capacity = slice.entries().size() + kAppendSlack;
   if (keys_.size() < capacity) keys_.resize(capacity);
   const std::optional<std::uint64_t> forbidden = precomputed ? view.forbidden_key(layout.k) : std::nullopt;
   const QuarterEntry* first_entry = slice.entries().data();
@@ -158,10 +221,7 @@ void QuadrantKeys::load(const QuarterSlice& slice, const QuadrantKeyTables* prec
       for (std::size_t i = 0; i < group.size(); ++i) keys[i] = view.key(group[i]);
       kept += static_cast<std::uint32_t>(group.size());
     } else {
-      for (const QuarterEntry& entry : group) {
-        keys_[kept] = view.key(entry);
-        kept += view.attacks_fixed_queen(entry) ? 0u : 1u;
-      }
+      kept += static_cast<std::uint32_t>(keep_keys(group, view, keys_.data() + kept));
     }
     ends_[set] = kept;
   }

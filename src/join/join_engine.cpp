@@ -6,6 +6,7 @@
 #include <atomic>
 #include <bit>
 #include <cstdio>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -40,7 +41,8 @@ Tally rotation_tally(int n) {
 
 class JoinUnitCounter final : public UnitCounter {
  public:
-  JoinUnitCounter(const join::JoinPlan& plan, join::SliceCache& slices) : plan_(plan), counter_(slices) {}
+  JoinUnitCounter(const join::JoinPlan& plan, join::SliceCache& slices, std::uint64_t block_bytes)
+      : plan_(plan), counter_(slices, join::best_match_path(), block_bytes) {}
 
   Tally count(std::size_t id) override {
     if (id == plan_.units.size()) return rotation_tally(plan_.n);
@@ -56,9 +58,23 @@ class JoinUnitCounter final : public UnitCounter {
     if (id < plan_.units.size()) counter_.prepare(plan_.units[id]);
   }
 
+  // A batch holds row-set units only (JoinEngine::batch_starts).
+  void count_batch(std::span<const std::size_t> ids, std::span<Tally> tallies) override {
+    units_.clear();
+    for (const std::size_t id : ids) units_.push_back(plan_.units[id]);
+    counts_.resize(ids.size());
+    counter_.count_together(units_, counts_);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      tallies[i].total = counts_[i].pairs * units_[i].weight;
+      tallies[i].nodes = counts_[i].halves;
+    }
+  }
+
  private:
   const join::JoinPlan& plan_;
   join::JoinCounter counter_;
+  std::vector<join::JoinUnit> units_;  // a batch's, kept between batches
+  std::vector<join::JoinCount> counts_;
 };
 
 // The join's fingerprint covers its units; the rotation unit after them is part of the list too,
@@ -101,8 +117,11 @@ class JoinEngine final : public Engine {
     set_units(std::move(header), std::move(costs));
   }
 
+  // A thread's block of south slices (JoinCounter::count_together) takes at most half its share
+  // of the cache: the other half keeps the north slices and what the other threads read.
   std::unique_ptr<UnitCounter> make_counter() const override {
-    return std::make_unique<JoinUnitCounter>(plan_, *slices_);
+    const std::uint64_t block_bytes = memory_.cache_bytes / (2 * static_cast<std::uint64_t>(memory_.threads));
+    return std::make_unique<JoinUnitCounter>(plan_, *slices_, block_bytes);
   }
 
   std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const override {
@@ -118,6 +137,21 @@ class JoinEngine final : public Engine {
     std::vector<std::size_t> order(todo.size());
     detail::parallel_each(todo.size(), [&](std::size_t i) { order[i] = todo[keyed[i].position]; });
     return order;
+  }
+
+  // Off-centre units with the same north rows read the same south slices, about half the table
+  // at n = 21 (every row set of a size), and follow each other in the execution order. A cache
+  // that holds the whole table gains nothing from batches; one that does not would build most of
+  // those slices again for each unit, so it counts runs of such units together, up to
+  // kMostUnitsTogether (a stopped run ends only after a whole batch).
+  std::vector<std::size_t> batch_starts(std::span<const std::size_t> order) const override {
+    if (slices_->holds_whole_table()) return {};
+    std::vector<std::size_t> starts;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      if (starts.empty() || i - starts.back() == join::kMostUnitsTogether || !same_batch(order[i - 1], order[i]))
+        starts.push_back(i);
+    }
+    return starts;
   }
 
   std::string describe() const override {
@@ -146,6 +180,15 @@ class JoinEngine final : public Engine {
     const std::uint64_t south = unit.kind == join::JoinCase::off_centre ? 0 : layout.east.south_rows;
     const std::uint64_t tile = (north >> tile_bits_) << 16 | (south >> tile_bits_);
     return {band << 48 | tile, north << 16 | south};
+  }
+
+  bool same_batch(std::size_t first, std::size_t second) const {
+    const std::size_t rotation = plan_.units.size();
+    if (first == rotation || second == rotation) return false;
+    const join::JoinUnit& a = plan_.units[first];
+    const join::JoinUnit& b = plan_.units[second];
+    return a.kind == join::JoinCase::off_centre && b.kind == join::JoinCase::off_centre && a.rows == b.rows &&
+           cost_band(cost(first)) == cost_band(cost(second));
   }
 
   join::JoinPlan plan_;

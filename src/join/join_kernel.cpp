@@ -7,7 +7,8 @@
 
 namespace nqueens::join {
 
-JoinCounter::JoinCounter(SliceCache& slices, MatchPath path) : slices_(slices), matcher_(path) {}
+JoinCounter::JoinCounter(SliceCache& slices, MatchPath path, std::uint64_t block_bytes)
+    : slices_(slices), block_bytes_(block_bytes), matcher_(path) {}
 
 void JoinCounter::prepare(const JoinUnit& unit) {
   for (const std::uint32_t rows : row_sets(slices_.n(), unit)) {
@@ -57,6 +58,48 @@ JoinCount JoinCounter::count(const JoinUnit& unit) {
     total.halves += counted.halves;
   }
   return total;
+}
+
+void JoinCounter::count_together(std::span<const JoinUnit> units, std::span<JoinCount> counts) {
+  static_assert(sizeof(SouthRead) == kBytesPerRowSetTogether);
+  together_.clear();
+  for (std::uint32_t i = 0; i < units.size(); ++i) {
+    counts[i] = {};
+    for (const std::uint32_t rows : row_sets(slices_.n(), units[i])) {
+      const UnitLayout layout = layout_of(slices_.n(), with_rows(units[i], rows));
+      together_.push_back({layout.east.south_rows, layout.west.south_rows, i, rows});
+    }
+  }
+  const auto by_south = [](const SouthRead& a, const SouthRead& b) { return a.south() < b.south(); };
+  const auto by_unit = [](const SouthRead& a, const SouthRead& b) { return a.unit < b.unit; };
+  std::stable_sort(together_.begin(), together_.end(), by_south);
+  for (std::size_t begin = 0; begin < together_.size();) {
+    const std::size_t end = block_end(begin);
+    // Each unit's reads of the block together: its north quadrants are loaded once per block.
+    std::stable_sort(together_.begin() + static_cast<std::ptrdiff_t>(begin),
+                     together_.begin() + static_cast<std::ptrdiff_t>(end), by_unit);
+    for (std::size_t i = begin; i < end; ++i) {
+      const SouthRead& read = together_[i];
+      const JoinCount counted = count_row_set(with_rows(units[read.unit], read.rows));
+      counts[read.unit].pairs += counted.pairs;
+      counts[read.unit].halves += counted.halves;
+    }
+    begin = end;
+  }
+}
+
+// The reads from `begin` on whose distinct south slices fit block_bytes_ (at least one pair).
+std::size_t JoinCounter::block_end(std::size_t begin) const {
+  std::uint64_t bytes = 0;
+  std::size_t end = begin;
+  while (end < together_.size()) {
+    const auto south = together_[end].south();
+    const std::uint64_t pair = slices_.slice_bytes(south.first) + slices_.slice_bytes(south.second);
+    if (end > begin && bytes + pair > block_bytes_) break;
+    bytes += pair;
+    while (end < together_.size() && together_[end].south() == south) ++end;
+  }
+  return end;
 }
 
 // A pin is dropped before its replacement is got, so a thread never holds more than four

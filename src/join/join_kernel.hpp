@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "join/disjoint_count.hpp"
@@ -21,13 +22,25 @@ struct JoinCount {
   std::uint64_t halves = 0;  //!< east + west halves enumerated
 };
 
+//! The most units JoinCounter::count_together takes at once (the engine's batches).
+inline constexpr std::size_t kMostUnitsTogether = 64;
+//! What count_together keeps per row set of its units.
+inline constexpr std::size_t kBytesPerRowSetTogether = 16;
+
 //! Owned by one worker thread; its buffers grow to the largest unit seen and are then reused,
 //! so a unit allocates nothing once they have grown. The slices come from a cache shared with
 //! the other threads: a unit's counts are the same whatever the cache holds.
 class JoinCounter {
  public:
-  explicit JoinCounter(SliceCache& slices, MatchPath path = best_match_path());
+  //! `block_bytes`: how much of the cache count_together() may fill with one block of south
+  //! slices (the thread's share, with room left for the north ones).
+  explicit JoinCounter(SliceCache& slices, MatchPath path = best_match_path(), std::uint64_t block_bytes = UINT64_MAX);
   JoinCount count(const JoinUnit& unit);
+  //! counts[i] = count(units[i]), counted together: their row sets ordered by their south
+  //! slices, and taken a block of those at a time, each unit's row sets of the block in turn. A
+  //! cache that cannot hold the slices one unit reads then builds each south slice once for all
+  //! the units, not once per unit; the north slices, few and shared, stay in it.
+  void count_together(std::span<const JoinUnit> units, std::span<JoinCount> counts);
   //! Brings the unit's four slices into the cache (as far as its budget keeps them).
   void prepare(const JoinUnit& unit);
 
@@ -41,7 +54,17 @@ class JoinCounter {
   //! set that used it: consecutive row sets share slices, and the cache's lock is shared too.
   const SliceCache::Pin& pinned(std::size_t position, std::uint32_t rows);
 
+  // One row set of a unit counted together with others: what its south quadrants read.
+  struct SouthRead {
+    std::uint32_t east_south, west_south;
+    std::uint32_t unit, rows;
+    auto south() const { return std::pair{east_south, west_south}; }
+  };
+  std::size_t block_end(std::size_t begin) const;  // into together_, the sorted reads
+
   SliceCache& slices_;
+  std::uint64_t block_bytes_;
+  std::vector<SouthRead> together_;
   std::array<SliceCache::Pin, 4> pins_;  // east north, east south, west north, west south
   std::array<std::uint32_t, 4> pinned_rows_{};
   // When the cache holds the whole table, every slice this thread has used, by row set: then it

@@ -5,8 +5,10 @@
 #include <vector>
 
 #include "join/half_boards.hpp"
+#include "join/join_kernel.hpp"
 #include "join/join_plan.hpp"
 #include "join/quarter_slice.hpp"
+#include "join/slice_cache.hpp"
 #include "run/memory_budget.hpp"
 
 namespace nqueens::join {
@@ -34,12 +36,10 @@ struct SliceFigures {
 SliceFigures slice_figures(int n, bool keys) {
   const int k = n / 2;
   const std::vector<std::uint64_t>& entries = placements_per_row_set(k);
-  // The quadrant keys precomputed at small odd n: four keys per entry.
-  const std::uint64_t key_bytes = keys ? 4 * sizeof(std::uint64_t) : 0;
   SliceFigures figures;
   figures.bytes.resize(entries.size());
   for (std::uint32_t rows = 0; rows < entries.size(); ++rows) {
-    figures.bytes[rows] = slice_bytes(k, std::popcount(rows), entries[rows]) + entries[rows] * key_bytes;
+    figures.bytes[rows] = LoadedSlice::expected_bytes(n, rows, entries[rows], keys);
     figures.all += figures.bytes[rows];
     figures.most_entries = std::max(figures.most_entries, entries[rows]);
   }
@@ -77,6 +77,12 @@ std::uint64_t most_halves(int k) {
     halves = std::max(halves, north_entries * south_entries / binomial(k, north));
   }
   return static_cast<std::uint64_t>(halves);
+}
+
+// A batch of units counted together (join_kernel.hpp) lists every row set of its units: an
+// off-centre unit has at most C(k, k/2), one per set of south rows.
+std::uint64_t units_together_bytes(int k) {
+  return kMostUnitsTogether * static_cast<std::uint64_t>(binomial(k, k / 2)) * kBytesPerRowSetTogether;
 }
 
 }  // namespace
@@ -130,8 +136,8 @@ JoinMemory plan_join_memory(int n, int threads, std::uint64_t budget) {
   };
   // Sized without keys first: the least budget that fits is a keyless one.
   size_slices(false);
-  memory.thread_buffer_bytes =
-      most_halves(n / 2) * kThreadBytesPerHalf + slices.most_entries * kThreadBytesPerSliceEntry;
+  memory.thread_buffer_bytes = most_halves(n / 2) * kThreadBytesPerHalf +
+                               slices.most_entries * kThreadBytesPerSliceEntry + units_together_bytes(n / 2);
   if (budget < memory.minimum_budget()) {
     memory.refusal = memory.too_small();
     return memory;

@@ -1,6 +1,7 @@
 #include "join/slice_cache.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 
 #include "join/join_memory.hpp"
@@ -13,11 +14,18 @@ LoadedSlice::LoadedSlice(int n, std::uint32_t rows, bool with_keys) : slice(n / 
 
 std::size_t LoadedSlice::memory_bytes() const { return slice.memory_bytes() + (keys ? keys->memory_bytes() : 0); }
 
+// The quadrant keys are four per entry.
+std::uint64_t LoadedSlice::expected_bytes(int n, std::uint32_t rows, std::uint64_t entries, bool with_keys) {
+  const std::uint64_t key_bytes = with_keys ? 4 * sizeof(std::uint64_t) : 0;
+  return join::slice_bytes(n / 2, std::popcount(rows), entries) + entries * key_bytes;
+}
+
 SliceCache::SliceCache(int n, std::uint64_t budget_bytes)
     : n_(n),
       budget_(budget_bytes),
       keys_(slices_carry_keys(n, budget_bytes)),
       holds_whole_table_(budget_bytes == UINT64_MAX || budget_bytes >= whole_table_bytes(n, keys_)),
+      placements_(placements_per_row_set(n / 2)),
       slots_(std::size_t{1} << (n / 2)) {}
 
 SliceCache::Pin SliceCache::get(std::uint32_t rows) {

@@ -21,6 +21,9 @@ namespace nqueens::join {
 struct LoadedSlice {
   LoadedSlice(int n, std::uint32_t rows, bool with_keys);
   std::size_t memory_bytes() const;
+  //! memory_bytes() of a slice of `rows` with `entries` placements (placements_per_row_set),
+  //! before it is built.
+  static std::uint64_t expected_bytes(int n, std::uint32_t rows, std::uint64_t entries, bool with_keys);
 
   QuarterSlice slice;
   std::optional<QuadrantKeyTables> keys;
@@ -40,6 +43,10 @@ class SliceCache {
   //! Whether the budget holds every slice of n: then nothing is ever evicted, and a caller may
   //! keep pins as long as it likes at no cost in memory.
   bool holds_whole_table() const { return holds_whole_table_; }
+  //! What the slice of `rows` takes in the cache, known before it is built.
+  std::uint64_t slice_bytes(std::uint32_t rows) const {
+    return LoadedSlice::expected_bytes(n_, rows, placements_[rows], keys_);
+  }
   //! The slice of the quadrant row set `rows`, built now if it is not held. Thread-safe.
   Pin get(std::uint32_t rows);
 
@@ -60,6 +67,7 @@ class SliceCache {
   std::uint64_t budget_;
   bool keys_;  // whether slices carry their quadrant keys (slices_carry_keys)
   bool holds_whole_table_;
+  const std::vector<std::uint64_t>& placements_;  // per row set (placements_per_row_set)
   std::mutex mutex_;
   std::vector<std::shared_ptr<Slot>> slots_;  // by row set; null when not held
   std::list<std::uint32_t> recent_;           // held row sets, most recently used first

@@ -188,6 +188,19 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
+// What the first units of bands h, h - 1, ..., 0 (all the first round has left) would take on
+// the sampling threads at `rate` seconds per unit of weight.
+double first_units_seconds(const Sample& sample, std::size_t h, double rate, const PlanOptions& options) {
+  double seconds = 0;
+  for (std::size_t j = h + 1; j-- > 0;) {
+    const std::size_t count = std::min(kFirstPerStratum, sample.strata()[j].ids.size());
+    const double parallel =
+        static_cast<double>(std::min<std::size_t>(count, static_cast<std::size_t>(sampling_threads(options))));
+    seconds += rate * sample.next_weight(j, count) / parallel;
+  }
+  return seconds;
+}
+
 // The first units of every band, the cheapest band first, each band's predicted from the rate of
 // the band below it (costlier units take less time per unit of cost, so the prediction errs
 // long): a band whose first units would pass the budget is refused before it starts, rather
@@ -201,13 +214,15 @@ void first_round(Sample& sample, UnitTimer& timer, const PlanOptions& options,
     const double parallel =
         static_cast<double>(std::min<std::size_t>(count, static_cast<std::size_t>(sampling_threads(options))));
     const double predicted = below * sample.next_weight(h, count) / parallel;
+    // The advice covers every band left, at the same rate: enough for the whole first round.
     if (seconds_since(start) + predicted > budget)
-      throw std::invalid_argument("N=" + std::to_string(sample.engine().n()) + " with the " +
-                                  sample.engine().header().engine + " engine: its costliest units take about " +
-                                  seconds_text(predicted * parallel / static_cast<double>(count)) +
-                                  " each by the rate of its cheaper ones, more than a sampling budget of " +
-                                  seconds_text(budget) + " allows; give the plan at least " +
-                                  seconds_text(2 * (seconds_since(start) + predicted)) + " (--sample-seconds)");
+      throw std::invalid_argument(
+          "N=" + std::to_string(sample.engine().n()) + " with the " + sample.engine().header().engine +
+          " engine: its costliest units take about " + seconds_text(predicted * parallel / static_cast<double>(count)) +
+          " each by the rate of its cheaper ones, more than a sampling budget of " + seconds_text(budget) +
+          " allows; give the plan at least " +
+          seconds_text(2 * (seconds_since(start) + first_units_seconds(sample, h, below, options))) +
+          " (--sample-seconds)");
     std::vector<std::size_t> wanted;
     for (std::size_t j = 0; j < sample.strata().size(); ++j) wanted.push_back(j == h ? count : sample.taken(j));
     sample.grow(timer, wanted);

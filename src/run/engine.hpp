@@ -27,6 +27,11 @@ class UnitCounter {
   //! Makes what a run builds once and shares between neighbouring units (the join's
   //! quarter-table slices), so that timing a unit on its own, as `plan` does, leaves it out.
   virtual void prepare(std::size_t /*id*/) {}
+  //! Counts a batch of units together (Engine::batch_starts), tallies[i] for ids[i]: the same
+  //! tallies as count() one by one. Default: one by one.
+  virtual void count_batch(std::span<const std::size_t> ids, std::span<Tally> tallies) {
+    for (std::size_t i = 0; i < ids.size(); ++i) tallies[i] = count(ids[i]);
+  }
 };
 
 class Engine {
@@ -50,6 +55,12 @@ class Engine {
   //! units share cached data regroups them so that neighbours in the order share it. Only the
   //! order of execution changes, never the ids. Default: as given.
   virtual std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const { return todo; }
+
+  //! Where an execution order splits into batches that one thread counts together
+  //! (UnitCounter::count_batch), as the position of each batch's first unit, ascending from 0: an
+  //! engine whose neighbouring units read the same data, more than its cache holds, reads it once
+  //! per batch. Empty (the default): every unit on its own.
+  virtual std::vector<std::size_t> batch_starts(std::span<const std::size_t> /*order*/) const { return {}; }
 
   //! One line for the log: the split, and what the engine built for the run (its memory).
   virtual std::string describe() const = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iterator>
 #include <memory>
 #include <numeric>
@@ -56,6 +57,44 @@ std::vector<std::size_t> run_order(const Engine& engine, const std::vector<std::
   return order;
 }
 
+// The batches an execution order splits into (Engine::batch_starts).
+struct Batches {
+  std::span<const std::size_t> order;
+  std::vector<std::size_t> starts;  // empty: every unit is a batch of its own
+
+  std::size_t size() const { return starts.empty() ? order.size() : starts.size(); }
+  std::span<const std::size_t> operator[](std::size_t batch) const {
+    if (starts.empty()) return order.subspan(batch, 1);
+    const std::size_t end = batch + 1 < starts.size() ? starts[batch + 1] : order.size();
+    return order.subspan(starts[batch], end - starts[batch]);
+  }
+};
+
+// Counts one batch into the thread's totals and reports its units. Only a whole batch is timed,
+// so its units share its time in proportion to their estimated costs.
+void count_batch(const Engine& engine, UnitCounter& counter, std::span<const std::size_t> ids, Totals& mine,
+                 const TimedUnitObserver& observer) {
+  const auto start = std::chrono::steady_clock::now();
+  if (ids.size() == 1) {
+    const Tally tally = counter.count(ids[0]);
+    const std::uint64_t microseconds = microseconds_since(start);
+    mine += tally;
+    if (observer) observer({ids[0], tally, microseconds});
+    return;
+  }
+  std::vector<Tally> tallies(ids.size());
+  counter.count_batch(ids, tallies);
+  const double microseconds = static_cast<double>(microseconds_since(start));
+  double costs = 0;
+  for (const std::size_t id : ids) costs += static_cast<double>(engine.cost(id));
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    mine += tallies[i];
+    const double share =
+        costs > 0 ? static_cast<double>(engine.cost(ids[i])) / costs : 1.0 / static_cast<double>(ids.size());
+    if (observer) observer({ids[i], tallies[i], static_cast<std::uint64_t>(std::llround(microseconds * share))});
+  }
+}
+
 }  // namespace
 
 std::uint64_t microseconds_since(std::chrono::steady_clock::time_point start) {
@@ -80,27 +119,23 @@ Totals run_timed_units(const Engine& engine, int threads, const TimedUnitObserve
   CounterPool counters(engine);
   // For ThreadSanitizer only: the setup above is seen by every task, every task by the reduction.
   detail::hand_over(&started);
+  const Batches batches{order, engine.batch_starts(order)};
   tbb::task_arena arena(threads);
   arena.execute([&] {
-    // Grain 1 with the simple partitioner: each unit is its own task. Units cost milliseconds
-    // to minutes, so task overhead is nil, and the finest grain lets idle threads steal the
-    // last units instead of waiting on a thread that holds a batch of them.
+    // Grain 1 with the simple partitioner: each batch (most often one unit) is its own task.
+    // Units cost milliseconds to minutes, so task overhead is nil, and the finest grain lets idle
+    // threads steal the last units instead of waiting on a thread that holds a batch of them.
     tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, order.size(), 1),
+        tbb::blocked_range<std::size_t>(0, batches.size(), 1),
         [&](const tbb::blocked_range<std::size_t>& range) {
           detail::take_over(&started);
           Totals& mine = per_thread.local().totals;
           UnitCounter& counter = counters.local();
           for (std::size_t i = range.begin(); i != range.end(); ++i) {
-            // Once per unit: a stop request ends the run at unit granularity, at no cost to
-            // the search itself.
+            // Once per batch: a stop request ends the run between units, at no cost to the
+            // search itself.
             if (stop && stop->load(std::memory_order_relaxed)) break;
-            const std::size_t id = order[i];
-            const auto start = std::chrono::steady_clock::now();
-            const Tally tally = counter.count(id);
-            const std::uint64_t microseconds = microseconds_since(start);
-            mine += tally;
-            if (observer) observer({id, tally, microseconds});
+            count_batch(engine, counter, batches[i], mine, observer);
           }
           detail::hand_over(&finished);
         },

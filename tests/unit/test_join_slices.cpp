@@ -7,8 +7,10 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "join/join_engine.hpp"
 #include "join/join_kernel.hpp"
@@ -85,6 +87,35 @@ TEST(JoinCounter, PrepareMakesTheUnitsSlicesAndLeavesItsCountAlone) {
     const join::JoinCount want = cold.count(plan.units[id]);
     EXPECT_EQ(counted.pairs, want.pairs) << "unit " << id;
     EXPECT_EQ(counted.halves, want.halves) << "unit " << id;
+  }
+}
+
+// Units counted together, in blocks of any size and through a cache that evicts or one that
+// does not, count what each counts alone. The batches mix kinds, and off-centre units of
+// several north row sets, so that every way a batch's row sets interleave is taken.
+TEST(JoinCounter, UnitsCountedTogetherCountWhatEachCountsAlone) {
+  for (const int n : {12, 13, 15}) {
+    const join::JoinPlan plan = join::split(n);
+    join::SliceCache reference_cache(n, UINT64_MAX);
+    join::JoinCounter alone(reference_cache);
+    std::vector<join::JoinCount> want;
+    for (const join::JoinUnit& unit : plan.units) want.push_back(alone.count(unit));
+    for (const std::uint64_t cache_bytes : {std::uint64_t{0}, UINT64_MAX}) {
+      for (const std::uint64_t block_bytes : {std::uint64_t{0}, std::uint64_t{1} << 14, UINT64_MAX}) {
+        join::SliceCache cache(n, cache_bytes);
+        join::JoinCounter together(cache, join::best_match_path(), block_bytes);
+        for (std::size_t first = 0, size = 1; first < plan.units.size(); first += size, size = size % 37 + 1) {
+          const std::size_t last = std::min(first + size, plan.units.size());
+          const std::span<const join::JoinUnit> units(plan.units.data() + first, last - first);
+          std::vector<join::JoinCount> got(units.size(), join::JoinCount{1, 1});  // overwritten
+          together.count_together(units, got);
+          for (std::size_t i = 0; i < units.size(); ++i) {
+            ASSERT_EQ(got[i].pairs, want[first + i].pairs) << "n = " << n << " unit " << first + i;
+            ASSERT_EQ(got[i].halves, want[first + i].halves) << "n = " << n << " unit " << first + i;
+          }
+        }
+      }
+    }
   }
 }
 

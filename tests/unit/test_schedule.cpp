@@ -8,6 +8,7 @@
 #include <mutex>
 #include <numeric>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -179,6 +180,88 @@ TEST(Schedule, UnitsRunInAnyOrderGiveTheSameUnitCountsAndTotals) {
     }
   }
   EXPECT_EQ(describe(expected_totals), describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 2)));
+}
+
+// An engine that asks for batches: the dfs engine over `plan`, its order split into runs of
+// 1, 2, 3, ... units, whose counter records each batch it is given and counts it one by one
+// with the dfs counter.
+class BatchedDfsEngine final : public nqueens::Engine {
+ public:
+  struct Log {
+    std::mutex lock;
+    std::vector<std::vector<std::size_t>> batches;  // as count_batch received them
+    std::size_t single = 0;                         // units given to count() alone
+  };
+
+  BatchedDfsEngine(const WorkPlan& plan, Log& log) : inner_(nqueens::make_dfs_engine(plan)), log_(log) {
+    std::vector<std::uint64_t> costs(inner_->unit_count());
+    for (std::size_t id = 0; id < costs.size(); ++id) costs[id] = inner_->cost(id);
+    set_units(inner_->header(), std::move(costs));
+  }
+  std::unique_ptr<nqueens::UnitCounter> make_counter() const override {
+    return std::make_unique<Counter>(inner_->make_counter(), log_);
+  }
+  std::vector<std::size_t> batch_starts(std::span<const std::size_t> order) const override {
+    std::vector<std::size_t> starts;
+    for (std::size_t start = 0, size = 1; start < order.size(); start += size++) starts.push_back(start);
+    return starts;
+  }
+  std::string describe() const override { return inner_->describe(); }
+  std::uint64_t planned_memory_bytes(int threads) const override { return inner_->planned_memory_bytes(threads); }
+
+ private:
+  class Counter final : public nqueens::UnitCounter {
+   public:
+    Counter(std::unique_ptr<nqueens::UnitCounter> inner, Log& log) : inner_(std::move(inner)), log_(log) {}
+    Tally count(std::size_t id) override {
+      const std::lock_guard<std::mutex> guard(log_.lock);
+      ++log_.single;
+      return inner_->count(id);
+    }
+    void count_batch(std::span<const std::size_t> ids, std::span<Tally> tallies) override {
+      {
+        const std::lock_guard<std::mutex> guard(log_.lock);
+        log_.batches.emplace_back(ids.begin(), ids.end());
+      }
+      for (std::size_t i = 0; i < ids.size(); ++i) tallies[i] = inner_->count(ids[i]);
+    }
+
+   private:
+    std::unique_ptr<nqueens::UnitCounter> inner_;
+    Log& log_;
+  };
+
+  std::unique_ptr<nqueens::Engine> inner_;
+  Log& log_;
+};
+
+TEST(Schedule, AnEnginesBatchesAreCountedTogetherAndEachUnitIsReportedOnce) {
+  const WorkPlan plan = nqueens::split(11, Symmetry::mirror, 3);
+  const std::size_t units = plan.units.size();
+  for (const int threads : {1, 3}) {
+    SCOPED_TRACE(testing::Message() << threads << " threads");
+    BatchedDfsEngine::Log log;
+    const BatchedDfsEngine engine(plan, log);
+    Recorder recorder(units);
+    const Totals totals = nqueens::run_units(engine, threads, recorder.observer());
+    EXPECT_EQ(log.single, 1u) << "the first batch, of one unit, goes to count()";
+    std::vector<std::vector<std::size_t>> want;
+    const auto order = engine.costliest_first();
+    for (std::size_t start = 1, size = 2; start < units; start += size++)
+      want.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(start),
+                        order.begin() + static_cast<std::ptrdiff_t>(std::min(start + size, units)));
+    std::sort(log.batches.begin(), log.batches.end());
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(log.batches, want);
+    Totals observed;
+    for (std::size_t id = 0; id < units; ++id) {
+      EXPECT_EQ(recorder.calls[id], 1) << "unit " << id;
+      EXPECT_EQ(describe(recorder.tallies[id]), describe(nqueens::count_from(plan.units[id], plan.n))) << id;
+      observed += recorder.tallies[id];
+    }
+    EXPECT_EQ(describe(observed), describe(totals));
+    EXPECT_EQ(describe(totals), describe(sum_of_units(plan, {order.begin(), order.end()})));
+  }
 }
 
 std::vector<std::size_t> costliest_first(const WorkPlan& plan) {
