@@ -114,6 +114,15 @@ std::size_t keep_keys_scalar(std::span<const QuarterEntry> group, const Quadrant
 #if defined(__x86_64__)
 // Eight entries at a time, as one 64-bit word each (sums low, differences high): the keys are
 // the scalar key()'s shifts, the kept ones packed to the front of a register stored whole.
+// One family's diagonals of eight entries as key bits: shifted to board numbering, then to the
+// crossing diagonals. (A function of its own, not a lambda: a lambda does not take the target.)
+__attribute__((target("avx512f"))) __m512i crossing_key(__m512i diagonals, __m512i shift, __m512i low,
+                                                        __m512i crossing) {
+  constexpr auto all = static_cast<__mmask8>(0xff);
+  const __m512i moved = _mm512_maskz_sllv_epi64(all, diagonals, shift);
+  return _mm512_and_si512(_mm512_maskz_srlv_epi64(all, moved, low), crossing);
+}
+
 __attribute__((target("avx512f"))) std::size_t keep_keys_avx512(std::span<const QuarterEntry> group,
                                                                 const QuadrantView& view, std::uint64_t* out) {
   static_assert(sizeof(QuarterEntry) == sizeof(std::uint64_t) && offsetof(QuarterEntry, differences) == 4);
@@ -137,12 +146,9 @@ __attribute__((target("avx512f"))) std::size_t keep_keys_avx512(std::span<const 
     const __m512i differences = _mm512_maskz_srli_epi64(all, entries, 32);
     const __mmask8 attacks =
         _mm512_test_epi64_mask(sums, forbidden_sums) | _mm512_test_epi64_mask(differences, forbidden_differences);
-    const auto crossing_key = [&](__m512i diagonals, __m512i shift) {
-      const __m512i moved = _mm512_maskz_sllv_epi64(all, diagonals, shift);
-      return _mm512_and_si512(_mm512_maskz_srlv_epi64(all, moved, low), crossing);
-    };
-    const __m512i keys = _mm512_or_si512(
-        crossing_key(sums, sum_shift), _mm512_maskz_sllv_epi64(all, crossing_key(differences, difference_shift), bits));
+    const __m512i keys =
+        _mm512_or_si512(crossing_key(sums, sum_shift, low, crossing),
+                        _mm512_maskz_sllv_epi64(all, crossing_key(differences, difference_shift, low, crossing), bits));
     const auto keep = static_cast<__mmask8>(lanes & ~attacks);
     _mm512_storeu_si512(out + kept, _mm512_maskz_compress_epi64(keep, keys));
     kept += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(keep)));

@@ -292,6 +292,21 @@ class Courier final : public Role {
   exit_interrupted(role, signal, deadline);
 }
 
+// Hands the arena a drawn block of the to-do list in the batches the engine counts together
+// (Engine::batch_starts): the block is a run of the execution order, as a batch is.
+void submit_batches(const Engine& engine, RankArena& arena, const std::vector<std::uint64_t>& todo, const Block& block,
+                    const DrawPolicy& policy) {
+  std::vector<std::size_t> ids;
+  for (std::uint64_t at = block.begin; at < block.end; ++at) ids.push_back(static_cast<std::size_t>(todo[at]));
+  std::vector<std::size_t> starts = engine.batch_starts(ids);
+  if (starts.empty())
+    for (std::size_t i = 0; i < ids.size(); ++i) starts.push_back(i);
+  for (std::size_t b = 0; b < starts.size(); ++b) {
+    const std::size_t first = starts[b], last = b + 1 < starts.size() ? starts[b + 1] : ids.size();
+    arena.submit(std::span(ids).subspan(first, last - first), policy.cost(block.begin + first, block.begin + last));
+  }
+}
+
 // Keeps the arena fed from the dispenser and passes finished units on, until the list is drawn
 // dry and this rank's last unit is done. Returns how many units this rank counted. The main
 // thread sleeps until the arena's queue runs low (draw_policy.hpp) or kPoll passes: it does not
@@ -312,8 +327,7 @@ std::size_t feed(const World& world, const Engine& engine, Dispenser& dispenser,
       if (!arena.hungry()) break;
       if (latency.count() > 0) std::this_thread::sleep_for(latency);
       const Block block = dispenser.draw(policy.positions(dispenser.position(), worth));
-      for (std::uint64_t at = block.begin; at < block.end; ++at)
-        arena.submit(static_cast<std::size_t>(todo[at]), policy.cost(at, at + 1));
+      submit_batches(engine, arena, todo, block, policy);
       // The counter only grows: once it has passed the end, nothing is left for anyone.
       drawn_dry = block.empty() || dispenser.remaining() == 0;
     }

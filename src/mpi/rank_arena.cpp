@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "run/schedule.hpp"
 
@@ -20,13 +21,13 @@ RankArena::~RankArena() {
   changed_.wait(lock, [this] { return runners_ == 0; });
 }
 
-void RankArena::submit(std::size_t id, double cost) {
+void RankArena::submit(std::span<const std::size_t> ids, double cost) {
   bool start = false;
   {
     const std::lock_guard<std::mutex> guard(lock_);
-    queue_.push_back({id, cost});
+    queue_.push_back({{ids.begin(), ids.end()}, cost});
     waiting_cost_ += cost;
-    ++in_flight_;
+    in_flight_ += ids.size();
     start = runners_ < threads_;
     if (start) ++runners_;
   }
@@ -34,37 +35,35 @@ void RankArena::submit(std::size_t id, double cost) {
 }
 
 // ---- runs on a TBB worker ------------------------------------------------------------------
-// A runner takes units from the queue, first in first out, until it is empty: one task per
-// thread rather than per unit, and one lock per unit, taken between two units. An enqueued task
+// A runner takes batches from the queue, first in first out, until it is empty: one task per
+// thread rather than per batch, and one lock per batch, taken between two batches. An enqueued task
 // must not throw (TBB would terminate): a unit's exception is kept for the main thread, which
 // rethrows it from take_finished().
 void RankArena::run() {
   std::unique_lock<std::mutex> lock(lock_);
   while (!queue_.empty()) {
-    const Queued next = queue_.front();
+    const Queued next = std::move(queue_.front());
     queue_.pop_front();
     waiting_cost_ = queue_.empty() ? 0 : waiting_cost_ - next.cost;  // no rounding left behind
     const bool skip = stopped_ || error_;
-    // The main thread sleeps until the queue runs low; it draws while this unit runs.
+    // The main thread sleeps until the queue runs low; it draws while this batch runs.
     if (hungry_locked()) changed_.notify_all();
     lock.unlock();
-    UnitCount done{next.id, {}};
+    std::vector<UnitCount> done;
     std::exception_ptr error;
     if (!skip) {
       try {
-        if (next.id >= engine_.unit_count())
-          throw std::out_of_range("unit " + std::to_string(next.id) + " is not in the run");
-        const auto start = std::chrono::steady_clock::now();
-        done.tally = counters_.local().count(next.id);
-        done.microseconds = microseconds_since(start);
+        for (const std::size_t id : next.ids)
+          if (id >= engine_.unit_count()) throw std::out_of_range("unit " + std::to_string(id) + " is not in the run");
+        count_timed_batch(engine_, counters_.local(), next.ids, done);
       } catch (...) {
         error = std::current_exception();
       }
     }
     lock.lock();
-    if (!skip && !error) finished_.push_back(done);
+    if (!skip && !error) finished_.insert(finished_.end(), done.begin(), done.end());
     if (error && !error_) error_ = error;
-    --in_flight_;
+    in_flight_ -= next.ids.size();
     if (in_flight_ == 0 || error_) changed_.notify_all();
   }
   --runners_;

@@ -10,6 +10,7 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <oneapi/tbb/task_arena.h>
@@ -29,11 +30,12 @@ class RankArena {
   RankArena(const RankArena&) = delete;
   RankArena& operator=(const RankArena&) = delete;
 
-  //! Queues unit `id` of estimated cost `cost`; a free thread starts it. Units start in the
+  //! Queues a batch of units (one unit, or an Engine::batch_starts batch, which one thread
+  //! counts together) of estimated cost `cost`; a free thread starts it. Batches start in the
   //! order submitted.
-  void submit(std::size_t id, double cost);
+  void submit(std::span<const std::size_t> ids, double cost);
 
-  std::size_t in_flight() const;  //!< submitted, not finished
+  std::size_t in_flight() const;  //!< units submitted, not finished
 
   //! The arena wants more units: none waits, or the waiting units' estimated cost is below the
   //! low water mark. Never while the mark is unset (nullopt: nothing left to draw).
@@ -52,7 +54,7 @@ class RankArena {
 
  private:
   struct Queued {
-    std::size_t id;
+    std::vector<std::size_t> ids;
     double cost;
   };
 
@@ -64,7 +66,7 @@ class RankArena {
   CounterPool counters_;             //!< each worker's own kernel state
   detail::ThreadAllowance workers_;  //!< lets TBB start `threads` workers besides the main thread
   tbb::task_arena arena_;
-  mutable std::mutex lock_;  //!< taken once per unit, never inside the search
+  mutable std::mutex lock_;  //!< taken once per batch, never inside the search
   std::condition_variable changed_;
   std::deque<Queued> queue_;         //!< guarded by lock_: submitted, not started
   double waiting_cost_ = 0;          //!< guarded by lock_: the estimated cost of the queue

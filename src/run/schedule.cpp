@@ -70,16 +70,14 @@ struct Batches {
   }
 };
 
-// Counts one batch into the thread's totals and reports its units. Only a whole batch is timed,
-// so its units share its time in proportion to their estimated costs.
-void count_batch(const Engine& engine, UnitCounter& counter, std::span<const std::size_t> ids, Totals& mine,
-                 const TimedUnitObserver& observer) {
+}  // namespace
+
+void count_timed_batch(const Engine& engine, UnitCounter& counter, std::span<const std::size_t> ids,
+                       std::vector<UnitCount>& done) {
   const auto start = std::chrono::steady_clock::now();
   if (ids.size() == 1) {
     const Tally tally = counter.count(ids[0]);
-    const std::uint64_t microseconds = microseconds_since(start);
-    mine += tally;
-    if (observer) observer({ids[0], tally, microseconds});
+    done.push_back({ids[0], tally, microseconds_since(start)});
     return;
   }
   std::vector<Tally> tallies(ids.size());
@@ -88,14 +86,11 @@ void count_batch(const Engine& engine, UnitCounter& counter, std::span<const std
   double costs = 0;
   for (const std::size_t id : ids) costs += static_cast<double>(engine.cost(id));
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    mine += tallies[i];
     const double share =
         costs > 0 ? static_cast<double>(engine.cost(ids[i])) / costs : 1.0 / static_cast<double>(ids.size());
-    if (observer) observer({ids[i], tallies[i], static_cast<std::uint64_t>(std::llround(microseconds * share))});
+    done.push_back({ids[i], tallies[i], static_cast<std::uint64_t>(std::llround(microseconds * share))});
   }
 }
-
-}  // namespace
 
 std::uint64_t microseconds_since(std::chrono::steady_clock::time_point start) {
   const auto elapsed = std::chrono::steady_clock::now() - start;
@@ -131,11 +126,17 @@ Totals run_timed_units(const Engine& engine, int threads, const TimedUnitObserve
           detail::take_over(&started);
           Totals& mine = per_thread.local().totals;
           UnitCounter& counter = counters.local();
+          std::vector<UnitCount> done;
           for (std::size_t i = range.begin(); i != range.end(); ++i) {
             // Once per batch: a stop request ends the run between units, at no cost to the
             // search itself.
             if (stop && stop->load(std::memory_order_relaxed)) break;
-            count_batch(engine, counter, batches[i], mine, observer);
+            done.clear();
+            count_timed_batch(engine, counter, batches[i], done);
+            for (const UnitCount& unit : done) {
+              mine += unit.tally;
+              if (observer) observer(unit);
+            }
           }
           detail::hand_over(&finished);
         },

@@ -34,6 +34,12 @@ Totals run_timed_units(const Engine& engine, int threads, const TimedUnitObserve
 Totals run_units(const Engine& engine, int threads, const UnitObserver& observer = {},
                  const std::vector<std::size_t>& ids = {}, const std::atomic<bool>* stop = nullptr);
 
+//! Counts one batch, a unit alone or the units of an Engine::batch_starts batch, on `counter`,
+//! and appends each unit with its tally and time to `done`. Only a whole batch is timed, so its
+//! units share its time in proportion to their estimated costs.
+void count_timed_batch(const Engine& engine, UnitCounter& counter, std::span<const std::size_t> ids,
+                       std::vector<UnitCount>& done);
+
 //! Microseconds from `start` to now on the steady clock, rounded to the nearest: the time of one
 //! unit as files store it. Rounding, not truncating, keeps a sum over many short units (the
 //! join's of a few microseconds) unbiased. The clock is read through the vDSO (tens of ns).
