@@ -145,7 +145,7 @@ class JoinEngine final : public Engine {
   // those slices again for each unit, so it counts runs of such units together, up to
   // kMostUnitsTogether (a stopped run ends only after a whole batch).
   std::vector<std::size_t> batch_starts(std::span<const std::size_t> order) const override {
-    if (slices_->holds_whole_table()) return {};
+    if (!counts_in_batches()) return {};
     std::vector<std::size_t> starts;
     for (std::size_t i = 0; i < order.size(); ++i) {
       if (starts.empty() || i - starts.back() == join::kMostUnitsTogether || !same_batch(order[i - 1], order[i]))
@@ -157,7 +157,8 @@ class JoinEngine final : public Engine {
   std::string describe() const override {
     return "join engine: " + std::to_string(plan_.units.size()) + " row-set units and 1 rotation unit, " +
            "quarter-table slices on demand in a cache of " + format_bytes(memory_.cache_bytes) + " (the whole table " +
-           format_bytes(memory_.all_slices_bytes) + "), matcher " + join::to_string(join::best_match_path());
+           format_bytes(memory_.all_slices_bytes) + ")" + (counts_in_batches() ? ", off-centre units in batches" : "") +
+           ", matcher " + join::to_string(join::best_match_path());
   }
 
   // The join's memory plan (join_memory.hpp), worked out before anything was allocated: the
@@ -181,6 +182,8 @@ class JoinEngine final : public Engine {
     const std::uint64_t tile = (north >> tile_bits_) << 16 | (south >> tile_bits_);
     return {band << 48 | tile, north << 16 | south};
   }
+
+  bool counts_in_batches() const { return plan_.n % 2 == 1 && !slices_->holds_whole_table(); }
 
   bool same_batch(std::size_t first, std::size_t second) const {
     const std::size_t rotation = plan_.units.size();
