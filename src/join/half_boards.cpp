@@ -233,10 +233,25 @@ void QuadrantKeys::load(const QuarterSlice& slice, const QuadrantKeyTables* prec
   }
 }
 
-// Each north column set in north_sets_ goes with the rest of the side's columns south. Returns
-// how many halves the first `counted_sets` of them made.
-std::size_t HalfEnumerator::pair_quadrants(SliceView north, SliceView south, const UnitLayout& layout,
-                                           const SideLayout& side, KeyBuffer& keys, std::size_t counted_sets) {
+bool HalfEnumerator::has_halves(const SideLayout& side) {
+  return std::popcount(side.north_rows) + std::popcount(side.south_rows) == std::popcount(side.columns);
+}
+
+// The north column sets within the side's columns; with a fold, those ranking equal to its rank
+// first, then those above it.
+void HalfEnumerator::choose_north_sets(const SliceView& north, const SideLayout& side, const SideFold* fold) {
+  north_sets_.clear();
+  for (const std::uint32_t set : north.slice.column_sets())
+    if ((set & ~side.columns) == 0 && (!fold || fold->value(set) == fold->rank)) north_sets_.push_back(set);
+  tied_sets_ = north_sets_.size();
+  if (!fold) return;
+  for (const std::uint32_t set : north.slice.column_sets())
+    if ((set & ~side.columns) == 0 && fold->value(set) > fold->rank) north_sets_.push_back(set);
+}
+
+// Each north column set in north_sets_ goes with the rest of the side's columns south.
+void HalfEnumerator::load_quadrants(SliceView north, SliceView south, const UnitLayout& layout,
+                                    const SideLayout& side) {
   south_sets_.clear();
   for (const std::uint32_t set : north_sets_) south_sets_.push_back(side.columns & ~set);
   // Compared field by field (the set list last): a hit costs less than a load of a small slice.
@@ -251,43 +266,63 @@ std::size_t HalfEnumerator::pair_quadrants(SliceView north, SliceView south, con
                      layout.forbidden_sums, layout.forbidden_differences, north.keys,   north_sets_};
   }
   south_.load(south.slice, south.keys, layout, side.south, south_sets_);
-  std::size_t counted = 0;
+}
+
+// A pair of column sets makes at most (north keys) x (south keys) halves; a part closes before
+// the set that would take it past most_halves.
+void HalfEnumerator::cut_parts(std::uint64_t most_halves) {
+  // The buffer's room: the part's halves and an append's slack past them.
+  most_ = most_halves >= SIZE_MAX - kAppendSlack ? SIZE_MAX : static_cast<std::size_t>(most_halves) + kAppendSlack;
+  part_ends_.clear();
+  std::uint64_t bound = 0;
   for (std::size_t i = 0; i < north_sets_.size(); ++i) {
-    if (i == counted_sets) counted = keys.size();
+    const std::uint64_t halves = std::uint64_t{north_.of(north_sets_[i]).size()} * south_.of(south_sets_[i]).size();
+    if (bound > 0 && bound + halves > most_halves) {
+      part_ends_.push_back(i);
+      bound = 0;
+    }
+    bound += halves;
+  }
+  part_ends_.push_back(north_sets_.size());
+}
+
+std::size_t HalfEnumerator::load(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
+                                 const SideFold* fold, std::uint64_t most_halves) {
+  north_sets_.clear();
+  tied_sets_ = 0;
+  if (has_halves(side)) {
+    choose_north_sets(north, side, fold);
+    load_quadrants(north, south, layout, side);
+  }
+  cut_parts(most_halves);
+  return part_ends_.size();
+}
+
+std::size_t HalfEnumerator::enumerate_part(std::size_t part, KeyBuffer& keys) {
+  const std::size_t begin = part == 0 ? 0 : part_ends_[part - 1], end = part_ends_[part];
+  keys.clear();
+  std::size_t tied = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    if (i == tied_sets_) tied = keys.size();
     const auto north_keys = north_.of(north_sets_[i]);
     const auto south_keys = south_.of(south_sets_[i]);
     if (north_keys.empty() || south_keys.empty()) continue;
-    std::uint64_t* out = keys.make_room(north_keys.size() * south_keys.size() + kAppendSlack);
+    std::uint64_t* out = keys.make_room(north_keys.size() * south_keys.size() + kAppendSlack, most_);
     keys.commit(append_compatible(north_keys, south_keys, out));
   }
-  return counted_sets >= north_sets_.size() ? keys.size() : counted;
-}
-
-bool HalfEnumerator::has_halves(const SideLayout& side) {
-  return std::popcount(side.north_rows) + std::popcount(side.south_rows) == std::popcount(side.columns);
+  return tied_sets_ >= end ? keys.size() : tied;
 }
 
 void HalfEnumerator::enumerate(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
                                KeyBuffer& keys) {
-  keys.clear();
-  if (!has_halves(side)) return;
-  north_sets_.clear();
-  for (const std::uint32_t set : north.slice.column_sets())
-    if ((set & ~side.columns) == 0) north_sets_.push_back(set);
-  pair_quadrants(north, south, layout, side, keys, north_sets_.size());
+  load(north, south, layout, side, nullptr, UINT64_MAX);
+  enumerate_part(0, keys);
 }
 
 std::size_t HalfEnumerator::enumerate_folded(SliceView north, SliceView south, const UnitLayout& layout,
                                              const SideLayout& side, const SideFold& fold, KeyBuffer& keys) {
-  keys.clear();
-  if (!has_halves(side)) return 0;
-  north_sets_.clear();
-  for (const std::uint32_t set : north.slice.column_sets())
-    if ((set & ~side.columns) == 0 && fold.value(set) == fold.rank) north_sets_.push_back(set);
-  const std::size_t tied_sets = north_sets_.size();
-  for (const std::uint32_t set : north.slice.column_sets())
-    if ((set & ~side.columns) == 0 && fold.value(set) > fold.rank) north_sets_.push_back(set);
-  return pair_quadrants(north, south, layout, side, keys, tied_sets);
+  load(north, south, layout, side, &fold, UINT64_MAX);
+  return enumerate_part(0, keys);
 }
 
 }  // namespace nqueens::join

@@ -20,9 +20,11 @@ namespace nqueens::join {
 class KeyBuffer {
  public:
   void clear() { size_ = 0; }
-  //! Room for `extra` more keys past the current end; write there, then commit().
-  std::uint64_t* make_room(std::size_t extra) {
-    if (storage_.size() < size_ + extra) storage_.resize(std::max(size_ + extra, 2 * storage_.size()));
+  //! Room for `extra` more keys past the current end; write there, then commit(). The storage
+  //! grows by doubling, but not past max(size() + extra, most): a thread's buffers stay within
+  //! what the run's memory plan gave them.
+  std::uint64_t* make_room(std::size_t extra, std::size_t most = SIZE_MAX) {
+    if (storage_.size() < size_ + extra) storage_.resize(std::max(size_ + extra, std::min(2 * storage_.size(), most)));
     return storage_.data() + size_;
   }
   void commit(std::size_t written) { size_ += written; }
@@ -95,6 +97,17 @@ class HalfEnumerator {
   std::size_t enumerate_folded(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
                                const SideFold& fold, KeyBuffer& keys);
 
+  //! The side's halves a part at a time, for a unit too large to hold whole: loads the
+  //! quadrants' keys and cuts the side's north column sets (with a fold, those ranking at least
+  //! its rank, the tied ones first) into runs of at most `most_halves` halves each, bounded by
+  //! the product of the two quadrants' kept keys (one column set alone may make more). Returns
+  //! the number of parts, at least one (it may be empty).
+  std::size_t load(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
+                   const SideFold* fold, std::uint64_t most_halves);
+  //! Replaces the contents of `keys` with the halves of part `part` of the last load(); returns
+  //! how many of them rank equal to the fold's rank, which come first (all of them without a fold).
+  std::size_t enumerate_part(std::size_t part, KeyBuffer& keys);
+
  private:
   // What the north quadrant's keys were last loaded from: a unit's row sets often share their
   // north rows (an off-centre unit's all do), and then the same keys need not be loaded again.
@@ -109,11 +122,15 @@ class HalfEnumerator {
   };
 
   static bool has_halves(const SideLayout& side);
-  std::size_t pair_quadrants(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
-                             KeyBuffer& keys, std::size_t counted_sets);
+  void choose_north_sets(const SliceView& north, const SideLayout& side, const SideFold* fold);
+  void load_quadrants(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side);
+  void cut_parts(std::uint64_t most_halves);
 
   QuadrantKeys north_, south_;
   std::vector<std::uint32_t> north_sets_, south_sets_;  // the column sets a side pairs, in order
+  std::size_t tied_sets_ = 0;                           // the first of north_sets_ rank equal
+  std::vector<std::size_t> part_ends_;                  // into north_sets_, one per part
+  std::size_t most_ = SIZE_MAX;                         // a part's most keys, with slack
   NorthSource north_source_;
 };
 

@@ -41,8 +41,9 @@ Tally rotation_tally(int n) {
 
 class JoinUnitCounter final : public UnitCounter {
  public:
-  JoinUnitCounter(const join::JoinPlan& plan, join::SliceCache& slices, std::uint64_t block_bytes)
-      : plan_(plan), counter_(slices, join::best_match_path(), block_bytes) {}
+  JoinUnitCounter(const join::JoinPlan& plan, join::SliceCache& slices, std::uint64_t block_bytes,
+                  std::uint64_t halves_at_once)
+      : plan_(plan), counter_(slices, join::best_match_path(), block_bytes, halves_at_once) {}
 
   Tally count(std::size_t id) override {
     if (id == plan_.units.size()) return rotation_tally(plan_.n);
@@ -121,7 +122,7 @@ class JoinEngine final : public Engine {
   // of the cache: the other half keeps the north slices and what the other threads read.
   std::unique_ptr<UnitCounter> make_counter() const override {
     const std::uint64_t block_bytes = memory_.cache_bytes / (2 * static_cast<std::uint64_t>(memory_.threads));
-    return std::make_unique<JoinUnitCounter>(plan_, *slices_, block_bytes);
+    return std::make_unique<JoinUnitCounter>(plan_, *slices_, block_bytes, memory_.halves_at_once);
   }
 
   std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const override {

@@ -2,13 +2,12 @@
 
 #include <algorithm>
 
-#include "join/diagonal_fold.hpp"
 #include "join/join_layout.hpp"
 
 namespace nqueens::join {
 
-JoinCounter::JoinCounter(SliceCache& slices, MatchPath path, std::uint64_t block_bytes)
-    : slices_(slices), block_bytes_(block_bytes), matcher_(path) {}
+JoinCounter::JoinCounter(SliceCache& slices, MatchPath path, std::uint64_t block_bytes, std::uint64_t halves_at_once)
+    : slices_(slices), block_bytes_(block_bytes), halves_at_once_(halves_at_once), matcher_(path) {}
 
 void JoinCounter::prepare(const JoinUnit& unit) {
   for (const std::uint32_t rows : row_sets(slices_.n(), unit)) {
@@ -26,20 +25,33 @@ std::uint64_t JoinCounter::pairs(std::span<const std::uint64_t> east, std::span<
   return count_disjoint_pairs(matcher_, east, west, key_bits);
 }
 
-// Each side's halves come as [rank equal | rank above]: the two parts of a weighted count.
-JoinCount JoinCounter::count_folded(const UnitLayout& layout, SliceView east_north, SliceView east_south,
-                                    SliceView west_north, SliceView west_south) {
-  const DiagonalFold fold = diagonal_fold(layout);
-  const std::size_t east_ties =
-      east_halves_.enumerate_folded(east_north, east_south, layout, layout.east, fold.east, east_keys_);
-  const std::size_t west_ties =
-      west_halves_.enumerate_folded(west_north, west_south, layout, layout.west, fold.west, west_keys_);
-  const auto east = east_keys_.keys(), west = west_keys_.keys();
+// Each side's halves come a part at a time, one part unless the side has more than
+// halves_at_once_ (from n = 26 the largest units have hundreds of millions), and every east part
+// meets every west part: the pairs add up to the same count, and each half is counted once. With
+// a fold, a part's halves come as [rank equal | rank above]: the two parts of a weighted count.
+JoinCount JoinCounter::count_sides(const UnitLayout& layout, const DiagonalFold* fold, SliceView east_north,
+                                   SliceView east_south, SliceView west_north, SliceView west_south) {
+  const std::size_t east_parts =
+      east_halves_.load(east_north, east_south, layout, layout.east, fold ? &fold->east : nullptr, halves_at_once_);
+  const std::size_t west_parts =
+      west_halves_.load(west_north, west_south, layout, layout.west, fold ? &fold->west : nullptr, halves_at_once_);
   JoinCount result;
-  result.halves = east.size() + west.size();
-  result.pairs =
-      count_weighted_disjoint_pairs(matcher_, {east.first(east_ties), east.subspan(east_ties)},
-                                    {west.first(west_ties), west.subspan(west_ties)}, kFoldWeights, layout.key_bits());
+  std::size_t west_ties = 0;
+  for (std::size_t east_part = 0; east_part < east_parts; ++east_part) {
+    const std::size_t east_ties = east_halves_.enumerate_part(east_part, east_keys_);
+    result.halves += east_keys_.size();
+    for (std::size_t west_part = 0; west_part < west_parts; ++west_part) {
+      if (east_part == 0 || west_parts > 1) {  // a single west part is enumerated once
+        west_ties = west_halves_.enumerate_part(west_part, west_keys_);
+        if (east_part == 0) result.halves += west_keys_.size();
+      }
+      const auto east = east_keys_.keys(), west = west_keys_.keys();
+      result.pairs += fold ? count_weighted_disjoint_pairs(matcher_, {east.first(east_ties), east.subspan(east_ties)},
+                                                           {west.first(west_ties), west.subspan(west_ties)},
+                                                           kFoldWeights, layout.key_bits())
+                           : pairs(east, west, layout.key_bits());
+    }
+  }
   return result;
 }
 
@@ -128,15 +140,11 @@ JoinCount JoinCounter::count_row_set(const JoinUnit& unit) {
   const SliceCache::Pin& west_north = pinned(2, layout.west.north_rows);
   const SliceCache::Pin& west_south = pinned(3, layout.west.south_rows);
   const auto view = [](const SliceCache::Pin& pin) { return SliceView{pin->slice, pin->keys ? &*pin->keys : nullptr}; };
-  if (unit.kind != JoinCase::off_centre) {
-    return count_folded(layout, view(east_north), view(east_south), view(west_north), view(west_south));
-  }
-  east_halves_.enumerate(view(east_north), view(east_south), layout, layout.east, east_keys_);
-  west_halves_.enumerate(view(west_north), view(west_south), layout, layout.west, west_keys_);
-  JoinCount result;
-  result.halves = east_keys_.size() + west_keys_.size();
-  result.pairs = pairs(east_keys_.keys(), west_keys_.keys(), layout.key_bits());
-  return result;
+  // The off-centre units fix two queens that the diagonal reflection moves: they are not folded.
+  const std::optional<DiagonalFold> fold =
+      unit.kind == JoinCase::off_centre ? std::nullopt : std::optional{diagonal_fold(layout)};
+  return count_sides(layout, fold ? &*fold : nullptr, view(east_north), view(east_south), view(west_north),
+                     view(west_south));
 }
 
 }  // namespace nqueens::join

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "join/diagonal_fold.hpp"
 #include "join/disjoint_count.hpp"
 #include "join/half_boards.hpp"
 #include "join/join_plan.hpp"
@@ -33,8 +34,10 @@ inline constexpr std::size_t kBytesPerRowSetTogether = 16;
 class JoinCounter {
  public:
   //! `block_bytes`: how much of the cache count_together() may fill with one block of south
-  //! slices (the thread's share, with room left for the north ones).
-  explicit JoinCounter(SliceCache& slices, MatchPath path = best_match_path(), std::uint64_t block_bytes = UINT64_MAX);
+  //! slices (the thread's share, with room left for the north ones). `halves_at_once`: the most
+  //! halves a side holds at once (JoinMemory); a larger side is enumerated a part at a time.
+  explicit JoinCounter(SliceCache& slices, MatchPath path = best_match_path(), std::uint64_t block_bytes = UINT64_MAX,
+                       std::uint64_t halves_at_once = UINT64_MAX);
   JoinCount count(const JoinUnit& unit);
   //! counts[i] = count(units[i]), counted together: their row sets ordered by their south
   //! slices, and taken a block of those at a time, each unit's row sets of the block in turn. A
@@ -47,8 +50,9 @@ class JoinCounter {
  private:
   JoinCount count_row_set(const JoinUnit& unit);
   std::uint64_t pairs(std::span<const std::uint64_t> east, std::span<const std::uint64_t> west, int key_bits);
-  JoinCount count_folded(const UnitLayout& layout, SliceView east_north, SliceView east_south, SliceView west_north,
-                         SliceView west_south);
+  //! The pairs of a row set's halves, folded by `fold` (the even and centre cases) or not.
+  JoinCount count_sides(const UnitLayout& layout, const DiagonalFold* fold, SliceView east_north, SliceView east_south,
+                        SliceView west_north, SliceView west_south);
 
   //! The slice of `rows` for one of the four quadrant positions, kept pinned from the last row
   //! set that used it: consecutive row sets share slices, and the cache's lock is shared too.
@@ -64,6 +68,7 @@ class JoinCounter {
 
   SliceCache& slices_;
   std::uint64_t block_bytes_;
+  std::uint64_t halves_at_once_;
   std::vector<SouthRead> together_;
   std::array<SliceCache::Pin, 4> pins_;  // east north, east south, west north, west south
   std::array<std::uint32_t, 4> pinned_rows_{};

@@ -101,7 +101,10 @@ std::string JoinMemory::describe() const {
   return "memory budget " + format_bytes(budget) + ": unit list " + format_bytes(unit_list_bytes) + " (" +
          std::to_string(units) + " units), slice cache up to " + format_bytes(cache_bytes) + " of the " +
          format_bytes(all_slices_bytes) + " quarter table, key buffers about " + format_bytes(thread_buffer_bytes) +
-         " per thread x " + std::to_string(threads);
+         " per thread x " + std::to_string(threads) +
+         (halves_at_once < largest_side
+              ? " (a side of more than " + std::to_string(halves_at_once) + " halves in parts)"
+              : "");
 }
 
 std::string JoinMemory::too_small() const {
@@ -136,11 +139,22 @@ JoinMemory plan_join_memory(int n, int threads, std::uint64_t budget) {
   };
   // Sized without keys first: the least budget that fits is a keyless one.
   size_slices(false);
-  memory.thread_buffer_bytes = most_halves(n / 2) * kThreadBytesPerHalf +
-                               slices.most_entries * kThreadBytesPerSliceEntry + units_together_bytes(n / 2);
+  memory.largest_side = most_halves(n / 2);
+  const std::uint64_t other_thread_bytes =
+      slices.most_entries * kThreadBytesPerSliceEntry + units_together_bytes(n / 2);
+  const auto set_halves_at_once = [&](std::uint64_t halves) {
+    memory.halves_at_once = std::min(halves, memory.largest_side);
+    memory.thread_buffer_bytes = memory.halves_at_once * kThreadBytesPerHalf + other_thread_bytes;
+  };
+  set_halves_at_once(UINT64_MAX);
   if (budget < memory.minimum_budget()) {
-    memory.refusal = memory.too_small();
-    return memory;
+    set_halves_at_once(kFewestHalvesAtOnce);
+    if (budget < memory.minimum_budget()) {
+      memory.refusal = memory.too_small();
+      return memory;
+    }
+    const std::uint64_t per_thread = (budget - memory.minimum_budget()) / 2 / static_cast<std::uint64_t>(threads);
+    set_halves_at_once(kFewestHalvesAtOnce + per_thread / kThreadBytesPerHalf);
   }
   const std::uint64_t fixed = memory.unit_list_bytes + static_cast<std::uint64_t>(threads) * memory.thread_buffer_bytes;
   if (slices_carry_keys(n, budget - fixed)) size_slices(true);

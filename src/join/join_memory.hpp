@@ -17,9 +17,14 @@ struct JoinMemory {
   std::uint64_t unit_list_bytes = 0;      //!< the units, their costs, orders and ledger
   std::uint64_t unit_slices_bytes = 0;    //!< the most one unit's four slices take
   std::uint64_t thread_buffer_bytes = 0;  //!< one thread's key buffers and matcher, estimated
-  std::uint64_t all_slices_bytes = 0;     //!< every slice of n: the whole quarter table
-  std::uint64_t cache_bytes = 0;          //!< the slice cache's share of the budget
-  std::string refusal;                    //!< why the budget is too small; "" when it fits
+  std::uint64_t largest_side = 0;         //!< the most halves one side of a unit has, estimated
+  //! The most halves a thread holds of one side at once: largest_side when the budget has room
+  //! for it on every thread, else what half of the budget's spare allows (the cache takes the
+  //! other half), never fewer than kFewestHalvesAtOnce. A larger side is enumerated in parts.
+  std::uint64_t halves_at_once = 0;
+  std::uint64_t all_slices_bytes = 0;  //!< every slice of n: the whole quarter table
+  std::uint64_t cache_bytes = 0;       //!< the slice cache's share of the budget
+  std::string refusal;                 //!< why the budget is too small; "" when it fits
 
   //! The least budget that fits (the refusal's threshold).
   std::uint64_t minimum_budget() const;
@@ -28,6 +33,11 @@ struct JoinMemory {
   //! One line for the log: what the run will use.
   std::string describe() const;
 };
+
+//! The least a budget may leave a side's part: 2^20 halves, 128 MiB of a thread's buffers. Each
+//! part of one side is matched against each part of the other, which costs nothing extra, but
+//! the other side is enumerated again for each part: negligible while a part is this large.
+inline constexpr std::uint64_t kFewestHalvesAtOnce = std::uint64_t{1} << 20;
 
 //! What every slice of n takes: the whole quarter table, with its quadrant keys where `keys`.
 std::uint64_t whole_table_bytes(int n, bool keys);

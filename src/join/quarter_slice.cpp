@@ -59,7 +59,28 @@ class SliceSearch {
   std::vector<Found>& found_;
 };
 
+// SliceSearch's masks, counting: the last row adds its free columns.
+std::uint64_t count_from(int k, std::uint32_t rows, std::uint32_t columns, std::uint32_t sums, std::uint32_t reversed) {
+  const int row = std::countr_zero(rows);
+  const std::uint32_t rest = rows & (rows - 1);
+  std::uint32_t free = ((std::uint32_t{1} << k) - 1) & ~(columns | sums >> row | reversed >> (k - 1 - row));
+  if (rest == 0) return static_cast<std::uint64_t>(std::popcount(free));
+  std::uint64_t placements = 0;
+  for (; free != 0; free &= free - 1) {
+    const int column = std::countr_zero(free);
+    placements += count_from(k, rest, columns | 1u << column, sums | 1u << (row + column),
+                             reversed | 1u << (column - row + k - 1));
+  }
+  return placements;
+}
+
 }  // namespace
+
+std::uint64_t count_placements(int k, std::uint32_t rows) {
+  if (k < 1 || k > kMaxSliceK || rows >> k != 0)
+    throw std::invalid_argument("quarter slice: k or rows out of range: k = " + std::to_string(k));
+  return rows == 0 ? 1 : count_from(k, rows, 0, 0, 0);
+}
 
 // One search into a scratch list, then a counting sort by column set: the slice is sized exactly.
 QuarterSlice::QuarterSlice(int k, std::uint32_t rows) : k_(k), rows_(rows) {

@@ -92,12 +92,7 @@ const std::vector<std::uint64_t>& placements_per_row_set(int k) {
   detail::setup_phase("counting quarter placements per row set");
   // Filled before it is cached: a stopped setup (Cancelled) leaves nothing half-counted behind.
   std::vector<std::uint64_t> counts(std::size_t{1} << k, 0);
-  detail::parallel_each(std::uint32_t{1} << k, [&](std::uint32_t rows) {
-    std::uint64_t placements = 0;
-    auto count = [&](const PartialPlacement&) { ++placements; };
-    place_rows(k, rows, {}, count);
-    counts[rows] = placements;
-  });
+  detail::parallel_each(std::uint32_t{1} << k, [&](std::uint32_t rows) { counts[rows] = count_placements(k, rows); });
   return cache.emplace(k, std::move(counts)).first->second;
 }
 

@@ -521,7 +521,7 @@ constexpr bool kSanitized = false;
 
 // The join at N = 24, where the whole quarter table would take 4.6 GB: a sample of units under an
 // address-space limit of the budget plus a margin for the program itself (code, thread stacks).
-// N = 25 and above are left out: their unit lists alone take 10 GB and more (join_memory.hpp).
+// N = 25 to 27 below, under a smaller budget.
 TEST(CliMemory, ASampleOfUnitsAtN24RunsWithinItsBudget) {
   if (kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
   if (!std::filesystem::exists("/usr/bin/prlimit")) GTEST_SKIP() << "no prlimit";
@@ -532,6 +532,23 @@ TEST(CliMemory, ASampleOfUnitsAtN24RunsWithinItsBudget) {
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_NE(r.out.find("\"units\":677295"), std::string::npos) << describe(r);
   EXPECT_NE(r.out.find("\"shard\":{\"units\":\"0-2\"}"), std::string::npos) << describe(r);
+}
+
+// Under 2 GiB the largest units' sides from N = 25 on (1.7e8 halves at N = 26 and 27, by the cost
+// model) are more than a thread's buffers hold: they are enumerated in parts, and the run stays
+// within the budget.
+TEST(CliMemory, SamplesOfUnitsAtN25To27RunWithinTheirBudget) {
+  if (kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  if (!std::filesystem::exists("/usr/bin/prlimit")) GTEST_SKIP() << "no prlimit";
+  const std::uint64_t budget = std::uint64_t{2} << 30, margin = std::uint64_t{512} << 20;
+  for (const auto& [n, units] : {std::pair{"25", "947565"}, std::pair{"26", "2602199"}, std::pair{"27", "3241097"}}) {
+    const harness::Outcome r = harness::run_program(
+        {"/usr/bin/prlimit", "--as=" + std::to_string(budget + margin), NQUEENS_BINARY, "count", "-n", n, "--engine",
+         "join", "-t", "1", "--memory", "2G", "--units", "0-2", "--no-progress", "--log-level", "info"});
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    EXPECT_NE(r.out.find("\"units\":" + std::string(units)), std::string::npos) << describe(r);
+    EXPECT_NE(r.err.find("halves in parts"), std::string::npos) << describe(r);
+  }
 }
 
 // N = 16, long enough to time on most machines (runs under 0.1 s give no ratio: bench.hpp).

@@ -1,5 +1,5 @@
 // The join in bounded memory: slices against the whole quarter table, every unit's counts under
-// a budget that forces the slice cache to evict against an unbounded cache, the memory plan's
+// a budget that forces the slice cache to evict (or a side into parts) against an unbounded cache, the memory plan's
 // refusal, the execution order, a stopped setup, and the --memory sizes.
 #include <gtest/gtest.h>
 
@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "join/diagonal_fold.hpp"
+#include "join/half_boards.hpp"
 #include "join/join_engine.hpp"
 #include "join/join_kernel.hpp"
 #include "join/join_memory.hpp"
@@ -38,15 +40,18 @@ TEST(QuarterSlice, EqualsTheTablesGroupsOfItsRowSet) {
       EXPECT_EQ(slice.entries().size(), join::placements_per_row_set(k)[rows]);
       const auto sets = table.column_sets(std::popcount(rows));
       ASSERT_TRUE(std::equal(sets.begin(), sets.end(), slice.column_sets().begin(), slice.column_sets().end()));
+      std::uint64_t in_table = 0;
       for (std::uint32_t columns = 0; columns < (std::uint32_t{1} << k); ++columns) {
         const auto want = table.group(rows, columns);
         const auto got = slice.group(columns);
+        in_table += want.size();
         ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin(), got.end(),
                                [](const join::QuarterEntry& a, const join::QuarterEntry& b) {
                                  return a.sums == b.sums && a.differences == b.differences;
                                }))
             << "k = " << k << " rows " << rows << " columns " << columns;
       }
+      EXPECT_EQ(join::count_placements(k, rows), in_table) << "k = " << k << " rows " << rows;
       EXPECT_EQ(slice.memory_bytes(), join::slice_bytes(k, std::popcount(rows), slice.entries().size()));
     }
     EXPECT_EQ(entries, table.entry_count());
@@ -117,6 +122,69 @@ TEST(JoinCounter, UnitsCountedTogetherCountWhatEachCountsAlone) {
       }
     }
   }
+}
+
+// A side too large to hold whole is enumerated a part at a time, each part's east halves
+// matched against each part of the west: a unit counts the same pairs and halves whatever the
+// parts, from one column set's halves a part to the whole side, and the totals are the OEIS's.
+TEST(JoinCounter, SidesInPartsCountWhatTheyCountWhole) {
+  for (const int n : {10, 11, 12, 13, 14, 15}) {
+    const join::JoinPlan plan = join::split(n);
+    join::SliceCache cache(n, UINT64_MAX);
+    join::JoinCounter whole(cache);
+    std::vector<join::JoinCount> want;
+    for (const join::JoinUnit& unit : plan.units) want.push_back(whole.count(unit));
+    for (const std::uint64_t halves_at_once : {std::uint64_t{1}, std::uint64_t{40}, std::uint64_t{900}}) {
+      join::JoinCounter in_parts(cache, join::best_match_path(), UINT64_MAX, halves_at_once);
+      std::uint64_t total = 0;
+      for (std::size_t i = 0; i < plan.units.size(); ++i) {
+        const join::JoinCount got = in_parts.count(plan.units[i]);
+        ASSERT_EQ(got.pairs, want[i].pairs) << "n = " << n << " unit " << i << " parts of " << halves_at_once;
+        ASSERT_EQ(got.halves, want[i].halves) << "n = " << n << " unit " << i << " parts of " << halves_at_once;
+        total += got.pairs * plan.units[i].weight;
+      }
+      EXPECT_EQ(total, oeis_total(n).value()) << "n = " << n;  // the rotation unit adds no total
+    }
+  }
+}
+
+// The parts of a side are its halves in order, cut between column sets, with the ranks' ties
+// first: together they are the whole side's halves, and a part holds at most the bound it was
+// given unless one column set alone makes more.
+TEST(HalfEnumerator, ASidesPartsAreItsHalvesInOrder) {
+  const int n = 14;
+  join::SliceCache cache(n, UINT64_MAX);
+  join::HalfEnumerator enumerator;
+  join::KeyBuffer whole, part;
+  std::size_t units_in_parts = 0;
+  for (const join::JoinUnit& unit : join::split(n).units) {
+    for (const std::uint32_t rows : join::row_sets(n, unit)) {
+      const join::UnitLayout layout = join::layout_of(n, join::with_rows(unit, rows));
+      const join::DiagonalFold fold = join::diagonal_fold(layout);
+      const auto north = cache.get(layout.east.north_rows), south = cache.get(layout.east.south_rows);
+      const join::SliceView north_view{north->slice}, south_view{south->slice};
+      const std::size_t ties =
+          enumerator.enumerate_folded(north_view, south_view, layout, layout.east, fold.east, whole);
+      const std::vector<std::uint64_t> want(whole.keys().begin(), whole.keys().end());
+      const std::size_t parts = enumerator.load(north_view, south_view, layout, layout.east, &fold.east, 50);
+      ASSERT_GE(parts, 1u);
+      units_in_parts += parts > 1 ? 1 : 0;
+      std::vector<std::uint64_t> got;
+      std::size_t got_ties = 0;
+      bool past_ties = false;
+      for (std::size_t i = 0; i < parts; ++i) {
+        const std::size_t part_ties = enumerator.enumerate_part(i, part);
+        ASSERT_LE(part_ties, part.size());
+        ASSERT_TRUE(!past_ties || part_ties == 0) << "ties come first";
+        past_ties = past_ties || part_ties < part.size();
+        got_ties += part_ties;
+        got.insert(got.end(), part.keys().begin(), part.keys().end());
+      }
+      ASSERT_EQ(got, want) << "unit rows " << unit.rows << " row set " << rows;
+      ASSERT_EQ(got_ties, ties) << "unit rows " << unit.rows << " row set " << rows;
+    }
+  }
+  EXPECT_GT(units_in_parts, 0u) << "some side of n = 14 has more than 50 halves";
 }
 
 std::map<std::size_t, Tally> unit_tallies(const Engine& engine, int threads) {
