@@ -1,8 +1,10 @@
 // Single-thread timings of the join engine's core: for each n, every unit's halves are
 // enumerated as the engine does (quarter-table pairs under the diagonal fold; for comparison, a
 // per-unit bitmask DFS of every half) and their keys joined with the disjoint-pair counter. Usage:
-// join_bench [n_low n_high] [--no-dfs] [--chunk-bits c] [--stride s] | --tables
+// join_bench [n_low n_high] [--no-dfs] [--chunk-bits c] [--stride s] [--parts h] | --tables
 // --stride s times every s-th unit only (a quicker sample of a large n; totals are then partial).
+// --parts h times the engine's counter on every (s-th) unit twice, each side whole and each side
+// in parts of at most h halves (join_kernel.hpp), and checks that the two agree.
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -123,6 +125,7 @@ struct Options {
   bool with_dfs = true;
   int chunk_bits = DisjointCounter::kDefaultChunkBits;
   std::size_t stride = 1;
+  std::uint64_t parts_of = 0;  // --parts: 0 leaves the mode off
 };
 
 void bench(int n, const Options& options) {
@@ -203,6 +206,40 @@ void bench(int n, const Options& options) {
   std::fflush(stdout);
 }
 
+// Unit by unit, alternating the two counters, so that both see the same machine.
+void bench_parts(int n, std::uint64_t halves_at_once, std::size_t stride) {
+  SliceCache slices(n, UINT64_MAX);
+  const JoinPlan plan = split(n);
+  JoinCounter whole(slices), in_parts(slices, best_match_path(), UINT64_MAX, halves_at_once);
+  double whole_s = 0, parts_s = 0;
+  std::uint64_t total = 0, most_halves = 0;
+  bool agree = true;
+  const auto timed = [](JoinCounter& counter, const JoinUnit& unit, double& seconds) {
+    const double start = thread_cpu_seconds();
+    const JoinCount counted = counter.count(unit);
+    seconds += thread_cpu_seconds() - start;
+    return counted;
+  };
+  for (std::size_t i = 0; i < plan.units.size(); i += stride) {
+    whole.prepare(plan.units[i]);
+    // Each goes first on every other unit: the second finds the first one's data in the caches.
+    const bool whole_first = i / stride % 2 == 0;
+    JoinCount want, got;
+    if (whole_first) want = timed(whole, plan.units[i], whole_s);
+    got = timed(in_parts, plan.units[i], parts_s);
+    if (!whole_first) want = timed(whole, plan.units[i], whole_s);
+    agree = agree && got.pairs == want.pairs && got.halves == want.halves;
+    total += want.pairs * plan.units[i].weight;
+    most_halves = std::max(most_halves, want.halves);
+  }
+  std::printf(
+      "n=%d parts_of=%llu units=%zu total=%llu most_unit_halves=%llu whole=%.3fs parts=%.3fs ratio=%.3f agree=%d\n", n,
+      static_cast<unsigned long long>(halves_at_once), (plan.units.size() + stride - 1) / stride,
+      static_cast<unsigned long long>(total), static_cast<unsigned long long>(most_halves), whole_s, parts_s,
+      parts_s / whole_s, agree ? 1 : 0);
+  std::fflush(stdout);
+}
+
 void bench_tables(int k_high) {
   for (int k = 2; k <= k_high; ++k) {
     const auto start = Clock::now();
@@ -228,6 +265,8 @@ int main(int argc, char** argv) {
       options.with_dfs = false;
     } else if (std::strcmp(argv[i], "--chunk-bits") == 0 && i + 1 < argc) {
       options.chunk_bits = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--parts") == 0 && i + 1 < argc) {
+      options.parts_of = std::strtoull(argv[++i], nullptr, 10);
     } else if (std::strcmp(argv[i], "--stride") == 0 && i + 1 < argc) {
       options.stride = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i])));
     } else {
@@ -238,5 +277,11 @@ int main(int argc, char** argv) {
     low = numbers[0];
     high = numbers[1];
   }
-  for (int n = low; n <= high; ++n) bench(n, options);
+  for (int n = low; n <= high; ++n) {
+    if (options.parts_of > 0) {
+      bench_parts(n, options.parts_of, options.stride);
+    } else {
+      bench(n, options);
+    }
+  }
 }

@@ -268,61 +268,53 @@ void HalfEnumerator::load_quadrants(SliceView north, SliceView south, const Unit
   south_.load(south.slice, south.keys, layout, side.south, south_sets_);
 }
 
-// A pair of column sets makes at most (north keys) x (south keys) halves; a part closes before
-// the set that would take it past most_halves.
-void HalfEnumerator::cut_parts(std::uint64_t most_halves) {
-  // The buffer's room: the part's halves and an append's slack past them.
-  most_ = most_halves >= SIZE_MAX - kAppendSlack ? SIZE_MAX : static_cast<std::size_t>(most_halves) + kAppendSlack;
-  part_ends_.clear();
-  std::uint64_t bound = 0;
-  for (std::size_t i = 0; i < north_sets_.size(); ++i) {
-    const std::uint64_t halves = std::uint64_t{north_.of(north_sets_[i]).size()} * south_.of(south_sets_[i]).size();
-    if (bound > 0 && bound + halves > most_halves) {
-      part_ends_.push_back(i);
-      bound = 0;
-    }
-    bound += halves;
-  }
-  part_ends_.push_back(north_sets_.size());
-}
-
-std::size_t HalfEnumerator::load(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
-                                 const SideFold* fold, std::uint64_t most_halves) {
+void HalfEnumerator::load(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
+                          const SideFold* fold, std::uint64_t most_halves) {
   north_sets_.clear();
   tied_sets_ = 0;
   if (has_halves(side)) {
     choose_north_sets(north, side, fold);
     load_quadrants(north, south, layout, side);
   }
-  cut_parts(most_halves);
-  return part_ends_.size();
+  most_halves_ = most_halves;
+  rewind();
 }
 
-std::size_t HalfEnumerator::enumerate_part(std::size_t part, KeyBuffer& keys) {
-  const std::size_t begin = part == 0 ? 0 : part_ends_[part - 1], end = part_ends_[part];
+// A north key makes at most one half per south key: a part takes as many north keys of a set as
+// leave room for all their matches, so it never holds more than most_halves_ halves (unless one
+// north key alone would make more: a part takes at least one).
+std::size_t HalfEnumerator::next_part(KeyBuffer& keys) {
   keys.clear();
-  std::size_t tied = 0;
-  for (std::size_t i = begin; i < end; ++i) {
-    if (i == tied_sets_) tied = keys.size();
-    const auto north_keys = north_.of(north_sets_[i]);
-    const auto south_keys = south_.of(south_sets_[i]);
-    if (north_keys.empty() || south_keys.empty()) continue;
-    std::uint64_t* out = keys.make_room(north_keys.size() * south_keys.size() + kAppendSlack, most_);
-    keys.commit(append_compatible(north_keys, south_keys, out));
+  std::size_t ties = set_ >= tied_sets_ ? 0 : SIZE_MAX;  // SIZE_MAX: not yet known
+  const std::size_t most = most_halves_ >= SIZE_MAX - kAppendSlack ? SIZE_MAX : most_halves_ + kAppendSlack;
+  for (; set_ < north_sets_.size(); ++set_, key_ = 0) {
+    if (set_ == tied_sets_ && ties == SIZE_MAX) ties = keys.size();
+    const auto north_keys = north_.of(north_sets_[set_]);
+    const auto south_keys = south_.of(south_sets_[set_]);
+    if (south_keys.empty()) continue;
+    while (key_ < north_keys.size()) {
+      const std::uint64_t room = most_halves_ - std::min<std::uint64_t>(keys.size(), most_halves_);
+      const std::size_t taken =
+          std::min<std::uint64_t>(north_keys.size() - key_, std::max<std::uint64_t>(room / south_keys.size(), 1));
+      if (taken * south_keys.size() > room && keys.size() > 0) return ties == SIZE_MAX ? keys.size() : ties;
+      std::uint64_t* out = keys.make_room(taken * south_keys.size() + kAppendSlack, most);
+      keys.commit(append_compatible(north_keys.subspan(key_, taken), south_keys, out));
+      key_ += taken;
+    }
   }
-  return tied_sets_ >= end ? keys.size() : tied;
+  return ties == SIZE_MAX ? keys.size() : ties;
 }
 
 void HalfEnumerator::enumerate(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
                                KeyBuffer& keys) {
   load(north, south, layout, side, nullptr, UINT64_MAX);
-  enumerate_part(0, keys);
+  next_part(keys);
 }
 
 std::size_t HalfEnumerator::enumerate_folded(SliceView north, SliceView south, const UnitLayout& layout,
                                              const SideLayout& side, const SideFold& fold, KeyBuffer& keys) {
   load(north, south, layout, side, &fold, UINT64_MAX);
-  return enumerate_part(0, keys);
+  return next_part(keys);
 }
 
 }  // namespace nqueens::join

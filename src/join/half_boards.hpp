@@ -97,16 +97,20 @@ class HalfEnumerator {
   std::size_t enumerate_folded(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
                                const SideFold& fold, KeyBuffer& keys);
 
-  //! The side's halves a part at a time, for a unit too large to hold whole: loads the
-  //! quadrants' keys and cuts the side's north column sets (with a fold, those ranking at least
-  //! its rank, the tied ones first) into runs of at most `most_halves` halves each, bounded by
-  //! the product of the two quadrants' kept keys (one column set alone may make more). Returns
-  //! the number of parts, at least one (it may be empty).
-  std::size_t load(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
-                   const SideFold* fold, std::uint64_t most_halves);
-  //! Replaces the contents of `keys` with the halves of part `part` of the last load(); returns
-  //! how many of them rank equal to the fold's rank, which come first (all of them without a fold).
-  std::size_t enumerate_part(std::size_t part, KeyBuffer& keys);
+  //! The side's halves a part at a time, for a side too large to hold whole: loads the
+  //! quadrants' keys and picks the side's north column sets (with a fold, those ranking at
+  //! least its rank, the tied ones first), ready for next_part().
+  void load(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side, const SideFold* fold,
+            std::uint64_t most_halves);
+  //! Replaces the contents of `keys` with the next part of the side's halves since the last
+  //! load() or rewind(): at most `most_halves` of them (a part closes before the north key whose
+  //! south matches could take it past that), in the order enumerate() gives them. Returns how
+  //! many of them rank equal to the fold's rank, which come first (all of them without a fold).
+  //! The first call after a load() or rewind() always makes a part, maybe an empty one.
+  std::size_t next_part(KeyBuffer& keys);
+  //! Whether every part since the last load() or rewind() has been made.
+  bool exhausted() const { return set_ == north_sets_.size(); }
+  void rewind() { set_ = key_ = 0; }
 
  private:
   // What the north quadrant's keys were last loaded from: a unit's row sets often share their
@@ -124,13 +128,12 @@ class HalfEnumerator {
   static bool has_halves(const SideLayout& side);
   void choose_north_sets(const SliceView& north, const SideLayout& side, const SideFold* fold);
   void load_quadrants(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side);
-  void cut_parts(std::uint64_t most_halves);
 
   QuadrantKeys north_, south_;
   std::vector<std::uint32_t> north_sets_, south_sets_;  // the column sets a side pairs, in order
   std::size_t tied_sets_ = 0;                           // the first of north_sets_ rank equal
-  std::vector<std::size_t> part_ends_;                  // into north_sets_, one per part
-  std::size_t most_ = SIZE_MAX;                         // a part's most keys, with slack
+  std::uint64_t most_halves_ = UINT64_MAX;              // a part's most halves
+  std::size_t set_ = 0, key_ = 0;                       // where the next part starts: set, north key
   NorthSource north_source_;
 };
 

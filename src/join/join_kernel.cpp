@@ -31,26 +31,34 @@ std::uint64_t JoinCounter::pairs(std::span<const std::uint64_t> east, std::span<
 // a fold, a part's halves come as [rank equal | rank above]: the two parts of a weighted count.
 JoinCount JoinCounter::count_sides(const UnitLayout& layout, const DiagonalFold* fold, SliceView east_north,
                                    SliceView east_south, SliceView west_north, SliceView west_south) {
-  const std::size_t east_parts =
-      east_halves_.load(east_north, east_south, layout, layout.east, fold ? &fold->east : nullptr, halves_at_once_);
-  const std::size_t west_parts =
-      west_halves_.load(west_north, west_south, layout, layout.west, fold ? &fold->west : nullptr, halves_at_once_);
+  east_halves_.load(east_north, east_south, layout, layout.east, fold ? &fold->east : nullptr, halves_at_once_);
+  west_halves_.load(west_north, west_south, layout, layout.west, fold ? &fold->west : nullptr, halves_at_once_);
   JoinCount result;
-  std::size_t west_ties = 0;
-  for (std::size_t east_part = 0; east_part < east_parts; ++east_part) {
-    const std::size_t east_ties = east_halves_.enumerate_part(east_part, east_keys_);
+  std::size_t east_ties = 0, west_ties = 0;
+  const auto match = [&] {
+    const auto east = east_keys_.keys(), west = west_keys_.keys();
+    result.pairs += fold ? count_weighted_disjoint_pairs(matcher_, {east.first(east_ties), east.subspan(east_ties)},
+                                                         {west.first(west_ties), west.subspan(west_ties)}, kFoldWeights,
+                                                         layout.key_bits())
+                         : pairs(east, west, layout.key_bits());
+  };
+  bool west_held = false;  // the west side came in one part, which its buffer still holds
+  for (bool first = true; first || !east_halves_.exhausted(); first = false) {
+    east_ties = east_halves_.next_part(east_keys_);
     result.halves += east_keys_.size();
-    for (std::size_t west_part = 0; west_part < west_parts; ++west_part) {
-      if (east_part == 0 || west_parts > 1) {  // a single west part is enumerated once
-        west_ties = west_halves_.enumerate_part(west_part, west_keys_);
-        if (east_part == 0) result.halves += west_keys_.size();
-      }
-      const auto east = east_keys_.keys(), west = west_keys_.keys();
-      result.pairs += fold ? count_weighted_disjoint_pairs(matcher_, {east.first(east_ties), east.subspan(east_ties)},
-                                                           {west.first(west_ties), west.subspan(west_ties)},
-                                                           kFoldWeights, layout.key_bits())
-                           : pairs(east, west, layout.key_bits());
+    if (west_held) {
+      match();
+      continue;
     }
+    west_halves_.rewind();
+    std::size_t west_parts = 0;
+    do {
+      west_ties = west_halves_.next_part(west_keys_);
+      ++west_parts;
+      if (first) result.halves += west_keys_.size();
+      match();
+    } while (!west_halves_.exhausted());
+    west_held = west_parts == 1;
   }
   return result;
 }
