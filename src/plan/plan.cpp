@@ -12,6 +12,7 @@
 #include "plan/makespan.hpp"
 #include "plan/strata.hpp"
 #include "plan/unit_timer.hpp"
+#include "run/memory_budget.hpp"
 
 namespace nqueens::plan {
 
@@ -222,7 +223,8 @@ void first_round(Sample& sample, UnitTimer& timer, const PlanOptions& options,
           " each by the rate of its cheaper ones, more than a sampling budget of " + seconds_text(budget) +
           " allows; give the plan at least " +
           seconds_text(2 * (seconds_since(start) + first_units_seconds(sample, h, below, options))) +
-          " (--sample-seconds)");
+          " (--sample-seconds); a count would hold about " +
+          format_bytes(sample.engine().planned_memory_bytes(options.threads)) + " per process beside the program");
     std::vector<std::size_t> wanted;
     for (std::size_t j = 0; j < sample.strata().size(); ++j) wanted.push_back(j == h ? count : sample.taken(j));
     sample.grow(timer, wanted);

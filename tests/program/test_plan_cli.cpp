@@ -129,6 +129,7 @@ TEST(PlanCli, RefusesABudgetTooSmallForTheCostliestUnits) {
   ASSERT_EQ(lines_of(outcome.err).size(), 1u) << describe(outcome);
   EXPECT_TRUE(contains(outcome.err, "costliest units take about")) << describe(outcome);
   EXPECT_TRUE(contains(outcome.err, "--sample-seconds")) << describe(outcome);
+  EXPECT_TRUE(contains(outcome.err, "per process")) << "the memory a count would hold: " << describe(outcome);
 }
 
 TEST(PlanCli, HelpHasExamples) {
