@@ -112,9 +112,9 @@ Totals run_timed_units(const Engine& engine, int threads, const TimedUnitObserve
 
   tbb::enumerable_thread_specific<PaddedTotals> per_thread;
   CounterPool counters(engine);
+  const Batches batches{order, engine.batch_starts(order)};
   // For ThreadSanitizer only: the setup above is seen by every task, every task by the reduction.
   detail::hand_over(&started);
-  const Batches batches{order, engine.batch_starts(order)};
   tbb::task_arena arena(threads);
   arena.execute([&] {
     // Grain 1 with the simple partitioner: each batch (most often one unit) is its own task.
