@@ -783,17 +783,18 @@ TEST_F(ResumeCli, SigintStopsWithin2SecondsAndKeepsTheFinishedUnits) {
         << "unit " << scan.units[i].id;
 }
 
-// The join's setup at N = 23 (placements per row set, 19 million units, their costs and orders)
-// lasts seconds: a SIGTERM there, as a batch scheduler sends it, ends the process at once with
-// the interrupt's exit code instead of after the setup.
+// The join's setup at N = 26 (sizing 6.4e9 quarter placements, 2.6 million units, their costs
+// and orders) lasts tens of seconds: a SIGTERM there, as a batch scheduler sends it, ends the
+// process at once with the interrupt's exit code instead of after the setup. (N = 23's setup
+// takes about a second now, too short to be sure the signal lands in it.)
 TEST_F(ResumeCli, SigtermDuringTheSetupEndsTheProcessAtOnce) {
-  harness::Process process = start({"count", "-n", "23", "--engine", "join", "-t", "2", "--log-level", "debug"}, dir_);
+  harness::Process process = start({"count", "-n", "26", "--engine", "join", "-t", "2", "--log-level", "debug"}, dir_);
   ASSERT_TRUE(process.wait_for_stderr("setup: ", kStartLimit));
   process.signal(SIGTERM);
   const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(5));
   ASSERT_TRUE(r) << "still running 5 s after SIGTERM";
   EXPECT_EQ(r->exit_code, 143) << describe(*r);
-  EXPECT_TRUE(contains(r->err, "nqueens: interrupted by SIGTERM after ") && contains(r->err, "while setting up N=23"))
+  EXPECT_TRUE(contains(r->err, "nqueens: interrupted by SIGTERM after ") && contains(r->err, "while setting up N=26"))
       << r->err;
   EXPECT_EQ(r->out, "");
 }
