@@ -283,12 +283,12 @@ void HalfEnumerator::load(SliceView north, SliceView south, const UnitLayout& la
 // A north key makes at most one half per south key: a part takes as many north keys of a set as
 // leave room for all their matches, so it never holds more than most_halves_ halves (unless one
 // north key alone would make more: a part takes at least one).
+// The tied sets come first, so the part's ties are all its keys as of its last tied append.
 std::size_t HalfEnumerator::next_part(KeyBuffer& keys) {
   keys.clear();
-  std::size_t ties = set_ >= tied_sets_ ? 0 : SIZE_MAX;  // SIZE_MAX: not yet known
+  std::size_t ties = 0;
   const std::size_t most = most_halves_ >= SIZE_MAX - kAppendSlack ? SIZE_MAX : most_halves_ + kAppendSlack;
   for (; set_ < north_sets_.size(); ++set_, key_ = 0) {
-    if (set_ == tied_sets_ && ties == SIZE_MAX) ties = keys.size();
     const auto north_keys = north_.of(north_sets_[set_]);
     const auto south_keys = south_.of(south_sets_[set_]);
     if (south_keys.empty()) continue;
@@ -296,13 +296,14 @@ std::size_t HalfEnumerator::next_part(KeyBuffer& keys) {
       const std::uint64_t room = most_halves_ - std::min<std::uint64_t>(keys.size(), most_halves_);
       const std::size_t taken =
           std::min<std::uint64_t>(north_keys.size() - key_, std::max<std::uint64_t>(room / south_keys.size(), 1));
-      if (taken * south_keys.size() > room && keys.size() > 0) return ties == SIZE_MAX ? keys.size() : ties;
+      if (taken * south_keys.size() > room && keys.size() > 0) return ties;
       std::uint64_t* out = keys.make_room(taken * south_keys.size() + kAppendSlack, most);
       keys.commit(append_compatible(north_keys.subspan(key_, taken), south_keys, out));
       key_ += taken;
+      if (set_ < tied_sets_) ties = keys.size();
     }
   }
-  return ties == SIZE_MAX ? keys.size() : ties;
+  return ties;
 }
 
 void HalfEnumerator::enumerate(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
