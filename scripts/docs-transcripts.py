@@ -48,7 +48,7 @@ VOLATILE_KEYS = (
     "seconds", "solutions_per_second", "nodes_per_second", "unit_seconds", "min_seconds",
     "median_seconds", "mean_seconds", "max_seconds", "stddev_seconds", "samples", "ns_per_node",
     "speedup_vs_1_thread", "inner_repeats", "vs_dfs", "vs_baseline", "baseline_seconds", "microseconds", "crc",
-    "date", "git_commit", "compiler", "build_type", "target", "dfs_kernel", "join_matcher",
+    "date", "git_commit", "compiler", "build_type", "target", "dfs_kernel", "join_matcher", "gpu_devices",
     "tbb_version", "host_name", "host_cpus", "cpu_model", "caches",
     # `nqueens plan`: what it sampled and measured.
     "sampled_units", "sampled_share", "sample_seconds", "setup_seconds", "thread_seconds", "thread_seconds_error",
@@ -60,7 +60,7 @@ JSON_VALUE = r'(?:"(?:[^"\\]|\\.)*"|\[[^\]]*\]|\[(?:\{[^}]*\},?)*\]|-?[0-9.eE+-]
 MASKS = [
     (re.compile(r'"(%s)":%s' % ("|".join(VOLATILE_KEYS), JSON_VALUE)), r'"\1":~'),
     # `nqueens version`: how and where the binary was built.
-    (re.compile(r"^(commit|compiler|build type|target|dfs kernel|join matcher|oneTBB):.*$", re.M), r"\1: ~"),
+    (re.compile(r"^(commit|compiler|build type|target|dfs kernel|join matcher|gpu devices|oneTBB):.*$", re.M), r"\1: ~"),
     # ISO 8601 timestamps of batch logs and context records.
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z"), "~"),
     # A torn record's length holds its unit's time, whose digits vary from run to run.

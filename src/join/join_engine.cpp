@@ -42,17 +42,17 @@ Tally rotation_tally(int n) {
 class JoinUnitCounter final : public UnitCounter {
  public:
   JoinUnitCounter(const join::JoinPlan& plan, join::SliceCache& slices, std::uint64_t block_bytes,
-                  std::uint64_t halves_at_once)
-      : plan_(plan), counter_(slices, join::best_match_path(), block_bytes, halves_at_once) {}
+                  std::uint64_t halves_at_once, std::unique_ptr<join::PairMatcher> elsewhere)
+      : plan_(plan),
+        elsewhere_(std::move(elsewhere)),
+        counter_(slices, join::best_match_path(), block_bytes, halves_at_once, elsewhere_.get()) {}
 
   Tally count(std::size_t id) override {
     if (id == plan_.units.size()) return rotation_tally(plan_.n);
     const join::JoinUnit& unit = plan_.units[id];
-    const join::JoinCount counted = counter_.count(unit);
-    Tally tally;
-    tally.total = counted.pairs * unit.weight;
-    tally.nodes = counted.halves;
-    return tally;
+    join::JoinCount counted = counter_.count(unit);
+    counted.pairs += pairs_elsewhere(1)[0];
+    return tally_of(unit, counted);
   }
 
   void prepare(std::size_t id) override {
@@ -65,17 +65,34 @@ class JoinUnitCounter final : public UnitCounter {
     for (const std::size_t id : ids) units_.push_back(plan_.units[id]);
     counts_.resize(ids.size());
     counter_.count_together(units_, counts_);
+    const std::span<const std::uint64_t> elsewhere = pairs_elsewhere(ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i) {
-      tallies[i].total = counts_[i].pairs * units_[i].weight;
-      tallies[i].nodes = counts_[i].halves;
+      counts_[i].pairs += elsewhere[i];
+      tallies[i] = tally_of(units_[i], counts_[i]);
     }
   }
 
  private:
+  static Tally tally_of(const join::JoinUnit& unit, const join::JoinCount& counted) {
+    Tally tally;
+    tally.total = counted.pairs * unit.weight;
+    tally.nodes = counted.halves;
+    return tally;
+  }
+
+  // The pairs the matcher elsewhere counted for the last `units` units (zeros without one).
+  std::span<const std::uint64_t> pairs_elsewhere(std::size_t units) {
+    elsewhere_pairs_.assign(units, 0);
+    if (elsewhere_) elsewhere_->finish(elsewhere_pairs_);
+    return elsewhere_pairs_;
+  }
+
   const join::JoinPlan& plan_;
+  std::unique_ptr<join::PairMatcher> elsewhere_;
   join::JoinCounter counter_;
   std::vector<join::JoinUnit> units_;  // a batch's, kept between batches
   std::vector<join::JoinCount> counts_;
+  std::vector<std::uint64_t> elsewhere_pairs_;
 };
 
 // The join's fingerprint covers its units; the rotation unit after them is part of the list too,
@@ -105,16 +122,17 @@ int tile_bits(const join::JoinMemory& memory) {
 
 class JoinEngine final : public Engine {
  public:
-  explicit JoinEngine(const join::JoinMemory& memory)
+  JoinEngine(const join::JoinMemory& memory, join::JoinVariant variant)
       : plan_((detail::setup_phase("listing the units"), join::split(memory.n))),
         slices_(std::make_unique<join::SliceCache>(memory.n, memory.cache_bytes)),
         tile_bits_(tile_bits(memory)),
-        memory_(memory) {
+        memory_(memory),
+        variant_(std::move(variant)) {
     detail::setup_phase("estimating unit costs");
     std::vector<std::uint64_t> costs = join::estimated_costs(plan_);
     // The rotation unit goes first: one search, longer than a typical unit at large n.
     costs.push_back(costs.empty() ? 1 : *std::max_element(costs.begin(), costs.end()) + 1);
-    RunHeader header{kVersion, "join", memory.n, Symmetry::full, 0, costs.size(), run_fingerprint(plan_)};
+    RunHeader header{kVersion, variant_.engine, memory.n, Symmetry::full, 0, costs.size(), run_fingerprint(plan_)};
     set_units(std::move(header), std::move(costs));
   }
 
@@ -122,7 +140,8 @@ class JoinEngine final : public Engine {
   // of the cache: the other half keeps the north slices and what the other threads read.
   std::unique_ptr<UnitCounter> make_counter() const override {
     const std::uint64_t block_bytes = memory_.cache_bytes / (2 * static_cast<std::uint64_t>(memory_.threads));
-    return std::make_unique<JoinUnitCounter>(plan_, *slices_, block_bytes, memory_.halves_at_once);
+    return std::make_unique<JoinUnitCounter>(plan_, *slices_, block_bytes, memory_.halves_at_once,
+                                             variant_.make_matcher ? variant_.make_matcher() : nullptr);
   }
 
   std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const override {
@@ -144,9 +163,10 @@ class JoinEngine final : public Engine {
   // at n = 21 (every row set of a size), and follow each other in the execution order. A cache
   // that holds the whole table gains nothing from batches; one that does not would build most of
   // those slices again for each unit, so it counts runs of such units together, up to
-  // kMostUnitsTogether (a stopped run ends only after a whole batch).
+  // kMostUnitsTogether (a stopped run ends only after a whole batch). A matcher elsewhere takes
+  // every unit in batches of neighbours of one cost band: it waits for their pairs once a batch.
   std::vector<std::size_t> batch_starts(std::span<const std::size_t> order) const override {
-    if (!counts_in_batches()) return {};
+    if (!counts_in_batches() && !matches_elsewhere()) return {};
     std::vector<std::size_t> starts;
     for (std::size_t i = 0; i < order.size(); ++i) {
       if (starts.empty() || i - starts.back() == join::kMostUnitsTogether || !same_batch(order[i - 1], order[i]))
@@ -156,10 +176,11 @@ class JoinEngine final : public Engine {
   }
 
   std::string describe() const override {
-    return "join engine: " + std::to_string(plan_.units.size()) + " row-set units and 1 rotation unit, " +
+    return variant_.engine + " engine: " + std::to_string(plan_.units.size()) + " row-set units and 1 rotation unit, " +
            "quarter-table slices on demand in a cache of " + format_bytes(memory_.cache_bytes) + " (the whole table " +
            format_bytes(memory_.all_slices_bytes) + ")" + (counts_in_batches() ? ", off-centre units in batches" : "") +
-           ", matcher " + join::to_string(join::best_match_path());
+           (matches_elsewhere() ? ", " + variant_.describe
+                                : std::string(", matcher ") + join::to_string(join::best_match_path()));
   }
 
   // The join's memory plan (join_memory.hpp), worked out before anything was allocated: the
@@ -167,7 +188,7 @@ class JoinEngine final : public Engine {
   // threads' units pin, and never more than the whole table), and each thread's key buffers.
   std::uint64_t planned_memory_bytes(int threads) const override {
     return memory_.unit_list_bytes + std::min(memory_.cache_bytes, memory_.all_slices_bytes) +
-           static_cast<std::uint64_t>(threads) * memory_.thread_buffer_bytes;
+           static_cast<std::uint64_t>(threads) * (memory_.thread_buffer_bytes + variant_.matcher_bytes);
   }
 
  private:
@@ -185,20 +206,24 @@ class JoinEngine final : public Engine {
   }
 
   bool counts_in_batches() const { return plan_.n % 2 == 1 && !slices_->holds_whole_table(); }
+  bool matches_elsewhere() const { return static_cast<bool>(variant_.make_matcher); }
 
   bool same_batch(std::size_t first, std::size_t second) const {
     const std::size_t rotation = plan_.units.size();
     if (first == rotation || second == rotation) return false;
+    if (cost_band(cost(first)) != cost_band(cost(second))) return false;
     const join::JoinUnit& a = plan_.units[first];
     const join::JoinUnit& b = plan_.units[second];
-    return a.kind == join::JoinCase::off_centre && b.kind == join::JoinCase::off_centre && a.rows == b.rows &&
-           cost_band(cost(first)) == cost_band(cost(second));
+    const bool same_rows =
+        a.kind == join::JoinCase::off_centre && b.kind == join::JoinCase::off_centre && a.rows == b.rows;
+    return same_rows || matches_elsewhere();
   }
 
   join::JoinPlan plan_;
   std::unique_ptr<join::SliceCache> slices_;
   int tile_bits_;
   join::JoinMemory memory_;
+  join::JoinVariant variant_;
 };
 
 // The memory a join run of n takes on the threads and under the budget `options` give.
@@ -228,10 +253,7 @@ bool preferred_for(int n, const CountOptions& /*options*/) {
 std::unique_ptr<Engine> make(int n, const CountOptions& options) { return make_join_engine(n, options); }
 
 std::string join_memory_plan(int n, const CountOptions& options) {
-  const join::JoinMemory memory = planned_memory(n, options);
-  if (!memory.refusal.empty())
-    throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + memory.refusal);
-  return "join engine: " + memory.describe();
+  return "join engine: " + join::memory_plan_text(n, options);
 }
 
 // The units of a join run of n, its row-set units and the rotation unit, counted once per n: a
@@ -246,7 +268,9 @@ std::size_t run_unit_count(int n) {
 // A join run splits by row sets: no split depth, and exactly the units split() makes, plus one
 // for the rotation-symmetric solutions. Its unit count is known without the plan (which takes
 // gigabytes at n = 27), so a file's header is held to it before anything is sized by it.
-std::string problem_with(const RunHeader& header) {
+}  // namespace
+
+std::string join::header_problem(const RunHeader& header) {
   if (std::string why = join::unsupported_reason(header.n); !why.empty()) return why;
   if (header.symmetry != Symmetry::full)
     return "a join run folds every symmetry, but the file gives symmetry " + std::string(to_string(header.symmetry));
@@ -258,19 +282,32 @@ std::string problem_with(const RunHeader& header) {
   return "";
 }
 
+namespace {
+
+std::string problem_with(const RunHeader& header) { return join::header_problem(header); }
+
 std::string run_options(const RunHeader& /*header*/) { return ""; }
 
 std::string cpu_path() { return join::to_string(join::best_match_path()); }
 
 }  // namespace
 
-std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options) {
+std::string join::memory_plan_text(int n, const CountOptions& options, const std::string& engine) {
+  const JoinMemory memory = planned_memory(n, options);
+  if (!memory.refusal.empty())
+    throw std::invalid_argument("the " + engine + " engine cannot count N=" + std::to_string(n) + ": " +
+                                memory.refusal);
+  return memory.describe();
+}
+
+std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options, join::JoinVariant variant) {
   if (const std::string why = join::unsupported_reason(n); !why.empty())
     throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + why);
   const join::JoinMemory memory = planned_memory(n, options);
   if (!memory.refusal.empty())
-    throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + memory.refusal);
-  return std::make_unique<JoinEngine>(memory);
+    throw std::invalid_argument("the " + variant.engine + " engine cannot count N=" + std::to_string(n) + ": " +
+                                memory.refusal);
+  return std::make_unique<JoinEngine>(memory, std::move(variant));
 }
 
 const EngineDescription& join_engine_description() {

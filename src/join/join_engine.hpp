@@ -2,12 +2,43 @@
 // The half-board join engine for n, as the registry's `join` makes it, on the threads and under
 // the memory budget of `options`. Throws std::invalid_argument with the reason when it cannot
 // count n (join::unsupported_reason) or the budget is too small (join_memory.hpp).
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 
+#include "join/pair_matcher.hpp"
 #include "run/engine.hpp"
+#include "run/registry.hpp"
 
 namespace nqueens {
 
-std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options = {});
+namespace join {
+
+//! What an engine built on the join changes of its runs: the same units and per-unit counts, their
+//! pairs counted elsewhere (the gpu engine's device), under its own name.
+struct JoinVariant {
+  std::string engine = "join";  //!< the name run headers and results give
+  //! One per worker thread, for its JoinCounter (`elsewhere`); empty: the join's own matcher.
+  std::function<std::unique_ptr<PairMatcher>()> make_matcher{};
+  std::string describe{};           //!< what the log line adds about the matchers
+  std::uint64_t matcher_bytes = 0;  //!< host memory each matcher holds, for the memory plan
+};
+
+//! Why no join run can have `header` (join_engine_description().header_problem), whatever engine
+//! name it carries: for an engine built on the join.
+std::string header_problem(const RunHeader& header);
+
+//! The memory plan of a join run of n (JoinMemory::describe()) under `options`, for the log.
+//! Throws std::invalid_argument ("the <engine> engine cannot count N=...") when the budget is
+//! too small.
+std::string memory_plan_text(int n, const CountOptions& options, const std::string& engine = "join");
+
+}  // namespace join
+
+//! The join's registry entry: an engine built on the join takes its refusals from it.
+const EngineDescription& join_engine_description();
+
+std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options = {}, join::JoinVariant variant = {});
 
 }  // namespace nqueens

@@ -6,8 +6,13 @@
 
 namespace nqueens::join {
 
-JoinCounter::JoinCounter(SliceCache& slices, MatchPath path, std::uint64_t block_bytes, std::uint64_t halves_at_once)
-    : slices_(slices), block_bytes_(block_bytes), halves_at_once_(halves_at_once), matcher_(path) {}
+JoinCounter::JoinCounter(SliceCache& slices, MatchPath path, std::uint64_t block_bytes, std::uint64_t halves_at_once,
+                         PairMatcher* elsewhere)
+    : slices_(slices),
+      block_bytes_(block_bytes),
+      halves_at_once_(halves_at_once),
+      elsewhere_(elsewhere),
+      matcher_(path) {}
 
 void JoinCounter::prepare(const JoinUnit& unit) {
   for (const std::uint32_t rows : row_sets(slices_.n(), unit)) {
@@ -37,6 +42,12 @@ JoinCount JoinCounter::count_sides(const UnitLayout& layout, const DiagonalFold*
   std::size_t east_ties = 0, west_ties = 0;
   const auto match = [&] {
     const auto east = east_keys_.keys(), west = west_keys_.keys();
+    if (elsewhere_) {
+      elsewhere_->match(slot_, {east.first(east_ties), east.subspan(east_ties)},
+                        {west.first(west_ties), west.subspan(west_ties)}, fold ? kFoldWeights : kOnePart,
+                        layout.key_bits());
+      return;
+    }
     result.pairs += fold ? count_weighted_disjoint_pairs(matcher_, {east.first(east_ties), east.subspan(east_ties)},
                                                          {west.first(west_ties), west.subspan(west_ties)}, kFoldWeights,
                                                          layout.key_bits())
@@ -71,6 +82,7 @@ JoinCount JoinCounter::count(const JoinUnit& unit) {
   std::vector<std::uint32_t> sets = row_sets(slices_.n(), unit);
   if (backward_) std::reverse(sets.begin(), sets.end());
   backward_ = !backward_;
+  slot_ = 0;
   JoinCount total;
   for (const std::uint32_t rows : sets) {
     const JoinCount counted = count_row_set(with_rows(unit, rows));
@@ -100,6 +112,7 @@ void JoinCounter::count_together(std::span<const JoinUnit> units, std::span<Join
                      together_.begin() + static_cast<std::ptrdiff_t>(end), by_unit);
     for (std::size_t i = begin; i < end; ++i) {
       const SouthRead& read = together_[i];
+      slot_ = read.unit;
       const JoinCount counted = count_row_set(with_rows(units[read.unit], read.rows));
       counts[read.unit].pairs += counted.pairs;
       counts[read.unit].halves += counted.halves;

@@ -12,6 +12,7 @@
 #include "join/disjoint_count.hpp"
 #include "join/half_boards.hpp"
 #include "join/join_plan.hpp"
+#include "join/pair_matcher.hpp"
 #include "join/slice_cache.hpp"
 
 namespace nqueens::join {
@@ -36,8 +37,11 @@ class JoinCounter {
   //! `block_bytes`: how much of the cache count_together() may fill with one block of south
   //! slices (the thread's share, with room left for the north ones). `halves_at_once`: the most
   //! halves a side holds at once (JoinMemory); a larger side is enumerated a part at a time.
+  //! `elsewhere`: not null, the matcher every row set's pairs go to instead of this counter's own
+  //! (another engine's device); its pairs are then not in the JoinCounts returned, but in what
+  //! it reports for each unit's slot: the unit's index in count_together()'s `units`, 0 for count().
   explicit JoinCounter(SliceCache& slices, MatchPath path = best_match_path(), std::uint64_t block_bytes = UINT64_MAX,
-                       std::uint64_t halves_at_once = UINT64_MAX);
+                       std::uint64_t halves_at_once = UINT64_MAX, PairMatcher* elsewhere = nullptr);
   JoinCount count(const JoinUnit& unit);
   //! counts[i] = count(units[i]), counted together: their row sets ordered by their south
   //! slices, and taken a block of those at a time, each unit's row sets of the block in turn. A
@@ -76,6 +80,8 @@ class JoinCounter {
   // takes the cache's lock once per slice, not once per row set.
   std::vector<SliceCache::Pin> kept_;
   bool backward_ = false;  // the direction of the next unit's row sets (count())
+  PairMatcher* elsewhere_;
+  std::size_t slot_ = 0;  // the unit being counted, for elsewhere_
   HalfEnumerator east_halves_, west_halves_;
   KeyBuffer east_keys_, west_keys_;
   DisjointCounter matcher_;

@@ -10,13 +10,15 @@
 namespace nqueens {
 
 // Each made in its engine's folder (src/<engine>/<engine>_engine.cpp).
+const EngineDescription& gpu_engine_description();
 const EngineDescription& join_engine_description();
 const EngineDescription& dfs_engine_description();
 const EngineDescription& reference_engine_description();
 
 // The registry: one line per engine, in the order `auto` considers them.
 std::span<const EngineDescription* const> registered_engines() {
-  static const std::array<const EngineDescription*, 3> engines = {
+  static const std::array<const EngineDescription*, 4> engines = {
+      &gpu_engine_description(),
       &join_engine_description(),
       &dfs_engine_description(),
       &reference_engine_description(),

@@ -39,14 +39,17 @@ struct EngineDescription {
   //! The one engine `bench` compares the others with (its vs_<name> column): the general one,
   //! which counts every N with every option, so that every engine is judged on one yardstick.
   bool yardstick;
-  //! The SIMD path the engine's kernel takes on this CPU, for `version` and the JSON context,
-  //! under this key ("dfs_kernel": "avx2"); an empty key for an engine without one.
+  //! The hardware path the engine's kernel takes here (the SIMD path on this CPU, the devices a
+  //! driver sees), for `version` and the JSON context, under this key ("dfs_kernel": "avx2"); an
+  //! empty key for an engine without one.
   std::string_view cpu_path_key;
   std::string (*cpu_path)();
   //! What a run of n will hold under the budget of `options` (CountOptions::memory_bytes), in
   //! one line for the log before anything is allocated; throws std::invalid_argument with the
   //! reason when the budget is too small. Null for an engine whose memory does not grow with N.
   std::string (*memory_plan)(int n, const CountOptions& options) = nullptr;
+  //! Who chose cpu_path, as `version` says it: "(on this CPU)".
+  std::string_view path_seen_by = "this CPU";
 };
 
 //! The name --engine takes for "the fastest engine for this N".

@@ -112,7 +112,9 @@ BuildInfo build_info() {
   build.build_type = kBuildType;
   build.target = NQUEENS_NATIVE_BUILD ? "native" : "portable";
   for (const EngineDescription* engine : registered_engines())
-    if (!engine->cpu_path_key.empty()) build.cpu_paths.emplace_back(engine->cpu_path_key, engine->cpu_path());
+    if (!engine->cpu_path_key.empty())
+      build.cpu_paths.push_back(
+          {std::string(engine->cpu_path_key), engine->cpu_path(), std::string(engine->path_seen_by)});
   build.tbb_version = TBB_runtime_version();
   return build;
 }
@@ -136,10 +138,10 @@ std::string version_text(const BuildInfo& b) {
       "build type:   {}\n"
       "target:       {}\n",
       b.version, b.commit, b.compiler, b.build_type, target);
-  for (const auto& [key, path] : b.cpu_paths) {
+  for (const auto& [key, path, seen_by] : b.cpu_paths) {
     std::string label = key + ":";
     std::replace(label.begin(), label.end(), '_', ' ');
-    text += fmt::format("{:<14}{} (on this CPU)\n", label, path);
+    text += fmt::format("{:<14}{} (on {})\n", label, path, seen_by);
   }
   return text + fmt::format("oneTBB:       {}\n", b.tbb_version);
 }

@@ -14,9 +14,13 @@ struct BuildInfo {
   std::string compiler;    //!< "GCC 12.2.0", "clang 14.0.6"
   std::string build_type;  //!< CMAKE_BUILD_TYPE
   std::string target;      //!< "native" (-march=native: runs on CPUs like the build machine's) or "portable"
-  //! Each engine's SIMD path on this CPU ("avx512", "avx2", "scalar"), keyed as the engine
-  //! names it ("dfs_kernel"), in registry order; engines without one are left out.
-  std::vector<std::pair<std::string, std::string>> cpu_paths;
+  //! Each engine's hardware path: its SIMD path on this CPU ("avx512", "avx2", "scalar"), or the
+  //! devices its driver sees, keyed as the engine names it ("dfs_kernel"), in registry order;
+  //! engines without one are left out.
+  struct HardwarePath {
+    std::string key, path, seen_by;
+  };
+  std::vector<HardwarePath> cpu_paths;
   std::string tbb_version;  //!< oneTBB at run time ("2021.8")
 };
 

@@ -48,7 +48,7 @@ nlohmann::ordered_json build_json(const BuildInfo& build, const HostInfo& host) 
                                  {"compiler", build.compiler},
                                  {"build_type", build.build_type},
                                  {"target", build.target}};
-  for (const auto& [key, path] : build.cpu_paths) json[key] = path;
+  for (const auto& hardware : build.cpu_paths) json[hardware.key] = hardware.path;
   json.update(nlohmann::ordered_json{{"tbb_version", build.tbb_version},
                                      {"host_name", host.host_name},
                                      {"host_cpus", hardware_threads()},

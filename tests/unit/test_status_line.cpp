@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "run/registry.hpp"
 #include "shell/build_info.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
@@ -134,14 +135,24 @@ TEST(BuildInfo, NamesTheBuildAndTheKernelsThisCpuRuns) {
   EXPECT_FALSE(build.commit.empty());
   EXPECT_FALSE(build.compiler.empty());
   EXPECT_TRUE(build.target == "native" || build.target == "portable") << build.target;
-  const std::map<std::string, std::string> paths(build.cpu_paths.begin(), build.cpu_paths.end());
-  ASSERT_EQ(paths.size(), 2u) << "the dfs kernel and the join matcher";
+  std::map<std::string, std::string> paths;
+  for (const auto& hardware : build.cpu_paths) paths[hardware.key] = hardware.path;
+  std::size_t with_paths = 0;
+  for (const nqueens::EngineDescription* engine : nqueens::registered_engines()) {
+    if (engine->cpu_path_key.empty()) continue;
+    ++with_paths;
+    ASSERT_TRUE(paths.count(std::string(engine->cpu_path_key))) << engine->name;
+    EXPECT_EQ(paths.at(std::string(engine->cpu_path_key)), engine->cpu_path()) << engine->name;
+  }
+  EXPECT_EQ(paths.size(), with_paths) << "one path per engine that has one, under distinct keys";
   EXPECT_TRUE(paths.at("dfs_kernel") == "avx2" || paths.at("dfs_kernel") == "scalar") << paths.at("dfs_kernel");
   const std::string& matcher = paths.at("join_matcher");
   EXPECT_TRUE(matcher == "avx512" || matcher == "avx2" || matcher == "scalar") << matcher;
   EXPECT_FALSE(build.tbb_version.empty());
   const std::string text = nqueens::shell::version_text(build);
   EXPECT_EQ(text.rfind("nqueens " + build.version + "\n", 0), 0u) << text;
+  for (const auto& hardware : build.cpu_paths)
+    EXPECT_NE(text.find(hardware.path + " (on " + hardware.seen_by + ")"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -1,0 +1,47 @@
+#pragma once
+// The devices the gpu engine can count on, found once per process, and what each counting
+// thread uses on one: a DeviceMatcher (device_matcher.cpp). A build without CUDA (no_cuda.cpp)
+// finds none and says so.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "join/pair_matcher.hpp"
+
+namespace nqueens::gpu {
+
+struct DeviceInfo {
+  std::string name;
+  std::uint64_t memory_bytes = 0;
+  int major = 0, minor = 0;  //!< compute capability
+  int multiprocessors = 0;
+};
+
+struct Devices {
+  std::vector<DeviceInfo> list;
+  //! Why the engine cannot count here ("this build has no CUDA support ...", "no NVIDIA driver
+  //! ...", "the driver sees no CUDA device"); "" when list is not empty.
+  std::string problem;
+  int driver_version = 0;  //!< as the driver gives it: 13000 for 13.0
+};
+
+//! Looked for once, on first use.
+const Devices& devices();
+
+//! One line per device ("NVIDIA H100 80GB HBM3, 79.2 GiB, compute capability 9.0, 132
+//! multiprocessors"), or the problem: for `version` and the JSON context.
+std::string devices_text();
+
+//! Keys a DeviceMatcher's batch holds before it is sent to the device.
+inline constexpr std::size_t kBatchKeys = std::size_t{1} << 20;
+//! What one DeviceMatcher holds, in pinned host memory and likewise in device memory: two
+//! batches' keys, tiles and counts.
+std::uint64_t matcher_bytes();
+
+//! Counts pairs on device `device` (an index into devices().list). Throws std::runtime_error
+//! when the device cannot be used.
+std::unique_ptr<join::PairMatcher> make_device_matcher(std::size_t device);
+
+}  // namespace nqueens::gpu

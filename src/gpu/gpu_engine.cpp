@@ -1,0 +1,108 @@
+// The gpu engine (docs/algorithm.md, "The gpu engine"): the join's units, split, enumerated
+// and scheduled on the host exactly as the join engine does, with each row set's pairs counted on
+// a CUDA device. Its counts are the join's, unit by unit; its files name it, as every engine's do.
+#include <atomic>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/gpu_devices.hpp"
+#include "join/join_engine.hpp"
+#include "run/memory_budget.hpp"
+#include "run/registry.hpp"
+
+namespace nqueens {
+
+namespace {
+
+constexpr const char* kName = "gpu";
+
+// Below this N a run is too short for the device to pay for its start (the driver and the first
+// kernels take a few hundred milliseconds): docs/performance.md, "The gpu engine".
+constexpr int kFasterFrom = 18;
+
+int threads_of(const CountOptions& options) { return resolve_threads(options.threads); }
+
+// The host budget less the pinned buffers the threads' matchers take; throws when that leaves
+// nothing for the join's own plan.
+CountOptions host_options(int n, const CountOptions& options) {
+  const std::uint64_t budget = resolve_memory_budget(options.memory_bytes);
+  const std::uint64_t pinned = static_cast<std::uint64_t>(threads_of(options)) * gpu::matcher_bytes();
+  if (budget <= pinned)
+    throw std::invalid_argument("the gpu engine cannot count N=" + std::to_string(n) + ": a budget of " +
+                                format_bytes(budget) + " is less than the " + format_bytes(pinned) +
+                                " of pinned buffers its threads take (" + format_bytes(gpu::matcher_bytes()) +
+                                " each)");
+  CountOptions host = options;
+  host.memory_bytes = budget - pinned;
+  return host;
+}
+
+// Each device holds the buffers of the threads that feed it.
+std::string device_memory_problem(const CountOptions& options) {
+  const gpu::Devices& found = gpu::devices();
+  const std::uint64_t threads = static_cast<std::uint64_t>(threads_of(options));
+  const std::uint64_t per_device = (threads + found.list.size() - 1) / found.list.size() * gpu::matcher_bytes();
+  for (const gpu::DeviceInfo& device : found.list)
+    if (per_device > device.memory_bytes / 2)
+      return "too little device memory: " + std::to_string(threads) + " threads need " + format_bytes(per_device) +
+             " on " + device.name + ", more than half of its " + format_bytes(device.memory_bytes) +
+             " (give fewer --threads)";
+  return "";
+}
+
+std::string refusal(int n, const CountOptions& options) {
+  if (const std::string& why = gpu::devices().problem; !why.empty()) return why;
+  if (std::string why = join_engine_description().refusal(n, options); !why.empty()) return why;
+  return device_memory_problem(options);
+}
+
+bool preferred_for(int n, const CountOptions& /*options*/) { return n >= kFasterFrom && !gpu::devices().list.empty(); }
+
+std::string device_plan(const CountOptions& options) {
+  const std::size_t devices = gpu::devices().list.size();
+  return "; on " + std::to_string(devices) + " device(s) " + gpu::devices().list.front().name + ": " +
+         format_bytes(gpu::matcher_bytes()) + " of pinned and of device memory per thread x " +
+         std::to_string(threads_of(options));
+}
+
+std::unique_ptr<Engine> make(int n, const CountOptions& options) {
+  join::JoinVariant variant;
+  variant.engine = kName;
+  // Threads take the devices in turn: several devices in one process, one share of threads each.
+  auto next = std::make_shared<std::atomic<std::size_t>>(0);
+  variant.make_matcher = [next] { return gpu::make_device_matcher(next->fetch_add(1) % gpu::devices().list.size()); };
+  variant.describe = "pairs counted on " + gpu::devices_text();
+  variant.matcher_bytes = gpu::matcher_bytes();
+  return make_join_engine(n, host_options(n, options), std::move(variant));
+}
+
+std::string gpu_memory_plan(int n, const CountOptions& options) {
+  return std::string(kName) + " engine: host " + join::memory_plan_text(n, host_options(n, options), kName) +
+         device_plan(options);
+}
+
+std::string run_options(const RunHeader& /*header*/) { return ""; }
+
+}  // namespace
+
+const EngineDescription& gpu_engine_description() {
+  static const EngineDescription description{
+      .name = kName,
+      .summary = "the join with its pairs counted on an NVIDIA GPU: the same units and counts",
+      .refusal = refusal,
+      .preferred_for = preferred_for,
+      .make = make,
+      .header_problem = join::header_problem,
+      .run_options = run_options,
+      .partial_runs_report_unique = false,
+      .yardstick = false,
+      .cpu_path_key = "gpu_devices",
+      .cpu_path = gpu::devices_text,
+      .memory_plan = gpu_memory_plan,
+      .path_seen_by = "this machine",
+  };
+  return description;
+}
+
+}  // namespace nqueens

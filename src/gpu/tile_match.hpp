@@ -1,0 +1,162 @@
+#pragma once
+// The gpu engine's matching, block by block: plain C++ that nvcc compiles for the device (the
+// kernels of match_kernel.cu) and the host compiler for this machine (host_tiles.cpp), so that
+// the ordinary test suite checks on every machine the very code a device runs.
+//
+// The method is the join's bit-sliced "four Russians" matcher (join/disjoint_count.hpp), shaped
+// for a thread block: a tile of up to kTileLanes stored keys becomes, in shared memory, one
+// 32-bit word per warp lane for every value of every chunk of the key bits: word l of entry
+// (c, v) has bit i set when stored key 32 l + i has none of the bits of v in chunk c. A query is
+// then answered for the whole tile by lane l ANDing one entry word per chunk and a popcount: no
+// branches, and the 32 lanes of a warp read 32 consecutive words, which no two banks share.
+//
+// Each function below is one step of a block's work, written for thread `thread` of `threads`;
+// a block runs them in order with a barrier between steps, and the host runs each step for
+// every thread in turn.
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define NQUEENS_HOST_DEVICE __host__ __device__ __forceinline__
+#else
+#define NQUEENS_HOST_DEVICE inline
+#endif
+
+namespace nqueens::gpu {
+
+//! Stored keys per tile: one bit of a 32-bit word per lane of a warp.
+inline constexpr std::uint32_t kTileWords = 32;
+inline constexpr std::uint32_t kTileLanes = 32 * kTileWords;
+//! The most queries one tile answers: a job with more queries is cut into tiles that share
+//! their stored keys, so that a batch of few large jobs still spreads over every multiprocessor.
+inline constexpr std::uint32_t kQueriesPerTile = 16384;
+//! Widest key: 2 (2k - 1) crossing diagonals for n = 2k up to 32 (join_plan.hpp).
+inline constexpr int kMaxKeyBits = 62;
+
+//! How a key's bits are cut into chunks: `chunks` chunks of `width` bits from bit 0.
+struct Chunking {
+  int width = 6;
+  int chunks = 1;
+
+  //! 32-bit words a tile's entries take in shared memory, the part-1 lane words first.
+  NQUEENS_HOST_DEVICE std::uint32_t shared_words() const {
+    return kTileWords + static_cast<std::uint32_t>(chunks << width) * kTileWords;
+  }
+};
+
+//! Fewest chunks for `key_bits`, 6 or 7 bits each, whose table fits `shared_bytes`: a query
+//! reads one shared word per chunk, and 7-bit chunks double the table (16 KiB a chunk) to save a
+//! read only where they cut a chunk.
+NQUEENS_HOST_DEVICE Chunking chunking_for(int key_bits, std::uint32_t shared_bytes = 0xffffffffu) {
+  if (key_bits < 1) key_bits = 1;
+  const Chunking six{6, (key_bits + 5) / 6}, seven{7, (key_bits + 6) / 7};
+  return seven.chunks < six.chunks && seven.shared_words() * 4 <= shared_bytes ? seven : six;
+}
+
+//! One (stored side, query side) pair of key sets of a row set: its pairs are weighted
+//! weights[stored part][query part], part 0 the first `*_tied` keys of a side, part 1 the rest.
+struct TileJob {
+  std::uint64_t stored_first = 0;  //!< into the batch's keys
+  std::uint64_t query_first = 0;
+  std::uint32_t stored_count = 0, stored_tied = 0;
+  std::uint32_t query_count = 0, query_tied = 0;
+  std::uint32_t weights[2][2] = {{1, 0}, {0, 0}};
+};
+
+//! A block's piece of work: a job's stored keys from `stored_offset` (a multiple of
+//! kTileLanes), against `query_count` of its queries from `query_offset`.
+struct MatchTile {
+  std::uint32_t job = 0;
+  std::uint32_t stored_offset = 0;
+  std::uint32_t query_offset = 0;
+  std::uint32_t query_count = 0;
+};
+
+//! Step 1: the one-bit entries (the bit planes) and each word's part-1 lanes. Work item
+//! (word l, key bit j): bit i of the plane is set when stored key 32 l + i exists and has bit j
+//! clear. Neighbouring items are bits of one word, so that a warp's threads read the same keys.
+NQUEENS_HOST_DEVICE void build_planes(const TileJob& job, const MatchTile& tile, const std::uint64_t* keys,
+                                      Chunking chunking, std::uint32_t* shared, std::uint32_t thread,
+                                      std::uint32_t threads) {
+  const std::uint32_t bits = static_cast<std::uint32_t>(chunking.chunks * chunking.width);
+  const std::uint32_t first = tile.stored_offset;
+  for (std::uint32_t item = thread; item < kTileWords * (bits + 1); item += threads) {
+    const std::uint32_t word = item / (bits + 1), bit = item % (bits + 1);
+    const std::uint32_t lane0 = first + word * 32;
+    std::uint32_t plane = 0;
+    if (bit == bits) {  // the part-1 lanes: stored keys from stored_tied on
+      for (std::uint32_t i = 0; i < 32; ++i)
+        if (lane0 + i >= job.stored_tied && lane0 + i < job.stored_count) plane |= 1u << i;
+      shared[word] = plane;
+      continue;
+    }
+    for (std::uint32_t i = 0; i < 32 && lane0 + i < job.stored_count; ++i)
+      if (((keys[job.stored_first + lane0 + i] >> bit) & 1u) == 0) plane |= 1u << i;
+    const std::uint32_t chunk = bit / static_cast<std::uint32_t>(chunking.width);
+    const std::uint32_t value = 1u << (bit % static_cast<std::uint32_t>(chunking.width));
+    shared[kTileWords + ((chunk << chunking.width) + value) * kTileWords + word] = plane;
+  }
+}
+
+//! Step 2: every other entry. Work item (chunk c, word l): entry 0 is the lanes that hold a key,
+//! and entry v the AND of entry v without its lowest bit and that bit's plane.
+NQUEENS_HOST_DEVICE void build_entries(const TileJob& job, const MatchTile& tile, Chunking chunking,
+                                       std::uint32_t* shared, std::uint32_t thread, std::uint32_t threads) {
+  const std::uint32_t values = 1u << chunking.width;
+  for (std::uint32_t item = thread; item < kTileWords * static_cast<std::uint32_t>(chunking.chunks); item += threads) {
+    const std::uint32_t word = item % kTileWords, chunk = item / kTileWords;
+    std::uint32_t* entries = shared + kTileWords + chunk * values * kTileWords + word;
+    const std::uint32_t lane0 = tile.stored_offset + word * 32;
+    const std::uint32_t held = lane0 >= job.stored_count ? 0 : job.stored_count - lane0;
+    entries[0] = held >= 32 ? ~0u : (1u << held) - 1u;
+    for (std::uint32_t value = 3; value < values; ++value) {
+      const std::uint32_t rest = value & (value - 1);
+      if (rest == 0) continue;  // a plane, from step 1
+      entries[value * kTileWords] = entries[rest * kTileWords] & entries[(value ^ rest) * kTileWords];
+    }
+  }
+}
+
+//! What lane l of a warp has found for the queries of one part: the disjoint pairs with its 32
+//! stored keys, and those of them with stored keys of part 1. Within a tile neither passes
+//! 32 * kQueriesPerTile.
+struct LaneSums {
+  std::uint32_t all = 0, part1 = 0;
+};
+
+//! Step 3, for one query and lane l: its pairs with the tile's stored keys 32 l .. 32 l + 31,
+//! added to `sums`. `part1_word` is shared[l], the lane's stored keys of part 1.
+NQUEENS_HOST_DEVICE void match_query(const std::uint32_t* shared, std::uint32_t part1_word, std::uint64_t query,
+                                     Chunking chunking, std::uint32_t lane, LaneSums& sums) {
+  const std::uint32_t* entries = shared + kTileWords + lane;
+  const std::uint64_t mask = (std::uint64_t{1} << chunking.width) - 1;
+  std::uint32_t fit = ~0u;
+  for (int chunk = 0; chunk < chunking.chunks; ++chunk) {
+    const std::uint32_t value = static_cast<std::uint32_t>((query >> (chunk * chunking.width)) & mask);
+    fit &= entries[((static_cast<std::uint32_t>(chunk) << chunking.width) + value) * kTileWords];
+  }
+#if defined(__CUDA_ARCH__)
+  sums.all += static_cast<std::uint32_t>(__popc(fit));
+  sums.part1 += static_cast<std::uint32_t>(__popc(fit & part1_word));
+#else
+  sums.all += static_cast<std::uint32_t>(__builtin_popcount(fit));
+  sums.part1 += static_cast<std::uint32_t>(__builtin_popcount(fit & part1_word));
+#endif
+}
+
+//! Where a tile's queries of part 0 end: its queries [query_offset, split) are of part 0 and
+//! [split, query_offset + query_count) of part 1.
+NQUEENS_HOST_DEVICE std::uint32_t part_split(const TileJob& job, const MatchTile& tile) {
+  const std::uint32_t end = tile.query_offset + tile.query_count;
+  return job.query_tied < tile.query_offset ? tile.query_offset : (job.query_tied < end ? job.query_tied : end);
+}
+
+//! A lane's weighted pairs from its sums over the queries of part 0 and of part 1: a pair of a
+//! stored key of part i and a query of part j counts weights[i][j].
+NQUEENS_HOST_DEVICE std::uint64_t weighted_pairs(const TileJob& job, LaneSums queries0, LaneSums queries1) {
+  return std::uint64_t{job.weights[0][0]} * (queries0.all - queries0.part1) +
+         std::uint64_t{job.weights[1][0]} * queries0.part1 +
+         std::uint64_t{job.weights[0][1]} * (queries1.all - queries1.part1) +
+         std::uint64_t{job.weights[1][1]} * queries1.part1;
+}
+
+}  // namespace nqueens::gpu

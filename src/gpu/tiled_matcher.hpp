@@ -1,0 +1,61 @@
+#pragma once
+// A PairMatcher that gathers row sets' sides into tile batches (tile_batch.hpp) and has them
+// counted somewhere else, two batches in turn: while one is being counted the worker thread
+// fills the other, and it waits for a batch only when it needs its buffer again or its counts.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "gpu/tile_batch.hpp"
+#include "join/pair_matcher.hpp"
+
+namespace nqueens::gpu {
+
+class TiledMatcher : public join::PairMatcher {
+ public:
+  void match(std::size_t slot, join::KeyParts east, join::KeyParts west, const join::PartWeights& weights,
+             int key_bits) override;
+  void finish(std::span<std::uint64_t> pairs) override;
+
+ protected:
+  //! `batch_keys`: the keys a batch holds before it is sent (more when one job needs more).
+  explicit TiledMatcher(std::size_t batch_keys) : batch_keys_(batch_keys) {}
+  ~TiledMatcher() override = default;
+
+  //! Where batch `buffer` (0 or 1) keeps its keys, room for `keys` of them; called while that
+  //! buffer's batch is empty and not being counted.
+  virtual std::span<std::uint64_t> key_storage(int buffer, std::size_t keys) = 0;
+  //! Starts counting `batch` (held in buffer `buffer`); may return before its counts are known.
+  virtual void start(int buffer, const TileBatch& batch) = 0;
+  //! Waits for the counts of the batch last started in `buffer`: one per job, in job order.
+  virtual std::span<const std::uint64_t> wait(int buffer) = 0;
+
+ private:
+  TileBatch& current();
+  void send_current();
+  void collect(int buffer);
+
+  std::size_t batch_keys_;
+  std::array<std::vector<TileBatch>, 2> batches_;  // each empty until its buffer is first used
+  std::array<bool, 2> counting_{};                 // started and not yet collected
+  int current_ = 0;
+  std::vector<std::uint64_t> pairs_;  // by slot, since the last finish()
+};
+
+//! The tiled matcher on this CPU (count_on_host): each batch counted as a device counts it, for
+//! tests of the gpu engine's batching, weights and tiles on machines without a device.
+class HostTiledMatcher final : public TiledMatcher {
+ public:
+  explicit HostTiledMatcher(std::size_t batch_keys = std::size_t{1} << 16) : TiledMatcher(batch_keys) {}
+
+ private:
+  std::span<std::uint64_t> key_storage(int buffer, std::size_t keys) override;
+  void start(int buffer, const TileBatch& batch) override;
+  std::span<const std::uint64_t> wait(int buffer) override;
+
+  std::array<std::vector<std::uint64_t>, 2> keys_, counts_;
+};
+
+}  // namespace nqueens::gpu

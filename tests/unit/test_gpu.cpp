@@ -1,0 +1,205 @@
+// The gpu engine without a device: its block logic (tile_match.hpp), run on this CPU as a device
+// runs it, against pairs tested one by one; its batching through the join's counters against the
+// join's own matcher, unit by unit; the registry's handling of a missing device. With a device
+// (the machines of scripts/dev/gpu-check.sh), the engine itself against the join, unit by unit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu/gpu_devices.hpp"
+#include "gpu/tile_batch.hpp"
+#include "gpu/tile_match.hpp"
+#include "gpu/tiled_matcher.hpp"
+#include "join/join_engine.hpp"
+#include "nqueens/count.hpp"
+#include "nqueens/oeis.hpp"
+#include "nqueens/run_header.hpp"
+#include "run/registry.hpp"
+#include "run/schedule.hpp"
+
+namespace nqueens::gpu {
+namespace {
+
+// Keys of `bits` bits, each bit set with probability `density`: sparse keys make many disjoint
+// pairs, dense ones few, and both must come out exact.
+std::vector<std::uint64_t> random_keys(std::size_t count, int bits, double density, std::mt19937_64& random) {
+  std::bernoulli_distribution bit(density);
+  std::vector<std::uint64_t> keys(count);
+  for (std::uint64_t& key : keys)
+    for (int b = 0; b < bits; ++b) key |= std::uint64_t{bit(random)} << b;
+  return keys;
+}
+
+// The weighted pairs one by one: the definition, not the method.
+std::uint64_t pairs_one_by_one(join::KeyParts east, join::KeyParts west, const join::PartWeights& weights) {
+  std::uint64_t total = 0;
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (const std::uint64_t e : east[static_cast<std::size_t>(i)])
+        for (const std::uint64_t w : west[static_cast<std::size_t>(j)])
+          if ((e & w) == 0) total += weights[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+  return total;
+}
+
+constexpr join::PartWeights kFold = {{{1, 1}, {1, 2}}};
+constexpr join::PartWeights kOdd = {{{3, 0}, {5, 7}}};  // every weight distinct: a swapped part shows
+
+struct Sides {
+  std::vector<std::uint64_t> east0, east1, west0, west1;
+  join::KeyParts east() const { return {east0, east1}; }
+  join::KeyParts west() const { return {west0, west1}; }
+};
+
+Sides random_sides(std::size_t e0, std::size_t e1, std::size_t w0, std::size_t w1, int bits, double density,
+                   std::mt19937_64& random) {
+  return {random_keys(e0, bits, density, random), random_keys(e1, bits, density, random),
+          random_keys(w0, bits, density, random), random_keys(w1, bits, density, random)};
+}
+
+TEST(GpuTiles, EveryJobOfABatchMatchesThePairsOneByOne) {
+  std::mt19937_64 random(20261126);
+  struct Case {
+    std::size_t e0, e1, w0, w1;
+    int bits;
+    double density;
+    join::PartWeights weights;
+  };
+  // Partial tiles, a side of exactly one tile, several tiles of stored keys, parts that straddle
+  // a tile's words, more queries than one tile answers, each side the smaller, keys of 62 bits.
+  const std::vector<Case> cases = {
+      {1, 0, 1, 0, 6, 0.3, join::kOnePart},
+      {5, 0, 300, 0, 14, 0.2, join::kOnePart},
+      {1024, 0, 40, 0, 30, 0.25, join::kOnePart},
+      {700, 900, 33, 65, 38, 0.15, kFold},
+      {2500, 100, 1800, 0, 42, 0.12, kOdd},
+      {3, 40, 2100, 2200, 46, 0.1, kFold},
+      {1500, 0, kQueriesPerTile + 70, 0, 26, 0.3, join::kOnePart},
+      {400, 600, 500, 300, 62, 0.05, kOdd},
+  };
+  std::vector<std::uint64_t> storage(std::size_t{1} << 20);
+  TileBatch batch(storage);
+  std::vector<Sides> sides;
+  for (const Case& c : cases) sides.push_back(random_sides(c.e0, c.e1, c.w0, c.w1, c.bits, c.density, random));
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    ASSERT_TRUE(batch.add(i, sides[i].east(), sides[i].west(), cases[i].weights, cases[i].bits));
+  for (const bool seven : {false, true}) {
+    const Chunking chunking = seven ? chunking_for(batch.key_bits()) : Chunking{6, (batch.key_bits() + 5) / 6};
+    const std::vector<std::uint64_t> counts = count_on_host(batch, chunking);
+    ASSERT_EQ(counts.size(), cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      ASSERT_EQ(batch.slots()[i], i);
+      EXPECT_EQ(counts[i], pairs_one_by_one(sides[i].east(), sides[i].west(), cases[i].weights))
+          << "case " << i << ", chunks of " << chunking.width << " bits";
+    }
+  }
+}
+
+TEST(GpuTiles, ABatchRefusesAJobItHasNoRoomFor) {
+  std::vector<std::uint64_t> storage(10);
+  TileBatch batch(storage);
+  const std::vector<std::uint64_t> six(6, 1), four(4, 2), one(1, 4);
+  EXPECT_TRUE(batch.add(0, {six, {}}, {four, {}}, join::kOnePart, 3)) << "exactly full";
+  EXPECT_FALSE(batch.add(1, {one, {}}, {one, {}}, join::kOnePart, 3));
+  EXPECT_EQ(batch.jobs().size(), 1u);
+  EXPECT_TRUE(batch.add(2, {one, {}}, {}, join::kOnePart, 3)) << "an empty side adds nothing and needs no room";
+  EXPECT_EQ(batch.jobs().size(), 1u);
+}
+
+TEST(GpuTiles, EveryChunkingHasAKernelAndFitsItsSharedMemory) {
+  for (int bits = 1; bits <= kMaxKeyBits; ++bits) {
+    const Chunking chosen = chunking_for(bits);
+    EXPECT_GE(chosen.width * chosen.chunks, bits);
+    // match_kernel.cu instantiates 6-bit chunks 1..11 and 7-bit chunks 1..9.
+    EXPECT_LE(chosen.chunks, chosen.width == 6 ? 11 : 9) << bits;
+    const Chunking small = chunking_for(bits, 99 * 1024);  // a consumer card's shared memory
+    EXPECT_LE(small.shared_words() * 4, 99u * 1024) << bits;
+  }
+  EXPECT_EQ(chunking_for(42).width, 7) << "N = 22: six reads of 7 bits, not seven of 6";
+  EXPECT_EQ(chunking_for(42).chunks, 6);
+}
+
+// A join engine whose pairs go through the tiled matcher on this CPU, in small batches so that
+// every unit's row sets spread over several and both buffers take turns.
+std::unique_ptr<Engine> emulated_engine(int n) {
+  join::JoinVariant variant;
+  variant.engine = "gpu";
+  variant.make_matcher = [] { return std::make_unique<HostTiledMatcher>(std::size_t{4096}); };
+  variant.describe = "pairs counted by the tiles on this CPU";
+  return make_join_engine(n, {}, std::move(variant));
+}
+
+TEST(GpuEngine, TheTiledMatcherCountsEveryUnitAsTheJoinDoes) {
+  for (int n = 4; n <= 16; ++n) {
+    SCOPED_TRACE("N=" + std::to_string(n));
+    const std::unique_ptr<Engine> join = make_join_engine(n);
+    const std::unique_ptr<Engine> tiled = emulated_engine(n);
+    ASSERT_EQ(tiled->unit_count(), join->unit_count());
+    EXPECT_EQ(tiled->header().fingerprint, join->header().fingerprint) << "the same units";
+    EXPECT_EQ(tiled->header().engine, "gpu");
+    EXPECT_EQ(header_problem(tiled->header()), "") << "files of a gpu run are checked without a device";
+    const std::unique_ptr<UnitCounter> cpu = join->make_counter();
+    const std::unique_ptr<UnitCounter> tiles = tiled->make_counter();
+    for (std::size_t id = 0; id < join->unit_count(); ++id) {
+      const Tally expected = cpu->count(id);
+      const Tally got = tiles->count(id);
+      ASSERT_EQ(got.total, expected.total) << "unit " << id;
+      ASSERT_EQ(got.nodes, expected.nodes) << "unit " << id;
+    }
+  }
+}
+
+TEST(GpuEngine, ItsBatchesOnTwoThreadsGiveTheOeisTotals) {
+  for (int n = 8; n <= 16; ++n) {
+    SCOPED_TRACE("N=" + std::to_string(n));
+    const std::unique_ptr<Engine> tiled = emulated_engine(n);
+    const std::vector<std::size_t> order =
+        tiled->execution_order({tiled->costliest_first().begin(), tiled->costliest_first().end()});
+    EXPECT_FALSE(tiled->batch_starts(order).empty()) << "a matcher elsewhere takes units in batches";
+    const Totals totals = run_timed_units(*tiled, 2, {}, order);
+    ASSERT_TRUE(oeis_total(n).has_value());
+    EXPECT_EQ(totals.total, *oeis_total(n));
+  }
+}
+
+// Where no device is usable the engine is refused with the reason, and `auto` never takes it.
+TEST(GpuEngine, WithoutADeviceItIsRefusedInOneLineAndAutoGoesOn) {
+  if (!devices().list.empty()) GTEST_SKIP() << "a CUDA device is present: " << devices_text();
+  const std::string why = devices().problem;
+  ASSERT_FALSE(why.empty());
+  EXPECT_EQ(why.find('\n'), std::string::npos);
+  CountOptions options;
+  options.engine = "gpu";
+  try {
+    (void)count(16, options);
+    FAIL() << "counted without a device";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find(why), std::string::npos) << error.what();
+  }
+  for (int n = 4; n <= 32; ++n) EXPECT_NE(choose_engine(n, {}).name, "gpu") << n;
+}
+
+// On a machine with a device: every unit of N = 4..16 on the device against the join's matcher.
+TEST(GpuEngine, OnADeviceEveryUnitIsTheJoins) {
+  if (devices().list.empty()) GTEST_SKIP() << "no CUDA device here (" << devices().problem << ")";
+  for (int n = 4; n <= 16; ++n) {
+    SCOPED_TRACE("N=" + std::to_string(n));
+    CountOptions options;
+    options.engine = "gpu";
+    options.threads = 2;
+    const std::unique_ptr<Engine> gpu = make_engine(n, options);
+    const std::unique_ptr<Engine> join = make_join_engine(n);
+    ASSERT_EQ(gpu->unit_count(), join->unit_count());
+    const std::unique_ptr<UnitCounter> device = gpu->make_counter();
+    const std::unique_ptr<UnitCounter> cpu = join->make_counter();
+    for (std::size_t id = 0; id < join->unit_count(); ++id)
+      ASSERT_EQ(device->count(id).total, cpu->count(id).total) << id;
+  }
+}
+
+}  // namespace
+}  // namespace nqueens::gpu
