@@ -17,9 +17,10 @@ namespace {
 
 constexpr const char* kName = "gpu";
 
-// Below this N a run is too short for the device to pay for its start (the driver and the first
-// kernels take a few hundred milliseconds): docs/performance.md, "The gpu engine".
-constexpr int kFasterFrom = 18;
+// Measured on one H100 against the join on its machine's 16 cores (docs/performance.md, "The gpu
+// engine"): about even at N = 19 (1.5 s each), 2.8x at N = 20; below, the device's start and the
+// per-batch waits cost more than the pairs it takes off the cores.
+constexpr int kFasterFrom = 20;
 
 int threads_of(const CountOptions& options) { return resolve_threads(options.threads); }
 
