@@ -104,14 +104,16 @@ NQUEENS_HOST_DEVICE void build_entries(const TileJob& job, const MatchTile& tile
   const std::uint32_t values = 1u << chunking.width;
   for (std::uint32_t item = thread; item < kTileWords * static_cast<std::uint32_t>(chunking.chunks); item += threads) {
     const std::uint32_t word = item % kTileWords, chunk = item / kTileWords;
-    std::uint32_t* entries = shared + kTileWords + chunk * values * kTileWords + word;
+    const std::uint32_t first_entry = kTileWords + chunk * values * kTileWords + word;
+    std::uint32_t* entries = shared + first_entry;
     const std::uint32_t lane0 = tile.stored_offset + word * 32;
     const std::uint32_t held = lane0 >= job.stored_count ? 0 : job.stored_count - lane0;
     entries[0] = held >= 32 ? ~0u : (1u << held) - 1u;
     for (std::uint32_t value = 3; value < values; ++value) {
       const std::uint32_t rest = value & (value - 1);
       if (rest == 0) continue;  // a plane, from step 1
-      entries[value * kTileWords] = entries[rest * kTileWords] & entries[(value ^ rest) * kTileWords];
+      const std::uint32_t entry = value * kTileWords, smaller = rest * kTileWords, plane = (value ^ rest) * kTileWords;
+      entries[entry] = entries[smaller] & entries[plane];
     }
   }
 }
@@ -132,7 +134,8 @@ NQUEENS_HOST_DEVICE void match_query(const std::uint32_t* shared, std::uint32_t 
   std::uint32_t fit = ~0u;
   for (int chunk = 0; chunk < chunking.chunks; ++chunk) {
     const std::uint32_t value = static_cast<std::uint32_t>((query >> (chunk * chunking.width)) & mask);
-    fit &= entries[((static_cast<std::uint32_t>(chunk) << chunking.width) + value) * kTileWords];
+    const std::uint32_t entry = ((static_cast<std::uint32_t>(chunk) << chunking.width) + value) * kTileWords;
+    fit &= entries[entry];
   }
 #if defined(__CUDA_ARCH__)
   sums.all += static_cast<std::uint32_t>(__popc(fit));
