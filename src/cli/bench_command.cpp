@@ -247,7 +247,11 @@ Registered add_bench_command(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* command =
       app.add_subcommand("bench", "Time the engine over N and thread counts against the textbook baseline");
-  command->add_option("-n,--n", args->spec, "Board sizes: N, A-B or a list (1..32)")->capture_default_str();
+  // Also positional, as for count: `nqueens bench 16`.
+  CLI::Option* positional = command->add_option("N", args->spec, "Board sizes: N, A-B or a list (1..32)");
+  command->add_option("-n,--n", args->spec, "Board sizes: N, A-B or a list (1..32)")
+      ->capture_default_str()
+      ->excludes(positional);
   command->add_option("-t,--threads", args->threads, "Thread counts to sweep, e.g. 1,2 (default: 1 and all)")
       ->delimiter(',')
       ->check(CLI::Range(1, kMaxThreads));

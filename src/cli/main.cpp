@@ -1,5 +1,6 @@
 // The `nqueens` program: only wiring. CLI11 parses, the engine counts, report.cpp prints.
 #include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -76,9 +77,11 @@ int help(const CLI::App& app, int argc, char** argv) {
 
 // "The following arguments were not expected: --threds": and the option of the command that the
 // first unknown one most looks like.
+// An unknown option is named whatever error CLI11 reports for the words around it (`--thread 2`
+// leaves 2 for N, and CLI11 then complains of two board sizes): only option-like words count,
+// not a negative number given as a value.
 std::string with_suggestion(const CLI::App& app, const CLI::ParseError& error, int argc, char** argv) {
   std::string message = error.what();
-  if (dynamic_cast<const CLI::ExtrasError*>(&error) == nullptr) return message;
   const CLI::App* command = &app;
   for (const CLI::App* sub : subcommands_of(app))
     if (argc > 1 && sub->get_name() == argv[1]) command = sub;
@@ -89,10 +92,12 @@ std::string with_suggestion(const CLI::App& app, const CLI::ParseError& error, i
   }
   for (int i = 2; i < argc; ++i) {
     const std::string word = std::string(argv[i]).substr(0, std::string_view(argv[i]).find('='));
-    if (word.size() < 2 || word[0] != '-' || std::find(names.begin(), names.end(), word) != names.end()) continue;
+    const bool option_like = word.size() >= 2 && word[0] == '-' && (word[1] == '-' || std::isalpha(word[1]) != 0);
+    if (!option_like || std::find(names.begin(), names.end(), word) != names.end()) continue;
     if (const std::string like = nqueens::shell::closest(word, names); !like.empty())
       return "unknown option " + nqueens::detail::echo_bare(word) + ": did you mean " + like + "?";
-    break;
+    if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr) break;
+    return "unknown option " + nqueens::detail::echo_bare(word) + " (" + message + ")";
   }
   return message;
 }

@@ -18,6 +18,7 @@
 #include "nqueens/count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/solutions.hpp"
+#include "shell/count_options.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 #include "shell/standard_output.hpp"
@@ -222,7 +223,7 @@ CLI::Validator positive_count() {
 Registered add_solve_command(CLI::App& app) {
   auto args = std::make_shared<SolveArgs>();
   CLI::App* command = app.add_subcommand("solve", "Print the solutions of one board size, in lexicographic order");
-  command->add_option("-n,--n", args->spec, "Board size (1..32)")->required();
+  shell::add_board_sizes(*command, args->spec, "Board size (1..32)");
   command->add_option("--format", args->format, "Output: board (Q and .), perm (columns), json (JSON Lines) or csv")
       ->check(CLI::IsMember({"board", "perm", "json", "csv"}))
       ->capture_default_str();

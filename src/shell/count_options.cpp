@@ -151,10 +151,25 @@ CountOptions search_options(const SearchArgs& args) {
   return options;
 }
 
+// Two options writing one string, rather than one option with both names, which CLI11's help
+// lists twice as REQUIRED; the requirement is then checked once parsing is complete.
+void add_board_sizes(CLI::App& command, std::string& spec, const std::string& what) {
+  CLI::Option* positional = command.add_option("N", spec, what + " (this or -n is required)");
+  CLI::Option* named = command.add_option("-n,--n", spec, what);
+  const std::string name = command.get_name();
+  command.parse_complete_callback([positional, named, name] {
+    if (positional->count() > 0 && named->count() > 0)
+      throw CLI::ArgumentMismatch("board sizes given twice: " + detail::echo(positional->results().front()) +
+                                      " as N and " + detail::echo(named->results().front()) + " with -n (give one)",
+                                  CLI::ExitCodes::ArgumentMismatch);
+    if (positional->count() + named->count() == 0)
+      throw CLI::RequiredError("no board size: give N, as in `nqueens " + name + " 16` or `nqueens " + name + " -n 16`",
+                               CLI::ExitCodes::RequiredError);
+  });
+}
+
 void add_count_options(CLI::App& command, CountArgs& args) {
-  // Also positional: `nqueens count 18` is `nqueens count -n 18`.
-  command.add_option("-n,--n,N", args.spec, "Board sizes: N, a range A-B, or a list such as 8,10,12-14 (1..32)")
-      ->required();
+  add_board_sizes(command, args.spec, "Board sizes: N, a range A-B, or a list such as 8,10,12-14 (1..32)");
   command.add_option("-t,--threads", args.threads, "Worker threads (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
   command
@@ -177,8 +192,8 @@ void add_count_options(CLI::App& command, CountArgs& args) {
   shard->excludes(command.get_option("--verify"))->excludes(command.get_option("--format"));
   command
       .add_option("--units", args.units,
-                  "Count only these unit ids (as `check` and `merge` list them: 3,7-9) and write a shard file "
-                  "for `nqueens merge`; one N only")
+                  "Count only these unit ids (as `check` and `merge` list them: 3,7-9, or @FILE for a file of "
+                  "them) and write a shard file for `nqueens merge`; one N only")
       ->type_name("LIST")
       ->excludes(shard)
       ->excludes(command.get_option("--verify"))

@@ -1,6 +1,7 @@
 #include "shell/suggest.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <numeric>
 
@@ -27,6 +28,15 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::string closest(std::string_view word, const std::vector<std::string>& known) {
+  // A word that differs only in case (-N for -n, -T for -t) is that word, not its nearest neighbour.
+  const auto lower = [](std::string_view text) {
+    std::string folded(text);
+    std::transform(folded.begin(), folded.end(), folded.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return folded;
+  };
+  for (const std::string& candidate : known)
+    if (candidate != word && lower(candidate) == lower(word)) return candidate;
   std::string best;
   std::size_t best_distance = std::min<std::size_t>(3, std::max<std::size_t>(1, word.size() / 3)) + 1;
   for (const std::string& candidate : known)

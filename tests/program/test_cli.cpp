@@ -801,9 +801,9 @@ INSTANTIATE_TEST_SUITE_P(
         // CLI11 2.1.2 reports an unknown subcommand as a missing one, without naming it.
         BadInput{"UnknownSubcommand", {"frobnicate"}, "frobnicate"},
         BadInput{"UnknownOption", {"count", "-n", "8", "--fast"}, "--fast"},
-        BadInput{"UnknownOptionOeis", {"oeis", "--fast"}, "--fast"}, BadInput{"MissingN", {"count"}, "--n"},
-        BadInput{"NWithoutValue", {"count", "-n"}, "--n"}, BadInput{"NEmpty", {"count", "-n", ""}, "empty"},
-        BadInput{"NZero", {"count", "-n", "0"}, "out of range"},
+        BadInput{"UnknownOptionOeis", {"oeis", "--fast"}, "--fast"},
+        BadInput{"MissingN", {"count"}, "no board size: give N"}, BadInput{"NWithoutValue", {"count", "-n"}, "--n"},
+        BadInput{"NEmpty", {"count", "-n", ""}, "empty"}, BadInput{"NZero", {"count", "-n", "0"}, "out of range"},
         BadInput{"NTooLarge", {"count", "-n", "33"}, "out of range"},
         BadInput{"NHuge", {"count", "-n", "99999999999999999999"}, "out of range"},
         BadInput{"NNotANumber", {"count", "-n", "abc"}, "abc"},
@@ -905,7 +905,11 @@ TEST(CliNewcomer, AMistypedCommandOrOptionNamesTheClosestOne) {
       {{"cout", "-n", "8"}, "unknown command 'cout': did you mean 'count'?"},
       {{"count", "-n", "8", "--threds", "2"}, "unknown option --threds: did you mean --threads?"},
       {{"count", "-n", "8", "--verfy"}, "unknown option --verfy: did you mean --verify?"},
-      {{"solve", "-n", "8", "--limt", "1"}, "unknown option --limt: did you mean --limit?"}};
+      {{"solve", "-n", "8", "--limt", "1"}, "unknown option --limt: did you mean --limit?"},
+      // An unknown option before a value that CLI11 then reads as a second N, and a wrong case.
+      {{"count", "--thread", "2", "-n", "8"}, "unknown option --thread: did you mean --threads?"},
+      {{"count", "-N", "8"}, "unknown option -N: did you mean -n?"},
+      {{"count", "8", "-T", "2"}, "unknown option -T: did you mean -t?"}};
   for (const auto& [args, message] : cases) {
     const harness::Outcome r = run(args);
     EXPECT_EQ(r.exit_code, 2) << describe(r);
@@ -916,6 +920,27 @@ TEST(CliNewcomer, AMistypedCommandOrOptionNamesTheClosestOne) {
   const harness::Outcome far = run({"count", "-n", "8", "--zzzzzz"});
   EXPECT_EQ(far.exit_code, 2);
   EXPECT_EQ(far.err.find("did you mean"), std::string::npos) << far.err;
+}
+
+// Every command that takes board sizes takes them as N or -n; help marks neither as REQUIRED
+// twice, and a command given none, or both, says so in one line of its own words.
+TEST(CliNewcomer, EveryCommandTakesNPositionallyOrWithDashN) {
+  EXPECT_EQ(run({"solve", "6", "--format", "perm"}).out, run({"solve", "-n", "6", "--format", "perm"}).out);
+  const harness::Outcome bench = run({"bench", "8", "-t", "1", "-r", "1", "--no-baseline", "--format", "csv"});
+  ASSERT_EQ(bench.exit_code, 0) << describe(bench);
+  EXPECT_EQ(lines_of(bench.out).at(1).rfind("8,", 0), 0u) << bench.out;
+  for (const char* command : {"count", "solve"}) {
+    SCOPED_TRACE(command);
+    const harness::Outcome help = run({command, "--help"});
+    EXPECT_EQ(help.out.find("REQUIRED"), std::string::npos) << help.out;
+    const harness::Outcome none = run({command});
+    EXPECT_EQ(none.exit_code, 2) << describe(none);
+    EXPECT_EQ(none.err, std::string("nqueens: error: no board size: give N, as in `nqueens ") + command +
+                            " 16` or `nqueens " + command + " -n 16`\n");
+    const harness::Outcome both = run({command, "8", "-n", "9"});
+    EXPECT_EQ(both.exit_code, 2) << describe(both);
+    EXPECT_EQ(both.err, "nqueens: error: board sizes given twice: '8' as N and '9' with -n (give one)\n");
+  }
 }
 
 TEST(CliNewcomer, SizesArePositionalAndShortOptionsTakeAnEqualsSign) {
