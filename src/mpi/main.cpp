@@ -183,7 +183,7 @@ int run_count(const World& world, const Job& job) {
 // Every rank parses and checks the same command line alike, before any communication. Returns
 // an exit code when there is nothing to count: help, version, or bad input.
 std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job) {
-  CLI::App app{"nqueens-mpi: count the solutions of the N-Queens problem over the ranks of an MPI job"};
+  CLI::App app{"nqueens-mpi: count the solutions of the N-Queens problem over the ranks of an MPI job", "nqueens-mpi"};
   app.set_version_flag("--version", std::string("nqueens-mpi ") + kVersion);
   app.require_subcommand(1);
   add_count_options(*app.add_subcommand("count", "Count all solutions for one or more board sizes"), job.args);

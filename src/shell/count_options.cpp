@@ -156,14 +156,16 @@ CountOptions search_options(const SearchArgs& args) {
 void add_board_sizes(CLI::App& command, std::string& spec, const std::string& what) {
   CLI::Option* positional = command.add_option("N", spec, what + " (this or -n is required)");
   CLI::Option* named = command.add_option("-n,--n", spec, what);
-  const std::string name = command.get_name();
-  command.parse_complete_callback([positional, named, name] {
+  command.parse_complete_callback([positional, named, &command] {
     if (positional->count() > 0 && named->count() > 0)
       throw CLI::ArgumentMismatch("board sizes given twice: " + detail::echo(positional->results().front()) +
                                       " as N and " + detail::echo(named->results().front()) + " with -n (give one)",
                                   CLI::ExitCodes::ArgumentMismatch);
+    // The program's own name (nqueens, nqueens-mpi) and the command's, for the example.
+    const std::string words =
+        (command.get_parent() ? command.get_parent()->get_name() + " " : std::string()) + command.get_name();
     if (positional->count() + named->count() == 0)
-      throw CLI::RequiredError("no board size: give N, as in `nqueens " + name + " 16` or `nqueens " + name + " -n 16`",
+      throw CLI::RequiredError("no board size: give N, as in `" + words + " 16` or `" + words + " -n 16`",
                                CLI::ExitCodes::RequiredError);
   });
 }
