@@ -18,6 +18,9 @@ const std::map<std::string, std::string>& examples_by_command() {
   nqueens count -n 8-16 --verify       several sizes, checked against the OEIS
   nqueens solve -n 8 --limit 2         print two solutions as boards
   nqueens COMMAND --help               each command's options and examples)"},
+      {"help", R"(Examples:
+  nqueens help                         the commands and the options every command takes
+  nqueens help count                   one command's options and examples, as `nqueens count --help`)"},
       {"count", R"(Examples:
   nqueens count -n 12                                count on every core
   nqueens count -n 8-16 --verify --format csv        a range, checked against the OEIS, as CSV

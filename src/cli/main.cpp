@@ -39,7 +39,7 @@ std::vector<const CLI::App*> subcommands_of(const CLI::App& app) {
 // CLI11 2.1 answers a mistyped command with "A subcommand is required"; name the word instead,
 // and the command it most looks like.
 std::string unknown_command(const CLI::App& app, const std::string& word) {
-  std::vector<std::string> known{"help"};
+  std::vector<std::string> known;
   for (const CLI::App* sub : subcommands_of(app)) {
     if (sub->get_name() == word) return {};
     known.push_back(sub->get_name());
@@ -66,7 +66,8 @@ int help(const CLI::App& app, int argc, char** argv) {
     nqueens::shell::print_stdout(app.help());
     return nqueens::cli::kOk;
   }
-  const std::string word = argv[2];
+  std::string word = argv[2];
+  if (word == "-h" || word == "--help") word = "help";  // `nqueens help --help`: the help of `help`
   for (const CLI::App* sub : subcommands_of(app))
     if (sub->get_name() == word) {
       nqueens::shell::print_stdout(sub->help(app.get_name()));
@@ -113,6 +114,9 @@ int run_program(int argc, char** argv) {
     return text;
   });
   app.require_subcommand(1);
+  // Listed with the others (and so completed); run by help() below, before CLI11 parses.
+  app.add_subcommand("help", "Print the help of nqueens, or of one command (nqueens help count)")
+      ->add_option("COMMAND", "The command to explain");
   // clang-format off
   const std::vector<std::pair<CLI::App*, Command>> commands = {
       add_count_command(app),
