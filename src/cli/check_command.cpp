@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "file_kind.hpp"
 #include "files/echo.hpp"
 #include "files/file_io.hpp"
 #include "nqueens/check.hpp"
@@ -65,17 +66,12 @@ std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& so
   return engine;
 }
 
-// The first bytes of `path`, read only from a regular file: a FIFO is refused before it could
-// block the check, a device before a byte of it is read. A file that cannot be opened gives ""
-// (reading it as a shard file then says why).
-std::string first_bytes(const std::string& path) {
+// file_kind.hpp's first bytes, with a path that is no regular file refused as no file of ours.
+std::string first_bytes_of(const std::string& path) {
   try {
-    const detail::ReadFile file(path);
-    return detail::read_from(file.fd(), path, 0, 4096);
+    return first_bytes(path);
   } catch (const std::invalid_argument& refused) {
     throw NotSuchFile(refused.what());
-  } catch (const std::runtime_error&) {
-    return {};
   }
 }
 
@@ -100,7 +96,7 @@ std::optional<std::vector<std::size_t>> expected_ids(const ShardFile& file, cons
 
 // `runs`: those of the shard files checked together, for a shard file whose header is damaged.
 FileCheck check_file(const std::string& path, std::span<const RunHeader> runs) {
-  if (looks_like_journal(first_bytes(path))) {
+  if (looks_like_journal(first_bytes_of(path))) {
     std::size_t zeros = 0;
     const std::string bytes = read_journal(path, &zeros);
     JournalScan scan = scan_journal(bytes, path);
@@ -114,7 +110,7 @@ FileCheck check_file(const std::string& path, std::span<const RunHeader> runs) {
     file = read_shard_file(path, runs);
   } catch (const ShardFileError& error) {
     // A file that starts like a shard file and does not read is a damaged one, not a stranger.
-    if (looks_like_shard_file(first_bytes(path))) throw;
+    if (looks_like_shard_file(first_bytes_of(path))) throw;
     throw NotSuchFile(std::string(error.what()) + " (nor a journal)");
   }
   const std::unique_ptr<Engine> engine = engine_of(file.header, path);

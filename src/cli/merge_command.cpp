@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
+#include "file_kind.hpp"
 #include "files/echo.hpp"
 #include "files/file_io.hpp"
 #include "nqueens/shard.hpp"
@@ -184,9 +185,28 @@ detail::WritePolicy missing_policy(const MergeArgs& args) {
   return policy;
 }
 
+// A journal or a file of no kind of ours is bad input, named as what it is, before any shard file
+// is read: only a file that starts like a shard file and does not read is a damaged one.
+void refuse_other_kinds(const std::vector<std::string>& paths) {
+  for (const std::string& path : paths) {
+    const std::string shown = detail::shown_path(path);
+    switch (file_kind(path)) {
+      case FileKind::journal:
+        throw std::invalid_argument(shown + " is a checkpoint journal, not a shard file: merge takes the files of " +
+                                    "`nqueens count --shard`; `nqueens check " + shown + "` reads a journal");
+      case FileKind::other:
+        throw std::invalid_argument(shown + " is not a shard file (nor a journal): merge takes the files of " +
+                                    "`nqueens count --shard`");
+      case FileKind::shard_file:
+      case FileKind::unreadable: break;  // read_shards() reads it, or says why it cannot
+    }
+  }
+}
+
 int run(const MergeArgs& args) {
   apply_logging(args.log);
   const detail::WritePolicy policy = missing_policy(args);
+  refuse_other_kinds(args.files);
   const std::vector<ShardFile> shards = read_shards(args.files);
   const MergeReport report = merge_shards(shards);
   if (!report.versions.empty())

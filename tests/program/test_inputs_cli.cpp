@@ -400,6 +400,22 @@ TEST_F(InputsCli, MergeOfADirectoryDeviceOrFifoIsBadInput) {
   }
 }
 
+// `merge` of a journal said "not a valid shard file: it is not JSON", exit 3, and a text file
+// exited 3 where `check` says 2: a file of another kind is bad input that says what it is.
+TEST_F(InputsCli, MergeOfAJournalOrATextFileIsBadInputThatNamesIt) {
+  const fs::path shard = half_shard();
+  const Outcome counted = run({"count", "-n", "8", "--checkpoint", file("n8.journal").string(), "-q"});
+  ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+  write_bytes(file("notes.txt"), "these are notes\n");
+  const Outcome journal = run({"merge", shard.string(), file("n8.journal").string()});
+  expect_refused(journal, "n8.journal is a checkpoint journal, not a shard file");
+  EXPECT_NE(journal.err.find("nqueens check"), std::string::npos) << journal.err;
+  expect_refused(run({"merge", file("notes.txt").string(), shard.string()}), "notes.txt is not a shard file");
+  // A shard file cut inside its first line still starts like one: damage, exit 3, as before.
+  write_bytes(file("cut.json"), read_bytes(shard).substr(0, 60));
+  EXPECT_EQ(run({"merge", file("cut.json").string()}).exit_code, 3);
+}
+
 // ---- 5. bench checks every (N, engine, options) before it runs anything -----------------------
 
 // `bench -n 24 --engines join` ran the textbook baseline first (days at N = 24), and only then
