@@ -539,8 +539,36 @@ Journal::Journal(const std::filesystem::path& path, const RunHeader& header, boo
 }
 
 // Opens and locks the file, creating it when missing. O_CREAT leaves an existing file's bytes
-// alone; nothing writes before the file has been read and found to be a journal of this run.
+// alone; nothing writes before the file has been read and found to be a journal of this run. A
+// file another process holds, or is about to rename over this one (it holds FILE.partial: the
+// write policy's temporary name), is refused with nothing written (detail::FileInUse).
 void Journal::open_file() {
+  for (int attempt = 1;; ++attempt) {
+    const bool existed = ::access(path_.c_str(), F_OK) == 0;
+    open_and_lock();
+    // Renamed over between open() and flock(): the lock is on a file no longer named path_.
+    struct stat held {
+    }, named{};
+    const bool current = fstat(fd_, &held) == 0 && ::stat(path_.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+                         held.st_ino == named.st_ino;
+    if (current) {
+      if (const std::string use = detail::locked_by_another(detail::temporary_path(path_)); !use.empty()) {
+        // Created here and still empty: removed, as if this command had never run.
+        if (!existed && held.st_size == 0) ::unlink(path_.c_str());
+        close_file();
+        throw detail::FileInUse(path_.string() + " is being written by another nqueens process (it holds " +
+                                detail::temporary_path(path_).string() +
+                                "), which will replace it: nothing was counted; give --checkpoint another name");
+      }
+      return;
+    }
+    close_file();
+    if (attempt == 3)
+      throw detail::FileInUse(path_.string() + " is being replaced by another nqueens process: nothing was counted");
+  }
+}
+
+void Journal::open_and_lock() {
   fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0 && (errno == EACCES || errno == EPERM || errno == EROFS)) {
     // A journal that cannot be written (a read-only file, disk or mount) can still answer a
@@ -553,11 +581,16 @@ void Journal::open_file() {
   if (fd_ < 0) throw std::runtime_error(io_error("cannot open journal", path_));
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
-    ::close(fd_);
-    fd_ = -1;
-    throw std::runtime_error(error == EWOULDBLOCK ? path_.string() + " is in use by another nqueens process"
-                                                  : detail::io_error("cannot lock journal", path_, error));
+    const std::string use = error == EWOULDBLOCK ? detail::use_of_locked_file(fd_, path_) : "";
+    close_file();
+    if (error != EWOULDBLOCK) throw std::runtime_error(detail::io_error("cannot lock journal", path_, error));
+    throw detail::FileInUse(path_.string() + " is " + use + ": nothing was counted; give --checkpoint another name");
   }
+}
+
+void Journal::close_file() {
+  ::close(fd_);
+  fd_ = -1;
 }
 
 void Journal::open_existing(const RunHeader& header, const std::string& bytes, std::size_t zero_tail, bool repair) {
@@ -594,9 +627,10 @@ void Journal::rewrite(const std::string& bytes, std::size_t zero_tail, JournalSc
     throw std::runtime_error(io_error("cannot write", backup));
   std::string sound = journal_header_line(header_);
   for (const UnitCount& unit : scan.units) sound += journal_record_line(header_, unit);
-  detail::write_file_atomically(path_, sound);
-  ::close(fd_);
-  fd_ = -1;
+  detail::WritePolicy ours;
+  ours.target_locked_by_caller = true;  // the lock on the journal is this run's own
+  detail::write_file_atomically(path_, sound, ours);
+  close_file();
   open_file();
   repaired_ = JournalRepair{scan.units.size(), scan.damaged.size(), scan.conflicting.size(), backup};
   scan.valid_bytes = sound.size();

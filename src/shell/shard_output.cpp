@@ -13,11 +13,7 @@ namespace nqueens::shell {
 
 ShardOutput::ShardOutput(const std::string& path, const detail::WritePolicy& policy) : path_(path) {
   if (path_.empty()) return;
-  try {
-    file_ = std::make_unique<detail::AtomicFile>(path_, policy);
-  } catch (const detail::FileInUse& busy) {
-    throw detail::FileInUse(std::string(busy.what()) + " (give each shard its own --output)");
-  }
+  file_ = std::make_unique<detail::AtomicFile>(path_, policy);
 }
 
 void ShardOutput::write(const RunOutcome& session, ShardSpec shard) {

@@ -1062,6 +1062,56 @@ TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver
   EXPECT_TRUE(contains(merged.out, "\n10,724,92,724,92,")) << merged.out;
 }
 
+// The file a running count journals into is no other command's target: `count --output` and
+// `merge --missing` naming it used to rename their file over it, exit 0, and the count went on
+// appending to a deleted file, then said its units were saved there. Both are refused (exit 3,
+// nothing written), and the interrupted count's journal is still its journal.
+TEST_F(ShardCli, ALiveJournalIsNoOtherCommandsOutput) {
+  const fs::path journal = file("j.journal");
+  const std::vector<std::string> half = shards(8, 2);
+  harness::Process counting =
+      start({"count", "-n", "18", "--engine", "dfs", "-t", "1", "--checkpoint", journal.string()}, dir_);
+  while ((!fs::exists(journal) || fs::file_size(journal) == 0) && !counting.ended())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const std::string in_use = journal.string() + " is the journal of a count running in another nqueens process";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"count", "-n", "14", "--units", "1", "--output", journal.string()},
+        std::vector<std::string>{"merge", half[0], "--missing", journal.string()}}) {
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 3) << args[0] << "\n" << describe(r);
+    EXPECT_TRUE(contains(r.err, in_use)) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(file("j.journal.partial")));
+  counting.signal(SIGTERM);
+  const Outcome stopped = counting.wait();
+  EXPECT_EQ(stopped.exit_code, 143) << describe(stopped);
+  const Outcome checked = run({"check", journal.string()});
+  EXPECT_EQ(checked.exit_code, 1) << describe(checked);  // an incomplete journal, as the count said
+  EXPECT_TRUE(contains(checked.out, "status: incomplete")) << checked.out;
+}
+
+// Another run's live FILE.partial is no target either: written over, it became that run's shard
+// file, and that run's own shard was lost.
+TEST_F(ShardCli, ALiveTemporaryFileIsNoOtherCommandsOutput) {
+  const fs::path output = file("s.json"), partial = file("s.json.partial");
+  harness::Process first =
+      start({"count", "-n", "18", "--engine", "dfs", "-t", "1", "--shard", "1/1", "--output", output.string()}, dir_);
+  while (!fs::exists(partial) && !first.ended()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const Outcome second = run({"count", "-n", "8", "--units", "0-5", "--output", partial.string()});
+  EXPECT_EQ(second.exit_code, 3) << describe(second);
+  EXPECT_TRUE(contains(
+      second.err, partial.string() + " is the temporary file of another nqueens process writing " + output.string()))
+      << second.err;
+  EXPECT_FALSE(fs::exists(file("s.json.partial.partial")));
+  // A journal under that name is refused alike, and not created.
+  const Outcome third = run({"count", "-n", "8", "--checkpoint", output.string()});
+  EXPECT_EQ(third.exit_code, 3) << describe(third);
+  EXPECT_TRUE(contains(third.err, output.string() + " is being written by another nqueens process")) << third.err;
+  first.signal(SIGTERM);
+  EXPECT_EQ(first.wait().exit_code, 143);
+  EXPECT_FALSE(fs::exists(output));
+}
+
 // A tampered count is found by check and by merge, and count --units + merge recovers
 // the exact total without counting the other units again.
 TEST_F(ShardCli, TamperedShardIsFoundAndItsUnitsRecounted) {
