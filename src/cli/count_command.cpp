@@ -36,6 +36,7 @@ int run(const CountArgs& args) {
   const CountOptions options = engine_options(args);
   check_every_size(sizes, options);
   const RunSettings session = run_settings(args, sizes);
+  check_every_run(session, sizes, options);  // every N's memory and journal, before N = sizes.front() is counted
   // Every N's journal, before the first N is counted: the header of the run count_run will open.
   check_journal_headers(session, sizes, [&options](int n, const RunSettings& settings) {
     return make_run_engine(n, options, settings)->header();

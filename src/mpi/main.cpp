@@ -28,6 +28,7 @@
 #include "shell/shard_output.hpp"
 #include "shell/signals.hpp"
 #include "shell/standard_output.hpp"
+#include "shell/supervisor.hpp"
 #include "shell/verify.hpp"
 #include "world.hpp"
 
@@ -123,14 +124,17 @@ AfterPrint print_result(const Job& job, const RunOutcome& counted, ShardOutput* 
   }
 }
 
-// With several N, rank 0 checks every journal's header against its run before the first N is
-// counted, and every rank learns the verdict: a journal of another run ends every rank alike.
-void check_journals(const World& world, const Job& job) {
+// Before the first N is counted, rank 0 checks every N's run: its memory plan under the budget,
+// its journal (held by no other process; with several N, its header against the run), and every
+// rank learns the verdict: a run that cannot be done ends every rank alike, bad input with exit
+// 2 and one line from rank 0, rather than an abort of the job half-way through the N.
+void check_runs(const World& world, const Job& job) {
   int code = kOk;
   std::string message;
   if (world.root()) {
     try {
       // The engine every rank builds (mpi_count.cpp): make_engine of the options as given.
+      check_every_run(job.session, job.sizes, job.options, false);
       check_journal_headers(job.session, job.sizes,
                             [&job](int n, const RunSettings&) { return make_engine(n, job.options)->header(); });
     } catch (const std::invalid_argument& refused) {
@@ -150,7 +154,7 @@ void check_journals(const World& world, const Job& job) {
 // (`| head`), every rank ends quietly, as `nqueens count` does, instead of counting on; once
 // rank 0 could not write, every rank ends with its failure.
 int run_count(const World& world, const Job& job) {
-  check_journals(world, job);
+  check_runs(world, job);
   const std::unique_ptr<ShardOutput> output = claim_output(world, job);
   // Rank 0 alone writes journals; a directory it cannot create ends the job (exit 3).
   if (world.root() && job.session.checkpoint) create_journal_directory(*job.session.checkpoint, job.sizes.size());

@@ -17,7 +17,10 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
+#include "checkpoint_path.hpp"
 #include "console.hpp"
+#include "files/echo.hpp"
+#include "files/file_io.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "run/registry.hpp"
@@ -245,6 +248,31 @@ CountOptions resume_options(int n, CountOptions options, const RunSettings& sett
 
 std::unique_ptr<Engine> make_run_engine(int n, const CountOptions& options, const RunSettings& settings) {
   return make_engine(n, resume_options(n, options, settings));
+}
+
+namespace {
+
+// Throws when another process holds `journal` (its count runs) or FILE.partial beside it (a
+// write that will rename its file over the journal).
+void check_journal_free(const std::filesystem::path& journal) {
+  const std::string option = "--checkpoint " + detail::shown_path(journal);
+  if (const std::string use = detail::locked_by_another(journal); !use.empty())
+    throw detail::FileInUse(option + " is " + use + ": nothing was counted");
+  const std::filesystem::path partial = detail::temporary_path(journal);
+  if (!detail::locked_by_another(partial).empty())
+    throw detail::FileInUse(option + " is being written by another nqueens process (it holds " +
+                            detail::shown_path(partial) + "): nothing was counted");
+}
+
+}  // namespace
+
+void check_every_run(const RunSettings& session, const std::vector<int>& sizes, const CountOptions& options,
+                     bool resumes) {
+  for (const int n : sizes) {
+    const RunSettings settings = settings_for_size(session, n, sizes.size());
+    memory_plan(n, resumes ? resume_options(n, options, settings) : options);
+    if (settings.checkpoint) check_journal_free(*settings.checkpoint);
+  }
 }
 
 std::string journal_mismatch_advice(const std::filesystem::path& journal, std::string_view engine) {

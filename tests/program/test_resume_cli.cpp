@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -353,6 +354,42 @@ TEST_F(ResumeCli, DamagedJournalIsRefusedWithExitCode3AndLeftAsItWas) {
   EXPECT_FALSE(contains(r.err, "move it away")) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(read_bytes(journal), bytes);
+}
+
+// ---- a command refused whole -------------------------------------------------------------
+
+// Every N's run is checked before the first is counted: a budget too small for N = 14 used to be
+// found after N = 8..13 were printed, one for N = 26 after N = 17 was counted into its journal.
+TEST_F(ResumeCli, ACommandIsRefusedWholeBeforeAnyNIsCounted) {
+  const fs::path journals = file("journals");
+  const std::vector<std::vector<std::string>> refused = {
+      {"count", "-n", "8-16", "--memory", "100K"},
+      {"count", "-n", "17,26", "--memory", "100M", "--checkpoint", journals.string()}};
+  for (const std::vector<std::string>& args : refused) {
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args[2] << "\n" << describe(r);
+    EXPECT_EQ(r.out, "") << args[2];
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << describe(r);
+    EXPECT_TRUE(contains(r.err, "nqueens: error: the join engine cannot count N=")) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(journals));
+}
+
+// A later N's journal that another process holds is found before the first N is counted too.
+TEST_F(ResumeCli, ALaterNsJournalInUseIsFoundBeforeAnyNIsCounted) {
+  const fs::path journals = file("journals");
+  fs::create_directories(journals);
+  const fs::path held = journals / "n9.journal";
+  write_bytes(held, "nqueens-journal 3 held by another count\n");
+  const int holder = ::open(held.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(flock(holder, LOCK_EX | LOCK_NB), 0);
+  const Outcome r = run({"count", "-n", "8,9", "--checkpoint", journals.string()});
+  ::close(holder);
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, held.string() + " is the journal of a count running in another nqueens process"))
+      << r.err;
+  EXPECT_FALSE(fs::exists(journals / "n8.journal"));
 }
 
 // ---- check and --repair -----------------------------------------------------------
