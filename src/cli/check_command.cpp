@@ -221,15 +221,17 @@ Json check_json(const FileCheck& check) {
   return record;
 }
 
-// One file's verdict as an exit code, having printed what it found.
+// One file's verdict as an exit code, having printed what it found. The report is printed
+// outside the try: a failure to write it is stdout's (a reader gone: exit 0; a full disk: exit
+// 3, once, from main), never the file's.
 int check_one(const std::string& path, bool json, std::span<const RunHeader> runs) {
   int code = kOk;
   Json record;
+  std::optional<FileCheck> found;
   try {
-    const FileCheck check = check_file(path, runs);
-    code = check.whole() ? kOk : kMismatch;
-    if (!json) print_text(check);
-    record = check_json(check);
+    found = check_file(path, runs);
+    code = found->whole() ? kOk : kMismatch;
+    record = check_json(*found);
   } catch (const JournalCorrupt& damaged) {  // the run header itself, or the file's size
     code = kMismatch;
     record = {{"file", path}, {"kind", "journal"}, {"status", "damaged"}, {"error", damaged.what()}};
@@ -253,6 +255,7 @@ int check_one(const std::string& path, bool json, std::span<const RunHeader> run
       shell::Console::err().line(
           fmt::format("nqueens: error: {}: {}", detail::shown_path(path), detail::one_line(unreadable.what())));
   }
+  if (found && !json) print_text(*found);
   if (json) say("{}\n", record.dump());
   return code;
 }

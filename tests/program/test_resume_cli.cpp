@@ -421,6 +421,27 @@ TEST_F(ResumeCli, CheckSaysWholeDamagedOrNotAJournalByExitCode) {
   EXPECT_EQ(mixed.exit_code, 2) << describe(mixed);
 }
 
+// check's own stdout is treated as count's: a full disk is a runtime failure (exit 3) said once,
+// not a fault of each file checked (exit 2, one line per file); a reader that quits (`| head
+// -1`) ends it quietly with exit 0. Many files, so that the pipe closes while check still writes.
+TEST_F(ResumeCli, CheckTreatsItsStdoutAsCountDoes) {
+  const std::string journal = file("n10.journal").string();
+  count(10, {"--checkpoint", journal});
+  for (const char* format : {"text", "json"}) {
+    const Outcome r = harness::run_program({NQUEENS_BINARY, "check", journal, journal, "--format", format},
+                                           harness::Options::stdout_to("/dev/full"));
+    EXPECT_EQ(r.exit_code, 3) << format << "\n" << describe(r);
+    EXPECT_EQ(r.err, "nqueens: error: could not write to standard output: No space left on device\n") << describe(r);
+  }
+  std::vector<std::string> args = {NQUEENS_BINARY, "check"};
+  for (int copy = 0; copy < 400; ++copy) args.push_back(journal);
+  harness::Process reading(args);
+  reading.hang_up_after(1);
+  const Outcome quit = reading.wait();
+  EXPECT_EQ(quit.exit_code, 0) << describe(quit);
+  EXPECT_EQ(quit.err, "") << describe(quit);
+}
+
 TEST_F(ResumeCli, RepairKeepsACopyRewritesTheJournalAndEndsAtTheTotal) {
   const std::string journal = file("n13.journal").string();
   const Json whole = count(13, {"--checkpoint", journal});
