@@ -33,8 +33,9 @@ int run_shard(const CountArgs& args, const std::vector<int>& sizes, const CountO
 int run(const CountArgs& args) {
   apply_logging(args.log);
   const std::vector<int> sizes = parse_n_spec(args.spec);
-  const CountOptions options = engine_options(args);
+  CountOptions options = engine_options(args);
   check_every_size(sizes, options);
+  settle_memory_budget(options, sizes);
   const RunSettings session = run_settings(args, sizes);
   check_every_run(session, sizes, options);  // every N's memory and journal, before N = sizes.front() is counted
   // Every N's journal, before the first N is counted: the header of the run count_run will open.

@@ -3,6 +3,7 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -17,6 +18,7 @@
 #include "files/echo.hpp"
 #include "shell/build_info.hpp"
 #include "shell/console.hpp"
+#include "shell/count_options.hpp"
 #include "shell/logging.hpp"
 #include "shell/number_options.hpp"
 #include "shell/standard_output.hpp"
@@ -159,6 +161,8 @@ int run_program(int argc, char** argv) {
     return nqueens::cli::kOk;
   } catch (const std::invalid_argument& error) {
     return fail(kUsage, error.what());
+  } catch (const std::bad_alloc&) {
+    return fail(kRuntime, nqueens::shell::out_of_memory_advice());
   } catch (const std::exception& error) {
     return fail(kRuntime, error.what());
   }
@@ -169,6 +173,7 @@ int run_program(int argc, char** argv) {
 // What run_program() does not handle itself (a logger that cannot be set up, memory running out
 // while options are parsed) still ends in one line on stderr and exit code 3, not std::terminate.
 int main(int argc, char** argv) {
+  nqueens::shell::load_unwinder();
   try {
     return run_program(argc, argv);
   } catch (const std::exception& error) {

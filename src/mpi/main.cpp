@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -18,7 +19,6 @@
 #include "mpi_count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/version.hpp"
-#include "run/memory_budget.hpp"
 #include "run/registry.hpp"
 #include "shell/checkpoint_path.hpp"
 #include "shell/count_options.hpp"
@@ -198,9 +198,9 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
     apply_logging(job.args.log);
     job.sizes = parse_n_spec(job.args.spec);
     job.options = engine_options(job.args);
-    // The default budget is the node's: its ranks share the machine's memory.
-    if (job.options.memory_bytes == 0) job.options.memory_bytes = default_memory_budget(world.ranks_on_this_node());
     check_every_size(job.sizes, job.options);  // on every rank alike: one verdict, no communication
+    // The default budget is the node's: its ranks share the machine's memory.
+    settle_memory_budget(job.options, job.sizes, world.ranks_on_this_node());
     job.session = run_settings(job.args, job.sizes);
     mpi::emulated_latency();            // a test setting, checked like an option
   } catch (const CLI::Success& done) {  // --help, --version: rank 0 prints
@@ -236,9 +236,12 @@ int run_program(const World& world, int argc, char** argv) {
 // Any other failure is this rank's alone: it says so and ends the whole job (exit 3), so that
 // no other rank waits for it in a collective call.
 int main(int argc, char** argv) {
+  load_unwinder();
   World world(argc, argv);
   try {
     return run_program(world, argc, argv);
+  } catch (const std::bad_alloc&) {
+    mpi::abort_job(world, nqueens::shell::out_of_memory_advice(), kRuntime);
   } catch (const std::exception& error) {
     mpi::abort_job(world, error.what(), kRuntime);
   } catch (...) {

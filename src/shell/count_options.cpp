@@ -1,8 +1,12 @@
 #include "count_options.hpp"
 
+#include <pthread.h>
+
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
+
+#include <spdlog/spdlog.h>
 
 #include "checkpoint_path.hpp"
 #include "files/echo.hpp"
@@ -159,8 +163,8 @@ void add_count_options(CLI::App& command, CountArgs& args) {
       ->check(CLI::Range(1, kMaxThreads));
   command
       .add_option("--memory", args.memory,
-                  "Most memory a count may hold, e.g. 512M, 4G, 1.5GiB (default: half the machine's memory, "
-                  "shared by the ranks of a node under MPI)")
+                  "Most memory a count may hold, e.g. 512M, 4G, 1.5GiB (default: half the memory the system "
+                  "allows, shared by the ranks of a node under MPI)")
       ->type_name("SIZE")
       ->check(check_memory_size);
   add_search_options(command, args.search);
@@ -208,6 +212,19 @@ void add_count_options(CLI::App& command, CountArgs& args) {
   add_logging_options(command, args.log);
 }
 
+std::string out_of_memory_advice() {
+  return "out of memory (std::bad_alloc): the system gave this process less memory than the command needed; "
+         "give --memory a smaller budget than the log's (--log-level info states it), or run where more memory is "
+         "allowed (ulimit -v, the container's or the batch job's memory limit)";
+}
+
+void load_unwinder() {
+  pthread_t thread{};
+  if (pthread_create(
+          &thread, nullptr, [](void*) -> void* { pthread_exit(nullptr); }, nullptr) == 0)
+    pthread_join(thread, nullptr);
+}
+
 void check_every_size(const std::vector<int>& sizes, const CountOptions& options) {
   for (const int n : sizes) choose_engine(n, options);
 }
@@ -217,6 +234,17 @@ CountOptions engine_options(const CountArgs& args) {
   options.threads = args.threads;
   if (!args.memory.empty()) options.memory_bytes = parse_memory_size(args.memory);
   return options;
+}
+
+void settle_memory_budget(CountOptions& options, const std::vector<int>& sizes, int processes_on_machine) {
+  if (options.memory_bytes != 0) return;
+  const DefaultBudget budget = default_budget(processes_on_machine);
+  options.memory_bytes = budget.bytes;
+  for (const int n : sizes)
+    if (choose_engine(n, options).memory_plan) {
+      spdlog::info("memory budget {}", budget.text);
+      return;
+    }
 }
 
 RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes) {

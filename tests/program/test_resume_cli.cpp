@@ -392,6 +392,34 @@ TEST_F(ResumeCli, ALaterNsJournalInUseIsFoundBeforeAnyNIsCounted) {
   EXPECT_FALSE(fs::exists(journals / "n8.journal"));
 }
 
+// ---- memory the system allows ----------------------------------------------------------------
+
+// `count` under a shell's `ulimit -v`: the default budget is half of the address space left, and
+// the log says so; it used to be half the physical memory whatever the limit, and the count
+// ended in std::bad_alloc or an abort.
+TEST_F(ResumeCli, TheDefaultBudgetKeepsWithinTheAddressSpaceLimit) {
+  const std::string command = std::string("ulimit -v 400000 && exec ") + NQUEENS_BINARY +
+                              " count -n 16 --engine join -t 2 --format csv --log-level info --no-progress";
+  const Outcome r = harness::run_program({"/bin/sh", "-c", command});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.err, "memory budget ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "half of the address space left under its limit (ulimit -v)")) << r.err;
+  EXPECT_TRUE(contains(r.out, "\n16,14772512,1846955,")) << r.out;
+}
+
+// Memory that runs out anyway (a budget given larger than the limit allows) ends in one line
+// that names --memory, exit 3: not a bare "std::bad_alloc", never an abort.
+TEST_F(ResumeCli, MemoryRunningOutIsOneLineThatNamesTheBudget) {
+  const std::string command = std::string("ulimit -v 200000 && exec ") + NQUEENS_BINARY +
+                              " count -n 23 --engine join -t 2 --memory 3G --no-progress";
+  const Outcome r = harness::run_program({"/bin/sh", "-c", command});
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << describe(r);
+  EXPECT_TRUE(contains(r.err, "nqueens: error: out of memory")) << r.err;
+  EXPECT_TRUE(contains(r.err, "--memory")) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
 // ---- check and --repair -----------------------------------------------------------
 
 TEST_F(ResumeCli, CheckSaysWholeDamagedOrNotAJournalByExitCode) {
