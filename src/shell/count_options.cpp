@@ -36,6 +36,13 @@ std::string check_shard_spec(const std::string& text) {
 // --output "" the shard file on stdout, both without a word.
 std::string check_file_name(const std::string& text) { return text.empty() ? "the file name is empty" : ""; }
 
+// 0 stands for "chosen from N" inside (SearchArgs::split_depth's default); given on the command
+// line it is no depth any engine takes, and was silently taken for the default.
+std::string check_split_depth(const std::string& text) {
+  return detail::parse_whole<int>(text) == 0 ? "0 is no split depth (leave --split-depth out to have it chosen from N)"
+                                             : "";
+}
+
 // The most bytes `--units @FILE` reads: the ids of every unit of the largest run, one by one,
 // take a few MiB.
 constexpr std::size_t kMaxUnitListBytes = std::size_t{32} << 20;
@@ -144,7 +151,8 @@ void add_search_options(CLI::App& command, SearchArgs& args) {
   command
       .add_option("--split-depth", args.split_depth,
                   "Rows fixed per work unit, for an engine that splits by rows (default: chosen from N)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::NonNegativeNumber)
+      ->check(check_split_depth);
 }
 
 CountOptions search_options(const SearchArgs& args) {

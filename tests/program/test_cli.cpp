@@ -819,6 +819,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"SplitDepthOne", {"count", "-n", "8", "--split-depth", "1"}, "split depth"},
         BadInput{"SplitDepthNine", {"count", "-n", "8", "--split-depth", "9"}, "split depth"},
         BadInput{"SplitDepthNotANumber", {"count", "-n", "8", "--split-depth", "x"}, "--split-depth"},
+        // It was counted at the depth chosen from N, without a word.
+        BadInput{"SplitDepthZero", {"count", "-n", "12", "--split-depth", "0"}, "0 is no split depth"},
+        BadInput{"SplitDepthZeroPlan", {"plan", "-n", "12", "--split-depth", "00"}, "0 is no split depth"},
         BadInput{"SymmetryUnknown", {"count", "-n", "8", "--symmetry", "half"}, "--symmetry"},
         BadInput{"SymmetryTwice", {"count", "-n", "8", "--symmetry", "none", "--symmetry", "full"}, "--symmetry"},
         BadInput{"FormatUnknown", {"count", "-n", "8", "--format", "xml"}, "--format"},
