@@ -134,7 +134,7 @@ void check_runs(const World& world, const Job& job) {
   if (world.root()) {
     try {
       // The engine every rank builds (mpi_count.cpp): make_engine of the options as given.
-      check_every_run(job.session, job.sizes, job.options, false);
+      check_every_run(job.session, job.sizes, job.options, false, false);
       check_journal_headers(job.session, job.sizes,
                             [&job](int n, const RunSettings&) { return make_engine(n, job.options)->header(); });
     } catch (const std::invalid_argument& refused) {

@@ -118,6 +118,7 @@ class Supervisor {
     if (progress) progress->finish();
     const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     report_interrupt("nqueens", signal, seconds, run_);
+    remove_interrupt_leftovers();
     std::fflush(stdout);
     std::_Exit(interrupted_exit_code(signal));
   }
@@ -177,13 +178,16 @@ class SetupWatch {
         stop_ = true;
         finished_signal_.wait_for(lock, kSetupGracePeriod, [this] { return finished_; });
         const double seconds = std::chrono::duration<double>(Clock::now() - settings_.run_start).count();
-        const std::string kept = settings_.checkpoint ? "; the journal " + settings_.checkpoint->string() +
-                                                            " is as it was: run the same command again to resume"
-                                                      : "";
+        // Only a journal that exists is one to resume: the setup may not have created it yet.
+        const std::string kept = settings_.checkpoint && std::filesystem::exists(*settings_.checkpoint)
+                                     ? "; the journal " + settings_.checkpoint->string() +
+                                           " is as it was: run the same command again to resume"
+                                     : "";
         Console::err().line(
             fmt::format("nqueens: interrupted by {} after {:.1f} s, while setting up N={}; nothing "
                         "was counted{}",
                         signal_name(signal), seconds, n_, kept));
+        remove_interrupt_leftovers();
         std::fflush(stdout);
         std::_Exit(interrupted_exit_code(signal));
       }
@@ -267,10 +271,14 @@ void check_journal_free(const std::filesystem::path& journal) {
 }  // namespace
 
 void check_every_run(const RunSettings& session, const std::vector<int>& sizes, const CountOptions& options,
-                     bool resumes) {
+                     bool resumes, bool watched) {
   for (const int n : sizes) {
     const RunSettings settings = settings_for_size(session, n, sizes.size());
-    memory_plan(n, resumes ? resume_options(n, options, settings) : options);
+    const auto plan = [&] { return memory_plan(n, resumes ? resume_options(n, options, settings) : options); };
+    if (watched)
+      SetupWatch(n, settings).run(plan);
+    else
+      plan();
     if (settings.checkpoint) check_journal_free(*settings.checkpoint);
   }
 }

@@ -885,6 +885,27 @@ TEST_F(ResumeCli, SigtermDuringTheSetupEndsTheProcessAtOnce) {
   EXPECT_EQ(r->out, "");
 }
 
+// An interrupt during the setup leaves nothing behind: the shard file's FILE.partial, created
+// and locked before the setup, was left empty (9 runs of 9), and the message said that a journal
+// the setup had not yet created "is as it was".
+TEST_F(ResumeCli, SigtermDuringTheSetupLeavesNoFileAndNamesNoJournal) {
+  const fs::path output = file("s.json"), journal = file("j.journal");
+  harness::Process process = start({"count", "-n", "26", "--engine", "join", "-t", "2", "--shard", "1/1", "--output",
+                                    output.string(), "--checkpoint", journal.string(), "--log-level", "debug"},
+                                   dir_);
+  // The setup's last phases, after the shard file is claimed, last a few seconds.
+  ASSERT_TRUE(process.wait_for_stderr("setup: listing the units", std::chrono::seconds(120)));
+  EXPECT_TRUE(fs::exists(file("s.json.partial")));
+  process.signal(SIGTERM);
+  const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(5));
+  ASSERT_TRUE(r) << "still running 5 s after SIGTERM";
+  EXPECT_EQ(r->exit_code, 143) << describe(*r);
+  EXPECT_TRUE(contains(r->err, "while setting up N=26; nothing was counted\n")) << r->err;
+  EXPECT_FALSE(contains(r->err, "is as it was")) << r->err;
+  EXPECT_FALSE(fs::exists(file("s.json.partial")));
+  EXPECT_FALSE(fs::exists(journal));
+}
+
 // At split depth 2, N = 20 has units of many seconds each: none can finish in time, so the exit
 // must not wait for them.
 TEST_F(ResumeCli, SigtermDoesNotWaitForLongUnits) {
@@ -1125,8 +1146,8 @@ TEST_F(ShardCli, UnwritableOutputFailsBeforeAnythingIsCounted) {
 }
 
 // Two runs writing one --output at once: the second is refused while the first holds
-// FILE.partial. The first, interrupted, leaves FILE.partial behind unlocked (as a killed run
-// would), and the next run takes it over.
+// FILE.partial. The first, interrupted, removes it; what a killed run leaves behind, unlocked
+// (written here), the next run takes over.
 TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver) {
   const fs::path output = file("n18.json"), partial = file("n18.json.partial");
   harness::Process first =
@@ -1138,6 +1159,7 @@ TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver
   first.signal(SIGTERM);
   EXPECT_EQ(first.wait().exit_code, 143);
   EXPECT_FALSE(fs::exists(output));
+  EXPECT_FALSE(fs::exists(partial));
 
   write_bytes(partial, "what a killed run left");
   const Outcome third = run({"count", "-n", "10", "--shard", "1/1", "--output", output.string()});
