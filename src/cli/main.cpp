@@ -1,7 +1,9 @@
 // The `nqueens` program: only wiring. CLI11 parses, the engine counts, report.cpp prints.
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <span>
@@ -99,6 +101,16 @@ std::string with_suggestion(const CLI::App& app, const CLI::ParseError& error, i
   return message;
 }
 
+// --help and --version, which CLI11 prints to std::cout (stdio's stdout, buffered): a failed
+// write is found at the flush, and ends the command as a failed write of a count does (exit 3;
+// a reader that quit early: exit 0).
+int print_help_or_version(const CLI::App& app, const CLI::Success& done) {
+  const int code = app.exit(done);
+  if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return code;
+  if (errno == EPIPE) return nqueens::cli::kOk;
+  return fail(nqueens::cli::kRuntime, std::string("could not write to standard output: ") + std::strerror(errno));
+}
+
 int run_program(int argc, char** argv) {
   using namespace nqueens::cli;
   spdlog::set_default_logger(nqueens::shell::make_console_logger("nqueens"));
@@ -144,7 +156,7 @@ int run_program(int argc, char** argv) {
     words.pop_back();                          // the program's name
     app.parse(words);
   } catch (const CLI::Success& done) {  // --help, --version
-    return app.exit(done);
+    return print_help_or_version(app, done);
   } catch (const CLI::ParseError& error) {
     return fail(kUsage,
                 nqueens::detail::cut_arguments(with_suggestion(app, error, argc, argv),

@@ -734,6 +734,17 @@ TEST(CliRuntime, UnwritableStdoutExitsThreeWithTheReason) {
   }
 }
 
+// --help and --version print through another path (CLI11's std::cout) and used to exit 0 on a
+// full disk.
+TEST(CliRuntime, UnwritableStdoutFailsHelpAndVersionToo) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--help"}, {"count", "--help"}, {"--version"}, {"check", "-h"}}) {
+    const auto r = run(args, harness::Options::stdout_to("/dev/full"));
+    EXPECT_EQ(r.exit_code, 3) << args[0] << "\n" << describe(r);
+    EXPECT_EQ(r.err, "nqueens: error: could not write to standard output: No space left on device\n") << describe(r);
+  }
+}
+
 // The first failed write ends the run: the sizes after it are never counted. N = 17 sits between
 // N = 8 and N = 16 so that the run would take seconds if it went on, but no time is measured:
 // the log says which sizes were started.
