@@ -132,6 +132,17 @@ TEST(PlanCli, RefusesABudgetTooSmallForTheCostliestUnits) {
   EXPECT_TRUE(contains(outcome.err, "per process")) << "the memory a count would hold: " << describe(outcome);
 }
 
+// A budget the setup alone uses up says so: it used to blame units that "take about 0 s each".
+TEST(PlanCli, ABudgetTheSetupUsesUpSaysSo) {
+  // The join's setup at N = 20 (its quarter table's placements, the units' costs) takes well over
+  // the least budget there is.
+  const harness::Outcome outcome = run({"plan", "-n", "20", "--engine", "join", "--sample-seconds", "0.001"});
+  EXPECT_EQ(outcome.exit_code, 2) << describe(outcome);
+  ASSERT_EQ(lines_of(outcome.err).size(), 1u) << describe(outcome);
+  EXPECT_TRUE(contains(outcome.err, "setting up the sample took ")) << describe(outcome);
+  EXPECT_FALSE(contains(outcome.err, "take about 0 s")) << describe(outcome);
+}
+
 TEST(PlanCli, HelpHasExamples) {
   const harness::Outcome outcome = run({"help", "plan"});
   ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
