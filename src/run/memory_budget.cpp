@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -31,6 +32,23 @@ std::invalid_argument bad_size(std::string_view text, std::string_view why) {
                                " (give a number and a unit K, M, G or T, e.g. 512M, 4G, 1.5GiB)");
 }
 
+// A whole number of a unit, exactly: through a double, 18446744073709551615 was rounded up to
+// 2^64 and refused as too large.
+std::uint64_t whole_size(std::string_view text, std::string_view digits, std::string_view unit_name) {
+  std::uint64_t number = 0;
+  const auto [stop, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+  if (error == std::errc::result_out_of_range) throw bad_size(text, "it does not fit 64 bits");
+  if (error != std::errc{} || stop != digits.data() + digits.size()) throw bad_size(text, "the number is malformed");
+  for (const Unit& unit : kUnits) {
+    if (unit.name != unit_name) continue;
+    if (number == 0) throw bad_size(text, "the budget must be at least one byte");
+    if (number > (std::numeric_limits<std::uint64_t>::max() >> unit.shift))
+      throw bad_size(text, "it does not fit 64 bits");
+    return number << unit.shift;
+  }
+  throw bad_size(text, "unknown unit '" + std::string(unit_name) + "'");
+}
+
 }  // namespace
 
 std::uint64_t parse_memory_size(std::string_view text) {
@@ -38,10 +56,13 @@ std::uint64_t parse_memory_size(std::string_view text) {
   const char* digits_end = text.data();
   while (digits_end != end && ((*digits_end >= '0' && *digits_end <= '9') || *digits_end == '.')) ++digits_end;
   if (digits_end == text.data()) throw bad_size(text, "it does not start with a number");
-  double number = 0;
-  const auto [stop, error] = std::from_chars(text.data(), digits_end, number, std::chars_format::fixed);
-  if (error != std::errc{} || stop != digits_end) throw bad_size(text, "the number is malformed");
+  const std::string_view digits(text.data(), static_cast<std::size_t>(digits_end - text.data()));
   const std::string_view unit_name(digits_end, static_cast<std::size_t>(end - digits_end));
+  if (digits.find('.') == std::string_view::npos) return whole_size(text, digits, unit_name);
+  if (unit_name.empty()) throw bad_size(text, "a fraction of a byte: give whole bytes, or a unit");
+  double number = 0;
+  const auto [stop, error] = std::from_chars(digits.data(), digits_end, number, std::chars_format::fixed);
+  if (error != std::errc{} || stop != digits_end) throw bad_size(text, "the number is malformed");
   for (const Unit& unit : kUnits) {
     if (unit.name != unit_name) continue;
     const double bytes = std::round(std::ldexp(number, unit.shift));

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <span>
@@ -321,6 +322,12 @@ TEST(MemorySize, ParsesNumbersWithBinaryUnits) {
   EXPECT_EQ(parse_memory_size("2T"), std::uint64_t{2} << 40);
   EXPECT_EQ(parse_memory_size("64KiB"), std::uint64_t{64} << 10);
   EXPECT_EQ(parse_memory_size("1048576"), std::uint64_t{1} << 20);
+  // Whole numbers exactly, to the last byte 64 bits hold; a fraction of a byte is no size.
+  EXPECT_EQ(parse_memory_size("18446744073709551615"), std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(parse_memory_size("17179869183G"), ((std::uint64_t{1} << 34) - 1) << 30);
+  EXPECT_EQ(parse_memory_size("1.5K"), 1536u);
+  for (const char* bad : {"1.5", "0.4", "18446744073709551616", "17179869184G"})
+    EXPECT_THROW(parse_memory_size(bad), std::invalid_argument) << "'" << bad << "'";
   for (const char* bad :
        {"", "G", "abc", "4X", "4 G", "4g", "4GB", "0", "0.0M", "-1G", "1.5.3G", "1e9", "4Gi", "99999999999999999999T"})
     EXPECT_THROW(parse_memory_size(bad), std::invalid_argument) << "'" << bad << "'";
