@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 
 #include <fmt/core.h>
@@ -179,7 +180,8 @@ class SetupWatch {
         finished_signal_.wait_for(lock, kSetupGracePeriod, [this] { return finished_; });
         const double seconds = std::chrono::duration<double>(Clock::now() - settings_.run_start).count();
         // Only a journal that exists is one to resume: the setup may not have created it yet.
-        const std::string kept = settings_.checkpoint && std::filesystem::exists(*settings_.checkpoint)
+        std::error_code unknown;  // never thrown here: this thread ends the process
+        const std::string kept = settings_.checkpoint && std::filesystem::exists(*settings_.checkpoint, unknown)
                                      ? "; the journal " + settings_.checkpoint->string() +
                                            " is as it was: run the same command again to resume"
                                      : "";

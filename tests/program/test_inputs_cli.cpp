@@ -387,6 +387,27 @@ TEST_F(InputsCli, CheckpointThatIsAFifoIsRefusedWithoutWaitingOnIt) {
   EXPECT_EQ(type_of(file("n8.journal")), S_IFIFO);
 }
 
+// A --checkpoint the file system cannot look at (a loop of symbolic links, a name too long) is
+// refused with the reason in one line, and a journal directory below a file says that it cannot
+// be created: all were the file system library's raw "filesystem error: status: ...".
+TEST_F(InputsCli, CheckpointPathsTheFileSystemRefusesAreSaidPlainly) {
+  fs::create_symlink("loop-b", file("loop-a"));
+  fs::create_symlink("loop-a", file("loop-b"));
+  std::ofstream(file("plain")) << "a file\n";
+  const std::string too_long(300, 'x');
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"count", "-n", "8", "--checkpoint", "loop-a/j"},
+        std::vector<std::string>{"count", "-n", "8,9", "--checkpoint", "loop-a/d"},
+        std::vector<std::string>{"count", "-n", "8", "--checkpoint", too_long},
+        std::vector<std::string>{"count", "-n", "8,9", "--checkpoint", too_long}})
+    expect_refused(run(args), "--checkpoint ");
+  const Outcome below = run({"count", "-n", "8,9", "--checkpoint", "plain/d", "-q"});
+  EXPECT_EQ(below.exit_code, 3) << describe(below);
+  EXPECT_EQ(below.err, "nqueens: error: cannot create the journal directory plain/d: Not a directory\n")
+      << describe(below);
+  EXPECT_EQ(below.out, "");
+}
+
 // ---- 7. merge: a directory, a device or a FIFO named as a shard file is bad input -------------
 
 // `merge .` exited 2 while a device or a FIFO exited 3; docs/usage.md said 3 for all of them.
