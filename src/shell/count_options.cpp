@@ -163,18 +163,19 @@ CountOptions search_options(const SearchArgs& args) {
   return options;
 }
 
+void add_memory_option(CLI::App& command, std::string& memory, const std::string& help) {
+  command.add_option("--memory", memory, help)->type_name("SIZE")->check(check_memory_size);
+}
+
 void add_count_options(CLI::App& command, CountArgs& args) {
   // Also positional: `nqueens count 18` is `nqueens count -n 18`.
   command.add_option("-n,--n,N", args.spec, "Board sizes: N, a range A-B, or a list such as 8,10,12-14 (1..32)")
       ->required();
   command.add_option("-t,--threads", args.threads, "Worker threads (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
-  command
-      .add_option("--memory", args.memory,
-                  "Most memory a count may hold, e.g. 512M, 4G, 1.5GiB (default: half the memory the system "
-                  "allows, shared by the ranks of a node under MPI)")
-      ->type_name("SIZE")
-      ->check(check_memory_size);
+  add_memory_option(command, args.memory,
+                    "Most memory a count may hold, e.g. 512M, 4G, 1.5GiB (default: half the memory the system "
+                    "allows, shared by the ranks of a node under MPI)");
   add_search_options(command, args.search);
   command.add_flag("--verify", args.verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(command, args.format);

@@ -51,6 +51,9 @@ void add_search_options(CLI::App& command, SearchArgs& args);
 //! The engine options those name (threads left at 0).
 CountOptions search_options(const SearchArgs& args);
 
+//! Registers --memory SIZE (checked by parse_memory_size) on `command`, bound to `memory`.
+void add_memory_option(CLI::App& command, std::string& memory, const std::string& help);
+
 //! Registers every `count` option on `command`, bound to `args`.
 void add_count_options(CLI::App& command, CountArgs& args);
 

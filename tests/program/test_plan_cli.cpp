@@ -1,5 +1,6 @@
 // `nqueens plan` run as a user would: its text and JSON forms, and every bad input refused with
 // exit 2 and one line on stderr before anything is built or sampled.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -141,6 +142,19 @@ TEST(PlanCli, ABudgetTheSetupUsesUpSaysSo) {
   ASSERT_EQ(lines_of(outcome.err).size(), 1u) << describe(outcome);
   EXPECT_TRUE(contains(outcome.err, "setting up the sample took ")) << describe(outcome);
   EXPECT_FALSE(contains(outcome.err, "take about 0 s")) << describe(outcome);
+}
+
+// A count under --memory can be planned: the plan's engine is built under that budget, and a
+// budget too small is refused as count refuses it. plan had no --memory.
+TEST(PlanCli, PlansACountUnderItsMemoryBudget) {
+  const harness::Outcome under =
+      run({"plan", "-n", "20", "--memory", "100M", "--sample-seconds", "0.5", "--format", "json"});
+  ASSERT_EQ(under.exit_code, 0) << describe(under);
+  EXPECT_LE(Json::parse(under.out)["counting_memory_bytes"].get<std::uint64_t>(), std::uint64_t{100} << 20)
+      << under.out;
+  const harness::Outcome refused = run({"plan", "-n", "14", "--memory", "100K"});
+  EXPECT_EQ(refused.exit_code, 2) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "cannot count N=14: a budget of 100.0 KiB is too small")) << describe(refused);
 }
 
 TEST(PlanCli, HelpHasExamples) {
