@@ -734,6 +734,20 @@ TEST(CliRuntime, UnwritableStdoutExitsThreeWithTheReason) {
   }
 }
 
+// The textbook baseline, which bench runs first, on one thread and without a word, is left out
+// where its growth puts one run past a minute (from N = 18: minutes, months at N = 24), with a
+// warning that says so, and the engines are timed. `bench -n 24 --engines join` ran it first.
+TEST(CliRuntime, BenchLeavesOutABaselineItsCostModelPutsPastAMinute) {
+  const auto r = run({"bench", "-n", "18", "-t", "2", "-r", "1", "-w", "0", "--engine", "join", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.err.find("N=18: the textbook baseline is left out: one run of it would take about "), std::string::npos)
+      << describe(r);
+  const std::vector<Json> records = json_lines(r.out);
+  ASSERT_GE(records.size(), 2u) << describe(r);
+  EXPECT_TRUE(records[1]["vs_baseline"].is_null()) << r.out;
+  EXPECT_EQ(records[1]["total"], 666090624u) << r.out;
+}
+
 // --help and --version print through another path (CLI11's std::cout) and used to exit 0 on a
 // full disk.
 TEST(CliRuntime, UnwritableStdoutFailsHelpAndVersionToo) {
