@@ -411,6 +411,18 @@ JournalBytes read_journal_file(int fd, const std::filesystem::path& path, const 
   return {detail::read_from(fd, path, 0, end), size - end};
 }
 
+// Whether the file at `backup` holds `bytes` and then `zero_tail` zeros: the copy a --repair
+// killed between its backup and its rewrite already made of the same damaged journal.
+bool holds_copy(const std::filesystem::path& backup, const std::string& bytes, std::size_t zero_tail) {
+  try {
+    const detail::ReadFile file(backup);
+    return file.size() == bytes.size() + zero_tail && end_of_content(file.fd(), backup, file.size()) == bytes.size() &&
+           detail::read_from(file.fd(), backup, 0, bytes.size()) == bytes;
+  } catch (const std::exception&) {  // unreadable, or not a regular file: not that copy
+    return false;
+  }
+}
+
 }  // namespace
 
 bool looks_like_journal(std::string_view head) {
@@ -617,14 +629,17 @@ void Journal::rewrite(const std::string& bytes, std::size_t zero_tail, JournalSc
   if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
   std::filesystem::path backup = path_;
   backup += ".damaged";
-  for (int copy = 1; std::filesystem::exists(backup); ++copy) {
+  bool kept = false;  // by a repair of these same bytes that was killed before its rewrite
+  for (int copy = 1; std::filesystem::exists(backup) && !(kept = holds_copy(backup, bytes, zero_tail)); ++copy) {
     backup = path_;
     backup += ".damaged." + std::to_string(copy);
   }
-  detail::write_file_atomically(backup, bytes);
-  // The zeros at its end, never read, are put back as a hole.
-  if (zero_tail > 0 && ::truncate(backup.c_str(), static_cast<off_t>(bytes.size() + zero_tail)) != 0)
-    throw std::runtime_error(io_error("cannot write", backup));
+  if (!kept) {
+    detail::write_file_atomically(backup, bytes);
+    // The zeros at its end, never read, are put back as a hole.
+    if (zero_tail > 0 && ::truncate(backup.c_str(), static_cast<off_t>(bytes.size() + zero_tail)) != 0)
+      throw std::runtime_error(io_error("cannot write", backup));
+  }
   std::string sound = journal_header_line(header_);
   for (const UnitCount& unit : scan.units) sound += journal_record_line(header_, unit);
   detail::WritePolicy ours;

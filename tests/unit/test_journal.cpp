@@ -295,6 +295,30 @@ TEST_F(JournalTest, AJournalIsNotStartedWhereAnotherWriteWillLand) {
   EXPECT_FALSE(fs::exists(path));
 }
 
+// A repair killed between its backup and its rewrite left the backup; the next repair of the
+// same bytes keeps that one instead of making a second identical FILE.damaged.1. A backup of
+// other bytes is kept apart as before.
+TEST_F(JournalTest, ARepairKilledAfterItsBackupLeavesNoSecondCopy) {
+  const fs::path path = make_journal(2);
+  const std::string damaged = read_bytes(path) + "damage\n" + record_line(counted(plan_, 2));
+  write_bytes(path, damaged);
+  const fs::path backup = dir_ / "run.journal.damaged";
+  write_bytes(backup, damaged);
+  {
+    Journal journal(path, header_, true);
+    ASSERT_TRUE(journal.repaired().has_value());
+    EXPECT_EQ(journal.repaired()->backup, backup);
+  }
+  EXPECT_EQ(read_bytes(backup), damaged);
+  EXPECT_FALSE(fs::exists(dir_ / "run.journal.damaged.1"));
+
+  write_bytes(path, damaged + "more damage\n");
+  Journal again(path, header_, true);
+  ASSERT_TRUE(again.repaired().has_value());
+  EXPECT_EQ(again.repaired()->backup, dir_ / "run.journal.damaged.1");
+  EXPECT_EQ(read_bytes(dir_ / "run.journal.damaged.1"), damaged + "more damage\n");
+}
+
 // --repair rewrites its own journal, whose lock it holds itself.
 TEST_F(JournalTest, RepairRewritesTheJournalItHolds) {
   const fs::path path = make_journal(2);
