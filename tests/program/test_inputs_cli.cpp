@@ -334,6 +334,7 @@ TEST_F(InputsCli, UserTextEchoedInAnErrorIsCutShort) {
       {"count", "-n", "8", "--format", token},
       {"count", "-n", "8", token},
       {token, "-n", "8"},
+      {"check", token},  // echoed twice in full: as the file, and in the reason it cannot be read
   };
   for (const std::vector<std::string>& command : commands) expect_short_refusal(run(command));
   // A 1 MB token in a unit list file.
