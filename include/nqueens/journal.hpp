@@ -125,7 +125,8 @@ class NQUEENS_EXPORT Journal {
   //! Opens the journal at `path` for the run `header`, creating it if it does not exist or is
   //! empty. Throws JournalMismatch (also for a file that is not a regular file), JournalCorrupt
   //! (also for a file larger than a journal of its run can be), or std::runtime_error for I/O
-  //! errors and for a journal that another process holds open. A file that cannot be opened
+  //! errors, for a journal that another process holds open, and for a file that another process
+  //! is writing to replace (it holds FILE.partial). A file that cannot be opened
   //! for writing is opened read-only (see unwritable()).
   //! With `repair`, a damaged journal of this run is not refused: a byte-for-byte copy is kept
   //! next to it (FILE.damaged), and it is rewritten from its sound records (see repaired()).
@@ -173,7 +174,9 @@ class NQUEENS_EXPORT Journal {
   void seal();
 
  private:
-  void open_file();
+  void open_file();      //!< open_and_lock(), checked to be the file named path_ and no other write's target
+  void open_and_lock();  //!< throws when another process holds the file
+  void close_file();
   void open_existing(const RunHeader& header, const std::string& bytes, std::size_t zero_tail, bool repair);
   void rewrite(const std::string& bytes, std::size_t zero_tail, JournalScan& scan);
   void write_all(std::string_view bytes);

@@ -1,6 +1,7 @@
 // `nqueens bench`: sweeps N and thread counts, with repeats, and compares every figure with the
 // textbook baseline timed in the same run (these machines are noisy: only ratios travel).
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
@@ -99,10 +100,27 @@ nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, 
   return json;
 }
 
+// The textbook baseline runs before the engines, on one thread and without progress: it is
+// left out where one run of it would take longer than this, by the growth below.
+constexpr double kMostBaselineSeconds = 60;
+
+// One run of the baseline at n, in seconds: about 0.5 s at N = 15 on a desktop core and some
+// 6.5 times more each N further (measured on N = 13..15): 21 s at N = 17, months at N = 24.
+double baseline_run_seconds(int n) { return 0.5 * std::pow(6.5, n - 15); }
+
 // The textbook baseline's time, after checking that it counts what the engine counted: a
-// speed ratio between two programs that disagree would mean nothing.
+// speed ratio between two programs that disagree would mean nothing. Left out, with a warning,
+// past kMostBaselineSeconds.
 std::optional<Baseline> measure_baseline(int n, const BenchArgs& args) {
   if (!args.baseline) return std::nullopt;
+  if (const double seconds = baseline_run_seconds(n); seconds > kMostBaselineSeconds) {
+    spdlog::warn(
+        "N={}: the textbook baseline is left out: one run of it would take about {:.2g} s (0.5 s at N = 15, 6.5 "
+        "times more each N), more than the {:.0f} s bench gives it; vs_baseline is empty (--no-baseline leaves it "
+        "out without this warning)",
+        n, seconds, kMostBaselineSeconds);
+    return std::nullopt;
+  }
   std::uint64_t total = 0;
   const Timing timing = time_textbook(n, args.repeats, total);
   spdlog::info("N={}: textbook baseline {:.3g} s (median of {}, {} runs each)", n, timing.median_seconds,

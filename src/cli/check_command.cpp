@@ -217,38 +217,51 @@ Json check_json(const FileCheck& check) {
   return record;
 }
 
-// One file's verdict as an exit code, having printed what it found.
+// A name longer than any path the system takes (PATH_MAX) is cut where an error repeats it: a
+// 120 KB name was echoed twice in full. Every real path is shown whole.
+constexpr std::size_t kLongestPathShown = 4096;
+
+// `path` as an error names it, and the error's text about it.
+std::string named(const std::string& path) {
+  return detail::cut_repeats(detail::shown_path(path), path, kLongestPathShown);
+}
+std::string about(const std::string& path, const char* what) {
+  return detail::one_line(detail::cut_repeats(what, path, kLongestPathShown));
+}
+
+// One file's verdict as an exit code, having printed what it found. The report is printed
+// outside the try: a failure to write it is stdout's (a reader gone: exit 0; a full disk: exit
+// 3, once, from main), never the file's.
 int check_one(const std::string& path, bool json, std::span<const RunHeader> runs) {
   int code = kOk;
   Json record;
+  std::optional<FileCheck> found;
   try {
-    const FileCheck check = check_file(path, runs);
-    code = check.whole() ? kOk : kMismatch;
-    if (!json) print_text(check);
-    record = check_json(check);
+    found = check_file(path, runs);
+    code = found->whole() ? kOk : kMismatch;
+    record = check_json(*found);
   } catch (const JournalCorrupt& damaged) {  // the run header itself, or the file's size
     code = kMismatch;
     record = {{"file", path}, {"kind", "journal"}, {"status", "damaged"}, {"error", damaged.what()}};
-    if (!json) say("{}: journal: {}\n  status: damaged\n", detail::shown_path(path), detail::one_line(damaged.what()));
+    if (!json) say("{}: journal: {}\n  status: damaged\n", named(path), about(path, damaged.what()));
   } catch (const ShardFileError& damaged) {
     code = kMismatch;
     record = {{"file", path}, {"kind", "shard"}, {"status", "damaged"}, {"error", damaged.what()}};
-    if (!json)
-      say("{}: shard file: {}\n  status: damaged\n", detail::shown_path(path), detail::one_line(damaged.what()));
+    if (!json) say("{}: shard file: {}\n  status: damaged\n", named(path), about(path, damaged.what()));
   } catch (const std::invalid_argument& stranger) {  // JournalMismatch, NotSuchFile
     code = kUsage;
     record = {{"file", path}, {"status", "not a journal or shard file"}, {"error", stranger.what()}};
     // An error, not a report: stderr, where every error goes.
     if (!json)
       shell::Console::err().line(fmt::format("nqueens: error: {}: not a journal or shard file of this build: {}",
-                                             detail::shown_path(path), detail::one_line(stranger.what())));
+                                             named(path), about(path, stranger.what())));
   } catch (const std::runtime_error& unreadable) {
     code = kUsage;
     record = {{"file", path}, {"status", "unreadable"}, {"error", unreadable.what()}};
     if (!json)
-      shell::Console::err().line(
-          fmt::format("nqueens: error: {}: {}", detail::shown_path(path), detail::one_line(unreadable.what())));
+      shell::Console::err().line(fmt::format("nqueens: error: {}: {}", named(path), about(path, unreadable.what())));
   }
+  if (found && !json) print_text(*found);
   if (json) say("{}\n", record.dump());
   return code;
 }

@@ -33,15 +33,17 @@ int run_shard(const CountArgs& args, const std::vector<int>& sizes, const CountO
 int run(const CountArgs& args) {
   apply_logging(args.log);
   const std::vector<int> sizes = parse_n_spec(args.spec);
-  const CountOptions options = engine_options(args);
+  CountOptions options = engine_options(args);
   check_every_size(sizes, options);
+  settle_memory_budget(options, sizes);
   const RunSettings session = run_settings(args, sizes);
+  catch_interrupts();
+  check_every_run(session, sizes, options);  // every N's memory and journal, before N = sizes.front() is counted
   // Every N's journal, before the first N is counted: the header of the run count_run will open.
   check_journal_headers(session, sizes, [&options](int n, const RunSettings& settings) {
     return make_run_engine(n, options, settings)->header();
   });
   if (session.checkpoint) create_journal_directory(*session.checkpoint, sizes.size());
-  catch_interrupts();
   if (!session.selection.whole()) return run_shard(args, sizes, options, settings_for_size(session, sizes.front(), 1));
 
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));

@@ -1,9 +1,12 @@
 // The `nqueens` program: only wiring. CLI11 parses, the engine counts, report.cpp prints.
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <new>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -18,6 +21,7 @@
 #include "files/echo.hpp"
 #include "shell/build_info.hpp"
 #include "shell/console.hpp"
+#include "shell/count_options.hpp"
 #include "shell/logging.hpp"
 #include "shell/number_options.hpp"
 #include "shell/standard_output.hpp"
@@ -103,6 +107,16 @@ std::string with_suggestion(const CLI::App& app, const CLI::ParseError& error, i
   return message;
 }
 
+// --help and --version, which CLI11 prints to std::cout (stdio's stdout, buffered): a failed
+// write is found at the flush, and ends the command as a failed write of a count does (exit 3;
+// a reader that quit early: exit 0).
+int print_help_or_version(const CLI::App& app, const CLI::Success& done) {
+  const int code = app.exit(done);
+  if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return code;
+  if (errno == EPIPE) return nqueens::cli::kOk;
+  return fail(nqueens::cli::kRuntime, std::string("could not write to standard output: ") + std::strerror(errno));
+}
+
 int run_program(int argc, char** argv) {
   using namespace nqueens::cli;
   spdlog::set_default_logger(nqueens::shell::make_console_logger("nqueens"));
@@ -151,7 +165,7 @@ int run_program(int argc, char** argv) {
     words.pop_back();                          // the program's name
     app.parse(words);
   } catch (const CLI::Success& done) {  // --help, --version
-    return app.exit(done);
+    return print_help_or_version(app, done);
   } catch (const CLI::ParseError& error) {
     return fail(kUsage,
                 nqueens::detail::cut_arguments(with_suggestion(app, error, argc, argv),
@@ -168,6 +182,8 @@ int run_program(int argc, char** argv) {
     return nqueens::cli::kOk;
   } catch (const std::invalid_argument& error) {
     return fail(kUsage, error.what());
+  } catch (const std::bad_alloc&) {
+    return fail(kRuntime, nqueens::shell::out_of_memory_advice());
   } catch (const std::exception& error) {
     return fail(kRuntime, error.what());
   }
@@ -178,6 +194,7 @@ int run_program(int argc, char** argv) {
 // What run_program() does not handle itself (a logger that cannot be set up, memory running out
 // while options are parsed) still ends in one line on stderr and exit code 3, not std::terminate.
 int main(int argc, char** argv) {
+  nqueens::shell::load_unwinder();
   try {
     return run_program(argc, argv);
   } catch (const std::exception& error) {

@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "nqueens/board.hpp"
 #include "plan/plan.hpp"
+#include "run/memory_budget.hpp"
 #include "run/registry.hpp"
 #include "shell/count_options.hpp"
 #include "shell/logging.hpp"
@@ -27,6 +28,7 @@ struct PlanArgs {
   int threads = 0;
   int ranks = 1;
   SearchArgs search;
+  std::string memory;  //!< --memory SIZE; empty: the default budget, as for count
   double sample_seconds = 0;
   double confidence = 0.95;
   std::string format = "text";
@@ -47,6 +49,8 @@ int run(const PlanArgs& args) {
   const std::uint64_t program = resident_bytes();
   CountOptions options = search_options(args.search);
   options.threads = resolve_threads(args.threads);
+  if (!args.memory.empty()) options.memory_bytes = parse_memory_size(args.memory);
+  settle_memory_budget(options, {args.n});
   // Built on this machine's cores at most, as the sample is counted (plan.cpp).
   CountOptions building = options;
   building.threads = std::min(options.threads, hardware_threads());
@@ -80,6 +84,9 @@ Registered add_plan_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
   add_search_options(*command, args->search);
+  add_memory_option(
+      *command, args->memory,
+      "The count's memory budget, e.g. 512M, 4G (default: as for count): the plan is of a count under it");
   command
       ->add_option("--sample-seconds", args->sample_seconds,
                    "Sampling budget in seconds (default: 2 % of the predicted wall time, 1 to 60 s)")

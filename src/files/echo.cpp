@@ -67,14 +67,16 @@ std::string shown_path(const std::filesystem::path& path) {
   return plain ? text : single_quoted(text);
 }
 
+std::string cut_repeats(std::string message, std::string_view text, std::size_t longest) {
+  if (text.size() <= longest) return message;
+  const std::string cut = echo_bare(text);
+  for (std::size_t at = 0; (at = message.find(text, at)) != std::string::npos; at += cut.size())
+    message.replace(at, text.size(), cut);
+  return message;
+}
+
 std::string cut_arguments(std::string message, std::span<char* const> arguments) {
-  for (const char* argument : arguments) {
-    const std::string_view typed = argument ? argument : "";
-    if (typed.size() <= kEchoBytes) continue;
-    const std::string cut = echo_bare(typed);
-    for (std::size_t at = 0; (at = message.find(typed, at)) != std::string::npos; at += cut.size())
-      message.replace(at, typed.size(), cut);
-  }
+  for (const char* argument : arguments) message = cut_repeats(std::move(message), argument ? argument : "");
   return message;
 }
 

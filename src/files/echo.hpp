@@ -35,6 +35,10 @@ std::string shown_path(const std::filesystem::path& path);
 //! was not expected: ...", "Value ... not in range").
 std::string cut_arguments(std::string message, std::span<char* const> arguments);
 
+//! `message` with every repeat of `text`, where it is longer than `longest` bytes, cut as
+//! echo_bare() cuts it: what was typed on the command line, which a message may repeat.
+std::string cut_repeats(std::string message, std::string_view text, std::size_t longest = kEchoBytes);
+
 //! An error message made fit for one line on stderr, whatever went into it: control characters
 //! escaped, and cut with "..." after kMaxMessageBytes.
 inline constexpr std::size_t kMaxMessageBytes = 2000;

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -114,8 +115,66 @@ fs::path temporary_path(const fs::path& target) {
   return temporary;
 }
 
+std::string use_of_locked_file(int fd, const fs::path& path) {
+  // A journal's first bytes, written under its lock as soon as it is created. Not journal.hpp's
+  // constant: the journal is built on this floor, not under it.
+  constexpr std::string_view kJournalMagic = "nqueens-journal ";
+  std::array<char, kJournalMagic.size()> head{};
+  if (pread(fd, head.data(), head.size(), 0) == static_cast<ssize_t>(head.size()) &&
+      std::string_view(head.data(), head.size()) == kJournalMagic)
+    return "the journal of a count running in another nqueens process";
+  const std::string name = path.filename().string();
+  if (constexpr std::string_view kSuffix = ".partial"; name.size() > kSuffix.size() && name.ends_with(kSuffix))
+    return "the temporary file of another nqueens process writing " +
+           shown_path(path.parent_path() / name.substr(0, name.size() - kSuffix.size()));
+  return "in use by another nqueens process";
+}
+
+namespace {
+
+// The regular file at `path` opened for its lock only, never waited on (a FIFO that took the
+// name). -1 when there is none (or none this process may open).
+int open_for_lock(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return -1;
+  struct stat info {};
+  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Takes the lock of the file at `path` through a descriptor of its own and returns it, or -1
+// when there is no file; "" in `use` then. Where another process holds it, returns -1 with `use`
+// saying what it is to that process.
+int lock_existing(const fs::path& path, std::string& use) {
+  use.clear();
+  const int fd = open_for_lock(path);
+  if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
+  if (errno == EWOULDBLOCK) use = use_of_locked_file(fd, path);
+  ::close(fd);
+  return -1;
+}
+
+}  // namespace
+
+std::string locked_by_another(const fs::path& path) {
+  std::string use;
+  if (const int fd = lock_existing(path, use); fd >= 0) ::close(fd);  // closing lets the lock go
+  return use;
+}
+
+namespace {
+
+std::string subject_of(const WritePolicy& policy, const fs::path& path) {
+  return (policy.option.empty() ? "" : policy.option + " ") + shown_path(path);
+}
+
+}  // namespace
+
 fs::path WritePolicy::target(const fs::path& path) const {
-  const std::string subject = (option.empty() ? "" : option + " ") + shown_path(path);
+  const std::string subject = subject_of(*this, path);
   fs::path target = follow_links(path, subject);
   const std::string named = target == path ? subject : subject + " (a link to " + shown_path(target) + ")";
   struct stat info {};
@@ -135,7 +194,11 @@ fs::path WritePolicy::target(const fs::path& path) const {
 }
 
 AtomicFile::AtomicFile(const fs::path& path, const WritePolicy& policy)
-    : target_(policy.target(path)), temporary_(temporary_path(target_)) {
+    : target_(policy.target(path)),
+      temporary_(temporary_path(target_)),
+      subject_(subject_of(policy, path)),
+      noun_(policy.noun),
+      lock_target_(!policy.target_locked_by_caller) {
   // No O_TRUNC until the lock is ours: the file may be another live process's. O_NOFOLLOW and
   // O_NONBLOCK: whatever took the name since the check is neither followed nor waited on.
   const int fd = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
@@ -149,7 +212,8 @@ AtomicFile::AtomicFile(const fs::path& path, const WritePolicy& policy)
     const int error = errno;
     ::close(fd);
     if (error != EWOULDBLOCK) throw std::runtime_error(io_error("cannot lock", temporary_, error));
-    throw FileInUse(shown_path(temporary_) + " is in use by another nqueens process writing " + shown_path(target_));
+    throw FileInUse(shown_path(temporary_) + " is in use by another nqueens process writing " + shown_path(target_) +
+                    ": nothing was written; give " + noun_ + " another name");
   }
   // Between another process's open and its flock, the file it opened may have been renamed into
   // place by the process that held it: the lock then sits on a finished file, not on FILE.partial.
@@ -159,12 +223,34 @@ AtomicFile::AtomicFile(const fs::path& path, const WritePolicy& policy)
     throw FileInUse(shown_path(target_) + " was being written by another nqueens process at the same time");
   }
   fd_ = fd;
+  hold_target();  // a refusal removes FILE.partial, ours while locked
   if (ftruncate(fd_, 0) != 0) fail("cannot truncate " + shown_path(temporary_), errno);  // what a killed run left
 }
 
 AtomicFile::~AtomicFile() { release(); }
 
+// The file at the target's name is the one the rename will replace: locked here, it cannot
+// become a journal or another write's FILE.partial meanwhile, and one that already is one is
+// refused. Called again before the rename, for a file that took the name since.
+void AtomicFile::hold_target() {
+  if (!lock_target_) return;
+  struct stat now {
+  }, held{};
+  if (::lstat(target_.c_str(), &now) != 0) return;  // nothing there yet: the rename creates it
+  if (target_fd_ >= 0 && fstat(target_fd_, &held) == 0 && same_inode(now, held)) return;
+  std::string use;
+  const int fd = lock_existing(target_, use);
+  if (!use.empty()) {
+    release();
+    throw FileInUse(subject_ + " is " + use + ": nothing was written; give " + noun_ + " another name");
+  }
+  if (target_fd_ >= 0) ::close(target_fd_);
+  target_fd_ = fd;
+}
+
 void AtomicFile::release() {
+  if (target_fd_ >= 0) ::close(target_fd_);
+  target_fd_ = -1;
   if (fd_ < 0) return;
   ::unlink(temporary_.c_str());  // ours while the lock is held
   ::close(fd_);
@@ -188,10 +274,13 @@ void AtomicFile::commit() {
   if (struct stat now{}; ::lstat(target_.c_str(), &now) == 0 && !S_ISREG(now.st_mode))
     fail("cannot rename " + shown_path(temporary_) + " to " + shown_path(target_) + ": it is now " +
          kind_of(now.st_mode));
+  hold_target();  // a journal started under the name since the start is not renamed over
   if (std::rename(temporary_.c_str(), target_.c_str()) != 0)
     fail("cannot rename " + shown_path(temporary_) + " to " + shown_path(target_), errno);
-  ::close(fd_);  // after the rename: the lock covers FILE.partial until it is gone
+  ::close(fd_);  // after the rename: the locks cover both names until it is done
   fd_ = -1;
+  if (target_fd_ >= 0) ::close(target_fd_);
+  target_fd_ = -1;
   sync_directory(target_);  // the renamed entry survives a power cut too
 }
 

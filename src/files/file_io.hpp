@@ -50,11 +50,15 @@ struct CommandInput {
 //!   (a hard link, a symlink, another spelling) and by path (a file not yet created);
 //! - FILE.partial, the temporary name beside it, must not be one of them either, nor taken by
 //!   anything but a regular file (a leftover of a killed run is taken over).
-//! Refusals throw std::invalid_argument: bad input, exit 2, with nothing touched.
+//! Refusals throw std::invalid_argument: bad input, exit 2, with nothing touched. What another
+//! process holds (its journal, its FILE.partial) is refused by AtomicFile when it takes the locks.
 struct WritePolicy {
   std::string option;               //!< how the user named the file ("--output"), for messages; may be empty
   std::string noun = "the output";  //!< what is written ("the shard file"): "give <noun> another name"
   std::vector<CommandInput> inputs;
+  //! The caller holds the file's lock itself (a journal rewritten by its own --repair): a lock
+  //! on it is no other process's, and AtomicFile does not take it again.
+  bool target_locked_by_caller = false;
 
   //! The file to write for `path` (the link's target for a symbolic link), or a refusal.
   std::filesystem::path target(const std::filesystem::path& path) const;
@@ -63,18 +67,31 @@ struct WritePolicy {
 //! The temporary name of a file being written: FILE.partial, beside it.
 std::filesystem::path temporary_path(const std::filesystem::path& target);
 
-//! Another process is writing the same file (it holds FILE.partial's lock).
+//! Another process holds the file: it is writing it (FILE.partial's lock), counts into it (a
+//! journal's lock), or it is another process's FILE.partial. A runtime failure (exit 3).
 struct FileInUse : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+//! What the other process holding the lock of `path` (open here as `fd`) uses it for, for a
+//! refusal: "the journal of a count running in another nqueens process", "the temporary file of
+//! another nqueens process writing FILE", or "in use by another nqueens process".
+std::string use_of_locked_file(int fd, const std::filesystem::path& path);
+
+//! Whether another open file holds the lock (flock) of the file at `path` now, probed without
+//! waiting and let go at once: its use (use_of_locked_file), or "" when it is free or missing.
+std::string locked_by_another(const std::filesystem::path& path);
 
 //! A file that appears whole or not at all: checked by the write policy, written under
 //! FILE.partial beside the file it names (a link's target) and renamed over it by commit(), with
 //! the file and its directory synced, so neither a crash nor a full disk leaves a half-written
 //! file under the real name. FILE.partial is created and locked (flock) at once, before any long
 //! work is done for it, and held to the end: a second process writing the same file is refused
-//! (FileInUse) while the first lives, and takes a dead one's leftover over. On any failure, and
-//! when dropped uncommitted, FILE.partial is removed.
+//! (FileInUse) while the first lives, and takes a dead one's leftover over. The file it replaces
+//! is locked too, from the start and again just before the rename, so that a write never lands
+//! on a file another process holds (a journal being counted, another write's FILE.partial): it
+//! is refused (FileInUse) with nothing touched. On any failure, and when dropped uncommitted,
+//! FILE.partial is removed.
 class AtomicFile {
  public:
   //! Checks `path` (WritePolicy::target: std::invalid_argument), then creates and locks the
@@ -92,10 +109,15 @@ class AtomicFile {
  private:
   [[noreturn]] void fail(const std::string& what, int error);  //!< "what: errno's reason"
   [[noreturn]] void fail(const std::string& message);
-  void release();  //!< removes the temporary file (ours while locked) and closes it
+  void hold_target();  //!< locks the file now at the target's name, unless held already: FileInUse
+  void release();      //!< removes the temporary file (ours while locked) and closes both files
 
   std::filesystem::path target_, temporary_;
+  std::string subject_;  //!< the target as the user named it, for a refusal
+  std::string noun_;     //!< what is written, for a refusal
+  bool lock_target_ = true;
   int fd_ = -1;
+  int target_fd_ = -1;  //!< the file the rename replaces, locked while this one is written; -1: none yet
 };
 
 //! AtomicFile in one call.

@@ -411,6 +411,18 @@ JournalBytes read_journal_file(int fd, const std::filesystem::path& path, const 
   return {detail::read_from(fd, path, 0, end), size - end};
 }
 
+// Whether the file at `backup` holds `bytes` and then `zero_tail` zeros: the copy a --repair
+// killed between its backup and its rewrite already made of the same damaged journal.
+bool holds_copy(const std::filesystem::path& backup, const std::string& bytes, std::size_t zero_tail) {
+  try {
+    const detail::ReadFile file(backup);
+    return file.size() == bytes.size() + zero_tail && end_of_content(file.fd(), backup, file.size()) == bytes.size() &&
+           detail::read_from(file.fd(), backup, 0, bytes.size()) == bytes;
+  } catch (const std::exception&) {  // unreadable, or not a regular file: not that copy
+    return false;
+  }
+}
+
 }  // namespace
 
 bool looks_like_journal(std::string_view head) {
@@ -539,8 +551,36 @@ Journal::Journal(const std::filesystem::path& path, const RunHeader& header, boo
 }
 
 // Opens and locks the file, creating it when missing. O_CREAT leaves an existing file's bytes
-// alone; nothing writes before the file has been read and found to be a journal of this run.
+// alone; nothing writes before the file has been read and found to be a journal of this run. A
+// file another process holds, or is about to rename over this one (it holds FILE.partial: the
+// write policy's temporary name), is refused with nothing written (detail::FileInUse).
 void Journal::open_file() {
+  for (int attempt = 1;; ++attempt) {
+    const bool existed = ::access(path_.c_str(), F_OK) == 0;
+    open_and_lock();
+    // Renamed over between open() and flock(): the lock is on a file no longer named path_.
+    struct stat held {
+    }, named{};
+    const bool current = fstat(fd_, &held) == 0 && ::stat(path_.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+                         held.st_ino == named.st_ino;
+    if (current) {
+      if (const std::string use = detail::locked_by_another(detail::temporary_path(path_)); !use.empty()) {
+        // Created here and still empty: removed, as if this command had never run.
+        if (!existed && held.st_size == 0) ::unlink(path_.c_str());
+        close_file();
+        throw detail::FileInUse(path_.string() + " is being written by another nqueens process (it holds " +
+                                detail::temporary_path(path_).string() +
+                                "), which will replace it: nothing was counted; give --checkpoint another name");
+      }
+      return;
+    }
+    close_file();
+    if (attempt == 3)
+      throw detail::FileInUse(path_.string() + " is being replaced by another nqueens process: nothing was counted");
+  }
+}
+
+void Journal::open_and_lock() {
   fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0 && (errno == EACCES || errno == EPERM || errno == EROFS)) {
     // A journal that cannot be written (a read-only file, disk or mount) can still answer a
@@ -553,11 +593,16 @@ void Journal::open_file() {
   if (fd_ < 0) throw std::runtime_error(io_error("cannot open journal", path_));
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
-    ::close(fd_);
-    fd_ = -1;
-    throw std::runtime_error(error == EWOULDBLOCK ? path_.string() + " is in use by another nqueens process"
-                                                  : detail::io_error("cannot lock journal", path_, error));
+    const std::string use = error == EWOULDBLOCK ? detail::use_of_locked_file(fd_, path_) : "";
+    close_file();
+    if (error != EWOULDBLOCK) throw std::runtime_error(detail::io_error("cannot lock journal", path_, error));
+    throw detail::FileInUse(path_.string() + " is " + use + ": nothing was counted; give --checkpoint another name");
   }
+}
+
+void Journal::close_file() {
+  ::close(fd_);
+  fd_ = -1;
 }
 
 void Journal::open_existing(const RunHeader& header, const std::string& bytes, std::size_t zero_tail, bool repair) {
@@ -584,19 +629,23 @@ void Journal::rewrite(const std::string& bytes, std::size_t zero_tail, JournalSc
   if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
   std::filesystem::path backup = path_;
   backup += ".damaged";
-  for (int copy = 1; std::filesystem::exists(backup); ++copy) {
+  bool kept = false;  // by a repair of these same bytes that was killed before its rewrite
+  for (int copy = 1; std::filesystem::exists(backup) && !(kept = holds_copy(backup, bytes, zero_tail)); ++copy) {
     backup = path_;
     backup += ".damaged." + std::to_string(copy);
   }
-  detail::write_file_atomically(backup, bytes);
-  // The zeros at its end, never read, are put back as a hole.
-  if (zero_tail > 0 && ::truncate(backup.c_str(), static_cast<off_t>(bytes.size() + zero_tail)) != 0)
-    throw std::runtime_error(io_error("cannot write", backup));
+  if (!kept) {
+    detail::write_file_atomically(backup, bytes);
+    // The zeros at its end, never read, are put back as a hole.
+    if (zero_tail > 0 && ::truncate(backup.c_str(), static_cast<off_t>(bytes.size() + zero_tail)) != 0)
+      throw std::runtime_error(io_error("cannot write", backup));
+  }
   std::string sound = journal_header_line(header_);
   for (const UnitCount& unit : scan.units) sound += journal_record_line(header_, unit);
-  detail::write_file_atomically(path_, sound);
-  ::close(fd_);
-  fd_ = -1;
+  detail::WritePolicy ours;
+  ours.target_locked_by_caller = true;  // the lock on the journal is this run's own
+  detail::write_file_atomically(path_, sound, ours);
+  close_file();
   open_file();
   repaired_ = JournalRepair{scan.units.size(), scan.damaged.size(), scan.conflicting.size(), backup};
   scan.valid_bytes = sound.size();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -18,7 +19,6 @@
 #include "mpi_count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/version.hpp"
-#include "run/memory_budget.hpp"
 #include "run/registry.hpp"
 #include "shell/checkpoint_path.hpp"
 #include "shell/count_options.hpp"
@@ -28,6 +28,7 @@
 #include "shell/shard_output.hpp"
 #include "shell/signals.hpp"
 #include "shell/standard_output.hpp"
+#include "shell/supervisor.hpp"
 #include "shell/verify.hpp"
 #include "world.hpp"
 
@@ -123,14 +124,17 @@ AfterPrint print_result(const Job& job, const RunOutcome& counted, ShardOutput* 
   }
 }
 
-// With several N, rank 0 checks every journal's header against its run before the first N is
-// counted, and every rank learns the verdict: a journal of another run ends every rank alike.
-void check_journals(const World& world, const Job& job) {
+// Before the first N is counted, rank 0 checks every N's run: its memory plan under the budget,
+// its journal (held by no other process; with several N, its header against the run), and every
+// rank learns the verdict: a run that cannot be done ends every rank alike, bad input with exit
+// 2 and one line from rank 0, rather than an abort of the job half-way through the N.
+void check_runs(const World& world, const Job& job) {
   int code = kOk;
   std::string message;
   if (world.root()) {
     try {
       // The engine every rank builds (mpi_count.cpp): make_engine of the options as given.
+      check_every_run(job.session, job.sizes, job.options, false, false);
       check_journal_headers(job.session, job.sizes,
                             [&job](int n, const RunSettings&) { return make_engine(n, job.options)->header(); });
     } catch (const std::invalid_argument& refused) {
@@ -150,7 +154,7 @@ void check_journals(const World& world, const Job& job) {
 // (`| head`), every rank ends quietly, as `nqueens count` does, instead of counting on; once
 // rank 0 could not write, every rank ends with its failure.
 int run_count(const World& world, const Job& job) {
-  check_journals(world, job);
+  check_runs(world, job);
   const std::unique_ptr<ShardOutput> output = claim_output(world, job);
   // Rank 0 alone writes journals; a directory it cannot create ends the job (exit 3).
   if (world.root() && job.session.checkpoint) create_journal_directory(*job.session.checkpoint, job.sizes.size());
@@ -194,9 +198,9 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
     apply_logging(job.args.log);
     job.sizes = parse_n_spec(job.args.spec);
     job.options = engine_options(job.args);
-    // The default budget is the node's: its ranks share the machine's memory.
-    if (job.options.memory_bytes == 0) job.options.memory_bytes = default_memory_budget(world.ranks_on_this_node());
     check_every_size(job.sizes, job.options);  // on every rank alike: one verdict, no communication
+    // The default budget is the node's: its ranks share the machine's memory.
+    settle_memory_budget(job.options, job.sizes, world.ranks_on_this_node());
     job.session = run_settings(job.args, job.sizes);
     mpi::emulated_latency();            // a test setting, checked like an option
   } catch (const CLI::Success& done) {  // --help, --version: rank 0 prints
@@ -232,9 +236,12 @@ int run_program(const World& world, int argc, char** argv) {
 // Any other failure is this rank's alone: it says so and ends the whole job (exit 3), so that
 // no other rank waits for it in a collective call.
 int main(int argc, char** argv) {
+  load_unwinder();
   World world(argc, argv);
   try {
     return run_program(world, argc, argv);
+  } catch (const std::bad_alloc&) {
+    mpi::abort_job(world, nqueens::shell::out_of_memory_advice(), kRuntime);
   } catch (const std::exception& error) {
     mpi::abort_job(world, error.what(), kRuntime);
   } catch (...) {

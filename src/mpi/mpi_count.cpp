@@ -102,6 +102,7 @@ class Role {
   role.wind_up(signal, grace_end);
   std::fflush(stdout);
   std::fflush(stderr);
+  shell::remove_interrupt_leftovers();
   std::_Exit(shell::interrupted_exit_code(signal));
 }
 

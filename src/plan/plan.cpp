@@ -216,15 +216,20 @@ void first_round(Sample& sample, UnitTimer& timer, const PlanOptions& options,
         static_cast<double>(std::min<std::size_t>(count, static_cast<std::size_t>(sampling_threads(options))));
     const double predicted = below * sample.next_weight(h, count) / parallel;
     // The advice covers every band left, at the same rate: enough for the whole first round.
-    if (seconds_since(start) + predicted > budget)
+    if (const double spent = seconds_since(start); spent + predicted > budget) {
+      // Nothing timed yet (the cheapest band): the setup alone took the budget, and the units
+      // are not to blame ("its costliest units take about 0 s each").
+      const std::string why = predicted <= 0 ? "setting up the sample took " + seconds_text(spent)
+                                             : "its costliest units take about " +
+                                                   seconds_text(predicted * parallel / static_cast<double>(count)) +
+                                                   " each by the rate of its cheaper ones";
       throw std::invalid_argument(
-          "N=" + std::to_string(sample.engine().n()) + " with the " + sample.engine().header().engine +
-          " engine: its costliest units take about " + seconds_text(predicted * parallel / static_cast<double>(count)) +
-          " each by the rate of its cheaper ones, more than a sampling budget of " + seconds_text(budget) +
-          " allows; give the plan at least " +
-          seconds_text(2 * (seconds_since(start) + first_units_seconds(sample, h, below, options))) +
+          "N=" + std::to_string(sample.engine().n()) + " with the " + sample.engine().header().engine + " engine: " +
+          why + ", more than a sampling budget of " + seconds_text(budget) + " allows; give the plan at least " +
+          seconds_text(2 * (spent + first_units_seconds(sample, h, below, options))) +
           " (--sample-seconds); a count would hold about " +
           format_bytes(sample.engine().planned_memory_bytes(options.threads)) + " per process beside the program");
+    }
     std::vector<std::size_t> wanted;
     for (std::size_t j = 0; j < sample.strata().size(); ++j) wanted.push_back(j == h ? count : sample.taken(j));
     sample.grow(timer, wanted);

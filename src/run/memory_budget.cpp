@@ -1,5 +1,6 @@
 #include "run/memory_budget.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -7,7 +8,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace nqueens {
@@ -27,6 +32,23 @@ std::invalid_argument bad_size(std::string_view text, std::string_view why) {
                                " (give a number and a unit K, M, G or T, e.g. 512M, 4G, 1.5GiB)");
 }
 
+// A whole number of a unit, exactly: through a double, 18446744073709551615 was rounded up to
+// 2^64 and refused as too large.
+std::uint64_t whole_size(std::string_view text, std::string_view digits, std::string_view unit_name) {
+  std::uint64_t number = 0;
+  const auto [stop, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+  if (error == std::errc::result_out_of_range) throw bad_size(text, "it does not fit 64 bits");
+  if (error != std::errc{} || stop != digits.data() + digits.size()) throw bad_size(text, "the number is malformed");
+  for (const Unit& unit : kUnits) {
+    if (unit.name != unit_name) continue;
+    if (number == 0) throw bad_size(text, "the budget must be at least one byte");
+    if (number > (std::numeric_limits<std::uint64_t>::max() >> unit.shift))
+      throw bad_size(text, "it does not fit 64 bits");
+    return number << unit.shift;
+  }
+  throw bad_size(text, "unknown unit '" + std::string(unit_name) + "'");
+}
+
 }  // namespace
 
 std::uint64_t parse_memory_size(std::string_view text) {
@@ -34,10 +56,13 @@ std::uint64_t parse_memory_size(std::string_view text) {
   const char* digits_end = text.data();
   while (digits_end != end && ((*digits_end >= '0' && *digits_end <= '9') || *digits_end == '.')) ++digits_end;
   if (digits_end == text.data()) throw bad_size(text, "it does not start with a number");
-  double number = 0;
-  const auto [stop, error] = std::from_chars(text.data(), digits_end, number, std::chars_format::fixed);
-  if (error != std::errc{} || stop != digits_end) throw bad_size(text, "the number is malformed");
+  const std::string_view digits(text.data(), static_cast<std::size_t>(digits_end - text.data()));
   const std::string_view unit_name(digits_end, static_cast<std::size_t>(end - digits_end));
+  if (digits.find('.') == std::string_view::npos) return whole_size(text, digits, unit_name);
+  if (unit_name.empty()) throw bad_size(text, "a fraction of a byte: give whole bytes, or a unit");
+  double number = 0;
+  const auto [stop, error] = std::from_chars(digits.data(), digits_end, number, std::chars_format::fixed);
+  if (error != std::errc{} || stop != digits_end) throw bad_size(text, "the number is malformed");
   for (const Unit& unit : kUnits) {
     if (unit.name != unit_name) continue;
     const double bytes = std::round(std::ldexp(number, unit.shift));
@@ -55,11 +80,93 @@ std::uint64_t physical_memory_bytes() {
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
 
-std::uint64_t default_memory_budget(int processes_on_machine) {
-  const std::uint64_t physical = physical_memory_bytes();
-  const std::uint64_t half = physical == 0 ? std::uint64_t{1} << 30 : physical / 2;
-  return half / static_cast<std::uint64_t>(std::max(processes_on_machine, 1));
+namespace {
+
+// The whole of a small file ("max\n", "VmSize: 1234 kB..."), or "" when it cannot be read.
+std::string small_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
+
+// A limit file's value: bytes, or 0 for "max", nothing or no number.
+std::uint64_t limit_value(std::string_view text) {
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc{} && end != text.data() ? value : 0;
+}
+
+// The address space this process may still map under RLIMIT_AS: the limit less what it has
+// mapped (VmSize), 0 when there is no limit.
+std::uint64_t address_space_left() {
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+  const auto most = static_cast<std::uint64_t>(limit.rlim_cur);
+  const std::string status = small_file("/proc/self/status");
+  const std::size_t at = status.find("VmSize:");
+  if (at == std::string::npos) return most;
+  std::string_view rest = std::string_view(status).substr(at + 7);
+  rest.remove_prefix(std::min(rest.find_first_not_of(" \t"), rest.size()));
+  const std::uint64_t mapped = limit_value(rest) << 10;  // in kB
+  return mapped < most ? most - mapped : 1;
+}
+
+}  // namespace
+
+std::uint64_t cgroup_memory_limit(std::string_view proc_cgroup, const std::string& root) {
+  std::uint64_t least = 0;
+  const auto take = [&least](std::uint64_t value) {
+    if (value != 0 && (least == 0 || value < least)) least = value;
+  };
+  for (std::size_t begin = 0; begin < proc_cgroup.size();) {
+    const std::size_t end = std::min(proc_cgroup.find('\n', begin), proc_cgroup.size());
+    const std::string_view line = proc_cgroup.substr(begin, end - begin);
+    begin = end + 1;
+    // "0::/path" (v2, one hierarchy) or "4:memory:/path" (v1, one per controller).
+    const std::size_t first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string_view::npos || second == std::string_view::npos) continue;
+    const std::string_view controllers = line.substr(first + 1, second - first - 1);
+    const bool v2 = controllers.empty();
+    if (!v2 && controllers.find("memory") == std::string_view::npos) continue;
+    const std::string base = v2 ? root : root + "/memory";
+    const char* const file = v2 ? "/memory.max" : "/memory.limit_in_bytes";
+    // The group and each group above it: the least limit on the way up holds.
+    for (std::string group(line.substr(second + 1));; group.erase(group.rfind('/'))) {
+      take(limit_value(small_file(base + group + file)));
+      if (group.empty() || group.rfind('/') == std::string::npos) break;
+    }
+  }
+  return least;
+}
+
+MemoryLimit memory_limit() {
+  MemoryLimit limit{physical_memory_bytes(), "physical memory"};
+  const auto take = [&limit](std::uint64_t bytes, const char* source) {
+    if (bytes != 0 && (limit.bytes == 0 || bytes < limit.bytes)) limit = {bytes, source};
+  };
+  take(cgroup_memory_limit(small_file("/proc/self/cgroup"), "/sys/fs/cgroup"), "the control group's memory limit");
+  take(address_space_left(), "the address space left under its limit (ulimit -v)");
+  return limit;
+}
+
+DefaultBudget default_budget(int processes_on_machine) {
+  const MemoryLimit limit = memory_limit();
+  const auto processes = static_cast<std::uint64_t>(std::max(processes_on_machine, 1));
+  DefaultBudget budget;
+  if (limit.bytes == 0) {
+    budget.bytes = (std::uint64_t{1} << 30) / processes;
+    budget.text = format_bytes(budget.bytes) + " (the system does not say how much memory there is)";
+  } else {
+    budget.bytes = std::max<std::uint64_t>(limit.bytes / 2 / processes, 1);
+    budget.text = format_bytes(budget.bytes) + ", half of " + limit.source + " (" + format_bytes(limit.bytes) + ")" +
+                  (processes > 1 ? " shared by " + std::to_string(processes) + " processes" : "");
+  }
+  budget.text += "; --memory SIZE sets another";
+  return budget;
+}
+
+std::uint64_t default_memory_budget(int processes_on_machine) { return default_budget(processes_on_machine).bytes; }
 
 std::uint64_t resolve_memory_budget(std::uint64_t requested) {
   return requested != 0 ? requested : default_memory_budget();

@@ -19,9 +19,31 @@ std::uint64_t parse_memory_size(std::string_view text);
 //! The machine's physical memory in bytes (0 when the system does not say).
 std::uint64_t physical_memory_bytes();
 
-//! The default budget: half the machine's physical memory, shared by `processes_on_machine`
-//! processes (the MPI ranks of one node); 1 GiB when the system does not say.
+//! The most memory this process may take, and what sets it: the least of the machine's
+//! physical memory, the address space it may still map (RLIMIT_AS, `ulimit -v`, less what it
+//! has mapped already) and its control group's limit (a container's, Slurm's --mem).
+struct MemoryLimit {
+  std::uint64_t bytes = 0;  //!< 0: the system does not say
+  std::string source;       //!< "physical memory", "the address-space limit (ulimit -v)", ...
+};
+MemoryLimit memory_limit();
+
+//! The memory limit of the control group whose line of /proc/self/cgroup is in `proc_cgroup`,
+//! under the cgroup file system mounted at `root` (/sys/fs/cgroup): the least of its and its
+//! ancestors' memory.max (cgroup v2) or memory.limit_in_bytes (v1); 0 when none is set.
+std::uint64_t cgroup_memory_limit(std::string_view proc_cgroup, const std::string& root);
+
+//! The default budget: half of memory_limit() (the rest is the program's, the allocator's and
+//! the system's), shared by `processes_on_machine` processes (the MPI ranks of one node); 1 GiB
+//! when the system does not say.
 std::uint64_t default_memory_budget(int processes_on_machine = 1);
+
+//! The default budget and where it comes from, for the log.
+struct DefaultBudget {
+  std::uint64_t bytes = 0;
+  std::string text;  //!< "9.4 GiB, half of physical memory (18.8 GiB); --memory SIZE sets another"
+};
+DefaultBudget default_budget(int processes_on_machine = 1);
 
 //! The budget a run of CountOptions::memory_bytes = `requested` has (0: the default).
 std::uint64_t resolve_memory_budget(std::uint64_t requested);

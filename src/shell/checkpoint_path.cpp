@@ -3,6 +3,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include "files/echo.hpp"
 #include "files/file_io.hpp"
@@ -12,20 +13,41 @@ namespace nqueens::shell {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// What --checkpoint names: nothing yet (also below a file, "file/j", which creating the directory
+// then says), or a file of some type. A path that cannot be looked at (a loop of symbolic links,
+// a name too long) is refused with the reason, not the file system library's raw text.
+fs::file_status checkpoint_status(const fs::path& checkpoint) {
+  std::error_code error;
+  const fs::file_status status = fs::status(checkpoint, error);
+  if (error && status.type() != fs::file_type::not_found)
+    throw std::invalid_argument("--checkpoint " + detail::shown_path(checkpoint) + ": " + error.message());
+  return status;
+}
+
+}  // namespace
+
 bool is_journal_directory(const fs::path& checkpoint, std::size_t sizes) {
   // A trailing separator leaves an empty file name: the user means a directory.
-  return sizes > 1 || checkpoint.filename().empty() || fs::is_directory(checkpoint);
+  return sizes > 1 || checkpoint.filename().empty() || fs::is_directory(checkpoint_status(checkpoint));
 }
 
 void check_checkpoint(const fs::path& checkpoint, std::size_t sizes) {
-  if (sizes > 1 && fs::exists(checkpoint) && !fs::is_directory(checkpoint))
-    throw std::invalid_argument("--checkpoint " + checkpoint.string() +
+  const fs::file_status status = checkpoint_status(checkpoint);
+  if (sizes > 1 && fs::exists(status) && !fs::is_directory(status))
+    throw std::invalid_argument("--checkpoint " + detail::shown_path(checkpoint) +
                                 " is a file; with several board sizes it names a directory that holds one journal "
                                 "per N (n18.journal, n19.journal, ...)");
 }
 
 void create_journal_directory(const fs::path& checkpoint, std::size_t sizes) {
-  if (is_journal_directory(checkpoint, sizes)) fs::create_directories(checkpoint);
+  if (!is_journal_directory(checkpoint, sizes)) return;
+  std::error_code error;
+  fs::create_directories(checkpoint, error);
+  if (error)
+    throw std::runtime_error("cannot create the journal directory " + detail::shown_path(checkpoint) + ": " +
+                             error.message());
 }
 
 fs::path journal_path(const fs::path& checkpoint, int n, std::size_t sizes) {

@@ -1,8 +1,12 @@
 #include "count_options.hpp"
 
+#include <pthread.h>
+
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
+
+#include <spdlog/spdlog.h>
 
 #include "checkpoint_path.hpp"
 #include "files/echo.hpp"
@@ -31,6 +35,13 @@ std::string check_shard_spec(const std::string& text) {
 // An empty file name would otherwise mean "none": --checkpoint "" a run without a journal,
 // --output "" the shard file on stdout, both without a word.
 std::string check_file_name(const std::string& text) { return text.empty() ? "the file name is empty" : ""; }
+
+// 0 stands for "chosen from N" inside (SearchArgs::split_depth's default); given on the command
+// line it is no depth any engine takes, and was silently taken for the default.
+std::string check_split_depth(const std::string& text) {
+  return detail::parse_whole<int>(text) == 0 ? "0 is no split depth (leave --split-depth out to have it chosen from N)"
+                                             : "";
+}
 
 // The most bytes `--units @FILE` reads: the ids of every unit of the largest run, one by one,
 // take a few MiB.
@@ -140,7 +151,8 @@ void add_search_options(CLI::App& command, SearchArgs& args) {
   command
       .add_option("--split-depth", args.split_depth,
                   "Rows fixed per work unit, for an engine that splits by rows (default: chosen from N)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::NonNegativeNumber)
+      ->check(check_split_depth);
 }
 
 CountOptions search_options(const SearchArgs& args) {
@@ -170,16 +182,17 @@ void add_board_sizes(CLI::App& command, std::string& spec, const std::string& wh
   });
 }
 
+void add_memory_option(CLI::App& command, std::string& memory, const std::string& help) {
+  command.add_option("--memory", memory, help)->type_name("SIZE")->check(check_memory_size);
+}
+
 void add_count_options(CLI::App& command, CountArgs& args) {
   add_board_sizes(command, args.spec, "Board sizes: N, a range A-B, or a list such as 8,10,12-14 (1..32)");
   command.add_option("-t,--threads", args.threads, "Worker threads (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
-  command
-      .add_option("--memory", args.memory,
-                  "Most memory a count may hold, e.g. 512M, 4G, 1.5GiB (default: half the machine's memory, "
-                  "shared by the ranks of a node under MPI)")
-      ->type_name("SIZE")
-      ->check(check_memory_size);
+  add_memory_option(command, args.memory,
+                    "Most memory a count may hold, e.g. 512M, 4G, 1.5GiB (default: half the memory the system "
+                    "allows, shared by the ranks of a node under MPI)");
   add_search_options(command, args.search);
   command.add_flag("--verify", args.verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(command, args.format);
@@ -225,6 +238,19 @@ void add_count_options(CLI::App& command, CountArgs& args) {
   add_logging_options(command, args.log);
 }
 
+std::string out_of_memory_advice() {
+  return "out of memory (std::bad_alloc): the system gave this process less memory than the command needed; "
+         "give --memory a smaller budget than the log's (--log-level info states it), or run where more memory is "
+         "allowed (ulimit -v, the container's or the batch job's memory limit)";
+}
+
+void load_unwinder() {
+  pthread_t thread{};
+  if (pthread_create(
+          &thread, nullptr, [](void*) -> void* { pthread_exit(nullptr); }, nullptr) == 0)
+    pthread_join(thread, nullptr);
+}
+
 void check_every_size(const std::vector<int>& sizes, const CountOptions& options) {
   for (const int n : sizes) choose_engine(n, options);
 }
@@ -234,6 +260,17 @@ CountOptions engine_options(const CountArgs& args) {
   options.threads = args.threads;
   if (!args.memory.empty()) options.memory_bytes = parse_memory_size(args.memory);
   return options;
+}
+
+void settle_memory_budget(CountOptions& options, const std::vector<int>& sizes, int processes_on_machine) {
+  if (options.memory_bytes != 0) return;
+  const DefaultBudget budget = default_budget(processes_on_machine);
+  options.memory_bytes = budget.bytes;
+  for (const int n : sizes)
+    if (choose_engine(n, options).memory_plan) {
+      spdlog::info("memory budget {}", budget.text);
+      return;
+    }
 }
 
 RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes) {

@@ -56,11 +56,31 @@ void add_board_sizes(CLI::App& command, std::string& spec, const std::string& wh
 //! The engine options those name (threads left at 0).
 CountOptions search_options(const SearchArgs& args);
 
+//! Registers --memory SIZE (checked by parse_memory_size) on `command`, bound to `memory`.
+void add_memory_option(CLI::App& command, std::string& memory, const std::string& help);
+
 //! Registers every `count` option on `command`, bound to `args`.
 void add_count_options(CLI::App& command, CountArgs& args);
 
-//! The engine's options: engine, symmetry, split depth and threads per process (0: every hardware thread).
+//! The engine's options: engine, symmetry, split depth, threads per process (0: every hardware
+//! thread) and --memory (0 when not given: see settle_memory_budget).
 CountOptions engine_options(const CountArgs& args);
+
+//! Without --memory, the default budget of one of `processes_on_machine` processes
+//! (default_budget), settled once before anything is allocated: the address space left under
+//! `ulimit -v` shrinks as the run maps memory, and every N must be planned under one budget.
+//! Where one of `sizes` has an engine whose memory is planned, the log says where it comes from.
+void settle_memory_budget(CountOptions& options, const std::vector<int>& sizes, int processes_on_machine = 1);
+
+//! What a program says when an allocation failed (std::bad_alloc) anywhere in a command: one
+//! line, with the way on, instead of a bare "std::bad_alloc" or an abort.
+std::string out_of_memory_advice();
+
+//! Makes glibc load its unwinder (libgcc_s) now, while memory is plentiful. It loads it on the
+//! first thread that ends through pthread_exit, and one that cannot (an address space used up
+//! under `ulimit -v`) aborts the process with "libgcc_s.so.1 must be installed for unwinding to
+//! work" instead of reporting std::bad_alloc. Each program's main() calls it first.
+void load_unwinder();
 
 //! Throws std::invalid_argument with the reason when an engine cannot count one of `sizes` with
 //! `options`: checked for every N before the first is counted, so that a list never fails halfway.

@@ -7,17 +7,19 @@
 
 #include "files/echo.hpp"
 #include "nqueens/unit_ranges.hpp"
+#include "signals.hpp"
 #include "standard_output.hpp"
 
 namespace nqueens::shell {
 
 ShardOutput::ShardOutput(const std::string& path, const detail::WritePolicy& policy) : path_(path) {
   if (path_.empty()) return;
-  try {
-    file_ = std::make_unique<detail::AtomicFile>(path_, policy);
-  } catch (const detail::FileInUse& busy) {
-    throw detail::FileInUse(std::string(busy.what()) + " (give each shard its own --output)");
-  }
+  file_ = std::make_unique<detail::AtomicFile>(path_, policy);
+  remove_on_interrupt(detail::temporary_path(file_->target()));
+}
+
+ShardOutput::~ShardOutput() {
+  if (file_) forget_on_interrupt(detail::temporary_path(file_->target()));
 }
 
 void ShardOutput::write(const RunOutcome& session, ShardSpec shard) {
@@ -35,6 +37,8 @@ void ShardOutput::write(const RunOutcome& session, ShardSpec shard) {
   const std::string text = shard_json(file);
   if (file_) {
     file_->write(text);
+    // Renamed away next: from then on the name may be another process's FILE.partial.
+    forget_on_interrupt(detail::temporary_path(file_->target()));
     file_->commit();
   } else {
     print_stdout(text);

@@ -24,6 +24,7 @@ class ShardOutput {
   //! reads. Throws std::invalid_argument for a path the policy refuses, std::runtime_error when
   //! FILE.partial cannot be created or another process holds it.
   ShardOutput(const std::string& path, const detail::WritePolicy& policy);
+  ~ShardOutput();
   ShardOutput(const ShardOutput&) = delete;
   ShardOutput& operator=(const ShardOutput&) = delete;
 

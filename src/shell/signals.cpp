@@ -1,7 +1,12 @@
 #include "signals.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <mutex>
+#include <vector>
 
 namespace nqueens::shell {
 
@@ -13,7 +18,26 @@ static_assert(std::atomic<int>::is_always_lock_free);
 
 extern "C" void on_interrupt(int signal) { received.store(signal, std::memory_order_relaxed); }
 
+std::mutex leftovers_lock;
+std::vector<std::filesystem::path> leftovers;  //!< guarded by leftovers_lock
+
 }  // namespace
+
+void remove_on_interrupt(const std::filesystem::path& path) {
+  const std::lock_guard<std::mutex> guard(leftovers_lock);
+  leftovers.push_back(path);
+}
+
+void forget_on_interrupt(const std::filesystem::path& path) {
+  const std::lock_guard<std::mutex> guard(leftovers_lock);
+  leftovers.erase(std::remove(leftovers.begin(), leftovers.end(), path), leftovers.end());
+}
+
+void remove_interrupt_leftovers() {
+  const std::lock_guard<std::mutex> guard(leftovers_lock);
+  for (const std::filesystem::path& path : leftovers) ::unlink(path.c_str());
+  leftovers.clear();
+}
 
 void catch_interrupts() {
   struct sigaction action = {};

@@ -12,12 +12,16 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
+#include "checkpoint_path.hpp"
 #include "console.hpp"
+#include "files/echo.hpp"
+#include "files/file_io.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "run/registry.hpp"
@@ -115,6 +119,7 @@ class Supervisor {
     if (progress) progress->finish();
     const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     report_interrupt("nqueens", signal, seconds, run_);
+    remove_interrupt_leftovers();
     std::fflush(stdout);
     std::_Exit(interrupted_exit_code(signal));
   }
@@ -174,13 +179,17 @@ class SetupWatch {
         stop_ = true;
         finished_signal_.wait_for(lock, kSetupGracePeriod, [this] { return finished_; });
         const double seconds = std::chrono::duration<double>(Clock::now() - settings_.run_start).count();
-        const std::string kept = settings_.checkpoint ? "; the journal " + settings_.checkpoint->string() +
-                                                            " is as it was: run the same command again to resume"
-                                                      : "";
+        // Only a journal that exists is one to resume: the setup may not have created it yet.
+        std::error_code unknown;  // never thrown here: this thread ends the process
+        const std::string kept = settings_.checkpoint && std::filesystem::exists(*settings_.checkpoint, unknown)
+                                     ? "; the journal " + settings_.checkpoint->string() +
+                                           " is as it was: run the same command again to resume"
+                                     : "";
         Console::err().line(
             fmt::format("nqueens: interrupted by {} after {:.1f} s, while setting up N={}; nothing "
                         "was counted{}",
                         signal_name(signal), seconds, n_, kept));
+        remove_interrupt_leftovers();
         std::fflush(stdout);
         std::_Exit(interrupted_exit_code(signal));
       }
@@ -245,6 +254,35 @@ CountOptions resume_options(int n, CountOptions options, const RunSettings& sett
 
 std::unique_ptr<Engine> make_run_engine(int n, const CountOptions& options, const RunSettings& settings) {
   return make_engine(n, resume_options(n, options, settings));
+}
+
+namespace {
+
+// Throws when another process holds `journal` (its count runs) or FILE.partial beside it (a
+// write that will rename its file over the journal).
+void check_journal_free(const std::filesystem::path& journal) {
+  const std::string option = "--checkpoint " + detail::shown_path(journal);
+  if (const std::string use = detail::locked_by_another(journal); !use.empty())
+    throw detail::FileInUse(option + " is " + use + ": nothing was counted");
+  const std::filesystem::path partial = detail::temporary_path(journal);
+  if (!detail::locked_by_another(partial).empty())
+    throw detail::FileInUse(option + " is being written by another nqueens process (it holds " +
+                            detail::shown_path(partial) + "): nothing was counted");
+}
+
+}  // namespace
+
+void check_every_run(const RunSettings& session, const std::vector<int>& sizes, const CountOptions& options,
+                     bool resumes, bool watched) {
+  for (const int n : sizes) {
+    const RunSettings settings = settings_for_size(session, n, sizes.size());
+    const auto plan = [&] { return memory_plan(n, resumes ? resume_options(n, options, settings) : options); };
+    if (watched)
+      SetupWatch(n, settings).run(plan);
+    else
+      plan();
+    if (settings.checkpoint) check_journal_free(*settings.checkpoint);
+  }
 }
 
 std::string journal_mismatch_advice(const std::filesystem::path& journal, std::string_view engine) {

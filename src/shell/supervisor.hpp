@@ -51,6 +51,16 @@ struct RunOutcome {
 //! that running the same command again resumes). Throws what make_engine throws.
 std::unique_ptr<Engine> make_run_engine(int n, const CountOptions& options, const RunSettings& settings);
 
+//! Everything about each N's run that can be checked before the first N is counted, so that a
+//! command is refused whole, not after hours of counting: the engine's memory plan under the
+//! budget (std::invalid_argument, as open_run would throw it) and a journal that another process
+//! holds or is writing (detail::FileInUse). `resumes`: `auto` takes the engine a journal was
+//! started with, as `nqueens count` does (make_run_engine); else the engine of the options as given.
+//! `watched`: each plan is made as count_run's setup is, stopped by an interrupt that ends the
+//! process at once (catch_interrupts() first): at N = 26 it takes half a minute.
+void check_every_run(const RunSettings& session, const std::vector<int>& sizes, const CountOptions& options,
+                     bool resumes = true, bool watched = true);
+
 //! What a refusal of `journal`, the journal of another run than one of `engine`, ends with:
 //! " (to resume it, give --engine dfs; to start a new run, give another --checkpoint file)".
 std::string journal_mismatch_advice(const std::filesystem::path& journal, std::string_view engine);

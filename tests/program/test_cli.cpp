@@ -741,6 +741,31 @@ TEST(CliRuntime, UnwritableStdoutExitsThreeWithTheReason) {
   }
 }
 
+// The textbook baseline, which bench runs first, on one thread and without a word, is left out
+// where its growth puts one run past a minute (from N = 18: minutes, months at N = 24), with a
+// warning that says so, and the engines are timed. `bench -n 24 --engines join` ran it first.
+TEST(CliRuntime, BenchLeavesOutABaselineItsCostModelPutsPastAMinute) {
+  const auto r = run({"bench", "-n", "18", "-t", "2", "-r", "1", "-w", "0", "--engine", "join", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.err.find("N=18: the textbook baseline is left out: one run of it would take about "), std::string::npos)
+      << describe(r);
+  const std::vector<Json> records = json_lines(r.out);
+  ASSERT_GE(records.size(), 2u) << describe(r);
+  EXPECT_TRUE(records[1]["vs_baseline"].is_null()) << r.out;
+  EXPECT_EQ(records[1]["total"], 666090624u) << r.out;
+}
+
+// --help and --version print through another path (CLI11's std::cout) and used to exit 0 on a
+// full disk.
+TEST(CliRuntime, UnwritableStdoutFailsHelpAndVersionToo) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--help"}, {"count", "--help"}, {"--version"}, {"check", "-h"}}) {
+    const auto r = run(args, harness::Options::stdout_to("/dev/full"));
+    EXPECT_EQ(r.exit_code, 3) << args[0] << "\n" << describe(r);
+    EXPECT_EQ(r.err, "nqueens: error: could not write to standard output: No space left on device\n") << describe(r);
+  }
+}
+
 // The first failed write ends the run: the sizes after it are never counted. N = 17 sits between
 // N = 8 and N = 16 so that the run would take seconds if it went on, but no time is measured:
 // the log says which sizes were started.
@@ -826,6 +851,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"SplitDepthOne", {"count", "-n", "8", "--split-depth", "1"}, "split depth"},
         BadInput{"SplitDepthNine", {"count", "-n", "8", "--split-depth", "9"}, "split depth"},
         BadInput{"SplitDepthNotANumber", {"count", "-n", "8", "--split-depth", "x"}, "--split-depth"},
+        // It was counted at the depth chosen from N, without a word.
+        BadInput{"SplitDepthZero", {"count", "-n", "12", "--split-depth", "0"}, "0 is no split depth"},
+        BadInput{"SplitDepthZeroPlan", {"plan", "-n", "12", "--split-depth", "00"}, "0 is no split depth"},
         BadInput{"SymmetryUnknown", {"count", "-n", "8", "--symmetry", "half"}, "--symmetry"},
         BadInput{"SymmetryTwice", {"count", "-n", "8", "--symmetry", "none", "--symmetry", "full"}, "--symmetry"},
         BadInput{"FormatUnknown", {"count", "-n", "8", "--format", "xml"}, "--format"},

@@ -334,6 +334,7 @@ TEST_F(InputsCli, UserTextEchoedInAnErrorIsCutShort) {
       {"count", "-n", "8", "--format", token},
       {"count", "-n", "8", token},
       {token, "-n", "8"},
+      {"check", token},  // echoed twice in full: as the file, and in the reason it cannot be read
   };
   for (const std::vector<std::string>& command : commands) expect_short_refusal(run(command));
   // A 1 MB token in a unit list file.
@@ -385,6 +386,27 @@ TEST_F(InputsCli, CheckpointThatIsAFifoIsRefusedWithoutWaitingOnIt) {
   ASSERT_TRUE(one) << "the program hung";
   expect_refused(*one, "is not a regular file");
   EXPECT_EQ(type_of(file("n8.journal")), S_IFIFO);
+}
+
+// A --checkpoint the file system cannot look at (a loop of symbolic links, a name too long) is
+// refused with the reason in one line, and a journal directory below a file says that it cannot
+// be created: all were the file system library's raw "filesystem error: status: ...".
+TEST_F(InputsCli, CheckpointPathsTheFileSystemRefusesAreSaidPlainly) {
+  fs::create_symlink("loop-b", file("loop-a"));
+  fs::create_symlink("loop-a", file("loop-b"));
+  std::ofstream(file("plain")) << "a file\n";
+  const std::string too_long(300, 'x');
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"count", "-n", "8", "--checkpoint", "loop-a/j"},
+        std::vector<std::string>{"count", "-n", "8,9", "--checkpoint", "loop-a/d"},
+        std::vector<std::string>{"count", "-n", "8", "--checkpoint", too_long},
+        std::vector<std::string>{"count", "-n", "8,9", "--checkpoint", too_long}})
+    expect_refused(run(args), "--checkpoint ");
+  const Outcome below = run({"count", "-n", "8,9", "--checkpoint", "plain/d", "-q"});
+  EXPECT_EQ(below.exit_code, 3) << describe(below);
+  EXPECT_EQ(below.err, "nqueens: error: cannot create the journal directory plain/d: Not a directory\n")
+      << describe(below);
+  EXPECT_EQ(below.out, "");
 }
 
 // ---- 7. merge: a directory, a device or a FIFO named as a shard file is bad input -------------

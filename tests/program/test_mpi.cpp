@@ -388,6 +388,10 @@ TEST_F(Mpi, BadInputExits2WithOneErrorLineAndNoOutput) {
       {"count", "-n", "12,3", "--engine", "join"},                        // an N the engine refuses
       {"count", "-n", "12", "--split-depth", "9"},
       {"count", "-n", "8", "--engine", "dfs", "--units", "99999", "--output", (dir_ / "u.json").string()},
+      // A budget too small for an N, found by rank 0 before any N is counted (it was every rank's
+      // abort half-way through, exit 3, with Open MPI's banner).
+      {"count", "-n", "17", "--memory", "2M"},
+      {"count", "-n", "8-16", "--memory", "100K"},
   };
   for (const std::vector<std::string>& args : bad) {
     const Outcome failed = ranks(3, args);

@@ -1,5 +1,6 @@
 // `nqueens plan` run as a user would: its text and JSON forms, and every bad input refused with
 // exit 2 and one line on stderr before anything is built or sampled.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,30 @@ TEST(PlanCli, RefusesABudgetTooSmallForTheCostliestUnits) {
   EXPECT_TRUE(contains(outcome.err, "costliest units take about")) << describe(outcome);
   EXPECT_TRUE(contains(outcome.err, "--sample-seconds")) << describe(outcome);
   EXPECT_TRUE(contains(outcome.err, "per process")) << "the memory a count would hold: " << describe(outcome);
+}
+
+// A budget the setup alone uses up says so: it used to blame units that "take about 0 s each".
+TEST(PlanCli, ABudgetTheSetupUsesUpSaysSo) {
+  // The join's setup at N = 20 (its quarter table's placements, the units' costs) takes well over
+  // the least budget there is.
+  const harness::Outcome outcome = run({"plan", "-n", "20", "--engine", "join", "--sample-seconds", "0.001"});
+  EXPECT_EQ(outcome.exit_code, 2) << describe(outcome);
+  ASSERT_EQ(lines_of(outcome.err).size(), 1u) << describe(outcome);
+  EXPECT_TRUE(contains(outcome.err, "setting up the sample took ")) << describe(outcome);
+  EXPECT_FALSE(contains(outcome.err, "take about 0 s")) << describe(outcome);
+}
+
+// A count under --memory can be planned: the plan's engine is built under that budget, and a
+// budget too small is refused as count refuses it. plan had no --memory.
+TEST(PlanCli, PlansACountUnderItsMemoryBudget) {
+  const harness::Outcome under =
+      run({"plan", "-n", "20", "--memory", "100M", "--sample-seconds", "0.5", "--format", "json"});
+  ASSERT_EQ(under.exit_code, 0) << describe(under);
+  EXPECT_LE(Json::parse(under.out)["counting_memory_bytes"].get<std::uint64_t>(), std::uint64_t{100} << 20)
+      << under.out;
+  const harness::Outcome refused = run({"plan", "-n", "14", "--memory", "100K"});
+  EXPECT_EQ(refused.exit_code, 2) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "cannot count N=14: a budget of 100.0 KiB is too small")) << describe(refused);
 }
 
 TEST(PlanCli, HelpHasExamples) {

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -355,6 +356,70 @@ TEST_F(ResumeCli, DamagedJournalIsRefusedWithExitCode3AndLeftAsItWas) {
   EXPECT_EQ(read_bytes(journal), bytes);
 }
 
+// ---- a command refused whole -------------------------------------------------------------
+
+// Every N's run is checked before the first is counted: a budget too small for N = 14 used to be
+// found after N = 8..13 were printed, one for N = 26 after N = 17 was counted into its journal.
+TEST_F(ResumeCli, ACommandIsRefusedWholeBeforeAnyNIsCounted) {
+  const fs::path journals = file("journals");
+  const std::vector<std::vector<std::string>> refused = {
+      {"count", "-n", "8-16", "--memory", "100K"},
+      {"count", "-n", "17,26", "--memory", "100M", "--checkpoint", journals.string()}};
+  for (const std::vector<std::string>& args : refused) {
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args[2] << "\n" << describe(r);
+    EXPECT_EQ(r.out, "") << args[2];
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << describe(r);
+    EXPECT_TRUE(contains(r.err, "nqueens: error: the join engine cannot count N=")) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(journals));
+}
+
+// A later N's journal that another process holds is found before the first N is counted too.
+TEST_F(ResumeCli, ALaterNsJournalInUseIsFoundBeforeAnyNIsCounted) {
+  const fs::path journals = file("journals");
+  fs::create_directories(journals);
+  const fs::path held = journals / "n9.journal";
+  write_bytes(held, "nqueens-journal 3 held by another count\n");
+  const int holder = ::open(held.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(flock(holder, LOCK_EX | LOCK_NB), 0);
+  const Outcome r = run({"count", "-n", "8,9", "--checkpoint", journals.string()});
+  ::close(holder);
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, held.string() + " is the journal of a count running in another nqueens process"))
+      << r.err;
+  EXPECT_FALSE(fs::exists(journals / "n8.journal"));
+}
+
+// ---- memory the system allows ----------------------------------------------------------------
+
+// `count` under a shell's `ulimit -v`: the default budget is half of the address space left, and
+// the log says so; it used to be half the physical memory whatever the limit, and the count
+// ended in std::bad_alloc or an abort.
+TEST_F(ResumeCli, TheDefaultBudgetKeepsWithinTheAddressSpaceLimit) {
+  const std::string command = std::string("ulimit -v 400000 && exec ") + NQUEENS_BINARY +
+                              " count -n 16 --engine join -t 2 --format csv --log-level info --no-progress";
+  const Outcome r = harness::run_program({"/bin/sh", "-c", command});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.err, "memory budget ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "half of the address space left under its limit (ulimit -v)")) << r.err;
+  EXPECT_TRUE(contains(r.out, "\n16,14772512,1846955,")) << r.out;
+}
+
+// Memory that runs out anyway (a budget given larger than the limit allows) ends in one line
+// that names --memory, exit 3: not a bare "std::bad_alloc", never an abort.
+TEST_F(ResumeCli, MemoryRunningOutIsOneLineThatNamesTheBudget) {
+  const std::string command = std::string("ulimit -v 200000 && exec ") + NQUEENS_BINARY +
+                              " count -n 23 --engine join -t 2 --memory 3G --no-progress";
+  const Outcome r = harness::run_program({"/bin/sh", "-c", command});
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << describe(r);
+  EXPECT_TRUE(contains(r.err, "nqueens: error: out of memory")) << r.err;
+  EXPECT_TRUE(contains(r.err, "--memory")) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
 // ---- check and --repair -----------------------------------------------------------
 
 TEST_F(ResumeCli, CheckSaysWholeDamagedOrNotAJournalByExitCode) {
@@ -382,6 +447,27 @@ TEST_F(ResumeCli, CheckSaysWholeDamagedOrNotAJournalByExitCode) {
   EXPECT_EQ(stranger.exit_code, 2) << describe(stranger);
   const Outcome mixed = run({"check", journal, file("notes.txt").string()});
   EXPECT_EQ(mixed.exit_code, 2) << describe(mixed);
+}
+
+// check's own stdout is treated as count's: a full disk is a runtime failure (exit 3) said once,
+// not a fault of each file checked (exit 2, one line per file); a reader that quits (`| head
+// -1`) ends it quietly with exit 0. Many files, so that the pipe closes while check still writes.
+TEST_F(ResumeCli, CheckTreatsItsStdoutAsCountDoes) {
+  const std::string journal = file("n10.journal").string();
+  count(10, {"--checkpoint", journal});
+  for (const char* format : {"text", "json"}) {
+    const Outcome r = harness::run_program({NQUEENS_BINARY, "check", journal, journal, "--format", format},
+                                           harness::Options::stdout_to("/dev/full"));
+    EXPECT_EQ(r.exit_code, 3) << format << "\n" << describe(r);
+    EXPECT_EQ(r.err, "nqueens: error: could not write to standard output: No space left on device\n") << describe(r);
+  }
+  std::vector<std::string> args = {NQUEENS_BINARY, "check"};
+  for (int copy = 0; copy < 400; ++copy) args.push_back(journal);
+  harness::Process reading(args);
+  reading.hang_up_after(1);
+  const Outcome quit = reading.wait();
+  EXPECT_EQ(quit.exit_code, 0) << describe(quit);
+  EXPECT_EQ(quit.err, "") << describe(quit);
 }
 
 TEST_F(ResumeCli, RepairKeepsACopyRewritesTheJournalAndEndsAtTheTotal) {
@@ -800,6 +886,27 @@ TEST_F(ResumeCli, SigtermDuringTheSetupEndsTheProcessAtOnce) {
   EXPECT_EQ(r->out, "");
 }
 
+// An interrupt during the setup leaves nothing behind: the shard file's FILE.partial, created
+// and locked before the setup, was left empty (9 runs of 9), and the message said that a journal
+// the setup had not yet created "is as it was".
+TEST_F(ResumeCli, SigtermDuringTheSetupLeavesNoFileAndNamesNoJournal) {
+  const fs::path output = file("s.json"), journal = file("j.journal");
+  harness::Process process = start({"count", "-n", "26", "--engine", "join", "-t", "2", "--shard", "1/1", "--output",
+                                    output.string(), "--checkpoint", journal.string(), "--log-level", "debug"},
+                                   dir_);
+  // The setup's last phases, after the shard file is claimed, last a few seconds.
+  ASSERT_TRUE(process.wait_for_stderr("setup: listing the units", std::chrono::seconds(120)));
+  EXPECT_TRUE(fs::exists(file("s.json.partial")));
+  process.signal(SIGTERM);
+  const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(5));
+  ASSERT_TRUE(r) << "still running 5 s after SIGTERM";
+  EXPECT_EQ(r->exit_code, 143) << describe(*r);
+  EXPECT_TRUE(contains(r->err, "while setting up N=26; nothing was counted\n")) << r->err;
+  EXPECT_FALSE(contains(r->err, "is as it was")) << r->err;
+  EXPECT_FALSE(fs::exists(file("s.json.partial")));
+  EXPECT_FALSE(fs::exists(journal));
+}
+
 // At split depth 2, N = 20 has units of many seconds each: none can finish in time, so the exit
 // must not wait for them.
 TEST_F(ResumeCli, SigtermDoesNotWaitForLongUnits) {
@@ -1041,8 +1148,8 @@ TEST_F(ShardCli, UnwritableOutputFailsBeforeAnythingIsCounted) {
 }
 
 // Two runs writing one --output at once: the second is refused while the first holds
-// FILE.partial. The first, interrupted, leaves FILE.partial behind unlocked (as a killed run
-// would), and the next run takes it over.
+// FILE.partial. The first, interrupted, removes it; what a killed run leaves behind, unlocked
+// (written here), the next run takes over.
 TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver) {
   const fs::path output = file("n18.json"), partial = file("n18.json.partial");
   harness::Process first =
@@ -1054,6 +1161,7 @@ TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver
   first.signal(SIGTERM);
   EXPECT_EQ(first.wait().exit_code, 143);
   EXPECT_FALSE(fs::exists(output));
+  EXPECT_FALSE(fs::exists(partial));
 
   write_bytes(partial, "what a killed run left");
   const Outcome third = run({"count", "-n", "10", "--shard", "1/1", "--output", output.string()});
@@ -1062,6 +1170,56 @@ TEST_F(ShardCli, SecondRunOnTheSameOutputIsRefusedAndALeftoverPartialIsTakenOver
   const Outcome merged = merge({output.string()}, {"--format", "csv"});
   ASSERT_EQ(merged.exit_code, 0) << describe(merged);
   EXPECT_TRUE(contains(merged.out, "\n10,724,92,724,92,")) << merged.out;
+}
+
+// The file a running count journals into is no other command's target: `count --output` and
+// `merge --missing` naming it used to rename their file over it, exit 0, and the count went on
+// appending to a deleted file, then said its units were saved there. Both are refused (exit 3,
+// nothing written), and the interrupted count's journal is still its journal.
+TEST_F(ShardCli, ALiveJournalIsNoOtherCommandsOutput) {
+  const fs::path journal = file("j.journal");
+  const std::vector<std::string> half = shards(8, 2);
+  harness::Process counting =
+      start({"count", "-n", "18", "--engine", "dfs", "-t", "1", "--checkpoint", journal.string()}, dir_);
+  while ((!fs::exists(journal) || fs::file_size(journal) == 0) && !counting.ended())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const std::string in_use = journal.string() + " is the journal of a count running in another nqueens process";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"count", "-n", "14", "--units", "1", "--output", journal.string()},
+        std::vector<std::string>{"merge", half[0], "--missing", journal.string()}}) {
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 3) << args[0] << "\n" << describe(r);
+    EXPECT_TRUE(contains(r.err, in_use)) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(file("j.journal.partial")));
+  counting.signal(SIGTERM);
+  const Outcome stopped = counting.wait();
+  EXPECT_EQ(stopped.exit_code, 143) << describe(stopped);
+  const Outcome checked = run({"check", journal.string()});
+  EXPECT_EQ(checked.exit_code, 1) << describe(checked);  // an incomplete journal, as the count said
+  EXPECT_TRUE(contains(checked.out, "status: incomplete")) << checked.out;
+}
+
+// Another run's live FILE.partial is no target either: written over, it became that run's shard
+// file, and that run's own shard was lost.
+TEST_F(ShardCli, ALiveTemporaryFileIsNoOtherCommandsOutput) {
+  const fs::path output = file("s.json"), partial = file("s.json.partial");
+  harness::Process first =
+      start({"count", "-n", "18", "--engine", "dfs", "-t", "1", "--shard", "1/1", "--output", output.string()}, dir_);
+  while (!fs::exists(partial) && !first.ended()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const Outcome second = run({"count", "-n", "8", "--units", "0-5", "--output", partial.string()});
+  EXPECT_EQ(second.exit_code, 3) << describe(second);
+  EXPECT_TRUE(contains(
+      second.err, partial.string() + " is the temporary file of another nqueens process writing " + output.string()))
+      << second.err;
+  EXPECT_FALSE(fs::exists(file("s.json.partial.partial")));
+  // A journal under that name is refused alike, and not created.
+  const Outcome third = run({"count", "-n", "8", "--checkpoint", output.string()});
+  EXPECT_EQ(third.exit_code, 3) << describe(third);
+  EXPECT_TRUE(contains(third.err, output.string() + " is being written by another nqueens process")) << third.err;
+  first.signal(SIGTERM);
+  EXPECT_EQ(first.wait().exit_code, 143);
+  EXPECT_FALSE(fs::exists(output));
 }
 
 // A tampered count is found by check and by merge, and count --units + merge recovers

@@ -1,6 +1,8 @@
 // The library's one write policy and atomic writer (files/file_io.hpp), and the echo of user text
 // in messages (files/echo.hpp), tested directly: what the program's tests cannot reach (a write
 // that fails half-way, a loop of links, a cut in the middle of a UTF-8 character).
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using nqueens::detail::AtomicFile;
+using nqueens::detail::FileInUse;
 using nqueens::detail::WritePolicy;
 
 std::string read_all(const fs::path& path) {
@@ -93,6 +96,63 @@ TEST_F(FileIo, InputsAreComparedByPathWhenTheyDoNotExistYet) {
   const WritePolicy partial{"--output", "the shard file", {{dir_ / "x.partial", "--checkpoint x.partial"}}};
   EXPECT_THROW(partial.target(dir_ / "x"), std::invalid_argument);
   EXPECT_EQ(policy.target(dir_ / "k"), dir_ / "k");
+}
+
+// A file held as another process's journal (its lock taken through another open file, as a
+// second process would hold it) is no target: refused, left byte for byte, no FILE.partial left.
+TEST_F(FileIo, AFileAnotherProcessHoldsIsNotWrittenOver) {
+  const fs::path target = dir_ / "j.journal";
+  std::ofstream(target) << "nqueens-journal 3 n=19\n";
+  const int holder = ::open(target.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(flock(holder, LOCK_EX | LOCK_NB), 0);
+  const WritePolicy policy{"--output", "the shard file", {}};
+  try {
+    nqueens::detail::write_file_atomically(target, "{}\n", policy);
+    ADD_FAILURE() << "wrote over a held file";
+  } catch (const FileInUse& busy) {
+    EXPECT_EQ(std::string(busy.what()), "--output " + target.string() +
+                                            " is the journal of a count running in another nqueens process: nothing "
+                                            "was written; give the shard file another name");
+  }
+  ::close(holder);
+  EXPECT_EQ(read_all(target), "nqueens-journal 3 n=19\n");
+  EXPECT_FALSE(fs::exists(dir_ / "j.journal.partial"));
+  nqueens::detail::write_file_atomically(target, "{}\n", policy);  // let go: written
+  EXPECT_EQ(read_all(target), "{}\n");
+}
+
+// Another write's live FILE.partial cannot be a target: renamed over, it became the first
+// write's file, and the first write's own content was lost.
+TEST_F(FileIo, ALiveTemporaryFileIsNoTarget) {
+  AtomicFile first(dir_ / "s.json");
+  first.write("first\n");
+  try {
+    nqueens::detail::write_file_atomically(dir_ / "s.json.partial", "second\n");
+    ADD_FAILURE() << "wrote over another write's temporary file";
+  } catch (const FileInUse& busy) {
+    EXPECT_NE(std::string(busy.what())
+                  .find("is the temporary file of another nqueens process writing " + (dir_ / "s.json").string()),
+              std::string::npos)
+        << busy.what();
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "s.json.partial.partial"));
+  first.commit();
+  EXPECT_EQ(read_all(dir_ / "s.json"), "first\n");
+}
+
+// A file that took the name while the write went on, and is held (a journal started there), is
+// not renamed over: the write fails and leaves it, and no FILE.partial.
+TEST_F(FileIo, AHeldFileThatTookTheNameMeanwhileIsNotRenamedOver) {
+  const fs::path target = dir_ / "out";
+  AtomicFile file(target);
+  file.write("late\n");
+  std::ofstream(target) << "nqueens-journal 3\n";
+  const int holder = ::open(target.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(flock(holder, LOCK_EX | LOCK_NB), 0);
+  EXPECT_THROW(file.commit(), FileInUse);
+  ::close(holder);
+  EXPECT_EQ(read_all(target), "nqueens-journal 3\n");
+  EXPECT_FALSE(fs::exists(dir_ / "out.partial"));
 }
 
 TEST(Echo, CutsLongTextAndEscapesControlCharacters) {

@@ -3,8 +3,13 @@
 // refusal, the execution order, a stopped setup, and the --memory sizes.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <span>
@@ -317,20 +322,58 @@ TEST(MemorySize, ParsesNumbersWithBinaryUnits) {
   EXPECT_EQ(parse_memory_size("2T"), std::uint64_t{2} << 40);
   EXPECT_EQ(parse_memory_size("64KiB"), std::uint64_t{64} << 10);
   EXPECT_EQ(parse_memory_size("1048576"), std::uint64_t{1} << 20);
+  // Whole numbers exactly, to the last byte 64 bits hold; a fraction of a byte is no size.
+  EXPECT_EQ(parse_memory_size("18446744073709551615"), std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(parse_memory_size("17179869183G"), ((std::uint64_t{1} << 34) - 1) << 30);
+  EXPECT_EQ(parse_memory_size("1.5K"), 1536u);
+  for (const char* bad : {"1.5", "0.4", "18446744073709551616", "17179869184G"})
+    EXPECT_THROW(parse_memory_size(bad), std::invalid_argument) << "'" << bad << "'";
   for (const char* bad :
        {"", "G", "abc", "4X", "4 G", "4g", "4GB", "0", "0.0M", "-1G", "1.5.3G", "1e9", "4Gi", "99999999999999999999T"})
     EXPECT_THROW(parse_memory_size(bad), std::invalid_argument) << "'" << bad << "'";
 }
 
-TEST(MemorySize, TheDefaultIsHalfThePhysicalMemoryPerProcess) {
+// Half of the least of the physical memory, the address space left and the control group's
+// limit (that last two change nothing on an unconfined machine).
+TEST(MemorySize, TheDefaultIsHalfTheMemoryLimitPerProcess) {
   const std::uint64_t physical = physical_memory_bytes();
   ASSERT_GT(physical, 0u);
-  EXPECT_EQ(default_memory_budget(), physical / 2);
-  EXPECT_EQ(default_memory_budget(4), physical / 2 / 4);
+  const MemoryLimit limit = memory_limit();
+  EXPECT_LE(limit.bytes, physical);
+  EXPECT_GT(limit.bytes, 0u);
+  EXPECT_NEAR(static_cast<double>(default_memory_budget()), static_cast<double>(limit.bytes / 2),
+              static_cast<double>(limit.bytes) / 100);  // the address space left moves as the test maps memory
+  EXPECT_LE(default_memory_budget(4), default_memory_budget() / 4 + 1);
+  EXPECT_NE(default_budget().text.find(limit.source), std::string::npos) << default_budget().text;
   EXPECT_EQ(resolve_memory_budget(0), default_memory_budget());
   EXPECT_EQ(resolve_memory_budget(12345), 12345u);
   EXPECT_EQ(format_bytes(1536), "1.5 KiB");
   EXPECT_EQ(format_bytes(512), "512 B");
+}
+
+// A container's or a batch job's limit is its control group's: the least of the group's and
+// its ancestors' (cgroup v2 memory.max, v1 memory.limit_in_bytes), "max" or a huge v1 value
+// meaning none. Read from a tree made here, shaped like /sys/fs/cgroup.
+TEST(MemorySize, TheControlGroupsLimitIsTheLeastOnTheWayUp) {
+  const std::filesystem::path root =
+      std::filesystem::temp_directory_path() / ("nqueens-cgroup-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(root);
+  const auto put = [](const std::filesystem::path& file, const std::string& text) {
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+  };
+  put(root / "v2" / "job" / "memory.max", "1073741824\n");
+  put(root / "v2" / "job" / "step" / "memory.max", "max\n");
+  EXPECT_EQ(cgroup_memory_limit("0::/job/step\n", (root / "v2").string()), std::uint64_t{1} << 30);
+  put(root / "v2" / "job" / "step" / "memory.max", "268435456\n");
+  EXPECT_EQ(cgroup_memory_limit("0::/job/step\n", (root / "v2").string()), std::uint64_t{1} << 28);
+  put(root / "v1" / "memory" / "memory.limit_in_bytes", "9223372036854771712\n");
+  put(root / "v1" / "memory" / "docker" / "memory.limit_in_bytes", "536870912\n");
+  EXPECT_EQ(cgroup_memory_limit("5:cpu:/\n4:memory:/docker\n", (root / "v1").string()), std::uint64_t{1} << 29);
+  EXPECT_EQ(cgroup_memory_limit("4:memory:/\n", (root / "v1").string()), std::uint64_t{9223372036854771712u});
+  EXPECT_EQ(cgroup_memory_limit("0::/\n", (root / "none").string()), 0u);
+  EXPECT_EQ(cgroup_memory_limit("", (root / "v2").string()), 0u);
+  std::filesystem::remove_all(root);
 }
 
 }  // namespace

@@ -260,6 +260,75 @@ TEST_F(JournalTest, OneProcessAtATime) {
   EXPECT_THROW(Journal second(path, header_), std::runtime_error);
 }
 
+// A write whose target is a journal being counted is refused, the journal left as it was: a
+// shard file renamed over it left the count appending to a deleted file.
+TEST_F(JournalTest, AJournalBeingCountedIsNoWritesTarget) {
+  const fs::path path = make_journal(3);
+  Journal journal(path, header_);
+  const std::string before = read_bytes(path);
+  try {
+    nqueens::detail::write_file_atomically(path, "{}\n");
+    ADD_FAILURE() << "wrote over a live journal";
+  } catch (const nqueens::detail::FileInUse& busy) {
+    EXPECT_NE(std::string(busy.what()).find("the journal of a count running in another nqueens process"),
+              std::string::npos)
+        << busy.what();
+  }
+  EXPECT_EQ(read_bytes(path), before);
+  EXPECT_FALSE(fs::exists(nqueens::detail::temporary_path(path)));
+  journal.append(counted(plan_, 3));
+  EXPECT_EQ(journal.units(), 4u);
+}
+
+// A journal is not started under a name another process is writing (it holds FILE.partial and
+// would rename its file over the journal): refused, and the file it would have created is not left.
+TEST_F(JournalTest, AJournalIsNotStartedWhereAnotherWriteWillLand) {
+  const fs::path path = dir_ / "run.journal";
+  nqueens::detail::AtomicFile writer(path);
+  try {
+    Journal journal(path, header_);
+    ADD_FAILURE() << "opened a journal another process is about to replace";
+  } catch (const nqueens::detail::FileInUse& busy) {
+    EXPECT_NE(std::string(busy.what()).find("is being written by another nqueens process"), std::string::npos)
+        << busy.what();
+  }
+  EXPECT_FALSE(fs::exists(path));
+}
+
+// A repair killed between its backup and its rewrite left the backup; the next repair of the
+// same bytes keeps that one instead of making a second identical FILE.damaged.1. A backup of
+// other bytes is kept apart as before.
+TEST_F(JournalTest, ARepairKilledAfterItsBackupLeavesNoSecondCopy) {
+  const fs::path path = make_journal(2);
+  const std::string damaged = read_bytes(path) + "damage\n" + record_line(counted(plan_, 2));
+  write_bytes(path, damaged);
+  const fs::path backup = dir_ / "run.journal.damaged";
+  write_bytes(backup, damaged);
+  {
+    Journal journal(path, header_, true);
+    ASSERT_TRUE(journal.repaired().has_value());
+    EXPECT_EQ(journal.repaired()->backup, backup);
+  }
+  EXPECT_EQ(read_bytes(backup), damaged);
+  EXPECT_FALSE(fs::exists(dir_ / "run.journal.damaged.1"));
+
+  write_bytes(path, damaged + "more damage\n");
+  Journal again(path, header_, true);
+  ASSERT_TRUE(again.repaired().has_value());
+  EXPECT_EQ(again.repaired()->backup, dir_ / "run.journal.damaged.1");
+  EXPECT_EQ(read_bytes(dir_ / "run.journal.damaged.1"), damaged + "more damage\n");
+}
+
+// --repair rewrites its own journal, whose lock it holds itself.
+TEST_F(JournalTest, RepairRewritesTheJournalItHolds) {
+  const fs::path path = make_journal(2);
+  write_bytes(path, read_bytes(path) + "damage\n" + record_line(counted(plan_, 2)));
+  Journal journal(path, header_, true);
+  ASSERT_TRUE(journal.repaired().has_value());
+  EXPECT_EQ(journal.recorded().size(), 3u);
+  EXPECT_THROW(Journal second(path, header_), nqueens::detail::FileInUse);
+}
+
 TEST_F(JournalTest, SealedJournalIgnoresLaterAppends) {
   const fs::path path = make_journal(0);
   {
