@@ -44,6 +44,9 @@ std::uint64_t resident_bytes() {
 
 // Each band's measurements, costliest first: what a plan's estimate and its bar are made of.
 void log_bands(const plan::RunPlan& plan) {
+  for (const plan::PilotUnit& unit : plan.pilots)
+    spdlog::debug("pilot: weight {:.4g}, {:.4g} s counting, {:.4g} s preparing", unit.weight, unit.cpu_seconds,
+                  unit.prepare_seconds);
   for (std::size_t h = 0; h < plan.bands.size(); ++h) {
     const plan::BandPlan& band = plan.bands[h];
     spdlog::debug(

@@ -36,6 +36,9 @@ constexpr double kLeastRateStep = 0.09531017980432493;  // ln 1.1
 // and spends at most this share of the budget: the rest is for the sample proper.
 constexpr double kPilotClimb = 4;
 constexpr double kPilotShare = 0.25;
+// The heaviest pilot units whose trend stands for the strata where none is timed: the lighter
+// ones' time is mostly what every unit pays whatever its size, which says nothing of the bands.
+constexpr std::size_t kPilotFit = 4;
 // The relative sampling error assumed of bands that a plan could not time at all, when it advises
 // the budget that would time them: about what two units a band gave at N = 24 (0.10).
 constexpr double kAssumedSamplingError = 0.1;
@@ -78,28 +81,35 @@ class Sample {
   bool whole() const { return size() == engine_.unit_count(); }
 
   //! Times the cheapest band's lightest unit, then heavier ones, each about kPilotClimb times the
-  //! last one's weight, while the last one's rate says the next fits in `budget` and until they
-  //! weigh as much as the band's mean unit. Not a random sample, so never part of the estimate:
-  //! it predicts what the first round's units will take, and where not even the cheapest band's
-  //! first units fit, its heaviest unit's rate is all the plan has, carried to every band.
+  //! last one's weight, while the last one's time says the next fits in `budget` and until they
+  //! weigh as much as the band's mean unit; a later call climbs on from there. Not a random
+  //! sample, so never part of the estimate: it predicts what the first round's units will take,
+  //! and where not even the cheapest band's first units fit, it is all the plan has.
   void fly_pilot(UnitTimer& timer, double budget, std::chrono::steady_clock::time_point start) {
-    std::vector<std::size_t> ids = strata_.back().ids;
-    std::sort(ids.begin(), ids.end(),
-              [this](std::size_t a, std::size_t b) { return unit_weight(engine_, a) < unit_weight(engine_, b); });
-    const double mean = strata_.back().cost / static_cast<double>(ids.size());
-    for (auto next = ids.begin(); next != ids.end();) {
-      const std::size_t id = *next;
-      pilot_ = timer.count(std::span<const std::size_t>(&id, 1)).front();
+    if (pilot_order_.empty()) {
+      pilot_order_ = strata_.back().ids;
+      std::sort(pilot_order_.begin(), pilot_order_.end(),
+                [this](std::size_t a, std::size_t b) { return unit_weight(engine_, a) < unit_weight(engine_, b); });
+      // The lightest unit is counted twice and its second timing kept: the first pays for what
+      // every later unit finds ready (the threads' buffers, their first touch of the tables).
+      timer.count(std::span<const std::size_t>(&pilot_order_.front(), 1));
+    }
+    const double mean = strata_.back().cost / static_cast<double>(pilot_order_.size());
+    while (pilot_next_ < pilot_order_.size()) {
+      const std::size_t id = pilot_order_[pilot_next_];
       const double weight = unit_weight(engine_, id);
-      if (weight >= mean) break;
-      next = std::lower_bound(next + 1, ids.end(), kPilotClimb * weight,
-                              [this](std::size_t unit, double wanted) { return unit_weight(engine_, unit) < wanted; });
-      if (next == ids.end()) break;
-      const double predicted = pilot_spend_rate() * unit_weight(engine_, *next);
-      if (seconds_since(start) + predicted > budget) break;
+      if (!pilots_.empty() && seconds_since(start) + pilot_step_seconds(weight) > budget) break;
+      pilots_.push_back(timer.count(std::span<const std::size_t>(&id, 1)).front());
+      const auto heavier = std::lower_bound(
+          pilot_order_.begin() + static_cast<std::ptrdiff_t>(pilot_next_) + 1, pilot_order_.end(), kPilotClimb * weight,
+          [this](std::size_t unit, double wanted) { return unit_weight(engine_, unit) < wanted; });
+      pilot_next_ = weight >= mean ? pilot_order_.size() : static_cast<std::size_t>(heavier - pilot_order_.begin());
     }
     pilot_position_ = pilot_position();
   }
+
+  //! The pilot units timed, lightest first.
+  const std::vector<TimedUnit>& pilots() const { return pilots_; }
 
   //! Strata 0 .. untimed() - 1 are left untimed: estimated, never sampled.
   std::size_t untimed() const { return untimed_; }
@@ -165,12 +175,27 @@ class Sample {
       positions.push_back(static_cast<double>(j));
       rates.push_back(r);
     }
-    if (positions.empty() && pilot_.*clock > 0) {  // no stratum timed: the pilot, where it would lie
-      positions.push_back(pilot_position_);
-      rates.push_back(pilot_.*clock / unit_weight(engine_, pilot_.unit.id));
-    }
-    if (positions.empty()) return {0, 0};
+    if (positions.empty()) return pilot_rate(h, clock);
     return carried_rate(positions, rates, static_cast<double>(h), kLeastRateStep);
+  }
+
+  //! Where no stratum is timed: from three pilot units on, their rates' trend against the log of
+  //! their weight (a power law of time in weight), carried to stratum h's mean unit weight, from
+  //! the heaviest kPilotFit of them, the nearest the strata; with fewer, the heaviest pilot's
+  //! rate, placed among the strata by its weight (pilot_position).
+  CarriedRate pilot_rate(std::size_t h, double TimedUnit::*clock) const {
+    std::vector<double> logs, rates;
+    for (std::size_t i = pilots_.size(); i-- > 0 && logs.size() < kPilotFit;) {
+      if (!(pilots_[i].*clock > 0)) continue;
+      const double weight = unit_weight(engine_, pilots_[i].unit.id);
+      logs.push_back(std::log(weight));
+      rates.push_back(pilots_[i].*clock / weight);
+    }
+    if (logs.empty()) return {0, 0};
+    if (logs.size() < 3)
+      return carried_rate({&pilot_position_, 1}, {&rates.front(), 1}, static_cast<double>(h), kLeastRateStep);
+    const double mean = strata_[h].cost / static_cast<double>(strata_[h].ids.size());
+    return carried_rate(logs, rates, std::log(mean), kLeastRateStep);
   }
 
   //! Wall seconds per unit of weight that sampling stratum h costs, its preparation included: by
@@ -244,8 +269,9 @@ class Sample {
       double lines = 0;
       for (const TimedUnit& unit : taken_[j])
         lines += static_cast<double>(journal_record_line(engine_.header(), unit.unit).size());
-      const double line = taken(j) > 0 ? lines / static_cast<double>(taken(j))
-                                       : static_cast<double>(journal_record_line(engine_.header(), pilot_.unit).size());
+      const double line = taken(j) > 0
+                              ? lines / static_cast<double>(taken(j))
+                              : static_cast<double>(journal_record_line(engine_.header(), pilots_.back().unit).size());
       bytes += line * static_cast<double>(strata_[h].ids.size());
     }
     return static_cast<std::uint64_t>(std::llround(bytes));
@@ -294,8 +320,18 @@ class Sample {
     return sample;
   }
 
+  // What the next pilot unit, of `weight`, may take: the last one's time times the square of
+  // their weights' ratio. Time grows faster than the cost model's weight among the light units
+  // (N = 26: 3.7 s for 1.4e14, 45 s for 5.7e14), and a pilot that passes its budget costs the
+  // whole plan its budget.
+  double pilot_step_seconds(double weight) const {
+    const TimedUnit& last = pilots_.back();
+    return (last.wall_seconds + last.prepare_seconds) * std::pow(weight / unit_weight(engine_, last.unit.id), 2);
+  }
+
   double pilot_spend_rate() const {
-    return (pilot_.wall_seconds + pilot_.prepare_seconds) / unit_weight(engine_, pilot_.unit.id);
+    return (pilots_.back().wall_seconds + pilots_.back().prepare_seconds) /
+           unit_weight(engine_, pilots_.back().unit.id);
   }
 
   // Where the pilot would lie among the strata, by its weight: the mean unit weight falls from
@@ -307,7 +343,7 @@ class Sample {
     const auto mean = [this](std::size_t h) { return strata_[h].cost / static_cast<double>(strata_[h].ids.size()); };
     const double fall = last > 0 ? std::log(mean(0) / mean(strata_.size() - 1)) / last : 0;
     const double beyond =
-        fall > 0 ? std::log(mean(strata_.size() - 1) / unit_weight(engine_, pilot_.unit.id)) / fall : 0;
+        fall > 0 ? std::log(mean(strata_.size() - 1) / unit_weight(engine_, pilots_.back().unit.id)) / fall : 0;
     return last + std::max(1.0, beyond);
   }
 
@@ -315,7 +351,9 @@ class Sample {
   std::vector<Stratum> strata_;
   std::vector<std::vector<TimedUnit>> taken_;  // per stratum, in draw order
   std::size_t untimed_ = 0;
-  TimedUnit pilot_;  // the heaviest pilot unit timed (fly_pilot)
+  std::vector<TimedUnit> pilots_;         // fly_pilot's, lightest first
+  std::vector<std::size_t> pilot_order_;  // the cheapest stratum's ids, lightest first
+  std::size_t pilot_next_ = 0;            // the next pilot's place in pilot_order_
   double pilot_position_ = 0;
 };
 
@@ -451,6 +489,8 @@ RunPlan plan_run(const Engine& engine, const PlanOptions& options) {
   plan.extrapolated_share =
       plan.thread.total > 0 ? sample.untimed_estimate(&TimedUnit::cpu_seconds).total / plan.thread.total : 0;
   plan.bands = sample.bands();
+  for (const TimedUnit& unit : sample.pilots())
+    plan.pilots.push_back({unit_weight(engine, unit.unit.id), unit.cpu_seconds, unit.prepare_seconds});
   plan.sample_seconds = seconds_since(start);
   // The automatic budget is the one the last round had; the first round may have taken more, up
   // to its own bound, to time every band it could.

@@ -44,6 +44,13 @@ struct BandPlan {
   bool extrapolated = false;   //!< no unit timed: the rate of the nearest cheaper band that was
 };
 
+//! One unit the pilot timed, for the log.
+struct PilotUnit {
+  double weight = 0;
+  double cpu_seconds = 0;
+  double prepare_seconds = 0;
+};
+
 struct RunPlan {
   std::size_t units = 0;
   std::size_t strata = 0;
@@ -73,7 +80,8 @@ struct RunPlan {
   //! error down to the repeatability. 0 where more sampling would not narrow it much.
   double advised_sample_seconds = 0;
   double advised_half_width = 0;
-  std::vector<BandPlan> bands;  //!< costliest first, as the strata
+  std::vector<BandPlan> bands;    //!< costliest first, as the strata
+  std::vector<PilotUnit> pilots;  //!< lightest first
 };
 
 //! Samples `engine`'s units and estimates its run. Throws std::invalid_argument for options out
