@@ -35,7 +35,7 @@ constexpr double kLeastRateStep = 0.09531017980432493;  // ln 1.1
 // The pilot (Sample::fly_pilot) climbs the cheapest band's units by this factor of weight a step,
 // and spends at most this share of the budget: the rest is for the sample proper.
 constexpr double kPilotClimb = 4;
-constexpr double kPilotShare = 0.25;
+constexpr double kPilotShare = 0.4;
 // The heaviest pilot units whose trend stands for the strata where none is timed: the lighter
 // ones' time is mostly what every unit pays whatever its size, which says nothing of the bands.
 constexpr std::size_t kPilotFit = 4;
@@ -198,6 +198,17 @@ class Sample {
     return carried_rate(logs, rates, std::log(mean), kLeastRateStep);
   }
 
+  //! What stratum h's next `count` units should take on one thread, preparation included: at
+  //! the spend rate of a timed stratum, or from the pilot as its next step would be, the time
+  //! growing faster than the weight (pilot_step_seconds).
+  double next_units_seconds(std::size_t h, std::size_t count) const {
+    if (taken(rate_source(h)) > 0) return spend_rate(h) * next_weight(h, count);
+    double seconds = 0;
+    for (std::size_t i = taken(h); i < std::min(taken(h) + count, strata_[h].ids.size()); ++i)
+      seconds += pilot_step_seconds(unit_weight(engine_, strata_[h].ids[i]));
+    return seconds;
+  }
+
   //! Wall seconds per unit of weight that sampling stratum h costs, its preparation included: by
   //! its rate source, or the pilot where no stratum is timed.
   double spend_rate(std::size_t h) const {
@@ -320,13 +331,14 @@ class Sample {
     return sample;
   }
 
-  // What the next pilot unit, of `weight`, may take: the last one's time times the square of
-  // their weights' ratio. Time grows faster than the cost model's weight among the light units
-  // (N = 26: 3.7 s for 1.4e14, 45 s for 5.7e14), and a pilot that passes its budget costs the
-  // whole plan its budget.
+  // What the next pilot unit, of `weight`, may take: the last one's time times their weights'
+  // ratio to the power 1.5. Time grows faster than the cost model's weight from one pilot unit to
+  // the next (N = 26: 3.7 s for 1.4e14, 45 s for 5.7e14, which a linear prediction put at 16 s),
+  // and a pilot that passes its budget costs the whole plan its budget; the square would stop
+  // the pilot at the first gap in the light units' weights (N = 28: from 1.3e11 to 3.8e12).
   double pilot_step_seconds(double weight) const {
     const TimedUnit& last = pilots_.back();
-    return (last.wall_seconds + last.prepare_seconds) * std::pow(weight / unit_weight(engine_, last.unit.id), 2);
+    return (last.wall_seconds + last.prepare_seconds) * std::pow(weight / unit_weight(engine_, last.unit.id), 1.5);
   }
 
   double pilot_spend_rate() const {
@@ -365,12 +377,14 @@ double counting_seconds(const Sample& sample, std::size_t workers) {
 
 // What stratum h's first units would take, prepared and counted on the sampling threads, at
 // the spend rate of its rate source: the cheaper stratum's seconds per unit of weight, which
-// errs long, costlier units taking less per unit of weight.
+// errs long, costlier units taking less per unit of weight; or where none is timed, by the
+// pilot, as its next step would be (N = 26: two units of the cheapest band took 90 s on a busy
+// machine where the pilot's rate said under 50 s).
 double first_units_seconds(const Sample& sample, std::size_t h, const PlanOptions& options) {
   const std::size_t count = std::min(kFirstPerStratum, sample.strata()[h].ids.size());
   const double parallel =
       static_cast<double>(std::min<std::size_t>(count, static_cast<std::size_t>(sampling_threads(options))));
-  return sample.spend_rate(h) * sample.next_weight(h, count) / parallel;
+  return sample.next_units_seconds(h, count) / parallel;
 }
 
 // The first units of every band, the cheapest band first, each band's predicted, preparation
