@@ -61,9 +61,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // The units counted so far, by stratum, and the estimates they give. A stratum with none
-// counted (extrapolated) takes the rate of the nearest cheaper stratum that has some: the first
-// round times the cheapest stratum first and stops at the first one it cannot afford, so the
-// strata not timed are the costliest ones, 0 .. untimed() - 1.
+// counted (extrapolated) takes a rate carried from those with some (their trend, carried_rate),
+// or from the pilot where none has: the first round times the cheapest stratum first and stops
+// at the first one it cannot afford, so the strata not timed are the costliest ones,
+// 0 .. untimed() - 1.
 class Sample {
  public:
   Sample(const Engine& engine, std::vector<Stratum> strata) : engine_(engine), strata_(std::move(strata)) {
