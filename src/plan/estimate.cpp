@@ -1,5 +1,6 @@
 #include "plan/estimate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -14,8 +15,6 @@ double ratio(const StratumSample& stratum) {
   }
   return weight > 0 ? seconds / weight : 0;
 }
-
-namespace {
 
 Estimate stratum_estimate(const StratumSample& stratum) {
   const std::size_t n = stratum.drawn.size();
@@ -35,8 +34,6 @@ Estimate stratum_estimate(const StratumSample& stratum) {
   return {r * stratum.weight, std::sqrt(variance)};
 }
 
-}  // namespace
-
 Estimate stratified_ratio_estimate(std::span<const StratumSample> strata) {
   double total = 0, variance = 0;
   for (const StratumSample& stratum : strata) {
@@ -45,6 +42,48 @@ Estimate stratified_ratio_estimate(std::span<const StratumSample> strata) {
     variance += part.standard_error * part.standard_error;
   }
   return {total, std::sqrt(variance)};
+}
+
+namespace {
+
+// Fewer than three timed strata show no scatter about a line: the nearest one's rate, with an
+// error of a step per position carried.
+CarriedRate nearest_rate(std::span<const double> positions, std::span<const double> rates, double position,
+                         double least_step) {
+  std::size_t nearest = 0;
+  for (std::size_t i = 1; i < positions.size(); ++i)
+    if (std::abs(positions[i] - position) < std::abs(positions[nearest] - position)) nearest = i;
+  double step = least_step;
+  if (positions.size() == 2)
+    step = std::max(step, std::abs(std::log(rates[1] / rates[0]) / (positions[1] - positions[0])));
+  return {rates[nearest], std::expm1(step * std::abs(positions[nearest] - position))};
+}
+
+}  // namespace
+
+CarriedRate carried_rate(std::span<const double> positions, std::span<const double> rates, double position,
+                         double least_step) {
+  if (positions.empty() || positions.size() != rates.size())
+    throw std::invalid_argument("a rate is carried from at least one timed stratum");
+  if (positions.size() < 3) return nearest_rate(positions, rates, position, least_step);
+  const double n = static_cast<double>(positions.size());
+  double mean_x = 0, mean_y = 0;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    mean_x += positions[i] / n;
+    mean_y += std::log(rates[i]) / n;
+  }
+  double sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    sxx += std::pow(positions[i] - mean_x, 2);
+    sxy += (positions[i] - mean_x) * (std::log(rates[i]) - mean_y);
+  }
+  const double slope = sxy / sxx;
+  double squares = 0;
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    squares += std::pow(std::log(rates[i]) - mean_y - slope * (positions[i] - mean_x), 2);
+  const double scatter = std::sqrt(squares / (n - 2));
+  const double log_error = scatter * std::sqrt(1 + 1 / n + std::pow(position - mean_x, 2) / sxx);
+  return {std::exp(mean_y + slope * (position - mean_x)), std::expm1(std::max(log_error, least_step))};
 }
 
 double stated_standard_error(const Estimate& estimate, double repeatability) {

@@ -35,9 +35,29 @@ struct Estimate {
 //! r_h: seconds per unit of weight in a stratum's sample (0 for an empty sample).
 double ratio(const StratumSample& stratum);
 
+//! One stratum's estimate, r_h X_h with its standard error. Throws std::invalid_argument when no
+//! unit is counted, or one unit of several (its spread is unknown).
+Estimate stratum_estimate(const StratumSample& stratum);
+
 //! The estimate over every stratum. Throws std::invalid_argument when a stratum has no unit
 //! counted, or one unit counted of several (its spread is unknown).
 Estimate stratified_ratio_estimate(std::span<const StratumSample> strata);
+
+//! A rate carried to a stratum none of whose units could be timed.
+struct CarriedRate {
+  double rate = 0;            //!< seconds per unit of weight
+  double relative_error = 0;  //!< its relative standard error
+};
+
+//! The rate of the stratum at `position`, carried from the timed strata at `positions` (distinct)
+//! whose rates are `rates` (positive). From three timed strata on, the least-squares line through
+//! the logarithms of the rates against the positions, and its prediction error there: the scatter
+//! of the rates about the line, widened with the distance from the timed strata's centre, and at
+//! least `least_step` (a log). With fewer, the nearest timed stratum's rate, off by `least_step`
+//! (or the step between the two timed strata per position, when larger) per position carried.
+//! The relative error is e^(log error) - 1. Throws std::invalid_argument for no timed stratum.
+CarriedRate carried_rate(std::span<const double> positions, std::span<const double> rates, double position,
+                         double least_step);
 
 //! The standard error a plan states: the sampling error and, in quadrature, `repeatability` (a
 //! share of the total): the same units timed twice never take quite the same time, and a sample

@@ -3,16 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
-#include <string>
 #include <vector>
 
 #include "nqueens/journal.hpp"
 #include "plan/makespan.hpp"
 #include "plan/strata.hpp"
 #include "plan/unit_timer.hpp"
-#include "run/memory_budget.hpp"
 
 namespace nqueens::plan {
 
@@ -30,6 +27,21 @@ constexpr std::size_t kFirstPerStratum = 2;
 // How much a round may grow the sample, largest first: a round that would overrun the budget
 // is tried smaller before sampling stops.
 constexpr double kGrowths[] = {4, 2, 1.5, 1.25};
+// The least error of a rate carried to an untimed band, as a log, and per band carried where
+// fewer than three bands were timed: a factor of 1.1, the steepest trend of the rate across the
+// bands of whole plans of the join (N = 20: 4.3 times from the cheapest band to the costliest,
+// 1.10 a band; N = 24: 1.4 times, 1.02 a band; docs/performance.md, "Planning a run").
+constexpr double kLeastRateStep = 0.09531017980432493;  // ln 1.1
+// The pilot (Sample::fly_pilot) climbs the cheapest band's units by this factor of weight a step,
+// and spends at most this share of the budget: the rest is for the sample proper.
+constexpr double kPilotClimb = 4;
+constexpr double kPilotShare = 0.4;
+// The heaviest pilot units whose trend stands for the strata where none is timed: the lighter
+// ones' time is mostly what every unit pays whatever its size, which says nothing of the bands.
+constexpr std::size_t kPilotFit = 4;
+// The relative sampling error assumed of bands that a plan could not time at all, when it advises
+// the budget that would time them: about what two units a band gave at N = 24 (0.10).
+constexpr double kAssumedSamplingError = 0.1;
 
 void check(const PlanOptions& options) {
   if (options.threads < 1) throw std::invalid_argument("a plan needs at least 1 thread");
@@ -48,7 +60,11 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The units counted so far, by stratum, and the estimates they give.
+// The units counted so far, by stratum, and the estimates they give. A stratum with none
+// counted (extrapolated) takes a rate carried from those with some (their trend, carried_rate),
+// or from the pilot where none has: the first round times the cheapest stratum first and stops
+// at the first one it cannot afford, so the strata not timed are the costliest ones,
+// 0 .. untimed() - 1.
 class Sample {
  public:
   Sample(const Engine& engine, std::vector<Stratum> strata) : engine_(engine), strata_(std::move(strata)) {
@@ -65,14 +81,50 @@ class Sample {
   }
   bool whole() const { return size() == engine_.unit_count(); }
 
+  //! Times the cheapest band's lightest unit, then heavier ones, each about kPilotClimb times the
+  //! last one's weight, while the last one's time says the next fits in `budget` and until they
+  //! weigh as much as the band's mean unit; a later call climbs on from there. Not a random
+  //! sample, so never part of the estimate: it predicts what the first round's units will take,
+  //! and where not even the cheapest band's first units fit, it is all the plan has.
+  void fly_pilot(UnitTimer& timer, double budget, std::chrono::steady_clock::time_point start) {
+    if (pilot_order_.empty()) {
+      pilot_order_ = strata_.back().ids;
+      std::sort(pilot_order_.begin(), pilot_order_.end(),
+                [this](std::size_t a, std::size_t b) { return unit_weight(engine_, a) < unit_weight(engine_, b); });
+      // The lightest unit is counted twice and its second timing kept: the first pays for what
+      // every later unit finds ready (the threads' buffers, their first touch of the tables).
+      timer.count(std::span<const std::size_t>(&pilot_order_.front(), 1));
+    }
+    const double mean = strata_.back().cost / static_cast<double>(pilot_order_.size());
+    while (pilot_next_ < pilot_order_.size()) {
+      const std::size_t id = pilot_order_[pilot_next_];
+      const double weight = unit_weight(engine_, id);
+      if (!pilots_.empty() && seconds_since(start) + pilot_step_seconds(weight) > budget) break;
+      pilots_.push_back(timer.count(std::span<const std::size_t>(&id, 1)).front());
+      const auto heavier = std::lower_bound(
+          pilot_order_.begin() + static_cast<std::ptrdiff_t>(pilot_next_) + 1, pilot_order_.end(), kPilotClimb * weight,
+          [this](std::size_t unit, double wanted) { return unit_weight(engine_, unit) < wanted; });
+      pilot_next_ = weight >= mean ? pilot_order_.size() : static_cast<std::size_t>(heavier - pilot_order_.begin());
+    }
+    pilot_position_ = pilot_position();
+  }
+
+  //! The pilot units timed, lightest first.
+  const std::vector<TimedUnit>& pilots() const { return pilots_; }
+
+  //! Strata 0 .. untimed() - 1 are left untimed: estimated, never sampled.
+  std::size_t untimed() const { return untimed_; }
+  void leave_untimed(std::size_t strata) { untimed_ = strata; }
+
   //! Units each stratum would hold after growing the sample to `total` units, spread as sqrt(N_h)
   //! (the allocation that minimises the variance per second spent when strata carry equal weight
-  //! and a unit's spread grows with its cost): never fewer than now, never more than the stratum.
+  //! and a unit's spread grows with its cost): never fewer than now, never more than the stratum;
+  //! none in an untimed stratum.
   std::vector<std::size_t> targets(double total) const {
     double roots = 0;
     for (const Stratum& stratum : strata_) roots += std::sqrt(static_cast<double>(stratum.ids.size()));
     std::vector<std::size_t> wanted(strata_.size());
-    for (std::size_t h = 0; h < strata_.size(); ++h) {
+    for (std::size_t h = untimed_; h < strata_.size(); ++h) {
       const double units = static_cast<double>(strata_[h].ids.size());
       const auto share = static_cast<std::size_t>(std::ceil(total * std::sqrt(units) / roots));
       wanted[h] = std::clamp(share, std::min(taken(h) + 1, strata_[h].ids.size()), strata_[h].ids.size());
@@ -88,13 +140,12 @@ class Sample {
     return ids;
   }
 
-  //! The thread time those ids should take, by the current ratios.
+  //! The wall time, preparation included, that the additions for `wanted` should take on one
+  //! thread, at each stratum's own rate so far.
   double predicted_seconds(const std::vector<std::size_t>& wanted) const {
     double seconds = 0;
-    for (std::size_t h = 0; h < strata_.size(); ++h) {
-      const double r = ratio(stratum_sample(h, &TimedUnit::cpu_seconds));
-      for (std::size_t i = taken(h); i < wanted[h]; ++i) seconds += r * unit_weight(engine_, strata_[h].ids[i]);
-    }
+    for (std::size_t h = 0; h < strata_.size(); ++h)
+      if (wanted[h] > taken(h)) seconds += spend_rate(h) * next_weight(h, wanted[h] - taken(h));
     return seconds;
   }
 
@@ -106,8 +157,71 @@ class Sample {
     return weight;
   }
 
-  //! Stratum h's seconds per unit of weight so far.
-  double stratum_ratio(std::size_t h) const { return ratio(stratum_sample(h, &TimedUnit::cpu_seconds)); }
+  //! The nearest stratum from h towards the cheaper end with units counted (h itself if it has):
+  //! whose rates stand for h's.
+  std::size_t rate_source(std::size_t h) const {
+    std::size_t j = h;
+    while (j + 1 < strata_.size() && taken(j) == 0) ++j;
+    return j;
+  }
+
+  //! Stratum h's seconds per unit of weight by one of TimedUnit's clocks: its own sample's, or
+  //! where untimed, the timed strata's carried to it.
+  CarriedRate rate(std::size_t h, double TimedUnit::*clock) const {
+    if (h >= untimed_) return {ratio(stratum_sample(h, clock)), 0};
+    std::vector<double> positions, rates;
+    for (std::size_t j = untimed_; j < strata_.size(); ++j) {
+      const double r = ratio(stratum_sample(j, clock));
+      if (r <= 0) continue;  // a stratum timed at 0 s has no logarithm, and says nothing of a trend
+      positions.push_back(static_cast<double>(j));
+      rates.push_back(r);
+    }
+    if (positions.empty()) return pilot_rate(h, clock);
+    return carried_rate(positions, rates, static_cast<double>(h), kLeastRateStep);
+  }
+
+  //! Where no stratum is timed: from three pilot units on, their rates' trend against the log of
+  //! their weight (a power law of time in weight), carried to stratum h's mean unit weight, from
+  //! the heaviest kPilotFit of them, the nearest the strata; with fewer, the heaviest pilot's
+  //! rate, placed among the strata by its weight (pilot_position).
+  CarriedRate pilot_rate(std::size_t h, double TimedUnit::*clock) const {
+    std::vector<double> logs, rates;
+    for (std::size_t i = pilots_.size(); i-- > 0 && logs.size() < kPilotFit;) {
+      if (!(pilots_[i].*clock > 0)) continue;
+      const double weight = unit_weight(engine_, pilots_[i].unit.id);
+      logs.push_back(std::log(weight));
+      rates.push_back(pilots_[i].*clock / weight);
+    }
+    if (logs.empty()) return {0, 0};
+    if (logs.size() < 3)
+      return carried_rate({&pilot_position_, 1}, {&rates.front(), 1}, static_cast<double>(h), kLeastRateStep);
+    const double mean = strata_[h].cost / static_cast<double>(strata_[h].ids.size());
+    return carried_rate(logs, rates, std::log(mean), kLeastRateStep);
+  }
+
+  //! What stratum h's next `count` units should take on one thread, preparation included: at
+  //! the spend rate of a timed stratum, or from the pilot as its next step would be, the time
+  //! growing faster than the weight (pilot_step_seconds).
+  double next_units_seconds(std::size_t h, std::size_t count) const {
+    if (taken(rate_source(h)) > 0) return spend_rate(h) * next_weight(h, count);
+    double seconds = 0;
+    for (std::size_t i = taken(h); i < std::min(taken(h) + count, strata_[h].ids.size()); ++i)
+      seconds += pilot_step_seconds(unit_weight(engine_, strata_[h].ids[i]));
+    return seconds;
+  }
+
+  //! Wall seconds per unit of weight that sampling stratum h costs, its preparation included: by
+  //! its rate source, or the pilot where no stratum is timed.
+  double spend_rate(std::size_t h) const {
+    const std::size_t j = rate_source(h);
+    if (taken(j) == 0) return pilot_spend_rate();
+    double seconds = 0, weight = 0;
+    for (const TimedUnit& unit : taken_[j]) {
+      seconds += unit.wall_seconds + unit.prepare_seconds;
+      weight += unit_weight(engine_, unit.unit.id);
+    }
+    return weight > 0 ? seconds / weight : 0;
+  }
 
   //! Counts the additions and files each under its stratum.
   void grow(UnitTimer& timer, const std::vector<std::size_t>& wanted) {
@@ -118,19 +232,37 @@ class Sample {
       for (std::size_t i = taken(h); i < wanted[h]; ++i) taken_[h].push_back(find(timed, strata_[h].ids[i]));
   }
 
-  //! The estimate by one of TimedUnit's clocks.
-  Estimate estimate(double TimedUnit::*clock) const {
+  //! The timed strata's estimate by one of TimedUnit's clocks: the stratified ratio estimate.
+  Estimate timed_estimate(double TimedUnit::*clock) const {
     std::vector<StratumSample> samples;
-    for (std::size_t h = 0; h < strata_.size(); ++h) samples.push_back(stratum_sample(h, clock));
+    for (std::size_t h = untimed_; h < strata_.size(); ++h) samples.push_back(stratum_sample(h, clock));
     return stratified_ratio_estimate(samples);
   }
 
-  //! Every unit's thread time: measured where counted, r_h times its weight elsewhere; in the
-  //! engine's costliest-first order.
+  //! The untimed strata's estimate: each at the rate carried to it, with that rate's error. The
+  //! errors add up rather than in quadrature: one trend carried too far moves them all alike.
+  Estimate untimed_estimate(double TimedUnit::*clock) const {
+    Estimate estimate;
+    for (std::size_t h = 0; h < untimed_; ++h) {
+      const CarriedRate carried = rate(h, clock);
+      estimate.total += carried.rate * strata_[h].cost;
+      estimate.standard_error += carried.rate * strata_[h].cost * carried.relative_error;
+    }
+    return estimate;
+  }
+
+  //! Both together.
+  Estimate estimate(double TimedUnit::*clock) const {
+    const Estimate timed = timed_estimate(clock), untimed = untimed_estimate(clock);
+    return {timed.total + untimed.total, std::hypot(timed.standard_error, untimed.standard_error)};
+  }
+
+  //! Every unit's thread time: measured where counted, its stratum's rate times its weight
+  //! elsewhere; in the engine's costliest-first order.
   std::vector<double> unit_seconds() const {
     std::vector<double> seconds(engine_.unit_count());
     for (std::size_t h = 0; h < strata_.size(); ++h) {
-      const double r = ratio(stratum_sample(h, &TimedUnit::cpu_seconds));
+      const double r = rate(h, &TimedUnit::cpu_seconds).rate;
       for (const std::size_t id : strata_[h].ids) seconds[id] = r * unit_weight(engine_, id);
       for (const TimedUnit& unit : taken_[h]) seconds[unit.unit.id] = unit.cpu_seconds;
     }
@@ -140,14 +272,19 @@ class Sample {
     return ordered;
   }
 
-  //! The journal's bytes: its header line, and per stratum the mean record line of its sample.
+  //! The journal's bytes: its header line, and per stratum the mean record line of its sample
+  //! (of its rate source's, where untimed).
   std::uint64_t journal_bytes() const {
     double bytes = static_cast<double>(journal_header_line(engine_.header()).size());
     for (std::size_t h = 0; h < strata_.size(); ++h) {
+      const std::size_t j = rate_source(h);
       double lines = 0;
-      for (const TimedUnit& unit : taken_[h])
+      for (const TimedUnit& unit : taken_[j])
         lines += static_cast<double>(journal_record_line(engine_.header(), unit.unit).size());
-      bytes += lines / static_cast<double>(taken(h)) * static_cast<double>(strata_[h].ids.size());
+      const double line = taken(j) > 0
+                              ? lines / static_cast<double>(taken(j))
+                              : static_cast<double>(journal_record_line(engine_.header(), pilots_.back().unit).size());
+      bytes += line * static_cast<double>(strata_[h].ids.size());
     }
     return static_cast<std::uint64_t>(std::llround(bytes));
   }
@@ -158,6 +295,29 @@ class Sample {
     for (const auto& units : taken_)
       for (const TimedUnit& unit : units) seconds += unit.*clock;
     return seconds;
+  }
+
+  //! What each stratum measured and was estimated at.
+  std::vector<BandPlan> bands() const {
+    std::vector<BandPlan> bands;
+    for (std::size_t h = 0; h < strata_.size(); ++h) {
+      BandPlan band{strata_[h].ids.size(), taken(h), strata_[h].cost, 0, 0, 0, 0, h < untimed_};
+      if (band.extrapolated) {
+        const CarriedRate carried = rate(h, &TimedUnit::cpu_seconds);
+        band.thread_seconds = carried.rate * strata_[h].cost;
+        band.standard_error = band.thread_seconds * carried.relative_error;
+      } else {
+        const Estimate part = stratum_estimate(stratum_sample(h, &TimedUnit::cpu_seconds));
+        band.thread_seconds = part.total;
+        band.standard_error = part.standard_error;
+      }
+      for (const TimedUnit& unit : taken_[h]) {
+        band.prepare_seconds += unit.prepare_seconds;
+        band.counted_seconds += unit.cpu_seconds;
+      }
+      bands.push_back(band);
+    }
+    return bands;
   }
 
  private:
@@ -172,9 +332,42 @@ class Sample {
     return sample;
   }
 
+  // What the next pilot unit, of `weight`, may take: the last one's time times their weights'
+  // ratio to the power 1.5. Time grows faster than the cost model's weight from one pilot unit to
+  // the next (N = 26: 3.7 s for 1.4e14, 45 s for 5.7e14, which a linear prediction put at 16 s),
+  // and a pilot that passes its budget costs the whole plan its budget; the square would stop
+  // the pilot at the first gap in the light units' weights (N = 28: from 1.3e11 to 3.8e12).
+  double pilot_step_seconds(double weight) const {
+    const TimedUnit& last = pilots_.back();
+    return (last.wall_seconds + last.prepare_seconds) * std::pow(weight / unit_weight(engine_, last.unit.id), 1.5);
+  }
+
+  double pilot_spend_rate() const {
+    return (pilots_.back().wall_seconds + pilots_.back().prepare_seconds) /
+           unit_weight(engine_, pilots_.back().unit.id);
+  }
+
+  // Where the pilot would lie among the strata, by its weight: the mean unit weight falls from
+  // stratum to stratum by about the same factor, and a pilot lighter than the cheapest stratum's
+  // mean lies as many strata beyond it as that factor takes to reach its weight; never nearer
+  // than one beyond, as it is no random unit of that stratum.
+  double pilot_position() const {
+    const double last = static_cast<double>(strata_.size() - 1);
+    const auto mean = [this](std::size_t h) { return strata_[h].cost / static_cast<double>(strata_[h].ids.size()); };
+    const double fall = last > 0 ? std::log(mean(0) / mean(strata_.size() - 1)) / last : 0;
+    const double beyond =
+        fall > 0 ? std::log(mean(strata_.size() - 1) / unit_weight(engine_, pilots_.back().unit.id)) / fall : 0;
+    return last + std::max(1.0, beyond);
+  }
+
   const Engine& engine_;
   std::vector<Stratum> strata_;
   std::vector<std::vector<TimedUnit>> taken_;  // per stratum, in draw order
+  std::size_t untimed_ = 0;
+  std::vector<TimedUnit> pilots_;         // fly_pilot's, lightest first
+  std::vector<std::size_t> pilot_order_;  // the cheapest stratum's ids, lightest first
+  std::size_t pilot_next_ = 0;            // the next pilot's place in pilot_order_
+  double pilot_position_ = 0;
 };
 
 // The wall time of counting on `workers`, from the sample's estimate of every unit.
@@ -183,58 +376,42 @@ double counting_seconds(const Sample& sample, std::size_t workers) {
   return list_schedule_makespan(seconds, workers);
 }
 
-std::string seconds_text(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g s", seconds);
-  return text;
+// What stratum h's first units would take, prepared and counted on the sampling threads, at
+// the spend rate of its rate source: the cheaper stratum's seconds per unit of weight, which
+// errs long, costlier units taking less per unit of weight; or where none is timed, by the
+// pilot, as its next step would be (N = 26: two units of the cheapest band took 90 s on a busy
+// machine where the pilot's rate said under 50 s).
+double first_units_seconds(const Sample& sample, std::size_t h, const PlanOptions& options) {
+  const std::size_t count = std::min(kFirstPerStratum, sample.strata()[h].ids.size());
+  const double parallel =
+      static_cast<double>(std::min<std::size_t>(count, static_cast<std::size_t>(sampling_threads(options))));
+  return sample.next_units_seconds(h, count) / parallel;
 }
 
-// What the first units of bands h, h - 1, ..., 0 (all the first round has left) would take on
-// the sampling threads at `rate` seconds per unit of weight.
-double first_units_seconds(const Sample& sample, std::size_t h, double rate, const PlanOptions& options) {
-  double seconds = 0;
-  for (std::size_t j = h + 1; j-- > 0;) {
-    const std::size_t count = std::min(kFirstPerStratum, sample.strata()[j].ids.size());
-    const double parallel =
-        static_cast<double>(std::min<std::size_t>(count, static_cast<std::size_t>(sampling_threads(options))));
-    seconds += rate * sample.next_weight(j, count) / parallel;
-  }
-  return seconds;
-}
-
-// The first units of every band, the cheapest band first, each band's predicted from the rate of
-// the band below it (costlier units take less time per unit of cost, so the prediction errs
-// long): a band whose first units would pass the budget is refused before it starts, rather
-// than leaving the plan counting for hours at an N where one unit takes that long.
+// The first units of every band, the cheapest band first, each band's predicted, preparation
+// included, from what the band below it took (the cheapest band's from the pilot). A band that
+// would pass the budget is left untimed, and so is every costlier one: at an N where one unit
+// takes an hour the plan answers in its budget, from what it could time, rather than count for
+// hours.
 void first_round(Sample& sample, UnitTimer& timer, const PlanOptions& options,
                  std::chrono::steady_clock::time_point start) {
   const double budget = options.sample_seconds > 0 ? options.sample_seconds : kMostBudget;
-  double below = 0;  // seconds per unit of weight in the band below
+  sample.fly_pilot(timer, kPilotShare * budget, start);
   for (std::size_t h = sample.strata().size(); h-- > 0;) {
-    const std::size_t count = std::min(kFirstPerStratum, sample.strata()[h].ids.size());
-    const double parallel =
-        static_cast<double>(std::min<std::size_t>(count, static_cast<std::size_t>(sampling_threads(options))));
-    const double predicted = below * sample.next_weight(h, count) / parallel;
-    // The advice covers every band left, at the same rate: enough for the whole first round.
-    if (const double spent = seconds_since(start); spent + predicted > budget) {
-      // Nothing timed yet (the cheapest band): the setup alone took the budget, and the units
-      // are not to blame ("its costliest units take about 0 s each").
-      const std::string why = predicted <= 0 ? "setting up the sample took " + seconds_text(spent)
-                                             : "its costliest units take about " +
-                                                   seconds_text(predicted * parallel / static_cast<double>(count)) +
-                                                   " each by the rate of its cheaper ones";
-      throw std::invalid_argument(
-          "N=" + std::to_string(sample.engine().n()) + " with the " + sample.engine().header().engine + " engine: " +
-          why + ", more than a sampling budget of " + seconds_text(budget) + " allows; give the plan at least " +
-          seconds_text(2 * (spent + first_units_seconds(sample, h, below, options))) +
-          " (--sample-seconds); a count would hold about " +
-          format_bytes(sample.engine().planned_memory_bytes(options.threads)) + " per process beside the program");
+    if (seconds_since(start) + first_units_seconds(sample, h, options) > budget) {
+      sample.leave_untimed(h + 1);
+      return;
     }
     std::vector<std::size_t> wanted;
-    for (std::size_t j = 0; j < sample.strata().size(); ++j) wanted.push_back(j == h ? count : sample.taken(j));
+    for (std::size_t j = 0; j < sample.strata().size(); ++j)
+      wanted.push_back(j == h ? std::min(kFirstPerStratum, sample.strata()[j].ids.size()) : sample.taken(j));
     sample.grow(timer, wanted);
-    below = sample.stratum_ratio(h);
   }
+}
+
+// The automatic budget: kBudgetShare of the counting's predicted wall time, within its bounds.
+double automatic_budget(double counting_seconds) {
+  return std::clamp(kBudgetShare * counting_seconds, kLeastBudget, kMostBudget);
 }
 
 // Grows the sample round by round until the bar is narrow, every unit is counted, or the next
@@ -246,25 +423,53 @@ void sample_until_done(Sample& sample, UnitTimer& timer, const PlanOptions& opti
   while (!sample.whole()) {
     const Estimate thread = sample.estimate(&TimedUnit::cpu_seconds);
     if (z * thread.standard_error <= options.target_precision * thread.total) return;
-    const double budget = options.sample_seconds > 0
-                              ? options.sample_seconds
-                              : std::clamp(kBudgetShare * counting_seconds(sample, workers), kLeastBudget, kMostBudget);
+    const double budget =
+        options.sample_seconds > 0 ? options.sample_seconds : automatic_budget(counting_seconds(sample, workers));
     const double left = budget - seconds_since(start);
-    // On a busy machine a unit's wall time exceeds its CPU time, and preparing a unit comes on
-    // top of its count: the sample so far says by how much.
-    const double spent =
-        sample.counted_seconds(&TimedUnit::wall_seconds) + sample.counted_seconds(&TimedUnit::prepare_seconds);
-    const double waiting = std::max(1.0, spent / std::max(1e-9, sample.counted_seconds(&TimedUnit::cpu_seconds)));
     bool grown = false;
     for (const double growth : kGrowths) {
       const std::vector<std::size_t> wanted = sample.targets(growth * static_cast<double>(sample.size()));
-      if (sample.predicted_seconds(wanted) * waiting / sampling_threads(options) > left) continue;
+      if (sample.additions(wanted).empty()) return;  // every timed band counted whole
+      if (sample.predicted_seconds(wanted) / sampling_threads(options) > left) continue;
       sample.grow(timer, wanted);
       grown = true;
       break;
     }
     if (!grown) return;
   }
+}
+
+// Rounded up to two significant digits: the budget a user would type.
+double round_up_two_digits(double seconds) {
+  if (seconds <= 0) return 0;
+  const double unit = std::pow(10.0, std::floor(std::log10(seconds)) - 1);
+  return std::ceil(seconds / unit - 1e-9) * unit;
+}
+
+// A sampling budget that would narrow the bar, and the bar it would narrow to. With untimed
+// bands: what timing their first units would take on top of the time spent, after which their
+// error is a sampling error like the timed bands' (at their relative error). Otherwise: the
+// sampling error falls as the square root of the units counted, so (sampling error /
+// repeatability)^2 times the time spent brings it down to the repeatability, which no sample
+// narrows. No advice where that would not narrow the bar by a fifth.
+void advise(const Sample& sample, const PlanOptions& options, double spent, RunPlan& plan) {
+  const double z = two_sided_z(options.confidence);
+  const Estimate timed = sample.timed_estimate(&TimedUnit::cpu_seconds);
+  const Estimate untimed = sample.untimed_estimate(&TimedUnit::cpu_seconds);
+  const double floor = options.repeatability * plan.thread.total;
+  double seconds = 0, error = 0;
+  if (sample.untimed() > 0) {
+    seconds = spent;
+    for (std::size_t h = 0; h < sample.untimed(); ++h) seconds += first_units_seconds(sample, h, options);
+    const double relative = timed.total > 0 ? timed.standard_error / timed.total : kAssumedSamplingError;
+    error = std::hypot(timed.standard_error, relative * untimed.total, floor);
+  } else if (timed.standard_error > floor && floor > 0) {
+    seconds = spent * std::pow(timed.standard_error / floor, 2);
+    error = std::hypot(floor, floor);
+  }
+  if (z * error > 0.8 * plan.half_width) return;
+  plan.advised_sample_seconds = round_up_two_digits(seconds);
+  plan.advised_half_width = z * error;
 }
 
 }  // namespace
@@ -282,6 +487,7 @@ RunPlan plan_run(const Engine& engine, const PlanOptions& options) {
   plan.strata = sample.strata().size();
   plan.sampled_units = sample.size();
   plan.confidence = options.confidence;
+  plan.extrapolated_bands = sample.untimed();
   plan.thread = sample.estimate(&TimedUnit::cpu_seconds);
   plan.journal_thread = sample.estimate(&TimedUnit::wall_seconds);
   const double z = two_sided_z(options.confidence);
@@ -295,7 +501,19 @@ RunPlan plan_run(const Engine& engine, const PlanOptions& options) {
       plan.counting_seconds > 0 ? plan.thread.total / (static_cast<double>(workers) * plan.counting_seconds) : 1;
   plan.counting_memory_bytes = engine.planned_memory_bytes(options.threads);
   plan.journal_bytes = sample.journal_bytes();
+  plan.extrapolated_share =
+      plan.thread.total > 0 ? sample.untimed_estimate(&TimedUnit::cpu_seconds).total / plan.thread.total : 0;
+  plan.bands = sample.bands();
+  for (const TimedUnit& unit : sample.pilots())
+    plan.pilots.push_back({unit_weight(engine, unit.unit.id), unit.cpu_seconds, unit.prepare_seconds});
   plan.sample_seconds = seconds_since(start);
+  // The automatic budget is the one the last round had; the first round may have taken more, up
+  // to its own bound, to time every band it could.
+  plan.sample_budget_seconds =
+      options.sample_seconds > 0
+          ? options.sample_seconds
+          : std::min(kMostBudget, std::max(automatic_budget(plan.counting_seconds), plan.sample_seconds));
+  advise(sample, options, plan.sample_seconds, plan);
   return plan;
 }
 

@@ -4,10 +4,15 @@
 // thread count (unit_timer.hpp), and estimates the run's total thread time with an error bar
 // (estimate.hpp). The sample grows in rounds until the bar is narrow or the sampling budget is
 // spent: by default 2 % of the wall time the plan predicts, at least 3 s and at most a
-// minute. The rest follows from the estimate: the wall time of a list schedule over threads x
-// ranks workers (makespan.hpp), the engine's planned memory, the journal's size.
+// minute. A plan always answers within its budget: a band whose first units (their preparation
+// and their count, predicted from the cheaper bands) would pass it is not timed but estimated at
+// the rate of the nearest timed band, with an error that grows with the distance, and the plan
+// says how much more sampling would narrow its bar. The rest follows from the estimate: the wall
+// time of a list schedule over threads x ranks workers (makespan.hpp), the engine's planned
+// memory, the journal's size.
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "plan/estimate.hpp"
 #include "run/engine.hpp"
@@ -27,13 +32,35 @@ struct PlanOptions {
   double repeatability = 0.04;
 };
 
+//! One cost band of a plan, for the log: what was measured in it and what it was estimated at.
+struct BandPlan {
+  std::size_t units = 0;
+  std::size_t sampled = 0;     //!< units timed; 0 where the band was extrapolated
+  double weight = 0;           //!< the cost model's weight of all its units
+  double thread_seconds = 0;   //!< its estimated thread time
+  double standard_error = 0;   //!< of thread_seconds: sampling, or extrapolation where not timed
+  double prepare_seconds = 0;  //!< the preparation of its timed units, summed (steady clock)
+  double counted_seconds = 0;  //!< the thread time of its timed units, summed
+  bool extrapolated = false;   //!< no unit timed: the rate of the nearest cheaper band that was
+};
+
+//! One unit the pilot timed, for the log.
+struct PilotUnit {
+  double weight = 0;
+  double cpu_seconds = 0;
+  double prepare_seconds = 0;
+};
+
 struct RunPlan {
   std::size_t units = 0;
   std::size_t strata = 0;
   std::size_t sampled_units = 0;
-  double sampled_share = 0;   //!< of the estimated thread time, in the units counted
-  double sample_seconds = 0;  //!< wall time the sampling took
+  double sampled_share = 0;          //!< of the estimated thread time, in the units counted
+  double sample_seconds = 0;         //!< wall time the sampling took
+  double sample_budget_seconds = 0;  //!< the sampling budget: given, or the automatic one at the end
   double confidence = 0;
+  std::size_t extrapolated_bands = 0;  //!< bands none of whose units the budget could time
+  double extrapolated_share = 0;       //!< of the estimated thread time, in those bands
   //! The run's thread time: the sum over its units of the CPU time each takes on its thread.
   Estimate thread;
   //! The same sum by the steady clock, as a journal written now on this machine would add it up:
@@ -48,6 +75,13 @@ struct RunPlan {
   double efficiency = 0;                    //!< thread time / (workers x counting_seconds)
   std::uint64_t counting_memory_bytes = 0;  //!< Engine::planned_memory_bytes(threads)
   std::uint64_t journal_bytes = 0;          //!< a whole run's checkpoint journal
+  //! A sampling budget (--sample-seconds) that would narrow the bar to about
+  //! advised_half_width: timing the extrapolated bands, or enough units to bring the sampling
+  //! error down to the repeatability. 0 where more sampling would not narrow it much.
+  double advised_sample_seconds = 0;
+  double advised_half_width = 0;
+  std::vector<BandPlan> bands;    //!< costliest first, as the strata
+  std::vector<PilotUnit> pilots;  //!< lightest first
 };
 
 //! Samples `engine`'s units and estimates its run. Throws std::invalid_argument for options out

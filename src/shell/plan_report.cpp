@@ -53,11 +53,14 @@ nlohmann::ordered_json plan_json(const PlanRecord& record) {
   json["sampled_units"] = plan.sampled_units;
   json["sampled_share"] = plan.sampled_share;
   json["sample_seconds"] = plan.sample_seconds;
+  json["sample_budget_seconds"] = plan.sample_budget_seconds;
   json["setup_seconds"] = record.setup_seconds;
   json["confidence"] = plan.confidence;
   json["thread_seconds"] = plan.thread.total;
   json["thread_seconds_error"] = plan.half_width;
   json["thread_seconds_sampling_error"] = plan.thread.standard_error;
+  json["extrapolated_bands"] = plan.extrapolated_bands;
+  json["extrapolated_share"] = plan.extrapolated_share;
   json["journal_thread_seconds"] = plan.journal_thread.total;
   json["journal_thread_seconds_error"] = plan.journal_half_width;
   json["largest_unit_seconds"] = plan.largest_unit_seconds;
@@ -70,6 +73,8 @@ nlohmann::ordered_json plan_json(const PlanRecord& record) {
   json["program_memory_bytes"] = record.program_memory_bytes;
   json["journal_bytes"] = plan.journal_bytes;
   json["checkpoint_advised"] = wall > kCheckpointAdvisedSeconds;
+  json["advised_sample_seconds"] = plan.advised_sample_seconds;
+  json["advised_thread_seconds_error"] = plan.advised_half_width;
   return json;
 }
 
@@ -79,10 +84,20 @@ std::string plan_text(const nlohmann::ordered_json& r) {
   std::string text = fmt::format("N={}, {} engine, {}, {} x {}\n", count("n"), r["engine"].get<std::string>(),
                                  plural(count("work_units"), "work unit"), plural(count("threads"), "thread"),
                                  plural(count("ranks"), "rank"));
-  text += fmt::format("sampled:     {} in {} ({:.1f} % of the thread time) in {}; setup {}\n",
+  text += fmt::format("sampled:     {} in {} ({:.1f} % of the thread time) in {} of a {} budget; setup {}\n",
                       plural(count("sampled_units"), "unit"), plural(count("strata"), "cost band"),
                       100 * number("sampled_share"), duration_text(number("sample_seconds")),
-                      duration_text(number("setup_seconds")));
+                      duration_text(number("sample_budget_seconds")), duration_text(number("setup_seconds")));
+  if (count("extrapolated_bands") == count("strata"))
+    text += fmt::format(
+        "untimed:     all {}: not even the cheapest band's first units fit the budget; estimated from the rate of "
+        "its lightest units, with a wider error\n",
+        plural(count("strata"), "cost band"));
+  else if (count("extrapolated_bands") > 0)
+    text += fmt::format(
+        "untimed:     the {} costliest of the {} ({:.1f} % of the thread time): no unit of theirs fits the budget; "
+        "estimated from the cheaper bands' rates, with a wider error\n",
+        count("extrapolated_bands"), plural(count("strata"), "cost band"), 100 * number("extrapolated_share"));
   text += fmt::format("thread time: {} +- {} ({:.0f} % confidence), largest unit {}\n",
                       duration_text(number("thread_seconds")), duration_text(number("thread_seconds_error")),
                       100 * number("confidence"), duration_text(number("largest_unit_seconds")));
@@ -92,6 +107,11 @@ std::string plan_text(const nlohmann::ordered_json& r) {
   text += fmt::format("memory:      {} per process ({} counting, {} the program)\n", bytes_text(number("memory_bytes")),
                       bytes_text(number("counting_memory_bytes")), bytes_text(number("program_memory_bytes")));
   text += fmt::format("journal:     {} ({} records)\n", bytes_text(number("journal_bytes")), count("work_units"));
+  if (number("advised_sample_seconds") > 0)
+    text += fmt::format(
+        "advice:      sampling for about {} (--sample-seconds {:.10g}) would narrow the bar to about +- {}\n",
+        duration_text(number("advised_sample_seconds")), number("advised_sample_seconds"),
+        duration_text(number("advised_thread_seconds_error")));
   if (r["checkpoint_advised"].get<bool>())
     text += "advice:      a run this long is worth a --checkpoint journal (resumable after an interruption)\n";
   return text;

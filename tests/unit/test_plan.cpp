@@ -95,6 +95,36 @@ TEST(PlanEstimate, RefusesAStratumWhoseSpreadIsUnknown) {
   EXPECT_THROW(stratified_ratio_estimate(std::vector{StratumSample{5, 5, {{1, 1}}}}), std::invalid_argument);
 }
 
+// A band none of whose units was timed takes a rate carried from the timed ones. From three
+// timed bands: the line through their log rates, with its prediction error, worked by hand.
+TEST(PlanEstimate, CarriedRateFollowsTheTimedBandsTrend) {
+  // log rates 0, 1, 2 at positions 3, 2, 1: exactly a line, no scatter; the least step remains.
+  const std::vector<double> positions = {1, 2, 3}, exact = {std::exp(2.0), std::exp(1.0), 1};
+  const CarriedRate line = carried_rate(positions, exact, 0, 0.1);
+  EXPECT_NEAR(line.rate, std::exp(3.0), 1e-9);
+  EXPECT_NEAR(line.relative_error, std::expm1(0.1), 1e-12);
+  // log rates 0, 1, 0 at 1, 2, 3: slope 0, mean 1/3, residuals -1/3, 2/3, -1/3, s^2 = (2/3) / 1;
+  // at 0: s sqrt(1 + 1/3 + (0 - 2)^2 / 2) = sqrt(2/3 x 10/3) = sqrt(20) / 3.
+  const std::vector<double> bent = {1, std::exp(1.0), 1};
+  const CarriedRate scattered = carried_rate(positions, bent, 0, 0.1);
+  EXPECT_NEAR(scattered.rate, std::exp(1.0 / 3), 1e-9);
+  EXPECT_NEAR(scattered.relative_error, std::expm1(std::sqrt(20.0) / 3), 1e-9);
+  // Further out, a wider error.
+  EXPECT_GT(carried_rate(positions, bent, -5, 0.1).relative_error, scattered.relative_error);
+}
+
+// With fewer than three timed bands there is no scatter to go by: the nearest band's rate, off by
+// the least step, or the step between the two bands when larger, per band carried.
+TEST(PlanEstimate, CarriedRateFromOneOrTwoBands) {
+  const CarriedRate one = carried_rate(std::vector<double>{5}, std::vector<double>{2}, 2, std::log(1.5));
+  EXPECT_DOUBLE_EQ(one.rate, 2);
+  EXPECT_NEAR(one.relative_error, 1.5 * 1.5 * 1.5 - 1, 1e-12);
+  const CarriedRate two = carried_rate(std::vector<double>{3, 4}, std::vector<double>{4, 2}, 1, std::log(1.5));
+  EXPECT_DOUBLE_EQ(two.rate, 4);
+  EXPECT_NEAR(two.relative_error, 2.0 * 2.0 - 1, 1e-12) << "a factor 2 from band to band, carried 2 bands";
+  EXPECT_THROW(carried_rate(std::vector<double>{}, std::vector<double>{}, 0, 0.1), std::invalid_argument);
+}
+
 TEST(PlanEstimate, NormalQuantiles) {
   EXPECT_NEAR(two_sided_z(0.95), 1.959964, 1e-6);
   EXPECT_NEAR(two_sided_z(0.99), 2.575829, 1e-6);
@@ -122,6 +152,76 @@ TEST(PlanRun, RefusesBadOptions) {
   options = {};
   options.confidence = 1.5;
   EXPECT_THROW(plan_run(*engine, options), std::invalid_argument);
+}
+
+// The bands of a plan, costliest first: the untimed ones come first, carry no sample, and their
+// error grows with their distance from the cheapest of them; all add up to the plan's estimate.
+void expect_bands_add_up(const RunPlan& plan) {
+  ASSERT_EQ(plan.bands.size(), plan.strata);
+  double total = 0, extrapolated = 0, units = 0, sampled = 0;
+  for (std::size_t h = 0; h < plan.bands.size(); ++h) {
+    const BandPlan& band = plan.bands[h];
+    EXPECT_EQ(band.extrapolated, h < plan.extrapolated_bands) << "band " << h;
+    if (band.extrapolated) {
+      EXPECT_EQ(band.sampled, 0u) << "band " << h;
+      extrapolated += band.thread_seconds;
+      if (h > 0) {
+        EXPECT_GT(band.thread_seconds, 0) << "band " << h;
+        EXPECT_LT(band.standard_error / band.thread_seconds,
+                  plan.bands[h - 1].standard_error / plan.bands[h - 1].thread_seconds)
+            << "band " << h << ": one band nearer the timed ones, a narrower error";
+      }
+    } else {
+      EXPECT_GE(band.sampled, 1u) << "band " << h;
+    }
+    total += band.thread_seconds;
+    units += static_cast<double>(band.units);
+    sampled += static_cast<double>(band.sampled);
+  }
+  EXPECT_NEAR(total, plan.thread.total, 1e-9 * plan.thread.total);
+  EXPECT_NEAR(extrapolated, plan.extrapolated_share * plan.thread.total, 1e-9 * plan.thread.total);
+  EXPECT_EQ(units, static_cast<double>(plan.units));
+  EXPECT_EQ(sampled, static_cast<double>(plan.sampled_units));
+}
+
+// A budget that cannot time a single unit of any band answers all the same: the pilot (the
+// cheapest band's lightest unit, timed whatever the budget) gives a rate, every band is
+// estimated from it with an error that grows with its distance, and the plan says what budget
+// would narrow the bar. (A budget of a microsecond is spent before the first band could start,
+// on any machine.)
+TEST(PlanRun, AnswersABudgetTooSmallForAnyBand) {
+  for (const char* name : {"dfs", "join"}) {
+    const auto engine = engine_for(16, name);
+    PlanOptions options;
+    options.threads = 2;
+    options.sample_seconds = 1e-6;
+    const RunPlan plan = plan_run(*engine, options);
+    ASSERT_GT(plan.strata, 1u) << name;
+    EXPECT_EQ(plan.extrapolated_bands, plan.strata) << name;
+    EXPECT_EQ(plan.sampled_units, 0u) << name;
+    EXPECT_GT(plan.thread.total, 0) << name;
+    EXPECT_DOUBLE_EQ(plan.extrapolated_share, 1) << name;
+    EXPECT_GT(plan.half_width, plan.thread.total)
+        << name << ": carried over 16 bands, the bar is wider than the estimate";
+    EXPECT_DOUBLE_EQ(plan.sample_budget_seconds, 1e-6) << name;
+    EXPECT_GT(plan.advised_sample_seconds, plan.sample_seconds) << name;
+    EXPECT_GT(plan.advised_half_width, 0) << name;
+    EXPECT_LT(plan.advised_half_width, plan.half_width) << name;
+    EXPECT_GT(plan.largest_unit_seconds, 0) << name;
+    EXPECT_GT(plan.journal_bytes, 0u) << name;
+    expect_bands_add_up(plan);
+  }
+}
+
+// With the budget to time every band, none is extrapolated, and the bands still add up.
+TEST(PlanRun, TimesEveryBandItCanAfford) {
+  const auto engine = engine_for(14, "dfs");
+  PlanOptions options;
+  options.threads = 2;
+  const RunPlan plan = plan_run(*engine, options);
+  EXPECT_EQ(plan.extrapolated_bands, 0u);
+  EXPECT_DOUBLE_EQ(plan.extrapolated_share, 0);
+  expect_bands_add_up(plan);
 }
 
 // Every unit of a run counted by the plan's timer: the run's real thread time, by the clock the
@@ -178,6 +278,44 @@ TEST(PlanHonesty, SampleEstimateLiesWithinItsBarOfTheWholeRun) {
       EXPECT_LE(std::abs(estimate.total - population.total),
                 z * stated_standard_error(estimate, PlanOptions{}.repeatability))
           << name << " N=" << n << ": estimate " << estimate.total << " s, run " << population.total << " s";
+    }
+  }
+}
+
+// The same, with the costliest half of the bands left untimed, as a plan leaves those its budget
+// cannot afford: their time is their weight at the rate carried from the timed bands, whose
+// errors add up. The estimate must lie within the wider bar such a plan states.
+TEST(PlanHonesty, CarriedRatesLieWithinTheirBarOfTheWholeRun) {
+  const double z = two_sided_z(0.999);
+  for (const char* name : {"dfs", "join"}) {
+    for (int n = 14; n <= 16; ++n) {
+      const auto engine = engine_for(n, name);
+      const Population population = count_every_unit(*engine, 3);
+      const std::vector<Stratum> strata = make_strata(*engine, 16);
+      const std::size_t untimed = strata.size() / 2;
+      std::vector<StratumSample> timed;
+      std::vector<double> positions, rates;
+      for (std::size_t h = untimed; h < strata.size(); ++h) {
+        StratumSample sample{strata[h].ids.size(), strata[h].cost, {}};
+        const std::size_t drawn = std::min(std::max<std::size_t>(2, strata[h].ids.size() / 10), strata[h].ids.size());
+        for (std::size_t i = 0; i < drawn; ++i)
+          sample.drawn.push_back({unit_weight(*engine, strata[h].ids[i]), population.cpu_seconds[strata[h].ids[i]]});
+        positions.push_back(static_cast<double>(h));
+        rates.push_back(ratio(sample));
+        timed.push_back(sample);
+      }
+      Estimate estimate = stratified_ratio_estimate(timed);
+      double carried_error = 0;
+      for (std::size_t h = 0; h < untimed; ++h) {
+        const CarriedRate carried = carried_rate(positions, rates, static_cast<double>(h), std::log(1.1));
+        estimate.total += carried.rate * strata[h].cost;
+        carried_error += carried.rate * strata[h].cost * carried.relative_error;
+      }
+      estimate.standard_error = std::hypot(estimate.standard_error, carried_error);
+      EXPECT_LE(std::abs(estimate.total - population.total),
+                z * stated_standard_error(estimate, PlanOptions{}.repeatability))
+          << name << " N=" << n << ": estimate " << estimate.total << " +- " << estimate.standard_error << " s, run "
+          << population.total << " s";
     }
   }
 }
