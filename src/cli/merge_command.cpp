@@ -192,11 +192,13 @@ void refuse_other_kinds(const std::vector<std::string>& paths) {
     const std::string shown = detail::shown_path(path);
     switch (file_kind(path)) {
       case FileKind::journal:
-        throw std::invalid_argument(shown + " is a checkpoint journal, not a shard file: merge takes the files of " +
-                                    "`nqueens count --shard`; `nqueens check " + shown + "` reads a journal");
+        throw std::invalid_argument(fmt::format(
+            "{} is a checkpoint journal, not a shard file: merge takes the files of `nqueens count --shard`; "
+            "`nqueens check {}` reads a journal",
+            shown, shown));
       case FileKind::other:
-        throw std::invalid_argument(shown + " is not a shard file (nor a journal): merge takes the files of " +
-                                    "`nqueens count --shard`");
+        throw std::invalid_argument(fmt::format(
+            "{} is not a shard file (nor a journal): merge takes the files of `nqueens count --shard`", shown));
       case FileKind::shard_file:
       case FileKind::unreadable: break;  // read_shards() reads it, or says why it cannot
     }
