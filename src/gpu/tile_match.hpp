@@ -89,8 +89,9 @@ NQUEENS_HOST_DEVICE void build_planes(const TileJob& job, const MatchTile& tile,
       shared[word] = plane;
       continue;
     }
+    // Chunks may reach past bit 63 (eleven of 6 bits for 62-bit keys): no key has such bits.
     for (std::uint32_t i = 0; i < 32 && lane0 + i < job.stored_count; ++i)
-      if (((keys[job.stored_first + lane0 + i] >> bit) & 1u) == 0) plane |= 1u << i;
+      if (bit >= 64 || ((keys[job.stored_first + lane0 + i] >> bit) & 1u) == 0) plane |= 1u << i;
     const std::uint32_t chunk = bit / static_cast<std::uint32_t>(chunking.width);
     const std::uint32_t value = 1u << (bit % static_cast<std::uint32_t>(chunking.width));
     shared[kTileWords + ((chunk << chunking.width) + value) * kTileWords + word] = plane;

@@ -398,6 +398,9 @@ TEST_F(ResumeCli, ALaterNsJournalInUseIsFoundBeforeAnyNIsCounted) {
 // the log says so; it used to be half the physical memory whatever the limit, and the count
 // ended in std::bad_alloc or an abort.
 TEST_F(ResumeCli, TheDefaultBudgetKeepsWithinTheAddressSpaceLimit) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+#endif
   const std::string command = std::string("ulimit -v 400000 && exec ") + NQUEENS_BINARY +
                               " count -n 16 --engine join -t 2 --format csv --log-level info --no-progress";
   const Outcome r = harness::run_program({"/bin/sh", "-c", command});
@@ -410,6 +413,9 @@ TEST_F(ResumeCli, TheDefaultBudgetKeepsWithinTheAddressSpaceLimit) {
 // Memory that runs out anyway (a budget given larger than the limit allows) ends in one line
 // that names --memory, exit 3: not a bare "std::bad_alloc", never an abort.
 TEST_F(ResumeCli, MemoryRunningOutIsOneLineThatNamesTheBudget) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+#endif
   const std::string command = std::string("ulimit -v 200000 && exec ") + NQUEENS_BINARY +
                               " count -n 23 --engine join -t 2 --memory 3G --no-progress";
   const Outcome r = harness::run_program({"/bin/sh", "-c", command});
