@@ -52,7 +52,6 @@ bool TileBatch::add(std::size_t slot, join::KeyParts east, join::KeyParts west, 
   jobs_.push_back(job);
   slots_.push_back(slot);
   key_bits_ = std::max(key_bits_, key_bits);
-  pair_tests_ += std::uint64_t{job.stored_count} * job.query_count;
   return true;
 }
 
@@ -62,7 +61,6 @@ void TileBatch::clear() {
   tiles_.clear();
   slots_.clear();
   key_bits_ = 1;
-  pair_tests_ = 0;
 }
 
 std::vector<std::uint64_t> count_on_host(const TileBatch& batch, Chunking chunking, std::uint32_t threads) {

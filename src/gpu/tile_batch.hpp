@@ -35,7 +35,6 @@ class TileBatch {
   std::span<const std::size_t> slots() const { return slots_; }
   //! The widest key added.
   int key_bits() const { return key_bits_; }
-  std::uint64_t pair_tests() const { return pair_tests_; }
 
  private:
   std::span<std::uint64_t> keys_;
@@ -44,7 +43,6 @@ class TileBatch {
   std::vector<MatchTile> tiles_;
   std::vector<std::size_t> slots_;
   int key_bits_ = 1;
-  std::uint64_t pair_tests_ = 0;
 };
 
 //! Each job's weighted pairs, job by job as a device counts them (tile_match.hpp's steps for

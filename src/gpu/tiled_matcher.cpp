@@ -5,9 +5,9 @@
 namespace nqueens::gpu {
 
 TileBatch& TiledMatcher::current() {
-  std::vector<TileBatch>& batch = batches_[static_cast<std::size_t>(current_)];
-  if (batch.empty()) batch.emplace_back(key_storage(current_, batch_keys_));
-  return batch.front();
+  std::optional<TileBatch>& batch = batches_[static_cast<std::size_t>(current_)];
+  if (!batch) batch.emplace(key_storage(current_, batch_keys_));
+  return *batch;
 }
 
 void TiledMatcher::match(std::size_t slot, join::KeyParts east, join::KeyParts west, const join::PartWeights& weights,
@@ -30,7 +30,7 @@ void TiledMatcher::send_current() {
 }
 
 void TiledMatcher::collect(int buffer) {
-  TileBatch& batch = batches_[static_cast<std::size_t>(buffer)].front();
+  TileBatch& batch = *batches_[static_cast<std::size_t>(buffer)];
   const std::span<const std::uint64_t> counts = wait(buffer);
   for (std::size_t job = 0; job < batch.slots().size(); ++job) {
     const std::size_t slot = batch.slots()[job];

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -38,8 +39,8 @@ class TiledMatcher : public join::PairMatcher {
   void collect(int buffer);
 
   std::size_t batch_keys_;
-  std::array<std::vector<TileBatch>, 2> batches_;  // each empty until its buffer is first used
-  std::array<bool, 2> counting_{};                 // started and not yet collected
+  std::array<std::optional<TileBatch>, 2> batches_;  // each made when its buffer is first used
+  std::array<bool, 2> counting_{};                   // started and not yet collected
   int current_ = 0;
   std::vector<std::uint64_t> pairs_;  // by slot, since the last finish()
 };

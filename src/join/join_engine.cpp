@@ -51,7 +51,7 @@ class JoinUnitCounter final : public UnitCounter {
     if (id == plan_.units.size()) return rotation_tally(plan_.n);
     const join::JoinUnit& unit = plan_.units[id];
     join::JoinCount counted = counter_.count(unit);
-    counted.pairs += pairs_elsewhere(1)[0];
+    if (elsewhere_) counted.pairs += pairs_elsewhere(1)[0];
     return tally_of(unit, counted);
   }
 
@@ -65,11 +65,11 @@ class JoinUnitCounter final : public UnitCounter {
     for (const std::size_t id : ids) units_.push_back(plan_.units[id]);
     counts_.resize(ids.size());
     counter_.count_together(units_, counts_);
-    const std::span<const std::uint64_t> elsewhere = pairs_elsewhere(ids.size());
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      counts_[i].pairs += elsewhere[i];
-      tallies[i] = tally_of(units_[i], counts_[i]);
+    if (elsewhere_) {
+      const std::span<const std::uint64_t> elsewhere = pairs_elsewhere(ids.size());
+      for (std::size_t i = 0; i < ids.size(); ++i) counts_[i].pairs += elsewhere[i];
     }
+    for (std::size_t i = 0; i < ids.size(); ++i) tallies[i] = tally_of(units_[i], counts_[i]);
   }
 
  private:
@@ -80,10 +80,10 @@ class JoinUnitCounter final : public UnitCounter {
     return tally;
   }
 
-  // The pairs the matcher elsewhere counted for the last `units` units (zeros without one).
+  // The pairs the matcher elsewhere counted for the last `units` units (only with one).
   std::span<const std::uint64_t> pairs_elsewhere(std::size_t units) {
-    elsewhere_pairs_.assign(units, 0);
-    if (elsewhere_) elsewhere_->finish(elsewhere_pairs_);
+    elsewhere_pairs_.resize(units);
+    elsewhere_->finish(elsewhere_pairs_);
     return elsewhere_pairs_;
   }
 
