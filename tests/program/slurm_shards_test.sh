@@ -85,14 +85,15 @@ task 4 >task-4.log 2>&1 && fail "array task 4 of K=3 was accepted"
 expect_line task-4.log "array task 4 is not a shard of 1..3"
 
 # ---- the time limit: SIGTERM to the step, the task requeues itself, the rerun finishes ----------
-out="$work/runs/n17"
+out="$work/runs/n18"
 : >slurm.log
 rm -f "$FAKE_SLURM_LOG.step"
-task 1 N=17 K=2 SLURM_CPUS_PER_TASK=1 OUT_DIR="$out" >>limit.log 2>&1 &
+task 1 N=18 K=2 SLURM_CPUS_PER_TASK=1 OUT_DIR="$out" >>limit.log 2>&1 &
 runner=$!
 for _ in $(seq 200); do [[ -s "$FAKE_SLURM_LOG.step" ]] && break; sleep 0.05; done
 [[ -s "$FAKE_SLURM_LOG.step" ]] || fail "the step never started"
-sleep 0.5
+# Signalled once it counts (its journal exists): a fixed delay let a quick machine finish first.
+for _ in $(seq 400); do [[ -s "$out/shard-1.journal" ]] && break; sleep 0.01; done
 kill -TERM "$(cat "$FAKE_SLURM_LOG.step")"
 status=0
 wait "$runner" || status=$?
@@ -102,13 +103,13 @@ expect_line slurm.log "^scontrol requeue 1001_1$"
 [[ -f "$out/shard-1.journal" ]] || fail "no journal was kept in $out"
 
 # The requeued task: the same variables, one more start; it resumes and finishes.
-task 1 N=17 K=2 SLURM_CPUS_PER_TASK=1 SLURM_RESTART_COUNT=1 OUT_DIR="$out" >>limit.log 2>&1 ||
+task 1 N=18 K=2 SLURM_CPUS_PER_TASK=1 SLURM_RESTART_COUNT=1 OUT_DIR="$out" >>limit.log 2>&1 ||
   fail "the requeued task exited $?: $(cat limit.log)"
-expect_line limit.log "shard 1/2 of N=17 .*start 0"
-expect_line limit.log "shard 1/2 of N=17 .*start 1"
-task 2 N=17 K=2 SLURM_CPUS_PER_TASK=1 OUT_DIR="$out" >>limit.log 2>&1 || fail "shard 2/2 exited $?"
-"$binary" merge --verify --format json "$out"/shard-*.json >merged17.jsonl || fail "merge of N=17 exited $?"
-expect_line merged17.jsonl '"total":95815104[,}]'
+expect_line limit.log "shard 1/2 of N=18 .*start 0"
+expect_line limit.log "shard 1/2 of N=18 .*start 1"
+task 2 N=18 K=2 SLURM_CPUS_PER_TASK=1 OUT_DIR="$out" >>limit.log 2>&1 || fail "shard 2/2 exited $?"
+"$binary" merge --verify --format json "$out"/shard-*.json >merged18.jsonl || fail "merge of N=18 exited $?"
+expect_line merged18.jsonl '"total":666090624[,}]'
 
 # ---- a failure that is not the time limit is not requeued ----------------------------------------
 : >slurm.log
