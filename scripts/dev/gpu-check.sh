@@ -2,6 +2,7 @@
 # The gpu engine's device check, on a machine with an NVIDIA GPU: every result goes to one folder.
 #
 #   scripts/dev/gpu-check.sh [--build DIR] [--out DIR] [--gpu-upto N] [--cpu-upto N] [--threads T]
+#                            [--sample-upto N] [--cpu-sample-upto N] [--shards K]
 #
 #   --build DIR     where nqueens and tests/nqueens_tests are (default build/release)
 #   --out DIR       the results folder (default gpu-check-<date>)
@@ -9,6 +10,10 @@
 #   --cpu-upto N    the largest N timed on the CPU join for comparison (default 21; N = 22 takes
 #                   minutes even on 16 cores)
 #   --threads T     host threads for both engines (default: every core, nproc)
+#   --sample-upto N past --cpu-upto, up to N: one shard of --shards timed on the GPU, for an
+#                   estimate of the whole (shards carry about equal estimated work; default none)
+#   --cpu-sample-upto N  the same shard on the CPU join, past --cpu-upto up to N (default none)
+#   --shards K      the shards of a sampled N (default 16)
 #
 # Steps (each one logged to <out>/<step>.log, a summary line per step in <out>/summary.txt):
 #   facts      nvidia-smi, `nqueens version`
@@ -17,7 +22,9 @@
 #   units      every unit of N = 16..19, on the GPU and on the CPU join, compared from journals
 #   interrupt  SIGTERM 3 s into a GPU count of N = 21 with a journal: exit 143 within 2 s, then
 #              the same command resumes and --verify agrees
-#   timing     N = 20.. on both engines, the CPU up to --cpu-upto, the GPU up to --gpu-upto
+#   timing     N = 20.. on both engines, the CPU up to --cpu-upto, the GPU up to --gpu-upto;
+#              shard 1 of K of each larger N up to --sample-upto on the GPU (--cpu-sample-upto
+#              on the join)
 #   sanitizer  compute-sanitizer (memcheck) on N = 12
 # The folder ends as <out>.tar.gz beside it too.
 set -uo pipefail
@@ -28,6 +35,9 @@ out="gpu-check-$(date +%Y%m%d-%H%M%S)"
 gpu_upto=23
 cpu_upto=21
 threads=$(nproc)
+sample_upto=0
+cpu_sample_upto=0
+shards=16
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="$2"; shift 2 ;;
@@ -35,7 +45,10 @@ while [ $# -gt 0 ]; do
     --gpu-upto) gpu_upto="$2"; shift 2 ;;
     --cpu-upto) cpu_upto="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --sample-upto) sample_upto="$2"; shift 2 ;;
+    --cpu-sample-upto) cpu_sample_upto="$2"; shift 2 ;;
+    --shards) shards="$2"; shift 2 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "gpu-check.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -108,6 +121,15 @@ for n in $(seq 20 "$gpu_upto"); do
   if [ "$n" -le "$cpu_upto" ]; then
     step "timing-join-$n" 900 "$nq" count -n "$n" --engine join --verify -t "$threads" --format csv
   fi
+done
+
+for n in $(seq $((cpu_upto + 1)) "$(( sample_upto > cpu_sample_upto ? sample_upto : cpu_sample_upto ))"); do
+  for engine in gpu join; do
+    [ "$engine" = gpu ] && [ "$n" -gt "$sample_upto" ] && continue
+    [ "$engine" = join ] && [ "$n" -gt "$cpu_sample_upto" ] && continue
+    step "sample-$engine-$n-shard-1-of-$shards" 900 "$nq" count -n "$n" --engine "$engine" -t "$threads" \
+      --shard "1/$shards" --output "$out/$engine-$n-shard-1-of-$shards.json"
+  done
 done
 
 if command -v compute-sanitizer >/dev/null; then

@@ -158,27 +158,33 @@ class DeviceMatcher final : public TiledMatcher {
     enter();
     const CudaDriver& d = *cuda_driver();
     Buffers& buffers = buffers_[static_cast<std::size_t>(buffer)];
+    // The meta buffer holds the jobs, the tiles, the query ranges' starts, then the counts.
     const std::size_t jobs_bytes = aligned(batch.jobs().size_bytes());
     const std::size_t tiles_bytes = aligned(batch.tiles().size_bytes());
+    const std::size_t starts_bytes = aligned(batch.starts().size_bytes());
+    const std::size_t sent_bytes = jobs_bytes + tiles_bytes + starts_bytes;
     const std::size_t counts_bytes = batch.jobs().size() * sizeof(std::uint64_t);
-    buffers.host_meta.reserve(std::max(jobs_bytes + tiles_bytes + counts_bytes, kBatchKeys * kMetaBytesPerKey));
+    buffers.host_meta.reserve(std::max(sent_bytes + counts_bytes, kBatchKeys * kMetaBytesPerKey));
     buffers.device_meta.reserve(buffers.host_meta.bytes);
     auto* meta = static_cast<unsigned char*>(buffers.host_meta.pointer);
     std::memcpy(meta, batch.jobs().data(), batch.jobs().size_bytes());
     std::memcpy(meta + jobs_bytes, batch.tiles().data(), batch.tiles().size_bytes());
+    std::memcpy(meta + jobs_bytes + tiles_bytes, batch.starts().data(), batch.starts().size_bytes());
     const CUdeviceptr device_meta = buffers.device_meta.pointer;
     check(d.copy_to_device(buffers.device_keys.pointer, batch.keys().data(), batch.keys().size_bytes(), stream_),
           "copying keys to the device");
-    check(d.copy_to_device(device_meta, meta, jobs_bytes + tiles_bytes, stream_), "copying tiles to the device");
-    const CUdeviceptr counts = device_meta + jobs_bytes + tiles_bytes;
+    check(d.copy_to_device(device_meta, meta, sent_bytes, stream_), "copying tiles to the device");
+    const CUdeviceptr counts = device_meta + sent_bytes;
     check(d.set_bytes(counts, 0, counts_bytes, stream_), "cuMemsetD8Async");
-    launch(batch, buffers.device_keys.pointer, device_meta, device_meta + jobs_bytes, counts);
-    check(d.copy_to_host(meta + jobs_bytes + tiles_bytes, counts, counts_bytes, stream_), "copying counts back");
-    buffers.counts = reinterpret_cast<const std::uint64_t*>(meta + jobs_bytes + tiles_bytes);
+    launch(batch, buffers.device_keys.pointer, device_meta, counts);
+    check(d.copy_to_host(meta + sent_bytes, counts, counts_bytes, stream_), "copying counts back");
+    buffers.counts = reinterpret_cast<const std::uint64_t*>(meta + sent_bytes);
     buffers.jobs = batch.jobs().size();
   }
 
-  void launch(const TileBatch& batch, CUdeviceptr keys, CUdeviceptr jobs, CUdeviceptr tiles, CUdeviceptr counts) {
+  void launch(const TileBatch& batch, CUdeviceptr keys, CUdeviceptr meta, CUdeviceptr counts) {
+    CUdeviceptr jobs = meta, tiles = jobs + aligned(batch.jobs().size_bytes());
+    CUdeviceptr starts = tiles + aligned(batch.tiles().size_bytes());
     const Chunking chunking = chunking_for(batch.key_bits(), static_cast<std::uint32_t>(kernels_.shared_per_block));
     const unsigned shared = chunking.shared_words() * 4;
     // Blocks per multiprocessor as its shared memory allows (1 KiB a block is the system's).
@@ -186,7 +192,7 @@ class DeviceMatcher final : public TiledMatcher {
                                          1u, 2048u / kBlockThreads);
     auto tile_count = static_cast<std::uint32_t>(batch.tiles().size());
     const unsigned grid = std::min<unsigned>(tile_count, static_cast<unsigned>(kernels_.multiprocessors) * resident);
-    void* arguments[] = {&keys, &jobs, &tiles, &tile_count, &counts};
+    void* arguments[] = {&keys, &jobs, &tiles, &starts, &tile_count, &counts};
     check(cuda_driver()->launch(kernel_for(kernels_, chunking), grid, 1, 1, kBlockThreads, 1, 1, shared, stream_,
                                 arguments, nullptr),
           "launching the matching kernel");

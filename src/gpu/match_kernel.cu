@@ -9,34 +9,39 @@ namespace nqueens::gpu {
 
 namespace {
 
-// A warp's sums over the queries [begin, end) of one part: 32 queries at a time are read by
-// the 32 lanes at once, one each, and handed round the warp, so that the loop waits on no load
-// from global memory; two queries per step keep two chains of shared reads in flight.
+// A warp's part of the sums over the queries [begin, end) of one part: the range is taken in
+// pieces of 32 queries, dealt to the block's warps in turn (`turn` counts the pieces dealt so
+// far in the tile, so that short ranges do not all fall to the first warps). A piece's 32
+// queries are read by the 32 lanes at once, one each, and handed round the warp, so that the
+// loop waits on no load from global memory; two queries per step keep two chains of shared
+// reads in flight.
 template <int Width, int Chunks>
-__device__ LaneSums warp_sums(const std::uint32_t* shared, std::uint32_t part1_word, const std::uint64_t* queries,
-                              std::uint32_t begin, std::uint32_t end, std::uint32_t lane, std::uint32_t warp,
-                              std::uint32_t warps) {
+__device__ void warp_sums(const std::uint32_t* shared, std::uint32_t part1_word, const std::uint64_t* queries,
+                          std::uint32_t begin, std::uint32_t end, std::uint32_t lane, std::uint32_t warp,
+                          std::uint32_t warps, std::uint32_t& turn, LaneSums& sums) {
   constexpr Chunking chunking{Width, Chunks};
-  LaneSums sums;
-  for (std::uint32_t first = begin + 32 * warp; first < end; first += 32 * warps) {
+  const std::uint32_t pieces = (end - begin + 31) / 32;
+  const std::uint32_t mine = (warp + warps - turn % warps) % warps;
+  turn += pieces;
+  for (std::uint32_t piece = mine; piece < pieces; piece += warps) {
+    const std::uint32_t first = begin + 32 * piece;
     const std::uint32_t held = min(32u, end - first);
-    const std::uint64_t mine = lane < held ? __ldg(queries + first + lane) : 0;
+    const std::uint64_t own = lane < held ? __ldg(queries + first + lane) : 0;
     std::uint32_t j = 0;
     for (; j + 1 < held; j += 2) {
-      const std::uint64_t a = __shfl_sync(0xffffffffu, mine, static_cast<int>(j));
-      const std::uint64_t b = __shfl_sync(0xffffffffu, mine, static_cast<int>(j + 1));
+      const std::uint64_t a = __shfl_sync(0xffffffffu, own, static_cast<int>(j));
+      const std::uint64_t b = __shfl_sync(0xffffffffu, own, static_cast<int>(j + 1));
       match_query(shared, part1_word, a, chunking, lane, sums);
       match_query(shared, part1_word, b, chunking, lane, sums);
     }
     if (j < held)
-      match_query(shared, part1_word, __shfl_sync(0xffffffffu, mine, static_cast<int>(j)), chunking, lane, sums);
+      match_query(shared, part1_word, __shfl_sync(0xffffffffu, own, static_cast<int>(j)), chunking, lane, sums);
   }
-  return sums;
 }
 
 template <int Width, int Chunks>
 __device__ void match_tiles(const std::uint64_t* keys, const TileJob* jobs, const MatchTile* tiles,
-                            std::uint32_t tile_count, unsigned long long* pairs) {
+                            const std::uint32_t* starts, std::uint32_t tile_count, unsigned long long* pairs) {
   extern __shared__ std::uint32_t shared[];
   constexpr Chunking chunking{Width, Chunks};
   const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
@@ -48,12 +53,13 @@ __device__ void match_tiles(const std::uint64_t* keys, const TileJob* jobs, cons
     build_entries(job, tile, chunking, shared, threadIdx.x, blockDim.x);
     __syncthreads();
     const std::uint64_t* queries = keys + job.query_first;
-    const std::uint32_t split = part_split(job, tile), end = tile.query_offset + tile.query_count;
     const std::uint32_t part1_word = shared[lane];
-    const LaneSums part0 =
-        warp_sums<Width, Chunks>(shared, part1_word, queries, tile.query_offset, split, lane, warp, warps);
-    const LaneSums part1 = warp_sums<Width, Chunks>(shared, part1_word, queries, split, end, lane, warp, warps);
-    std::uint64_t sum = weighted_pairs(job, part0, part1);
+    LaneSums sums[2];
+    std::uint32_t turn = 0;
+    for_each_query_range(job, tile, starts + job.starts_first, [&](std::uint32_t begin, std::uint32_t end, int part) {
+      warp_sums<Width, Chunks>(shared, part1_word, queries, begin, end, lane, warp, warps, turn, sums[part]);
+    });
+    std::uint64_t sum = weighted_pairs(job, sums[0], sums[1]);
     for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
     if (lane == 0 && sum != 0) atomicAdd(pairs + tile.job, static_cast<unsigned long long>(sum));
     __syncthreads();  // the next tile's entries overwrite this one's
@@ -68,8 +74,8 @@ __device__ void match_tiles(const std::uint64_t* keys, const TileJob* jobs, cons
 #define NQUEENS_MATCH_KERNEL(W, C)                                                                        \
   extern "C" __global__ void __launch_bounds__(256) nq_match_w##W##_c##C(                                 \
       const std::uint64_t* keys, const nqueens::gpu::TileJob* jobs, const nqueens::gpu::MatchTile* tiles, \
-      std::uint32_t tile_count, unsigned long long* pairs) {                                              \
-    nqueens::gpu::match_tiles<W, C>(keys, jobs, tiles, tile_count, pairs);                                \
+      const std::uint32_t* starts, std::uint32_t tile_count, unsigned long long* pairs) {                 \
+    nqueens::gpu::match_tiles<W, C>(keys, jobs, tiles, starts, tile_count, pairs);                        \
   }
 NQUEENS_MATCH_KERNEL(6, 1)
 NQUEENS_MATCH_KERNEL(6, 2)

@@ -1,6 +1,9 @@
 #include "gpu/tile_batch.hpp"
 
 #include <algorithm>
+#include <array>
+
+#include "gpu/slot_split.hpp"
 
 namespace nqueens::gpu {
 
@@ -10,20 +13,31 @@ std::size_t size_of(join::KeyParts parts) { return parts[0].size() + parts[1].si
 
 std::uint64_t tiles_of(std::size_t keys) { return (keys + kTileLanes - 1) / kTileLanes; }
 
-// Copies a side's two parts one after the other; returns where they start.
-std::uint64_t append(join::KeyParts parts, std::span<std::uint64_t> keys, std::size_t& used) {
-  const std::uint64_t first = used;
-  for (const auto part : parts) {
-    std::copy(part.begin(), part.end(), keys.begin() + static_cast<std::ptrdiff_t>(used));
-    used += part.size();
-  }
-  return first;
+// Copies a side's keys into `keys` from `used`, sorted into buckets by a counting sort: bucket
+// part * groups + pattern (part_major) or pattern * 2 + part. Appends to `starts` where every
+// bucket begins, relative to the side's first key, and then where the side ends.
+void append_in_buckets(join::KeyParts parts, const SlotSplit& split, bool part_major, std::span<std::uint64_t> keys,
+                       std::size_t used, std::vector<std::uint32_t>& starts) {
+  const std::uint32_t groups = split.groups();
+  const auto bucket_of = [&](std::uint32_t part, std::uint64_t key) {
+    const std::uint32_t pattern = split.pattern_of(key);
+    return part_major ? part * groups + pattern : pattern * 2 + part;
+  };
+  std::array<std::uint32_t, 2 * kMaxGroups + 1> next{};
+  for (std::uint32_t part = 0; part < 2; ++part)
+    for (const std::uint64_t key : parts[part]) ++next[bucket_of(part, key) + 1];
+  for (std::uint32_t bucket = 1; bucket <= 2 * groups; ++bucket) next[bucket] += next[bucket - 1];
+  starts.insert(starts.end(), next.begin(), next.begin() + 2 * groups + 1);
+  for (std::uint32_t part = 0; part < 2; ++part)
+    for (const std::uint64_t key : parts[part]) keys[used + next[bucket_of(part, key)]++] = key;
 }
 
 }  // namespace
 
 std::size_t TileBatch::keys_of(join::KeyParts east, join::KeyParts west) { return size_of(east) + size_of(west); }
 
+// The query side goes in once, by part and then group; the stored side slot by slot, each
+// slot's two parts together, and each slot is a job against the groups it is compatible with.
 bool TileBatch::add(std::size_t slot, join::KeyParts east, join::KeyParts west, const join::PartWeights& weights,
                     int key_bits) {
   const std::size_t east_keys = size_of(east), west_keys = size_of(west);
@@ -33,30 +47,68 @@ bool TileBatch::add(std::size_t slot, join::KeyParts east, join::KeyParts west, 
   const bool east_stored = tiles_of(east_keys) * west_keys <= tiles_of(west_keys) * east_keys;
   const join::KeyParts& stored = east_stored ? east : west;
   const join::KeyParts& queries = east_stored ? west : east;
+  const SlotSplit split = choose_split(stored, queries, key_bits);
+  const std::uint32_t groups = split.groups();
+
   TileJob job;
-  job.stored_count = static_cast<std::uint32_t>(size_of(stored));
-  job.stored_tied = static_cast<std::uint32_t>(stored[0].size());
-  job.query_count = static_cast<std::uint32_t>(size_of(queries));
-  job.query_tied = static_cast<std::uint32_t>(queries[0].size());
   for (int s = 0; s < 2; ++s)
     for (int q = 0; q < 2; ++q)
       job.weights[s][q] = static_cast<std::uint32_t>(east_stored ? weights[s][q] : weights[q][s]);
-  job.stored_first = append(stored, keys_, used_);
-  job.query_first = append(queries, keys_, used_);
+  job.groups = groups;
+  job.starts_first = static_cast<std::uint32_t>(starts_.size());
+  job.query_first = used_;
+  append_in_buckets(queries, split, true, keys_, used_, starts_);
+  used_ += size_of(queries);
+  const std::uint32_t* query_starts = starts_.data() + job.starts_first;
 
-  const auto job_index = static_cast<std::uint32_t>(jobs_.size());
-  for (std::uint32_t stored_offset = 0; stored_offset < job.stored_count; stored_offset += kTileLanes)
-    for (std::uint32_t query_offset = 0; query_offset < job.query_count; query_offset += kQueriesPerTile)
-      tiles_.push_back(
-          {job_index, stored_offset, query_offset, std::min(kQueriesPerTile, job.query_count - query_offset)});
-  jobs_.push_back(job);
-  slots_.push_back(slot);
+  std::vector<std::uint32_t> slot_starts;
+  append_in_buckets(stored, split, false, keys_, used_, slot_starts);
+  for (std::uint32_t pattern = 0; pattern < groups; ++pattern) {
+    job.stored_pattern = pattern;
+    job.stored_first = used_ + slot_starts[2 * pattern];
+    job.stored_count = slot_starts[2 * pattern + 2] - slot_starts[2 * pattern];
+    job.stored_tied = slot_starts[2 * pattern + 1] - slot_starts[2 * pattern];
+    if (job.stored_count != 0) add_tiles(job, query_starts, slot);
+  }
+  used_ += size_of(stored);
   key_bits_ = std::max(key_bits_, key_bits);
   return true;
 }
 
+// Cuts a job's compatible queries into tiles of at most kQueriesPerTile, for each kTileLanes of
+// its stored keys; a job no query can meet adds nothing.
+void TileBatch::add_tiles(const TileJob& job, const std::uint32_t* query_starts, std::size_t slot) {
+  const auto job_index = static_cast<std::uint32_t>(jobs_.size());
+  std::vector<MatchTile> cuts;
+  std::uint32_t first = 0, taken = 0, last = 0;  // the open cut: its start, compatible queries, end
+  const MatchTile everything{job_index, 0, 0, query_starts[2 * job.groups]};
+  for_each_query_range(job, everything, query_starts, [&](std::uint32_t begin, std::uint32_t end, int /*part*/) {
+    while (begin < end) {
+      if (taken == 0) first = begin;
+      const std::uint32_t more = std::min(end - begin, kQueriesPerTile - taken);
+      taken += more;
+      begin += more;
+      last = begin;
+      if (taken == kQueriesPerTile) {
+        cuts.push_back({job_index, 0, first, last - first});
+        taken = 0;
+      }
+    }
+  });
+  if (taken != 0) cuts.push_back({job_index, 0, first, last - first});
+  if (cuts.empty()) return;
+  for (std::uint32_t stored_offset = 0; stored_offset < job.stored_count; stored_offset += kTileLanes)
+    for (MatchTile tile : cuts) {
+      tile.stored_offset = stored_offset;
+      tiles_.push_back(tile);
+    }
+  jobs_.push_back(job);
+  slots_.push_back(slot);
+}
+
 void TileBatch::clear() {
   used_ = 0;
+  starts_.clear();
   jobs_.clear();
   tiles_.clear();
   slots_.clear();
@@ -73,12 +125,13 @@ std::vector<std::uint64_t> count_on_host(const TileBatch& batch, Chunking chunki
     for (std::uint32_t thread = 0; thread < threads; ++thread)
       build_entries(job, tile, chunking, shared.data(), thread, threads);
     // Each lane's sums over the queries of each part, as the lanes of a block's warps add them.
-    const std::uint32_t split = part_split(job, tile), end = tile.query_offset + tile.query_count;
+    const std::uint32_t* starts = batch.starts().data() + job.starts_first;
     for (std::uint32_t lane = 0; lane < 32; ++lane) {
       LaneSums sums[2];
-      for (std::uint32_t query = tile.query_offset; query < end; ++query)
-        match_query(shared.data(), shared[lane], batch.keys()[job.query_first + query], chunking, lane,
-                    sums[query < split ? 0 : 1]);
+      for_each_query_range(job, tile, starts, [&](std::uint32_t begin, std::uint32_t end, int part) {
+        for (std::uint32_t query = begin; query < end; ++query)
+          match_query(shared.data(), shared[lane], batch.keys()[job.query_first + query], chunking, lane, sums[part]);
+      });
       pairs[tile.job] += weighted_pairs(job, sums[0], sums[1]);
     }
   }

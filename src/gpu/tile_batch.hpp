@@ -1,7 +1,8 @@
 #pragma once
 // A batch of matching work for a device: the keys of many row sets' sides in one array, a job per
-// (stored side, query side) pair and the tiles the jobs are cut into (tile_match.hpp). Built on
-// the host, sent whole, answered with one weighted pair count per job.
+// slot of a row set's stored side (slot_split.hpp) against its query side, and the tiles the jobs
+// are cut into (tile_match.hpp). Built on the host, sent whole, answered with one weighted pair
+// count per job.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -17,9 +18,9 @@ class TileBatch {
   //! `keys`: where the batch puts its keys (pinned host memory for a device, any for the host).
   explicit TileBatch(std::span<std::uint64_t> keys) : keys_(keys) {}
 
-  //! Adds the job of one row set's sides for `slot` (PairMatcher::match). The side with fewer
-  //! tiles' worth of work is stored. Returns false, adding nothing, when the keys do not fit in
-  //! what is left of the key array.
+  //! Adds the jobs of one row set's sides for `slot` (PairMatcher::match). The side with fewer
+  //! tiles' worth of work is stored, split into slots where that spares work. Returns false, adding nothing, when the
+  //! keys do not fit in what is left of the key array.
   bool add(std::size_t slot, join::KeyParts east, join::KeyParts west, const join::PartWeights& weights, int key_bits);
   //! Keys a job of these sides takes.
   static std::size_t keys_of(join::KeyParts east, join::KeyParts west);
@@ -31,14 +32,19 @@ class TileBatch {
   std::span<const std::uint64_t> keys() const { return keys_.first(used_); }
   std::span<const TileJob> jobs() const { return jobs_; }
   std::span<const MatchTile> tiles() const { return tiles_; }
-  //! The slot of each job.
+  //! Each row set's query ranges (TileJob::starts_first).
+  std::span<const std::uint32_t> starts() const { return starts_; }
+  //! The slot of each job: a row set's sides make one job per slot of a split.
   std::span<const std::size_t> slots() const { return slots_; }
   //! The widest key added.
   int key_bits() const { return key_bits_; }
 
  private:
+  void add_tiles(const TileJob& job, const std::uint32_t* query_starts, std::size_t slot);
+
   std::span<std::uint64_t> keys_;
   std::size_t used_ = 0;
+  std::vector<std::uint32_t> starts_;
   std::vector<TileJob> jobs_;
   std::vector<MatchTile> tiles_;
   std::vector<std::size_t> slots_;

@@ -52,18 +52,30 @@ NQUEENS_HOST_DEVICE Chunking chunking_for(int key_bits, std::uint32_t shared_byt
   return seven.chunks < six.chunks && seven.shared_words() * 4 <= shared_bytes ? seven : six;
 }
 
-//! One (stored side, query side) pair of key sets of a row set: its pairs are weighted
+//! The most bits a slot split (slot_split.hpp) cuts a row set's sides on: 256 slots.
+inline constexpr int kMaxSplitBits = 8;
+inline constexpr std::uint32_t kMaxGroups = 1u << kMaxSplitBits;
+
+//! One slot of a row set's stored side against the query side: its pairs are weighted
 //! weights[stored part][query part], part 0 the first `*_tied` keys of a side, part 1 the rest.
+//! The query side is cut into `groups` groups on the split's bits, part 0's groups first, then
+//! part 1's: range r of the queries is [starts[r], starts[r + 1]) of the batch's group starts
+//! from `starts_first`, for group r % groups of part r / groups. The stored keys all have the
+//! pattern `stored_pattern` on those bits, so only the groups that share none of its bits can
+//! hold a query disjoint from them. Unsplit, groups is 1 and the pattern 0.
 struct TileJob {
   std::uint64_t stored_first = 0;  //!< into the batch's keys
   std::uint64_t query_first = 0;
   std::uint32_t stored_count = 0, stored_tied = 0;
-  std::uint32_t query_count = 0, query_tied = 0;
   std::uint32_t weights[2][2] = {{1, 0}, {0, 0}};
+  std::uint32_t stored_pattern = 0;
+  std::uint32_t groups = 1;
+  std::uint32_t starts_first = 0;
 };
 
 //! A block's piece of work: a job's stored keys from `stored_offset` (a multiple of
-//! kTileLanes), against `query_count` of its queries from `query_offset`.
+//! kTileLanes), against the queries of compatible groups among [query_offset,
+//! query_offset + query_count).
 struct MatchTile {
   std::uint32_t job = 0;
   std::uint32_t stored_offset = 0;
@@ -147,11 +159,23 @@ NQUEENS_HOST_DEVICE void match_query(const std::uint32_t* shared, std::uint32_t 
 #endif
 }
 
-//! Where a tile's queries of part 0 end: its queries [query_offset, split) are of part 0 and
-//! [split, query_offset + query_count) of part 1.
-NQUEENS_HOST_DEVICE std::uint32_t part_split(const TileJob& job, const MatchTile& tile) {
-  const std::uint32_t end = tile.query_offset + tile.query_count;
-  return job.query_tied < tile.query_offset ? tile.query_offset : (job.query_tied < end ? job.query_tied : end);
+//! Calls visit(begin, end, part) for each range of a tile's queries that its stored keys can be
+//! disjoint from (a group compatible with their pattern), clipped to the tile, in query order.
+template <typename Visit>
+NQUEENS_HOST_DEVICE void for_each_query_range(const TileJob& job, const MatchTile& tile, const std::uint32_t* starts,
+                                              Visit&& visit) {
+  const std::uint32_t tile_end = tile.query_offset + tile.query_count;
+  const std::uint32_t free_bits = ~job.stored_pattern & (job.groups - 1);
+  for (std::uint32_t part = 0; part < 2; ++part) {
+    std::uint32_t group = 0;
+    do {  // the subsets of free_bits, in increasing order
+      const std::uint32_t range = part * job.groups + group;
+      const std::uint32_t begin = starts[range] > tile.query_offset ? starts[range] : tile.query_offset;
+      const std::uint32_t end = starts[range + 1] < tile_end ? starts[range + 1] : tile_end;
+      if (begin < end) visit(begin, end, static_cast<int>(part));
+      group = (group - free_bits) & free_bits;
+    } while (group != 0);
+  }
 }
 
 //! A lane's weighted pairs from its sums over the queries of part 0 and of part 1: a pair of a

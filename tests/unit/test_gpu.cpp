@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpu/gpu_devices.hpp"
+#include "gpu/slot_split.hpp"
 #include "gpu/tile_batch.hpp"
 #include "gpu/tile_match.hpp"
 #include "gpu/tiled_matcher.hpp"
@@ -61,16 +62,37 @@ Sides random_sides(std::size_t e0, std::size_t e1, std::size_t w0, std::size_t w
           random_keys(w0, bits, density, random), random_keys(w1, bits, density, random)};
 }
 
+// Each slot's weighted pairs: the sum of its jobs' counts.
+std::vector<std::uint64_t> pairs_by_slot(const TileBatch& batch, const std::vector<std::uint64_t>& counts,
+                                         std::size_t slots) {
+  std::vector<std::uint64_t> pairs(slots, 0);
+  for (std::size_t job = 0; job < counts.size(); ++job) pairs.at(batch.slots()[job]) += counts[job];
+  return pairs;
+}
+
+struct Case {
+  std::size_t e0, e1, w0, w1;
+  int bits;
+  double density;
+  join::PartWeights weights;
+  int dense_bits = 0;  // bits 0.. of every key set with probability 1/2: what a slot split cuts on
+};
+
+Sides case_sides(const Case& c, std::mt19937_64& random) {
+  Sides sides = random_sides(c.e0, c.e1, c.w0, c.w1, c.bits, c.density, random);
+  std::bernoulli_distribution half(0.5);
+  for (auto* keys : {&sides.east0, &sides.east1, &sides.west0, &sides.west1})
+    for (std::uint64_t& key : *keys)
+      for (int b = 0; b < c.dense_bits; ++b)
+        if (half(random)) key |= std::uint64_t{1} << b;
+  return sides;
+}
+
 TEST(GpuTiles, EveryJobOfABatchMatchesThePairsOneByOne) {
   std::mt19937_64 random(20261126);
-  struct Case {
-    std::size_t e0, e1, w0, w1;
-    int bits;
-    double density;
-    join::PartWeights weights;
-  };
   // Partial tiles, a side of exactly one tile, several tiles of stored keys, parts that straddle
-  // a tile's words, more queries than one tile answers, each side the smaller, keys of 62 bits.
+  // a tile's words, more queries than one tile answers, each side the smaller, keys of 62 bits;
+  // then sides with dense bits, split into slots (some empty) and groups.
   const std::vector<Case> cases = {
       {1, 0, 1, 0, 6, 0.3, join::kOnePart},
       {5, 0, 300, 0, 14, 0.2, join::kOnePart},
@@ -80,23 +102,42 @@ TEST(GpuTiles, EveryJobOfABatchMatchesThePairsOneByOne) {
       {3, 40, 2100, 2200, 46, 0.1, kFold},
       {1500, 0, kQueriesPerTile + 70, 0, 26, 0.3, join::kOnePart},
       {400, 600, 500, 300, 62, 0.05, kOdd},
+      {3000, 2500, 4000, 3500, 40, 0.1, kOdd, 6},
+      {9000, 0, 2 * kQueriesPerTile + 900, 0, 44, 0.08, join::kOnePart, 6},
+      {2000, 3000, 150, 9000, 36, 0.1, kFold, 3},
   };
   std::vector<std::uint64_t> storage(std::size_t{1} << 20);
   TileBatch batch(storage);
   std::vector<Sides> sides;
-  for (const Case& c : cases) sides.push_back(random_sides(c.e0, c.e1, c.w0, c.w1, c.bits, c.density, random));
+  for (const Case& c : cases) sides.push_back(case_sides(c, random));
   for (std::size_t i = 0; i < cases.size(); ++i)
     ASSERT_TRUE(batch.add(i, sides[i].east(), sides[i].west(), cases[i].weights, cases[i].bits));
+  EXPECT_GT(batch.jobs().size(), cases.size() + 16) << "the sides with dense bits are split into slots";
   for (const bool seven : {false, true}) {
     const Chunking chunking = seven ? chunking_for(batch.key_bits()) : Chunking{6, (batch.key_bits() + 5) / 6};
-    const std::vector<std::uint64_t> counts = count_on_host(batch, chunking);
-    ASSERT_EQ(counts.size(), cases.size());
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      ASSERT_EQ(batch.slots()[i], i);
-      EXPECT_EQ(counts[i], pairs_one_by_one(sides[i].east(), sides[i].west(), cases[i].weights))
+    const std::vector<std::uint64_t> pairs = pairs_by_slot(batch, count_on_host(batch, chunking), cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      EXPECT_EQ(pairs[i], pairs_one_by_one(sides[i].east(), sides[i].west(), cases[i].weights))
           << "case " << i << ", chunks of " << chunking.width << " bits";
-    }
   }
+}
+
+// The split spares work only where the stored side needs several tiles and some bits are often
+// set in both sides; it takes the densest bits first.
+TEST(GpuTiles, TheSlotSplitCutsOnDenseBitsOfLargeSides) {
+  std::mt19937_64 random(7);
+  const Sides sparse = case_sides({5000, 0, 5000, 0, 40, 0.05, join::kOnePart}, random);
+  EXPECT_EQ(choose_split(sparse.east(), sparse.west(), 40).count, 0);
+  const Sides small = case_sides({1000, 0, 9000, 0, 40, 0.05, join::kOnePart, 6}, random);
+  EXPECT_EQ(choose_split(small.east(), small.west(), 40).count, 0) << "one tile holds the stored side";
+  Sides dense = case_sides({20000, 0, 20000, 0, 40, 0.05, join::kOnePart, 0}, random);
+  for (auto* keys : {&dense.east0, &dense.west0})
+    for (std::uint64_t& key : *keys)
+      if (random() % 4 != 0) key |= std::uint64_t{1} << 17;  // set in 3/4 of the keys: the best cut
+  const SlotSplit split = choose_split(dense.east(), dense.west(), 40);
+  ASSERT_GE(split.count, 1);
+  EXPECT_EQ(split.bits[0], 17);
+  EXPECT_EQ(split.pattern_of(std::uint64_t{1} << 17), 1u);
 }
 
 TEST(GpuTiles, ABatchRefusesAJobItHasNoRoomFor) {
