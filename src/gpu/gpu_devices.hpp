@@ -40,8 +40,9 @@ inline constexpr std::size_t kBatchKeys = std::size_t{1} << 20;
 //! batches' keys, tiles and counts.
 std::uint64_t matcher_bytes();
 
-//! Counts pairs on device `device` (an index into devices().list). Throws std::runtime_error
-//! when the device cannot be used.
-std::unique_ptr<join::PairMatcher> make_device_matcher(std::size_t device);
+//! Counts pairs on device `device` (an index into devices().list), splitting a row set's sides
+//! on at most `split_bits` bits (slot_split.hpp). Throws std::runtime_error when the device
+//! cannot be used.
+std::unique_ptr<join::PairMatcher> make_device_matcher(std::size_t device, int split_bits);
 
 }  // namespace nqueens::gpu

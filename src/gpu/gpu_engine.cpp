@@ -2,11 +2,13 @@
 // and scheduled on the host exactly as the join engine does, with each row set's pairs counted on
 // a CUDA device. Its counts are the join's, unit by unit; its files name it, as every engine's do.
 #include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "gpu/gpu_devices.hpp"
+#include "gpu/tile_match.hpp"
 #include "join/join_engine.hpp"
 #include "run/memory_budget.hpp"
 #include "run/registry.hpp"
@@ -23,6 +25,18 @@ constexpr const char* kName = "gpu";
 constexpr int kFasterFrom = 20;
 
 int threads_of(const CountOptions& options) { return resolve_threads(options.threads); }
+
+// NQUEENS_GPU_SPLIT_BITS=0..8 caps the slot split (gpu/slot_split.hpp; 0: none), for measuring
+// it against the same build (docs/performance.md, "The gpu engine").
+int split_bits() {
+  const char* text = std::getenv("NQUEENS_GPU_SPLIT_BITS");
+  if (text == nullptr || *text == '\0') return gpu::kMaxSplitBits;
+  const std::string value(text);
+  if (value.size() != 1 || value[0] < '0' || value[0] > '0' + gpu::kMaxSplitBits)
+    throw std::invalid_argument("NQUEENS_GPU_SPLIT_BITS must be 0 to " + std::to_string(gpu::kMaxSplitBits) +
+                                ", not '" + value.substr(0, 20) + "'");
+  return value[0] - '0';
+}
 
 // The host budget less the pinned buffers the threads' matchers take; throws when that leaves
 // nothing for the join's own plan.
@@ -72,7 +86,9 @@ std::unique_ptr<Engine> make(int n, const CountOptions& options) {
   variant.engine = kName;
   // Threads take the devices in turn: several devices in one process, one share of threads each.
   auto next = std::make_shared<std::atomic<std::size_t>>(0);
-  variant.make_matcher = [next] { return gpu::make_device_matcher(next->fetch_add(1) % gpu::devices().list.size()); };
+  variant.make_matcher = [next, bits = split_bits()] {
+    return gpu::make_device_matcher(next->fetch_add(1) % gpu::devices().list.size(), bits);
+  };
   variant.describe = "pairs counted on " + gpu::devices_text();
   variant.matcher_bytes = gpu::matcher_bytes();
   return make_join_engine(n, host_options(n, options), std::move(variant));

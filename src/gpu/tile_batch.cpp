@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <array>
 
-#include "gpu/slot_split.hpp"
-
 namespace nqueens::gpu {
 
 namespace {
@@ -13,26 +11,39 @@ std::size_t size_of(join::KeyParts parts) { return parts[0].size() + parts[1].si
 
 std::uint64_t tiles_of(std::size_t keys) { return (keys + kTileLanes - 1) / kTileLanes; }
 
-// Copies a side's keys into `keys` from `used`, sorted into buckets by a counting sort: bucket
+}  // namespace
+
+// Copies a side's keys into keys_ from used_, sorted into buckets by a counting sort: bucket
 // part * groups + pattern (part_major) or pattern * 2 + part. Appends to `starts` where every
-// bucket begins, relative to the side's first key, and then where the side ends.
-void append_in_buckets(join::KeyParts parts, const SlotSplit& split, bool part_major, std::span<std::uint64_t> keys,
-                       std::size_t used, std::vector<std::uint32_t>& starts) {
+// bucket begins, relative to the side's first key, and then where the side ends. Each key's
+// pattern is worked out once.
+void TileBatch::append_in_buckets(join::KeyParts parts, const SlotSplit& split, bool part_major,
+                                  std::vector<std::uint32_t>& starts) {
   const std::uint32_t groups = split.groups();
-  const auto bucket_of = [&](std::uint32_t part, std::uint64_t key) {
-    const std::uint32_t pattern = split.pattern_of(key);
-    return part_major ? part * groups + pattern : pattern * 2 + part;
-  };
   std::array<std::uint32_t, 2 * kMaxGroups + 1> next{};
+  if (split.count() == 0) {  // one bucket per part: a copy
+    next[1] = static_cast<std::uint32_t>(parts[0].size());
+    next[2] = next[1] + static_cast<std::uint32_t>(parts[1].size());
+    std::copy(parts[0].begin(), parts[0].end(), keys_.begin() + static_cast<std::ptrdiff_t>(used_));
+    std::copy(parts[1].begin(), parts[1].end(), keys_.begin() + static_cast<std::ptrdiff_t>(used_ + next[1]));
+    starts.insert(starts.end(), next.begin(), next.begin() + 3);
+    return;
+  }
+  buckets_.resize(size_of(parts));
+  std::size_t key = 0;
   for (std::uint32_t part = 0; part < 2; ++part)
-    for (const std::uint64_t key : parts[part]) ++next[bucket_of(part, key) + 1];
+    for (const std::uint64_t value : parts[part]) {
+      const std::uint32_t pattern = split.pattern_of(value);
+      const std::uint32_t bucket = part_major ? part * groups + pattern : pattern * 2 + part;
+      buckets_[key++] = static_cast<std::uint16_t>(bucket);
+      ++next[bucket + 1];
+    }
   for (std::uint32_t bucket = 1; bucket <= 2 * groups; ++bucket) next[bucket] += next[bucket - 1];
   starts.insert(starts.end(), next.begin(), next.begin() + 2 * groups + 1);
+  key = 0;
   for (std::uint32_t part = 0; part < 2; ++part)
-    for (const std::uint64_t key : parts[part]) keys[used + next[bucket_of(part, key)]++] = key;
+    for (const std::uint64_t value : parts[part]) keys_[used_ + next[buckets_[key++]]++] = value;
 }
-
-}  // namespace
 
 std::size_t TileBatch::keys_of(join::KeyParts east, join::KeyParts west) { return size_of(east) + size_of(west); }
 
@@ -47,7 +58,7 @@ bool TileBatch::add(std::size_t slot, join::KeyParts east, join::KeyParts west, 
   const bool east_stored = tiles_of(east_keys) * west_keys <= tiles_of(west_keys) * east_keys;
   const join::KeyParts& stored = east_stored ? east : west;
   const join::KeyParts& queries = east_stored ? west : east;
-  const SlotSplit split = choose_split(stored, queries, key_bits);
+  const SlotSplit split = choose_split(stored, queries, key_bits, split_bits_);
   const std::uint32_t groups = split.groups();
 
   TileJob job;
@@ -57,12 +68,13 @@ bool TileBatch::add(std::size_t slot, join::KeyParts east, join::KeyParts west, 
   job.groups = groups;
   job.starts_first = static_cast<std::uint32_t>(starts_.size());
   job.query_first = used_;
-  append_in_buckets(queries, split, true, keys_, used_, starts_);
+  append_in_buckets(queries, split, true, starts_);
   used_ += size_of(queries);
   const std::uint32_t* query_starts = starts_.data() + job.starts_first;
 
-  std::vector<std::uint32_t> slot_starts;
-  append_in_buckets(stored, split, false, keys_, used_, slot_starts);
+  slot_starts_.clear();
+  append_in_buckets(stored, split, false, slot_starts_);
+  const std::vector<std::uint32_t>& slot_starts = slot_starts_;
   for (std::uint32_t pattern = 0; pattern < groups; ++pattern) {
     job.stored_pattern = pattern;
     job.stored_first = used_ + slot_starts[2 * pattern];

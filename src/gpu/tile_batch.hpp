@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "gpu/slot_split.hpp"
 #include "gpu/tile_match.hpp"
 #include "join/disjoint_count.hpp"
 
@@ -15,8 +16,10 @@ namespace nqueens::gpu {
 
 class TileBatch {
  public:
-  //! `keys`: where the batch puts its keys (pinned host memory for a device, any for the host).
-  explicit TileBatch(std::span<std::uint64_t> keys) : keys_(keys) {}
+  //! `keys`: where the batch puts its keys (pinned host memory for a device, any for the host);
+  //! `split_bits`: the most bits a row set's sides are split on (0: never split).
+  explicit TileBatch(std::span<std::uint64_t> keys, int split_bits = kMaxSplitBits)
+      : keys_(keys), split_bits_(split_bits) {}
 
   //! Adds the jobs of one row set's sides for `slot` (PairMatcher::match). The side with fewer
   //! tiles' worth of work is stored, split into slots where that spares work. Returns false, adding nothing, when the
@@ -40,11 +43,16 @@ class TileBatch {
   int key_bits() const { return key_bits_; }
 
  private:
+  void append_in_buckets(join::KeyParts parts, const SlotSplit& split, bool part_major,
+                         std::vector<std::uint32_t>& starts);
   void add_tiles(const TileJob& job, const std::uint32_t* query_starts, std::size_t slot);
 
   std::span<std::uint64_t> keys_;
+  int split_bits_;
   std::size_t used_ = 0;
   std::vector<std::uint32_t> starts_;
+  std::vector<std::uint32_t> slot_starts_;  // add()'s scratch: where each stored slot's parts begin
+  std::vector<std::uint16_t> buckets_;      // append_in_buckets()'s scratch: each key's bucket
   std::vector<TileJob> jobs_;
   std::vector<MatchTile> tiles_;
   std::vector<std::size_t> slots_;

@@ -21,8 +21,9 @@ class TiledMatcher : public join::PairMatcher {
   void finish(std::span<std::uint64_t> pairs) override;
 
  protected:
-  //! `batch_keys`: the keys a batch holds before it is sent (more when one job needs more).
-  explicit TiledMatcher(std::size_t batch_keys) : batch_keys_(batch_keys) {}
+  //! `batch_keys`: the keys a batch holds before it is sent (more when one job needs more);
+  //! `split_bits`: the most bits its batches split a row set's sides on (TileBatch).
+  TiledMatcher(std::size_t batch_keys, int split_bits) : batch_keys_(batch_keys), split_bits_(split_bits) {}
   ~TiledMatcher() override = default;
 
   //! Where batch `buffer` (0 or 1) keeps its keys, room for `keys` of them; called while that
@@ -39,6 +40,7 @@ class TiledMatcher : public join::PairMatcher {
   void collect(int buffer);
 
   std::size_t batch_keys_;
+  int split_bits_;
   std::array<std::optional<TileBatch>, 2> batches_;  // each made when its buffer is first used
   std::array<bool, 2> counting_{};                   // started and not yet collected
   int current_ = 0;
@@ -49,7 +51,8 @@ class TiledMatcher : public join::PairMatcher {
 //! tests of the gpu engine's batching, weights and tiles on machines without a device.
 class HostTiledMatcher final : public TiledMatcher {
  public:
-  explicit HostTiledMatcher(std::size_t batch_keys = std::size_t{1} << 16) : TiledMatcher(batch_keys) {}
+  explicit HostTiledMatcher(std::size_t batch_keys = std::size_t{1} << 16, int split_bits = kMaxSplitBits)
+      : TiledMatcher(batch_keys, split_bits) {}
 
  private:
   std::span<std::uint64_t> key_storage(int buffer, std::size_t keys) override;

@@ -75,16 +75,16 @@ struct Case {
   int bits;
   double density;
   join::PartWeights weights;
-  int dense_bits = 0;  // bits 0.. of every key set with probability 1/2: what a slot split cuts on
+  int dense_bits = 0;  // bits 0.. of every key set with probability 3/4: what a slot split cuts on
 };
 
 Sides case_sides(const Case& c, std::mt19937_64& random) {
   Sides sides = random_sides(c.e0, c.e1, c.w0, c.w1, c.bits, c.density, random);
-  std::bernoulli_distribution half(0.5);
+  std::bernoulli_distribution often(0.75);
   for (auto* keys : {&sides.east0, &sides.east1, &sides.west0, &sides.west1})
     for (std::uint64_t& key : *keys)
       for (int b = 0; b < c.dense_bits; ++b)
-        if (half(random)) key |= std::uint64_t{1} << b;
+        if (often(random)) key |= std::uint64_t{1} << b;
   return sides;
 }
 
@@ -127,17 +127,35 @@ TEST(GpuTiles, EveryJobOfABatchMatchesThePairsOneByOne) {
 TEST(GpuTiles, TheSlotSplitCutsOnDenseBitsOfLargeSides) {
   std::mt19937_64 random(7);
   const Sides sparse = case_sides({5000, 0, 5000, 0, 40, 0.05, join::kOnePart}, random);
-  EXPECT_EQ(choose_split(sparse.east(), sparse.west(), 40).count, 0);
+  EXPECT_EQ(choose_split(sparse.east(), sparse.west(), 40).count(), 0);
   const Sides small = case_sides({1000, 0, 9000, 0, 40, 0.05, join::kOnePart, 6}, random);
-  EXPECT_EQ(choose_split(small.east(), small.west(), 40).count, 0) << "one tile holds the stored side";
-  Sides dense = case_sides({20000, 0, 20000, 0, 40, 0.05, join::kOnePart, 0}, random);
+  EXPECT_EQ(choose_split(small.east(), small.west(), 40).count(), 0) << "one tile holds the stored side";
+  Sides dense = case_sides({20000, 0, 20000, 0, 40, 0.05, join::kOnePart, 3}, random);
   for (auto* keys : {&dense.east0, &dense.west0})
     for (std::uint64_t& key : *keys)
-      if (random() % 4 != 0) key |= std::uint64_t{1} << 17;  // set in 3/4 of the keys: the best cut
+      if (random() % 16 != 0) key |= std::uint64_t{1} << 17;  // set in 15/16 of the keys: the best cut
   const SlotSplit split = choose_split(dense.east(), dense.west(), 40);
-  ASSERT_GE(split.count, 1);
-  EXPECT_EQ(split.bits[0], 17);
+  ASSERT_GE(split.count(), 1);
+  EXPECT_EQ(split.bit(0), 17);
+  EXPECT_EQ(choose_split(dense.east(), dense.west(), 40, 0).count(), 0) << "no bits allowed";
   EXPECT_EQ(split.pattern_of(std::uint64_t{1} << 17), 1u);
+}
+
+// A key's pattern read through byte tables is its split bits, bit(i) as bit i, wherever the
+// bits lie (several in one byte, the key's last bits) and for every prefix of the split.
+TEST(GpuTiles, AKeysPatternIsItsSplitBits) {
+  const std::vector<int> bits = {61, 3, 17, 5, 40, 0, 23, 18};
+  const SlotSplit split(bits);
+  std::mt19937_64 random(3);
+  for (int round = 0; round < 2000; ++round) {
+    const std::uint64_t key = random();
+    for (int count = 0; count <= split.count(); ++count) {
+      std::uint32_t expected = 0;
+      for (int i = 0; i < count; ++i)
+        expected |= static_cast<std::uint32_t>((key >> bits[static_cast<std::size_t>(i)]) & 1) << i;
+      ASSERT_EQ(split.first(count).pattern_of(key), expected) << key << " on " << count << " bits";
+    }
+  }
 }
 
 TEST(GpuTiles, ABatchRefusesAJobItHasNoRoomFor) {
