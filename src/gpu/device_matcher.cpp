@@ -113,8 +113,7 @@ std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 class DeviceMatcher final : public TiledMatcher {
  public:
-  DeviceMatcher(std::size_t device, int split_bits)
-      : TiledMatcher(kBatchKeys, split_bits), kernels_(kernels_of(device)) {
+  DeviceMatcher(std::size_t device, SplitRule rule) : TiledMatcher(kBatchKeys, rule), kernels_(kernels_of(device)) {
     enter();
     check(cuda_driver()->create_stream(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   }
@@ -215,8 +214,8 @@ class DeviceMatcher final : public TiledMatcher {
 
 std::uint64_t matcher_bytes() { return 2 * (kBatchKeys * sizeof(std::uint64_t) + kBatchKeys * kMetaBytesPerKey); }
 
-std::unique_ptr<join::PairMatcher> make_device_matcher(std::size_t device, int split_bits) {
-  return std::make_unique<DeviceMatcher>(device, split_bits);
+std::unique_ptr<join::PairMatcher> make_device_matcher(std::size_t device, SplitRule rule) {
+  return std::make_unique<DeviceMatcher>(device, rule);
 }
 
 }  // namespace nqueens::gpu

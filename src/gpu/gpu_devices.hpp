@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/slot_split.hpp"
 #include "join/pair_matcher.hpp"
 
 namespace nqueens::gpu {
@@ -40,9 +41,8 @@ inline constexpr std::size_t kBatchKeys = std::size_t{1} << 20;
 //! batches' keys, tiles and counts.
 std::uint64_t matcher_bytes();
 
-//! Counts pairs on device `device` (an index into devices().list), splitting a row set's sides
-//! on at most `split_bits` bits (slot_split.hpp). Throws std::runtime_error when the device
-//! cannot be used.
-std::unique_ptr<join::PairMatcher> make_device_matcher(std::size_t device, int split_bits);
+//! Counts pairs on device `device` (an index into devices().list), splitting row sets' sides by
+//! `rule`. Throws std::runtime_error when the device cannot be used.
+std::unique_ptr<join::PairMatcher> make_device_matcher(std::size_t device, SplitRule rule);
 
 }  // namespace nqueens::gpu

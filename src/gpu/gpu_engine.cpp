@@ -8,7 +8,7 @@
 #include <string>
 
 #include "gpu/gpu_devices.hpp"
-#include "gpu/tile_match.hpp"
+#include "gpu/slot_split.hpp"
 #include "join/join_engine.hpp"
 #include "run/memory_budget.hpp"
 #include "run/registry.hpp"
@@ -86,8 +86,10 @@ std::unique_ptr<Engine> make(int n, const CountOptions& options) {
   variant.engine = kName;
   // Threads take the devices in turn: several devices in one process, one share of threads each.
   auto next = std::make_shared<std::atomic<std::size_t>>(0);
-  variant.make_matcher = [next, bits = split_bits()] {
-    return gpu::make_device_matcher(next->fetch_add(1) % gpu::devices().list.size(), bits);
+  gpu::SplitRule rule;
+  rule.max_bits = split_bits();
+  variant.make_matcher = [next, rule] {
+    return gpu::make_device_matcher(next->fetch_add(1) % gpu::devices().list.size(), rule);
   };
   variant.describe = "pairs counted on " + gpu::devices_text();
   variant.matcher_bytes = gpu::matcher_bytes();

@@ -18,7 +18,7 @@ std::string devices_text() { return devices().problem; }
 
 std::uint64_t matcher_bytes() { return 0; }
 
-std::unique_ptr<join::PairMatcher> make_device_matcher(std::size_t /*device*/, int /*split_bits*/) {
+std::unique_ptr<join::PairMatcher> make_device_matcher(std::size_t /*device*/, SplitRule /*rule*/) {
   throw std::logic_error("make_device_matcher: this build has no CUDA support");
 }
 

@@ -21,8 +21,6 @@ SlotSplit::SlotSplit(std::span<const int> bits) : count_(static_cast<int>(bits.s
 
 namespace {
 
-// A split must leave at most this share of the tile passes.
-constexpr double kMostPassesKept = 0.5;
 // Bit frequencies and slot sizes are estimated on about this many keys of each side.
 constexpr std::size_t kSampleKeys = 512;
 
@@ -101,10 +99,11 @@ double tile_passes(const PatternCounts& stored, const PatternCounts& queries, in
 
 }  // namespace
 
-SlotSplit choose_split(join::KeyParts stored, join::KeyParts queries, int key_bits, int max_bits) {
+SlotSplit choose_split(join::KeyParts stored, join::KeyParts queries, int key_bits, const SplitRule& rule) {
   // A side that one tile holds is built once whatever the split: nothing to spare.
-  if (size_of(stored) <= kTileLanes || size_of(queries) == 0 || max_bits <= 0) return {};
-  const SlotSplit widest = most_shared_bits(stored, queries, key_bits, max_bits);
+  const std::size_t least = std::max<std::size_t>(rule.least_stored, kTileLanes + 1);
+  if (size_of(stored) < least || size_of(queries) == 0 || rule.max_bits <= 0) return {};
+  const SlotSplit widest = most_shared_bits(stored, queries, key_bits, rule.max_bits);
   const PatternCounts stored_counts = sampled_pattern_counts(stored, widest);
   const PatternCounts query_counts = sampled_pattern_counts(queries, widest);
   int best = 0;
@@ -116,9 +115,7 @@ SlotSplit choose_split(join::KeyParts stored, join::KeyParts queries, int key_bi
       best_passes = passes;
     }
   }
-  // Sorting the keys into slots costs the host a few nanoseconds a key, as much as enumerating
-  // them: a split that only trims the device's work would make the host the bottleneck.
-  if (best_passes > kMostPassesKept * tile_passes(stored_counts, query_counts, 0)) return {};
+  if (best_passes > rule.most_passes_kept * tile_passes(stored_counts, query_counts, 0)) return {};
   return widest.first(best);
 }
 

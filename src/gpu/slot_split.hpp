@@ -50,9 +50,23 @@ class SlotSplit {
   std::array<std::array<std::uint8_t, 256>, kMaxSplitBits> patterns_{};  // per such byte, by its value
 };
 
-//! The split of `stored` against `queries` on at most `max_bits` bits that makes the fewest tile
-//! passes (maybe none).
-SlotSplit choose_split(join::KeyParts stored, join::KeyParts queries, int key_bits, int max_bits = kMaxSplitBits);
+//! Which row sets are split.
+struct SplitRule {
+  int max_bits = kMaxSplitBits;  //!< 0: none
+  //! Stored sides smaller than this are never split. Measured on an H100 against no split, same
+  //! build, same run (docs/performance.md): the split lost at N = 20 (0.94x) and on a shard of
+  //! N = 21 (0.68x), where stored sides hold a few dozen tiles, and won 3.5x on a shard of
+  //! N = 22, where they hold about two hundred.
+  std::size_t least_stored = 64 * kTileLanes;
+  //! A split must leave at most this share of the tile passes: sorting the keys into slots costs
+  //! the host a few nanoseconds a key, as much as enumerating them, so a split that only trims
+  //! the device's work would make the host the bottleneck.
+  double most_passes_kept = 0.5;
+};
+
+//! The split of `stored` against `queries` under `rule` that makes the fewest tile passes, if it
+//! spares enough of them; otherwise none.
+SlotSplit choose_split(join::KeyParts stored, join::KeyParts queries, int key_bits, const SplitRule& rule = {});
 
 //! A tile's table costs about as much as this many queries answered against it: building the bit
 //! planes reads each stored key once per key bit, and each entry waits on the one it extends. A

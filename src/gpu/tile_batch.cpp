@@ -58,7 +58,7 @@ bool TileBatch::add(std::size_t slot, join::KeyParts east, join::KeyParts west, 
   const bool east_stored = tiles_of(east_keys) * west_keys <= tiles_of(west_keys) * east_keys;
   const join::KeyParts& stored = east_stored ? east : west;
   const join::KeyParts& queries = east_stored ? west : east;
-  const SlotSplit split = choose_split(stored, queries, key_bits, split_bits_);
+  const SlotSplit split = choose_split(stored, queries, key_bits, rule_);
   const std::uint32_t groups = split.groups();
 
   TileJob job;

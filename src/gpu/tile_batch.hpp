@@ -17,9 +17,8 @@ namespace nqueens::gpu {
 class TileBatch {
  public:
   //! `keys`: where the batch puts its keys (pinned host memory for a device, any for the host);
-  //! `split_bits`: the most bits a row set's sides are split on (0: never split).
-  explicit TileBatch(std::span<std::uint64_t> keys, int split_bits = kMaxSplitBits)
-      : keys_(keys), split_bits_(split_bits) {}
+  //! `rule`: which row sets' sides are split into slots.
+  explicit TileBatch(std::span<std::uint64_t> keys, SplitRule rule = {}) : keys_(keys), rule_(rule) {}
 
   //! Adds the jobs of one row set's sides for `slot` (PairMatcher::match). The side with fewer
   //! tiles' worth of work is stored, split into slots where that spares work. Returns false, adding nothing, when the
@@ -48,7 +47,7 @@ class TileBatch {
   void add_tiles(const TileJob& job, const std::uint32_t* query_starts, std::size_t slot);
 
   std::span<std::uint64_t> keys_;
-  int split_bits_;
+  SplitRule rule_;
   std::size_t used_ = 0;
   std::vector<std::uint32_t> starts_;
   std::vector<std::uint32_t> slot_starts_;  // add()'s scratch: where each stored slot's parts begin

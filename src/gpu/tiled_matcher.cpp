@@ -6,7 +6,7 @@ namespace nqueens::gpu {
 
 TileBatch& TiledMatcher::current() {
   std::optional<TileBatch>& batch = batches_[static_cast<std::size_t>(current_)];
-  if (!batch) batch.emplace(key_storage(current_, batch_keys_), split_bits_);
+  if (!batch) batch.emplace(key_storage(current_, batch_keys_), rule_);
   return *batch;
 }
 

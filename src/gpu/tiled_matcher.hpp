@@ -22,8 +22,8 @@ class TiledMatcher : public join::PairMatcher {
 
  protected:
   //! `batch_keys`: the keys a batch holds before it is sent (more when one job needs more);
-  //! `split_bits`: the most bits its batches split a row set's sides on (TileBatch).
-  TiledMatcher(std::size_t batch_keys, int split_bits) : batch_keys_(batch_keys), split_bits_(split_bits) {}
+  //! `rule`: which row sets' sides its batches split (TileBatch).
+  TiledMatcher(std::size_t batch_keys, SplitRule rule) : batch_keys_(batch_keys), rule_(rule) {}
   ~TiledMatcher() override = default;
 
   //! Where batch `buffer` (0 or 1) keeps its keys, room for `keys` of them; called while that
@@ -40,7 +40,7 @@ class TiledMatcher : public join::PairMatcher {
   void collect(int buffer);
 
   std::size_t batch_keys_;
-  int split_bits_;
+  SplitRule rule_;
   std::array<std::optional<TileBatch>, 2> batches_;  // each made when its buffer is first used
   std::array<bool, 2> counting_{};                   // started and not yet collected
   int current_ = 0;
@@ -51,8 +51,8 @@ class TiledMatcher : public join::PairMatcher {
 //! tests of the gpu engine's batching, weights and tiles on machines without a device.
 class HostTiledMatcher final : public TiledMatcher {
  public:
-  explicit HostTiledMatcher(std::size_t batch_keys = std::size_t{1} << 16, int split_bits = kMaxSplitBits)
-      : TiledMatcher(batch_keys, split_bits) {}
+  explicit HostTiledMatcher(std::size_t batch_keys = std::size_t{1} << 16, SplitRule rule = {})
+      : TiledMatcher(batch_keys, rule) {}
 
  private:
   std::span<std::uint64_t> key_storage(int buffer, std::size_t keys) override;

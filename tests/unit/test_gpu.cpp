@@ -70,6 +70,10 @@ std::vector<std::uint64_t> pairs_by_slot(const TileBatch& batch, const std::vect
   return pairs;
 }
 
+// Splits of sides small enough to check pair by pair (the default leaves any side under 64
+// tiles), wherever they spare a tile pass.
+constexpr SplitRule kSmallSplits{kMaxSplitBits, 2 * kTileLanes, 1.0};
+
 struct Case {
   std::size_t e0, e1, w0, w1;
   int bits;
@@ -107,7 +111,7 @@ TEST(GpuTiles, EveryJobOfABatchMatchesThePairsOneByOne) {
       {2000, 3000, 150, 9000, 36, 0.1, kFold, 3},
   };
   std::vector<std::uint64_t> storage(std::size_t{1} << 20);
-  TileBatch batch(storage);
+  TileBatch batch(storage, kSmallSplits);
   std::vector<Sides> sides;
   for (const Case& c : cases) sides.push_back(case_sides(c, random));
   for (std::size_t i = 0; i < cases.size(); ++i)
@@ -127,17 +131,19 @@ TEST(GpuTiles, EveryJobOfABatchMatchesThePairsOneByOne) {
 TEST(GpuTiles, TheSlotSplitCutsOnDenseBitsOfLargeSides) {
   std::mt19937_64 random(7);
   const Sides sparse = case_sides({5000, 0, 5000, 0, 40, 0.05, join::kOnePart}, random);
-  EXPECT_EQ(choose_split(sparse.east(), sparse.west(), 40).count(), 0);
+  EXPECT_EQ(choose_split(sparse.east(), sparse.west(), 40, kSmallSplits).count(), 0);
   const Sides small = case_sides({1000, 0, 9000, 0, 40, 0.05, join::kOnePart, 6}, random);
-  EXPECT_EQ(choose_split(small.east(), small.west(), 40).count(), 0) << "one tile holds the stored side";
+  EXPECT_EQ(choose_split(small.east(), small.west(), 40, kSmallSplits).count(), 0) << "one tile holds the stored side";
   Sides dense = case_sides({20000, 0, 20000, 0, 40, 0.05, join::kOnePart, 3}, random);
   for (auto* keys : {&dense.east0, &dense.west0})
     for (std::uint64_t& key : *keys)
       if (random() % 16 != 0) key |= std::uint64_t{1} << 17;  // set in 15/16 of the keys: the best cut
-  const SlotSplit split = choose_split(dense.east(), dense.west(), 40);
+  const SlotSplit split = choose_split(dense.east(), dense.west(), 40, kSmallSplits);
   ASSERT_GE(split.count(), 1);
   EXPECT_EQ(split.bit(0), 17);
-  EXPECT_EQ(choose_split(dense.east(), dense.west(), 40, 0).count(), 0) << "no bits allowed";
+  EXPECT_EQ(choose_split(dense.east(), dense.west(), 40, {0, kSmallSplits.least_stored, 1.0}).count(), 0)
+      << "no bits allowed";
+  EXPECT_EQ(choose_split(dense.east(), dense.west(), 40).count(), 0) << "by default, only sides of 64 tiles";
   EXPECT_EQ(split.pattern_of(std::uint64_t{1} << 17), 1u);
 }
 
@@ -187,7 +193,7 @@ TEST(GpuTiles, EveryChunkingHasAKernelAndFitsItsSharedMemory) {
 std::unique_ptr<Engine> emulated_engine(int n) {
   join::JoinVariant variant;
   variant.engine = "gpu";
-  variant.make_matcher = [] { return std::make_unique<HostTiledMatcher>(std::size_t{4096}); };
+  variant.make_matcher = [] { return std::make_unique<HostTiledMatcher>(std::size_t{4096}, kSmallSplits); };
   variant.describe = "pairs counted by the tiles on this CPU";
   return make_join_engine(n, {}, std::move(variant));
 }
@@ -210,6 +216,17 @@ TEST(GpuEngine, TheTiledMatcherCountsEveryUnitAsTheJoinDoes) {
       ASSERT_EQ(got.nodes, expected.nodes) << "unit " << id;
     }
   }
+}
+
+// N = 18's row sets are the first large enough to split (with the test's rule): a strided sample
+// of its units, each against the join's own count.
+TEST(GpuEngine, ItsSlotSplitCountsUnitsOfN18AsTheJoinDoes) {
+  const std::unique_ptr<Engine> join = make_join_engine(18);
+  const std::unique_ptr<Engine> tiled = emulated_engine(18);
+  const std::unique_ptr<UnitCounter> cpu = join->make_counter();
+  const std::unique_ptr<UnitCounter> tiles = tiled->make_counter();
+  for (std::size_t id = 0; id < join->unit_count(); id += 97)
+    ASSERT_EQ(tiles->count(id).total, cpu->count(id).total) << id;
 }
 
 TEST(GpuEngine, ItsBatchesOnTwoThreadsGiveTheOeisTotals) {
