@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 
-#include "files/echo.hpp"
 #include "nqueens/board.hpp"
+#include "text/echo.hpp"
 
 namespace nqueens {
 

@@ -15,7 +15,6 @@
 
 #include "commands.hpp"
 #include "file_kind.hpp"
-#include "files/echo.hpp"
 #include "files/file_io.hpp"
 #include "nqueens/check.hpp"
 #include "nqueens/unit_ranges.hpp"
@@ -25,6 +24,7 @@
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 #include "shell/standard_output.hpp"
+#include "text/echo.hpp"
 
 namespace nqueens::cli {
 

@@ -18,7 +18,6 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "files/echo.hpp"
 #include "shell/build_info.hpp"
 #include "shell/console.hpp"
 #include "shell/count_options.hpp"
@@ -26,6 +25,7 @@
 #include "shell/number_options.hpp"
 #include "shell/standard_output.hpp"
 #include "shell/suggest.hpp"
+#include "text/echo.hpp"
 
 namespace {
 

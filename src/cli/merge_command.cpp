@@ -13,7 +13,6 @@
 
 #include "commands.hpp"
 #include "file_kind.hpp"
-#include "files/echo.hpp"
 #include "files/file_io.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_ranges.hpp"
@@ -22,6 +21,7 @@
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 #include "shell/verify.hpp"
+#include "text/echo.hpp"
 
 namespace nqueens::cli {
 

@@ -10,9 +10,9 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
+#include "engine/memory_budget.hpp"
 #include "nqueens/board.hpp"
 #include "plan/plan.hpp"
-#include "run/memory_budget.hpp"
 #include "run/registry.hpp"
 #include "shell/count_options.hpp"
 #include "shell/logging.hpp"

@@ -14,7 +14,6 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "files/text_numbers.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/solutions.hpp"
@@ -22,6 +21,7 @@
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 #include "shell/standard_output.hpp"
+#include "text/text_numbers.hpp"
 
 namespace nqueens::cli {
 

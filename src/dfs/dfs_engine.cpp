@@ -8,8 +8,8 @@
 #include "dfs/dfs_engine.hpp"
 #include "dfs/kernel.hpp"
 #include "dfs/split.hpp"
+#include "engine/catalogue.hpp"
 #include "nqueens/board.hpp"
-#include "run/registry.hpp"
 
 namespace nqueens {
 

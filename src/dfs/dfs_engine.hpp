@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "dfs/split.hpp"
-#include "run/engine.hpp"
+#include "engine/engine.hpp"
 
 namespace nqueens {
 

@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "board/canonical.hpp"
 #include "dfs/breadth.hpp"
-#include "dfs/canonical.hpp"
 
 namespace nqueens {
 

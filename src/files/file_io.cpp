@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "files/echo.hpp"
+#include "text/echo.hpp"
 
 namespace nqueens::detail {
 

@@ -14,9 +14,9 @@
 #include <numeric>
 #include <optional>
 
+#include "engine/catalogue.hpp"
 #include "files/file_io.hpp"
-#include "files/text_numbers.hpp"
-#include "run/registry.hpp"
+#include "text/text_numbers.hpp"
 
 namespace nqueens {
 

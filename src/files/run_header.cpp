@@ -6,10 +6,9 @@
 #include <string>
 #include <system_error>
 
-#include "files/text_numbers.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/version.hpp"
-#include "run/registry.hpp"
+#include "text/text_numbers.hpp"
 
 namespace nqueens {
 
@@ -50,14 +49,6 @@ std::string header_mismatch(const RunHeader& expected, const RunHeader& found) {
                   fingerprint_hex(expected.fingerprint)) +
            " (written by nqueens " + found.version + ", whose work units differ from this build's)";
   return {};
-}
-
-std::string header_problem(const RunHeader& header) {
-  if (!valid_board_size(header.n))
-    return "N=" + std::to_string(header.n) + " is outside " + std::to_string(kMinN) + ".." + std::to_string(kMaxN);
-  const EngineDescription* engine = find_engine(header.engine);
-  if (!engine) return "no engine of this build is called '" + header.engine + "' (engines: " + engine_choices() + ")";
-  return engine->header_problem(header);
 }
 
 std::string run_identity(const RunHeader& header) {

@@ -20,10 +20,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "files/echo.hpp"
 #include "files/file_io.hpp"
-#include "files/text_numbers.hpp"
 #include "nqueens/unit_ranges.hpp"
+#include "text/echo.hpp"
+#include "text/text_numbers.hpp"
 
 namespace nqueens {
 

@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "files/echo.hpp"
-#include "files/text_numbers.hpp"
+#include "text/echo.hpp"
+#include "text/text_numbers.hpp"
 
 namespace nqueens {
 

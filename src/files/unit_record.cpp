@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "files/text_numbers.hpp"
+#include "text/text_numbers.hpp"
 
 namespace nqueens {
 

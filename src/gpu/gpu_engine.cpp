@@ -7,11 +7,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/catalogue.hpp"
+#include "engine/memory_budget.hpp"
 #include "gpu/gpu_devices.hpp"
 #include "gpu/slot_split.hpp"
 #include "join/join_engine.hpp"
-#include "run/memory_budget.hpp"
-#include "run/registry.hpp"
 
 namespace nqueens {
 

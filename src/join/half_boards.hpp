@@ -8,10 +8,10 @@
 #include <span>
 #include <vector>
 
+#include "engine/zeroed_array.hpp"
 #include "join/diagonal_fold.hpp"
 #include "join/join_layout.hpp"
 #include "join/quarter_slice.hpp"
-#include "run/zeroed_array.hpp"
 
 namespace nqueens::join {
 

@@ -11,6 +11,9 @@
 #include <string>
 #include <utility>
 
+#include "engine/catalogue.hpp"
+#include "engine/memory_budget.hpp"
+#include "engine/parallel_each.hpp"
 #include "join/join_engine.hpp"
 #include "join/join_kernel.hpp"
 #include "join/join_layout.hpp"
@@ -19,9 +22,6 @@
 #include "join/rotation_fixed.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/version.hpp"
-#include "run/memory_budget.hpp"
-#include "run/parallel_each.hpp"
-#include "run/registry.hpp"
 
 namespace nqueens {
 

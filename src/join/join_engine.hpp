@@ -7,9 +7,9 @@
 #include <memory>
 #include <string>
 
+#include "engine/catalogue.hpp"
+#include "engine/engine.hpp"
 #include "join/pair_matcher.hpp"
-#include "run/engine.hpp"
-#include "run/registry.hpp"
 
 namespace nqueens {
 

@@ -4,12 +4,12 @@
 #include <bit>
 #include <vector>
 
+#include "engine/memory_budget.hpp"
 #include "join/half_boards.hpp"
 #include "join/join_kernel.hpp"
 #include "join/join_plan.hpp"
 #include "join/quarter_slice.hpp"
 #include "join/slice_cache.hpp"
-#include "run/memory_budget.hpp"
 
 namespace nqueens::join {
 

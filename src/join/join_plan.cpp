@@ -6,9 +6,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/parallel_each.hpp"
 #include "join/join_layout.hpp"
 #include "join/quarter_table.hpp"
-#include "run/parallel_each.hpp"
 
 namespace nqueens::join {
 

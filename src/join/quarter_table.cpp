@@ -8,9 +8,9 @@
 #include <string>
 #include <utility>
 
+#include "engine/parallel_each.hpp"
+#include "engine/setup_stop.hpp"
 #include "join/quarter_slice.hpp"
-#include "run/parallel_each.hpp"
-#include "run/setup_stop.hpp"
 
 namespace nqueens::join {
 

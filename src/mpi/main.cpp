@@ -15,7 +15,6 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
-#include "files/echo.hpp"
 #include "mpi_count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/version.hpp"
@@ -30,6 +29,7 @@
 #include "shell/standard_output.hpp"
 #include "shell/supervisor.hpp"
 #include "shell/verify.hpp"
+#include "text/echo.hpp"
 #include "world.hpp"
 
 namespace {

@@ -9,7 +9,7 @@
 
 #include <fmt/core.h>
 
-#include "files/echo.hpp"
+#include "text/echo.hpp"
 
 namespace nqueens::mpi {
 

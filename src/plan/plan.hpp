@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/engine.hpp"
 #include "plan/estimate.hpp"
-#include "run/engine.hpp"
 
 namespace nqueens::plan {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "run/engine.hpp"
+#include "engine/engine.hpp"
 
 namespace nqueens::plan {
 

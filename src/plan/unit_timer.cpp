@@ -9,8 +9,8 @@
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/partitioner.h>
 
+#include "engine/tsan_handoff.hpp"
 #include "run/schedule.hpp"
-#include "run/tsan_handoff.hpp"
 
 namespace nqueens::plan {
 

@@ -9,9 +9,9 @@
 
 #include <oneapi/tbb/task_arena.h>
 
+#include "engine/engine.hpp"
+#include "engine/thread_allowance.hpp"
 #include "nqueens/unit_record.hpp"
-#include "run/engine.hpp"
-#include "run/thread_allowance.hpp"
 
 namespace nqueens::plan {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/catalogue.hpp"
 #include "nqueens/version.hpp"
 #include "reference/reference.hpp"
-#include "run/registry.hpp"
 
 namespace nqueens {
 

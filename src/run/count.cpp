@@ -9,9 +9,9 @@
 
 #include <oneapi/tbb/info.h>
 
+#include "engine/setup_stop.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"
-#include "run/setup_stop.hpp"
 
 namespace nqueens {
 

@@ -5,7 +5,7 @@
 
 #include <oneapi/tbb/task_arena.h>
 
-#include "run/thread_allowance.hpp"
+#include "engine/thread_allowance.hpp"
 
 namespace nqueens {
 
@@ -24,24 +24,6 @@ std::span<const EngineDescription* const> registered_engines() {
       &reference_engine_description(),
   };
   return engines;
-}
-
-const EngineDescription* find_engine(std::string_view name) {
-  for (const EngineDescription* engine : registered_engines())
-    if (engine->name == name) return engine;
-  return nullptr;
-}
-
-const EngineDescription& yardstick_engine() {
-  for (const EngineDescription* engine : registered_engines())
-    if (engine->yardstick) return *engine;
-  throw std::logic_error("no registered engine is the yardstick");
-}
-
-std::string engine_choices() {
-  std::string text(kAutomaticEngine);
-  for (const EngineDescription* engine : registered_engines()) text += ", " + std::string(engine->name);
-  return text;
 }
 
 const EngineDescription& choose_engine(int n, const CountOptions& options) {
@@ -81,12 +63,6 @@ CountOptions options_of(const RunHeader& header) {
   options.symmetry = header.symmetry;
   options.split_depth = header.split_depth;
   return options;
-}
-
-std::string run_options_text(const RunHeader& header) {
-  std::string text = "-n " + std::to_string(header.n) + " --engine " + header.engine;
-  if (const EngineDescription* engine = find_engine(header.engine)) text += engine->run_options(header);
-  return text;
 }
 
 }  // namespace nqueens

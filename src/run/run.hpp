@@ -17,12 +17,12 @@
 #include <span>
 #include <vector>
 
+#include "engine/engine.hpp"
+#include "engine/zeroed_array.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/unit_record.hpp"
-#include "run/engine.hpp"
 #include "run/selection.hpp"
-#include "run/zeroed_array.hpp"
 
 namespace nqueens {
 

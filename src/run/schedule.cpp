@@ -17,8 +17,8 @@
 #include <oneapi/tbb/partitioner.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include "run/thread_allowance.hpp"
-#include "run/tsan_handoff.hpp"
+#include "engine/thread_allowance.hpp"
+#include "engine/tsan_handoff.hpp"
 
 namespace nqueens {
 

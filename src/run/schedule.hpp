@@ -9,9 +9,9 @@
 #include <span>
 #include <vector>
 
+#include "engine/engine.hpp"
 #include "nqueens/counts.hpp"
 #include "nqueens/unit_record.hpp"
-#include "run/engine.hpp"
 
 namespace nqueens {
 

@@ -7,8 +7,8 @@
 #include <variant>
 #include <vector>
 
+#include "engine/engine.hpp"
 #include "nqueens/shard.hpp"
-#include "run/engine.hpp"
 
 namespace nqueens {
 

@@ -12,10 +12,10 @@
 #include <fmt/core.h>
 #include <oneapi/tbb/version.h>
 
-#include "files/text_numbers.hpp"
 #include "git_commit.hpp"
 #include "nqueens/version.hpp"
 #include "run/registry.hpp"
+#include "text/text_numbers.hpp"
 
 namespace nqueens::shell {
 

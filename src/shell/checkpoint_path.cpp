@@ -5,9 +5,9 @@
 #include <string>
 #include <system_error>
 
-#include "files/echo.hpp"
 #include "files/file_io.hpp"
 #include "nqueens/journal.hpp"
+#include "text/echo.hpp"
 
 namespace nqueens::shell {
 

@@ -9,14 +9,14 @@
 #include <spdlog/spdlog.h>
 
 #include "checkpoint_path.hpp"
-#include "files/echo.hpp"
+#include "engine/memory_budget.hpp"
 #include "files/file_io.hpp"
-#include "files/text_numbers.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/symmetry.hpp"
 #include "report.hpp"
-#include "run/memory_budget.hpp"
 #include "run/registry.hpp"
+#include "text/echo.hpp"
+#include "text/text_numbers.hpp"
 
 namespace nqueens::shell {
 

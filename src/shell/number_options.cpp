@@ -6,7 +6,7 @@
 #include <string>
 #include <system_error>
 
-#include "files/echo.hpp"
+#include "text/echo.hpp"
 
 namespace nqueens::shell {
 

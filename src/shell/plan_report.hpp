@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/engine.hpp"
 #include "plan/plan.hpp"
-#include "run/engine.hpp"
 
 namespace nqueens::shell {
 

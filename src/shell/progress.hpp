@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "run/engine.hpp"
+#include "engine/engine.hpp"
 #include "status_line.hpp"
 
 namespace nqueens::shell {

@@ -5,10 +5,10 @@
 
 #include <spdlog/spdlog.h>
 
-#include "files/echo.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "signals.hpp"
 #include "standard_output.hpp"
+#include "text/echo.hpp"
 
 namespace nqueens::shell {
 

@@ -20,13 +20,13 @@
 
 #include "checkpoint_path.hpp"
 #include "console.hpp"
-#include "files/echo.hpp"
+#include "engine/setup_stop.hpp"
 #include "files/file_io.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "run/registry.hpp"
-#include "run/setup_stop.hpp"
 #include "signals.hpp"
+#include "text/echo.hpp"
 
 namespace nqueens::shell {
 

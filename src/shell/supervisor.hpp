@@ -11,13 +11,13 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/engine.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_record.hpp"
 #include "progress.hpp"
-#include "run/engine.hpp"
 #include "run/run.hpp"
 #include "run/selection.hpp"
 

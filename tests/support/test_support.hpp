@@ -14,13 +14,13 @@
 #include <utility>
 #include <vector>
 
-#include "dfs/canonical.hpp"
+#include "board/canonical.hpp"
 #include "dfs/kernel.hpp"
 #include "dfs/split.hpp"
 #include "dfs/work_unit.hpp"
+#include "engine/engine.hpp"
 #include "nqueens/nqueens.hpp"
 #include "reference/reference.hpp"
-#include "run/engine.hpp"
 
 // GoogleTest prints parameters through PrintTo found by argument-dependent lookup.
 namespace nqueens {

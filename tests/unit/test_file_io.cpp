@@ -14,8 +14,8 @@
 
 #include <gtest/gtest.h>
 
-#include "files/echo.hpp"
 #include "files/file_io.hpp"
+#include "text/echo.hpp"
 
 namespace {
 

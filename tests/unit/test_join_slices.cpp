@@ -17,6 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/memory_budget.hpp"
+#include "engine/parallel_each.hpp"
+#include "engine/setup_stop.hpp"
 #include "join/diagonal_fold.hpp"
 #include "join/half_boards.hpp"
 #include "join/join_engine.hpp"
@@ -27,10 +30,7 @@
 #include "join/quarter_table.hpp"
 #include "join/slice_cache.hpp"
 #include "nqueens/nqueens.hpp"
-#include "run/memory_budget.hpp"
-#include "run/parallel_each.hpp"
 #include "run/schedule.hpp"
-#include "run/setup_stop.hpp"
 
 namespace nqueens {
 namespace {

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "engine/zeroed_array.hpp"
 #include "nqueens/counts.hpp"
-#include "run/zeroed_array.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "run/setup_stop.hpp"
+#include "engine/setup_stop.hpp"
 
 #include "nqueens/count.hpp"
 

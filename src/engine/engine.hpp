@@ -12,9 +12,9 @@
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
 
+#include "engine/zeroed_array.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/run_header.hpp"
-#include "run/zeroed_array.hpp"
 
 namespace nqueens {
 

@@ -1,4 +1,4 @@
-#include "run/thread_allowance.hpp"
+#include "engine/thread_allowance.hpp"
 
 #include <pthread.h>
 

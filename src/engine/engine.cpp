@@ -1,9 +1,9 @@
-#include "run/engine.hpp"
+#include "engine/engine.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "run/parallel_each.hpp"
+#include "engine/parallel_each.hpp"
 
 namespace nqueens {
 

@@ -6,8 +6,8 @@
 // the setup was asked to stop (setup_stop.hpp): a stop ends the loop with Cancelled.
 #include <oneapi/tbb/parallel_for.h>
 
-#include "run/setup_stop.hpp"
-#include "run/tsan_handoff.hpp"
+#include "engine/setup_stop.hpp"
+#include "engine/tsan_handoff.hpp"
 
 namespace nqueens::detail {
 

@@ -1,4 +1,4 @@
-#include "dfs/canonical.hpp"
+#include "board/canonical.hpp"
 
 #include <array>
 

@@ -1,4 +1,4 @@
-#include "files/echo.hpp"
+#include "text/echo.hpp"
 
 #include <algorithm>
 

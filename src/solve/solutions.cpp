@@ -12,11 +12,11 @@
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include "dfs/canonical.hpp"
+#include "board/canonical.hpp"
+#include "engine/thread_allowance.hpp"
+#include "engine/tsan_handoff.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/count.hpp"
-#include "run/thread_allowance.hpp"
-#include "run/tsan_handoff.hpp"
 
 // Why solve does not go through the engine seam (src/engine_seam.hpp): its contract is one
 // lexicographic stream of boards, in order, from the first row down. The counting engines give

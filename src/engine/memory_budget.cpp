@@ -1,4 +1,4 @@
-#include "run/memory_budget.hpp"
+#include "engine/memory_budget.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
