@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
 
 #include <filesystem>
 #include <fstream>
@@ -49,6 +51,13 @@ void write_bytes(const fs::path& path, const std::string& bytes) {
 
 UnitCount counted(const WorkPlan& plan, std::size_t id) { return {id, nqueens::count_from(plan.units[id], plan.n)}; }
 
+// A unit of this run with a time, as a worker reports it.
+UnitCount timed(const WorkPlan& plan, std::size_t id, std::uint64_t microseconds) {
+  UnitCount unit = counted(plan, id);
+  unit.microseconds = microseconds;
+  return unit;
+}
+
 class JournalTest : public testing::Test {
  protected:
   void SetUp() override {
@@ -88,9 +97,33 @@ class JournalTest : public testing::Test {
   RunHeader header_ = nqueens::make_header(plan_);
 };
 
+// The lines spelled out by hand, not made by the writer's own functions, so that a field renamed,
+// reordered or left out, or another format number, fails here instead of being echoed. A checksum
+// is the CRC-32, in 8 lowercase hex digits, of the text before it: the header's own text, and a
+// record's text after the run's identity line (the header's words from engine= on).
+std::string crc_hex(const std::string& text, std::uint32_t before = 0) {
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08x", static_cast<unsigned>(nqueens::crc32(text, before)));
+  return hex;
+}
+
+// N = 10 split at depth 2 into 29 units; the fingerprint is of that unit list.
+const std::string kIdentityOfN10 = "engine=dfs n=10 symmetry=full split_depth=2 units=29 fingerprint=04299b8b3905321d";
+
 TEST_F(JournalTest, NewJournalHoldsOnlyTheHeader) {
+  const std::string text = "nqueens-journal 3 version=" + std::string(nqueens::kVersion) + " " + kIdentityOfN10;
+  EXPECT_EQ(read_bytes(make_journal(0)), text + " crc=" + crc_hex(text) + "\n");
+}
+
+TEST_F(JournalTest, ARecordLineHoldsTheUnitsCountsAndTimeBoundToItsRun) {
   const fs::path path = make_journal(0);
-  EXPECT_EQ(read_bytes(path), nqueens::journal_header_line(header_));
+  const std::string header = read_bytes(path);
+  {
+    Journal journal(path, header_);
+    journal.append(timed(plan_, 0, 4321));
+  }
+  const std::string text = "U 0 32 0 0 0 4 414 4321";  // id, total, orbits of 1/2/4/8, nodes, microseconds
+  EXPECT_EQ(read_bytes(path), header + text + " " + crc_hex(text, nqueens::crc32(kIdentityOfN10 + "\n")) + "\n");
 }
 
 TEST_F(JournalTest, AppendedUnitsComeBackOnReopen) {
@@ -534,13 +567,6 @@ TEST_F(JournalTest, OlderFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
 }
 
 // ---- the time of each unit ------------------------------------------------------
-
-// A unit of this run with a time, as a worker reports it.
-UnitCount timed(const WorkPlan& plan, std::size_t id, std::uint64_t microseconds) {
-  UnitCount unit = counted(plan, id);
-  unit.microseconds = microseconds;
-  return unit;
-}
 
 TEST_F(JournalTest, EachUnitsTimeComesBackAndIsCoveredByItsChecksum) {
   const fs::path path = dir_ / "timed.journal";

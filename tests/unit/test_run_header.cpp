@@ -3,8 +3,6 @@
 // header_problem() refuses what no run of this build can have before any file is sized by it.
 #include <gtest/gtest.h>
 
-#include <iostream>
-
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -18,6 +16,7 @@
 #include "nqueens/nqueens.hpp"
 #include "nqueens/run_header.hpp"
 #include "run/registry.hpp"
+#include "support/engines.hpp"
 
 namespace {
 
@@ -42,18 +41,6 @@ std::vector<int> sizes_of(const EngineDescription& engine, int largest) {
   return sizes;
 }
 
-// Whether the engine can count at all on this machine: one that needs hardware this machine
-// lacks (the gpu engine without a device) refuses every N. Such an engine's header checks are
-// its host-side code and are tested where it runs; here the test says that it left it out.
-bool runs_here(const EngineDescription& engine) {
-  if (!sizes_of(engine, 12).empty()) return true;
-  std::cout << "[   NOTE   ] the " << engine.name
-            << " engine is left out of this test: it counts nothing here: " << engine.refusal(12, options_for(engine))
-            << "\n";
-  EXPECT_FALSE(engine.yardstick) << "the yardstick engine counts everywhere";
-  return false;
-}
-
 // The header of a real run of the engine: N = 12, or the largest size below it that it counts.
 RunHeader real_header(const EngineDescription& engine) {
   const std::vector<int> sizes = sizes_of(engine, 12);
@@ -70,7 +57,7 @@ TEST(RunHeader, TextRoundTripsForEveryEngine) {
   ASSERT_FALSE(nqueens::registered_engines().empty());
   for (const EngineDescription* engine : nqueens::registered_engines()) {
     SCOPED_TRACE(engine->name);
-    if (!runs_here(*engine)) continue;
+    if (!test_support::counts_here(*engine)) continue;
     const RunHeader header = real_header(*engine);
     EXPECT_EQ(header.engine, engine->name);
     EXPECT_EQ(header.version, nqueens::kVersion);
@@ -177,11 +164,13 @@ TEST(RunHeader, RealRunsOfTwoEnginesOrTwoSizesMismatch) {
 
 // Every header this build writes passes, tiny boards (whose split depth is clamped to N) included.
 TEST(RunHeader, HeadersOfRealRunsAreAccepted) {
-  for (const EngineDescription* engine : nqueens::registered_engines())
+  for (const EngineDescription* engine : nqueens::registered_engines()) {
+    if (!test_support::counts_here(*engine)) continue;
     for (const int n : sizes_of(*engine, 14)) {
       const RunHeader header = nqueens::make_engine(n, options_for(*engine))->header();
       EXPECT_EQ(nqueens::header_problem(header), "") << engine->name << " n=" << n;
     }
+  }
   for (int n = 1; n <= 12; ++n)
     for (const Symmetry mode : {Symmetry::none, Symmetry::mirror, Symmetry::full})
       for (int depth = nqueens::kMinSplitDepth; depth <= nqueens::kMaxSplitDepth; ++depth) {
@@ -202,7 +191,7 @@ TEST(RunHeader, AnEngineThisBuildDoesNotHaveIsRefused) {
 TEST(RunHeader, AnNOutsideTheBoardLimitsIsRefusedForEveryEngine) {
   for (const EngineDescription* engine : nqueens::registered_engines())
     for (const int n : {nqueens::kMinN - 1, -5, nqueens::kMaxN + 1, std::numeric_limits<int>::max()}) {
-      if (!runs_here(*engine)) break;
+      if (!test_support::counts_here(*engine)) break;
       RunHeader header = real_header(*engine);
       header.n = n;
       EXPECT_EQ(nqueens::header_problem(header), "N=" + std::to_string(n) + " is outside " +
@@ -215,7 +204,7 @@ TEST(RunHeader, AnNOutsideTheBoardLimitsIsRefusedForEveryEngine) {
 TEST(RunHeader, TooManyUnitsAreRefusedForEveryEngine) {
   for (const EngineDescription* engine : nqueens::registered_engines()) {
     SCOPED_TRACE(engine->name);
-    if (!runs_here(*engine)) continue;
+    if (!test_support::counts_here(*engine)) continue;
     RunHeader header = real_header(*engine);
     header.unit_count = std::numeric_limits<std::size_t>::max();
     EXPECT_NE(nqueens::header_problem(header), "");

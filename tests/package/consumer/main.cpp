@@ -1,14 +1,31 @@
 // The example at the top of nqueens.hpp, built against the installed package, then the options a
 // user sets by designated initializers (built with -Wall -Wextra -Werror: no warning for the
 // members left out), progress with the unit total, and a checkpointed count resumed. Exits 0
-// only on the known values.
+// only on the known values. Built with NQUEENS_EXPECTED_VERSION, the version the build system
+// found the package under (find_package, pkg-config, or the sources' project()).
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
 #include <nqueens/nqueens.hpp>
 
-static_assert(NQUEENS_VERSION_MAJOR >= 0 && NQUEENS_VERSION_MINOR >= 0 && NQUEENS_VERSION_PATCH >= 0);
+#define NQUEENS_CONSUMER_TEXT(x) #x
+#define NQUEENS_CONSUMER_NUMBER(x) NQUEENS_CONSUMER_TEXT(x)
+
+// The version numbers for #if, the version string and the package's version are one version: a
+// release that bumps one of them and not the others, or headers of another release found first,
+// fail to build here.
+constexpr const char* kVersionOfTheMacros = NQUEENS_CONSUMER_NUMBER(NQUEENS_VERSION_MAJOR) "." NQUEENS_CONSUMER_NUMBER(
+    NQUEENS_VERSION_MINOR) "." NQUEENS_CONSUMER_NUMBER(NQUEENS_VERSION_PATCH);
+
+constexpr bool same_text(const char* a, const char* b) {
+  while (*a != '\0' && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+
+static_assert(same_text(nqueens::kVersion, kVersionOfTheMacros),
+              "NQUEENS_VERSION_MAJOR / _MINOR / _PATCH are not kVersion");
+static_assert(same_text(nqueens::kVersion, NQUEENS_EXPECTED_VERSION), "the headers are not of the package found");
 
 int main() {
   const nqueens::CountResult result = nqueens::count(8);  // fastest engine, every core
@@ -26,8 +43,15 @@ int main() {
 
   const std::filesystem::path journal = std::filesystem::temp_directory_path() / "nqueens-consumer.journal";
   std::filesystem::remove(journal);
-  nqueens::count(10, {.checkpoint = journal});
-  const nqueens::CountResult again = nqueens::count(10, {.checkpoint = journal});  // all from the journal
+  const nqueens::CountResult first = nqueens::count(10, {.checkpoint = journal});
+  std::size_t held = 0;  // the first report, made before any unit is counted: what the journal held
+  bool reported = false;
+  const nqueens::CountResult again =
+      nqueens::count(10, {.threads = 1, .checkpoint = journal, .on_progress = [&](const nqueens::Progress& progress) {
+                            if (!reported) held = progress.units_done;
+                            reported = true;
+                          }});
   std::filesystem::remove(journal);
-  return again.totals.total == 724 && again.work_units > 0 ? 0 : 3;
+  const bool all_from_the_journal = held == first.work_units && again.work_units == first.work_units;
+  return again.totals.total == 724 && all_from_the_journal ? 0 : 3;
 }
