@@ -1,0 +1,192 @@
+#include "join/slot_split.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <numeric>
+#include <span>
+#include <vector>
+
+#include "join/match_cost.hpp"
+
+namespace nqueens::join::detail {
+
+namespace {
+
+std::uint64_t low_bits(int count) { return count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1; }
+
+// Bit frequencies and slot sizes are estimated on about this many keys of each side.
+constexpr std::size_t kSampleKeys = 1024;
+constexpr std::size_t kMaxSlots = std::size_t{1} << kMaxSlotBits;
+
+// Every step-th key of both parts, one step for the whole side: the parts are sampled in
+// proportion to their sizes.
+template <typename Visit>
+void sample(const KeyParts& keys, Visit visit) {
+  const std::size_t step = std::max<std::size_t>(1, size_of(keys) / kSampleKeys);
+  for (const auto part : keys)
+    for (std::size_t i = 0; i < part.size(); i += step) visit(part[i]);
+}
+
+std::array<std::uint64_t, 64> sampled_bit_counts(const KeyParts& keys, std::uint64_t key_mask) {
+  std::array<std::uint64_t, 64> counts{};
+  sample(keys, [&](std::uint64_t key) {
+    for (std::uint64_t rest = key & key_mask; rest != 0; rest &= rest - 1)
+      ++counts[static_cast<std::size_t>(std::countr_zero(rest))];
+  });
+  return counts;
+}
+
+using SlotSizes = std::array<double, kMaxSlots>;
+
+// Keys per slot on all of `split`'s bits, estimated from a sample.
+SlotSizes sampled_slot_sizes(const KeyParts& keys, const SlotBits& split) {
+  SlotSizes sizes{};
+  std::size_t sampled = 0;
+  sample(keys, [&](std::uint64_t key) {
+    ++sizes[split.slot_of(key)];
+    ++sampled;
+  });
+  for (double& size : sizes) size *= static_cast<double>(size_of(keys)) / static_cast<double>(sampled);
+  return sizes;
+}
+
+// The bit-sliced cost of a split on the first `count` bits (0: no split), from the slot sizes on
+// all of them: each slot's blocks answer the queries of every group the slot is compatible with.
+double split_ns(const SlotSizes& stored, const SlotSizes& queries, int count, std::size_t lanes) {
+  const std::size_t slots = std::size_t{1} << count;
+  SlotSizes stored_in{};
+  SlotSizes queries_in{};
+  for (std::size_t pattern = 0; pattern < kMaxSlots; ++pattern) {
+    stored_in[pattern & (slots - 1)] += stored[pattern];
+    queries_in[pattern & (slots - 1)] += queries[pattern];
+  }
+  double ns = 0;
+  for (std::size_t slot = 0; slot < slots; ++slot) {
+    double meeting = 0;
+    for (std::size_t group = 0; group < slots; ++group)
+      if ((group & slot) == 0) meeting += queries_in[group];
+    const auto keys = static_cast<std::size_t>(std::ceil(stored_in[slot]));
+    if (keys > 0 && meeting > 0) ns += bit_sliced_ns(blocks_of(keys, lanes), static_cast<std::size_t>(meeting));
+  }
+  return ns;
+}
+
+// `keys` sorted by slot (a counting sort) with the split's bits cleared, as they are settled by
+// the slot-group pairing: fewer live bits can save the matcher a chunk. starts[s] is where slot
+// s begins, starts[2^count] the end.
+struct Slots {
+  std::vector<std::uint64_t> keys;
+  std::array<std::size_t, kMaxSlots + 1> starts{};
+
+  Slots(std::span<const std::uint64_t> unsorted, const SlotBits& split, std::uint64_t key_mask)
+      : keys(unsorted.size()) {
+    const std::size_t slots = std::size_t{1} << split.count;
+    // Each key's slot worked out once; four histograms, so that runs of keys of one slot do not
+    // wait on each other's increments.
+    std::vector<std::uint8_t> slot_of(unsorted.size());
+    for (std::size_t i = 0; i < unsorted.size(); ++i)
+      slot_of[i] = static_cast<std::uint8_t>(split.slot_of(unsorted[i]));
+    std::array<std::array<std::size_t, kMaxSlots>, 4> counts{};
+    for (std::size_t i = 0; i < slot_of.size(); ++i) ++counts[i % 4][slot_of[i]];
+    for (std::size_t slot = 0; slot < slots; ++slot)
+      starts[slot + 1] = starts[slot] + counts[0][slot] + counts[1][slot] + counts[2][slot] + counts[3][slot];
+    std::array<std::size_t, kMaxSlots> next{};
+    std::copy_n(starts.begin(), slots, next.begin());
+    const std::uint64_t kept = key_mask & ~split.mask();
+    for (std::size_t i = 0; i < unsorted.size(); ++i) keys[next[slot_of[i]]++] = unsorted[i] & kept;
+  }
+
+  std::span<const std::uint64_t> slot(std::size_t index) const {
+    return std::span<const std::uint64_t>(keys).subspan(starts[index], starts[index + 1] - starts[index]);
+  }
+};
+
+struct PartSlots {
+  Slots first, second;
+  PartSlots(const KeyParts& keys, const SlotBits& split, std::uint64_t key_mask)
+      : first(keys[0], split, key_mask), second(keys[1], split, key_mask) {}
+  KeyParts slot(std::size_t index) const { return {first.slot(index), second.slot(index)}; }
+};
+
+// The queries of every group a slot is compatible with.
+std::size_t meeting_queries(const PartSlots& groups, std::size_t slot, std::size_t slots) {
+  std::size_t meeting = 0;
+  for (std::size_t group = 0; group < slots; ++group)
+    if ((group & slot) == 0) meeting += size_of(groups.slot(group));
+  return meeting;
+}
+
+}  // namespace
+
+// The bits that rule out the most pairs: a bit set in a fraction p of the stored keys and q of
+// the queries rules out p q of the pairs, so the largest products of the two frequencies (of
+// the two sampled counts, as both samples have fixed sizes).
+SlotBits most_shared_bits(const KeyParts& stored, const KeyParts& queries, int key_bits, int count) {
+  const std::uint64_t key_mask = low_bits(key_bits);
+  const auto in_stored = sampled_bit_counts(stored, key_mask);
+  const auto in_queries = sampled_bit_counts(queries, key_mask);
+  std::array<int, 64> order{};
+  std::iota(order.begin(), order.end(), 0);
+  const auto shared = [&](int bit) {
+    return in_stored[static_cast<std::size_t>(bit)] * in_queries[static_cast<std::size_t>(bit)];
+  };
+  SlotBits chosen;
+  chosen.count = std::min(count, key_bits);
+  std::partial_sort(order.begin(), order.begin() + chosen.count, order.begin() + key_bits,
+                    [&](int left, int right) { return shared(left) > shared(right); });
+  std::copy_n(order.begin(), chosen.count, chosen.bits.begin());
+  return chosen;
+}
+
+// The split (maybe none) the cost model finds cheapest.
+SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key_bits, std::size_t lanes) {
+  const SlotBits widest = most_shared_bits(stored, queries, key_bits, kMaxSlotBits);
+  const SlotSizes stored_sizes = sampled_slot_sizes(stored, widest);
+  const SlotSizes query_sizes = sampled_slot_sizes(queries, widest);
+  int best = 0;
+  double best_ns = split_ns(stored_sizes, query_sizes, 0, lanes);
+  for (int count = 1; count <= widest.count; ++count) {
+    const double ns = split_ns(stored_sizes, query_sizes, count, lanes);
+    if (ns < best_ns) {
+      best = count;
+      best_ns = ns;
+    }
+  }
+  return widest.first(best);
+}
+
+// Every slot is loaded under one layout (the live bits of all stored keys), so each query is
+// prepared once and each group of queries is a range of the prepared ones.
+std::uint64_t count_in_slots(DisjointCounter& counter, const KeyParts& stored, const KeyParts& queries,
+                             const PartWeights& weights, int key_bits, const SlotBits& split) {
+  const PartSlots stored_slots(stored, split, low_bits(key_bits));
+  const PartSlots query_groups(queries, split, low_bits(key_bits));
+  std::uint64_t live_bits = 0;
+  for (const std::uint64_t key : stored_slots.first.keys) live_bits |= key;
+  for (const std::uint64_t key : stored_slots.second.keys) live_bits |= key;
+  counter.fix_layout(live_bits, size_of(stored), key_bits);
+  std::array<DisjointCounter::PreparedQueries, 2> prepared;
+  counter.prepare(query_groups.first.keys, prepared[0]);
+  counter.prepare(query_groups.second.keys, prepared[1]);
+
+  const std::size_t slots = std::size_t{1} << split.count;
+  std::uint64_t pairs = 0;
+  for (std::size_t slot = 0; slot < slots; ++slot) {
+    const KeyParts loaded = stored_slots.slot(slot);
+    if (size_of(loaded) == 0 || meeting_queries(query_groups, slot, slots) == 0) continue;
+    counter.load_in_layout(loaded);
+    for (std::size_t group = 0; group < slots; ++group) {
+      if ((group & slot) != 0) continue;
+      for (std::size_t part = 0; part < 2; ++part) {
+        const Slots& groups = part == 0 ? query_groups.first : query_groups.second;
+        const std::size_t first = groups.starts[group], count = groups.starts[group + 1] - first;
+        const std::array<std::uint64_t, 2> counts = counter.count_prepared(prepared[part], first, count);
+        pairs += weights[0][part] * counts[0] + weights[1][part] * counts[1];
+      }
+    }
+  }
+  return pairs;
+}
+
+}  // namespace nqueens::join::detail
