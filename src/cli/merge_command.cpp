@@ -72,6 +72,27 @@ void print_problems(const char* what, const std::vector<UnitProblem>& problems, 
   }
 }
 
+// Shards of different splits (1/4 beside 1/8) overlap and leave gaps however many are given:
+// each split deals the units out anew. Say so, naming one file of each split, rather than let
+// the duplicates and gaps speak alone.
+bool print_mixed_splits(const std::vector<ShardFile>& shards) {
+  std::map<int, const ShardFile*> by_count;  // k -> the first file of a split into k
+  for (const ShardFile& shard : shards)
+    if (shard.head_trusted && shard.shard.count > 0) by_count.try_emplace(shard.shard.count, &shard);
+  if (by_count.size() < 2) return false;
+  std::string splits;
+  for (const auto& [count, shard] : by_count) {
+    if (!splits.empty()) splits += ", ";
+    splits += std::to_string(shard->shard.index) + "/" + std::to_string(count) + " (" +
+              detail::shown_path(shard->source) + ")";
+  }
+  fmt::print(stderr,
+             "nqueens: error: the files are shards of {} different splits: {}; each split deals the units out "
+             "anew, so merge the shards of one split (all of 1/K .. K/K for one K)\n",
+             by_count.size(), splits);
+  return true;
+}
+
 // When every file is a shard of the same k, the likely cause is a whole shard file left out or
 // given twice: say which, as well as the unit ids. Shard numbers are listed as ranges, cut like
 // unit ids, so one shard of a million prints two lines, not a million.
@@ -126,7 +147,7 @@ void print_report(const MergeReport& report, const std::vector<ShardFile>& shard
   print_problems("duplicated", report.duplicated, shards);
   print_problems("conflicting counts", report.conflicting, shards);
   print_problems("altered (checksum does not match the counts)", report.altered, shards);
-  print_shard_hints(shards);
+  if (!print_mixed_splits(shards)) print_shard_hints(shards);
   print_recount(report, missing_file, policy);
   fmt::print(stderr, "nqueens: error: no total: the files do not hold every unit of the run exactly once\n");
 }

@@ -1453,4 +1453,18 @@ TEST_F(ShardCli, MergeOfOneShardOfAMillionSaysSoInAFewLines) {
   EXPECT_TRUE(contains(r.err, "no file for shards 2-1000000 of 1000000")) << r.err.substr(0, 2000);
 }
 
+// Shards 1/4 and 1/8 of one run overlap and leave gaps: the merge says they come from two
+// splits, naming a file of each, instead of listing duplicates and gaps alone.
+TEST_F(ShardCli, MergeOfShardsOfTwoSplitsSaysSo) {
+  const std::string quarter = file("quarter.json").string(), eighth = file("eighth.json").string();
+  ASSERT_EQ(run({"count", "-n", "12", "--shard", "1/4", "--output", quarter}).exit_code, 0);
+  ASSERT_EQ(run({"count", "-n", "12", "--shard", "1/8", "--output", eighth}).exit_code, 0);
+  const Outcome r = merge({quarter, eighth});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_TRUE(
+      contains(r.err, "the files are shards of 2 different splits: 1/4 (" + quarter + "), 1/8 (" + eighth + ")"))
+      << r.err;
+  EXPECT_FALSE(contains(r.err, "no file for shard")) << "the hints of one split would mislead: " << r.err;
+}
+
 }  // namespace
