@@ -67,10 +67,10 @@ foreach(command IN LISTS nqueens_commands)
       set(description "${rest}")
       continue()
     endif()
-    # "  -n,--n TEXT REQUIRED ...", "  --engine TEXT:{auto,dfs,join}=auto ...", "  --no-progress ..."
-    # A type name (TEXT, INT, FILE, I/K) follows the name after one space, and ends at a space, ":",
-    # "=" or the line's end; "--verify Excludes: ..." has none.
-    if(NOT line MATCHES "^  (-[A-Za-z],)?(--[a-z][a-z0-9-]*)[^ ]*( [A-Z][A-Z/]*)?(:[{]([a-z0-9,]+)[}])?([:= ]|$)")
+    # "  -n,--n TEXT  ...", "  --engine {auto,dfs,join}=auto", "  --no-progress  ...": a value
+    # (a type name: TEXT, INT, FILE, I/K; or the choices in braces) follows the name after one
+    # space and ends at a space, "=" or the line's end; a flag has none.
+    if(NOT line MATCHES "^  (-[A-Za-z],)?(--[a-z][a-z0-9-]*)( [A-Z][A-Z/]*| [{]([a-z0-9,]+)[}])?([= ]|$)")
       if(line MATCHES "^                  +(.*)")
         string(APPEND description " ${CMAKE_MATCH_1}")
       else()
@@ -81,7 +81,10 @@ foreach(command IN LISTS nqueens_commands)
     set(short "${CMAKE_MATCH_1}")
     set(long "${CMAKE_MATCH_2}")
     set(matched_type "${CMAKE_MATCH_3}")
-    set(values "${CMAKE_MATCH_5}")
+    set(values "${CMAKE_MATCH_4}")
+    if(values)
+      set(matched_type " CHOICE")
+    endif()
     settle()
     string(STRIP "${matched_type}" type)
     set(description "${line}")

@@ -29,6 +29,10 @@ set(table
   "shell"                     # 6: the drivers' common shell: options, reports, files on disk
   "cli,mpi")                  # 7: the drivers
 
+if(NOT SOURCE_DIR)
+  message(FATAL_ERROR "give the repository: cmake -DSOURCE_DIR=<repo> -P tests/floors.cmake")
+endif()
+get_filename_component(SOURCE_DIR "${SOURCE_DIR}" ABSOLUTE)
 file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/src/*.hpp" "${SOURCE_DIR}/src/*.cpp"
      "${SOURCE_DIR}/src/*.cu" "${SOURCE_DIR}/include/nqueens/*.hpp")
 set(problems "")
@@ -55,6 +59,9 @@ foreach(source IN LISTS sources)
     endif()
   endforeach()
 endforeach()
+if(NOT sources)
+  message(FATAL_ERROR "no sources under ${SOURCE_DIR}/src: is it the repository?")
+endif()
 if(problems)
   message(FATAL_ERROR "includes that climb a floor or cross one:${problems}")
 endif()

@@ -21,6 +21,7 @@
 #include "shell/build_info.hpp"
 #include "shell/console.hpp"
 #include "shell/count_options.hpp"
+#include "shell/help_formatter.hpp"
 #include "shell/logging.hpp"
 #include "shell/number_options.hpp"
 #include "shell/standard_output.hpp"
@@ -122,6 +123,7 @@ int run_program(int argc, char** argv) {
   spdlog::set_default_logger(nqueens::shell::make_console_logger("nqueens"));
 
   CLI::App app{"nqueens: count the solutions of the N-Queens problem, exactly and fast", "nqueens"};
+  nqueens::shell::use_help_formatter(app);  // before the commands, which take it from the app
   app.set_version_flag("-V,--version", [] {
     std::string text = nqueens::shell::version_text(nqueens::shell::build_info());
     text.pop_back();  // CLI11 ends the text with its own newline

@@ -22,6 +22,7 @@
 #include "shell/checkpoint_path.hpp"
 #include "shell/count_options.hpp"
 #include "shell/exit_codes.hpp"
+#include "shell/help_formatter.hpp"
 #include "shell/number_options.hpp"
 #include "shell/report.hpp"
 #include "shell/shard_output.hpp"
@@ -188,6 +189,7 @@ int run_count(const World& world, const Job& job) {
 // an exit code when there is nothing to count: help, version, or bad input.
 std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job) {
   CLI::App app{"nqueens-mpi: count the solutions of the N-Queens problem over the ranks of an MPI job", "nqueens-mpi"};
+  nqueens::shell::use_help_formatter(app);  // before the command, which takes it from the app
   app.set_version_flag("--version", std::string("nqueens-mpi ") + kVersion);
   app.require_subcommand(1);
   add_count_options(*app.add_subcommand("count", "Count all solutions for one or more board sizes"), job.args);
