@@ -134,10 +134,12 @@ void check_runs(const World& world, const Job& job) {
   std::string message;
   if (world.root()) {
     try {
-      // The engine every rank builds (mpi_count.cpp): make_engine of the options as given.
-      check_every_run(job.session, job.sizes, job.options, false, false);
-      check_journal_headers(job.session, job.sizes,
-                            [&job](int n, const RunSettings&) { return make_engine(n, job.options)->header(); });
+      // The engine every rank builds (mpi_count.cpp): make_engine of the options rank 0 opens
+      // N's run with (run_options: `auto` resumes a journal with the engine it was started with).
+      check_every_run(job.session, job.sizes, job.options, false);
+      check_journal_headers(job.session, job.sizes, [&job](int n, const RunSettings& settings) {
+        return make_run_engine(n, job.options, settings)->header();
+      });
     } catch (const std::invalid_argument& refused) {
       code = kUsage;
       message = refused.what();

@@ -379,6 +379,24 @@ void check_same_plan(const World& world, const Engine& engine) {
                     fingerprint_hex(mine), fingerprint_hex(root)));
 }
 
+// The options every rank builds N's engine with: those rank 0 opens the run with (run_options:
+// `auto` resumes a journal with the engine it was started with). Rank 0 alone reads the journal
+// (the other ranks' nodes may not see its file system) and every rank takes the engine it
+// names, so that no two ranks build different engines.
+CountOptions agreed_options(const World& world, int n, CountOptions options, const shell::RunSettings& settings) {
+  const std::span<const EngineDescription* const> engines = registered_engines();
+  int chosen = -1;  // the registry's index of the engine, or -1: the options as given
+  if (world.root()) {
+    const CountOptions resumed = shell::run_options(n, options, settings);
+    for (std::size_t i = 0; resumed.engine != options.engine && i < engines.size(); ++i)
+      if (engines[i]->name == resumed.engine) chosen = static_cast<int>(i);
+    shell::log_resumed_engine(n, options, resumed, settings);
+  }
+  broadcast(world, chosen);
+  if (chosen >= 0) options.engine = engines[static_cast<std::size_t>(chosen)]->name;
+  return options;
+}
+
 // Rank 0 opens the run (the units asked for, the journal), and every rank learns whether that
 // worked: a unit list that does not fit the run, a journal of another run or a damaged one end
 // every rank the same way, with rank 0's message, instead of leaving the others waiting in the
@@ -446,9 +464,10 @@ std::optional<shell::RunOutcome> count_distributed(const World& world, int n, co
                                                    const shell::RunSettings& session) {
   const Clock::time_point start = Clock::now();
   const int threads = resolve_threads(options.threads);
-  if (const std::string memory = memory_plan(n, options); !memory.empty() && world.root())
+  const CountOptions resumed = agreed_options(world, n, options, session);
+  if (const std::string memory = memory_plan(n, resumed); !memory.empty() && world.root())
     spdlog::info("N={}: {}", n, memory);
-  std::unique_ptr<Engine> engine = make_engine(n, options);
+  std::unique_ptr<Engine> engine = make_engine(n, resumed);
   check_same_plan(world, *engine);
   const std::unique_ptr<Run> run = open_agreed(world, engine, session);
   if (!world.root()) {

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "files/file_io.hpp"
+#include "files/journal_header.hpp"
 #include "nqueens/journal.hpp"
 #include "text/echo.hpp"
 
@@ -60,31 +61,17 @@ fs::path journal_path(const fs::path& checkpoint, int n, std::size_t sizes) {
 
 namespace {
 
-// Far more than any run header line takes.
-constexpr std::size_t kMaxHeaderLineBytes = 64 << 10;
-
 constexpr const char* kNewRun = " (to start a new run, give another --checkpoint file)";
 
 // The header of the journal at `path`, or nullopt when there is none to check yet: no file, a
 // first line not yet whole, or a damaged header (the Journal's own open deals with those).
 std::optional<RunHeader> journal_header(const fs::path& path) {
-  std::string head;
   try {
-    const detail::ReadFile file(path);
-    head = detail::read_from(file.fd(), path, 0, kMaxHeaderLineBytes);
-  } catch (const std::invalid_argument& refused) {  // a directory, a device, a FIFO
-    throw JournalMismatch(std::string(refused.what()) + "; a journal is a regular file" + kNewRun);
-  } catch (const std::runtime_error&) {
-    return std::nullopt;  // missing, or unreadable: the Journal says why
-  }
-  const std::size_t end = head.find('\n');
-  if (end == std::string::npos) return std::nullopt;
-  try {
-    return scan_journal(std::string_view(head).substr(0, end + 1), path.string()).header;
-  } catch (const JournalCorrupt&) {
-    return std::nullopt;
+    return detail::read_journal_header(path);
   } catch (const JournalMismatch& stranger) {
     throw JournalMismatch(std::string(stranger.what()) + kNewRun);
+  } catch (const std::invalid_argument& refused) {  // a directory, a device, a FIFO
+    throw JournalMismatch(std::string(refused.what()) + "; a journal is a regular file" + kNewRun);
   }
 }
 

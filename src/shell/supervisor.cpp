@@ -22,9 +22,11 @@
 #include "console.hpp"
 #include "engine/setup_stop.hpp"
 #include "files/file_io.hpp"
+#include "files/journal_header.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "run/registry.hpp"
+#include "run/resume_engine.hpp"
 #include "signals.hpp"
 #include "text/echo.hpp"
 
@@ -223,37 +225,20 @@ void log_journal(const Journal& journal, const RunHeader& header, bool repair) {
     spdlog::info("{}: resuming, {} units already counted", path, journal.recorded().size());
 }
 
-// The engine a journal's first line names, or "" (no such file, unreadable, no engine word). Read
-// before the journal is opened, so that `auto` can take the engine the run was started with.
-std::string journal_engine(const std::filesystem::path& path) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) return "";
-  std::ifstream in(path, std::ios::binary);
-  std::string head(1024, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  head.resize(std::min(head.size(), head.find('\n')));
-  const std::size_t at = head.find(" engine=");
-  if (at == std::string::npos) return "";
-  const std::size_t start = at + std::string_view(" engine=").size();
-  return head.substr(start, head.find(' ', start) - start);
-}
-
-// `auto` resumes a journal with the engine it was started with, where that engine can count N
-// with these options: "run the same command again" resumes even where `auto` now prefers another.
-CountOptions resume_options(int n, CountOptions options, const RunSettings& settings) {
-  if (!settings.checkpoint || options.engine != kAutomaticEngine) return options;
-  const std::string recorded = journal_engine(*settings.checkpoint);
-  const EngineDescription* engine = find_engine(recorded);
-  if (!engine || !engine->refusal(n, options).empty()) return options;
-  options.engine = recorded;
-  return options;
-}
-
 }  // namespace
 
+CountOptions run_options(int n, const CountOptions& options, const RunSettings& settings) {
+  return settings.checkpoint ? resume_options(n, options, *settings.checkpoint) : options;
+}
+
+void log_resumed_engine(int n, const CountOptions& options, const CountOptions& resumed, const RunSettings& settings) {
+  if (resumed.engine != options.engine && resumed.engine != choose_engine(n, options).name)
+    spdlog::info("{}: resuming with the {} engine the journal was started with", settings.checkpoint->string(),
+                 resumed.engine);
+}
+
 std::unique_ptr<Engine> make_run_engine(int n, const CountOptions& options, const RunSettings& settings) {
-  return make_engine(n, resume_options(n, options, settings));
+  return make_engine(n, run_options(n, options, settings));
 }
 
 namespace {
@@ -273,10 +258,10 @@ void check_journal_free(const std::filesystem::path& journal) {
 }  // namespace
 
 void check_every_run(const RunSettings& session, const std::vector<int>& sizes, const CountOptions& options,
-                     bool resumes, bool watched) {
+                     bool watched) {
   for (const int n : sizes) {
     const RunSettings settings = settings_for_size(session, n, sizes.size());
-    const auto plan = [&] { return memory_plan(n, resumes ? resume_options(n, options, settings) : options); };
+    const auto plan = [&] { return memory_plan(n, run_options(n, options, settings)); };
     if (watched)
       SetupWatch(n, settings).run(plan);
     else
@@ -286,7 +271,8 @@ void check_every_run(const RunSettings& session, const std::vector<int>& sizes, 
 }
 
 std::string journal_mismatch_advice(const std::filesystem::path& journal, std::string_view engine) {
-  const std::string recorded = journal_engine(journal);
+  const std::optional<RunHeader> started = detail::journal_run(journal);
+  const std::string recorded = started ? started->engine : "";
   const std::string resume = !recorded.empty() && recorded != engine && find_engine(recorded)
                                  ? "to resume it, give --engine " + recorded + "; "
                                  : "";
@@ -294,10 +280,8 @@ std::string journal_mismatch_advice(const std::filesystem::path& journal, std::s
 }
 
 std::unique_ptr<Run> open_run(int n, const CountOptions& options, const RunSettings& settings) {
-  const CountOptions resumed = resume_options(n, options, settings);
-  if (resumed.engine != options.engine && resumed.engine != choose_engine(n, options).name)
-    spdlog::info("{}: resuming with the {} engine the journal was started with", settings.checkpoint->string(),
-                 resumed.engine);
+  const CountOptions resumed = run_options(n, options, settings);
+  log_resumed_engine(n, options, resumed, settings);
   if (const std::string memory = memory_plan(n, resumed); !memory.empty()) spdlog::info("N={}: {}", n, memory);
   return open_run(make_engine(n, resumed), settings);
 }

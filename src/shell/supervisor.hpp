@@ -46,20 +46,28 @@ struct RunOutcome {
   bool counted_here = true;
 };
 
-//! The engine `count` counts N with under these settings: the one `options.engine` names, or
-//! for `auto` with a journal, the engine the journal was started with where it can count N (so
-//! that running the same command again resumes). Throws what make_engine throws.
+//! The options N's run opens with under these settings: with a journal, resume_options
+//! (run/resume_engine.hpp: for `auto`, the engine the journal was started with where it can
+//! count N, so that running the same command again resumes); else the options as given. Both
+//! drivers open their runs with these (nqueens-mpi: rank 0 reads the journal, every rank follows).
+CountOptions run_options(int n, const CountOptions& options, const RunSettings& settings);
+
+//! Logs that `resumed` (run_options of `options`) resumes the journal with another engine than
+//! `auto` would choose for N; nothing otherwise.
+void log_resumed_engine(int n, const CountOptions& options, const CountOptions& resumed, const RunSettings& settings);
+
+//! The engine N's run counts with under these settings: make_engine of run_options. Throws what
+//! make_engine throws.
 std::unique_ptr<Engine> make_run_engine(int n, const CountOptions& options, const RunSettings& settings);
 
 //! Everything about each N's run that can be checked before the first N is counted, so that a
 //! command is refused whole, not after hours of counting: the engine's memory plan under the
 //! budget (std::invalid_argument, as open_run would throw it) and a journal that another process
-//! holds or is writing (detail::FileInUse). `resumes`: `auto` takes the engine a journal was
-//! started with, as `nqueens count` does (make_run_engine); else the engine of the options as given.
-//! `watched`: each plan is made as count_run's setup is, stopped by an interrupt that ends the
-//! process at once (catch_interrupts() first): at N = 26 it takes half a minute.
+//! holds or is writing (detail::FileInUse), each under the options N's run opens with
+//! (run_options). `watched`: each plan is made as count_run's setup is, stopped by an interrupt
+//! that ends the process at once (catch_interrupts() first): at N = 26 it takes half a minute.
 void check_every_run(const RunSettings& session, const std::vector<int>& sizes, const CountOptions& options,
-                     bool resumes = true, bool watched = true);
+                     bool watched = true);
 
 //! What a refusal of `journal`, the journal of another run than one of `engine`, ends with:
 //! " (to resume it, give --engine dfs; to start a new run, give another --checkpoint file)".

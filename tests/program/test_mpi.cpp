@@ -267,6 +267,42 @@ TEST_F(Mpi, ResumesAPartialJournalWithAnyRankCount) {
   EXPECT_EQ(Json::parse(lines_of(alone.out).back())["nodes"], Json::parse(lines_of(whole.out).back())["nodes"]);
 }
 
+// "Run the same command again" resumes under either program: a journal that `nqueens count
+// --engine dfs` started at N = 14, where `auto` takes the join engine, is resumed by nqueens-mpi
+// without --engine with the dfs engine on every rank (rank 0 reads the journal, the others
+// follow), not refused as the journal of another run; finished, it answers at once.
+TEST_F(Mpi, AutoResumesAJournalWithTheEngineItWasStartedWith) {
+  const fs::path full = dir_ / "full.journal", partial = dir_ / "partial.journal";
+  const Outcome whole =
+      single({"count", "-n", "14", "--engine", "dfs", "--checkpoint", full.string(), "--format", "json"});
+  ASSERT_EQ(whole.exit_code, 0) << describe(whole);
+  const std::vector<std::string> lines = lines_of(read_bytes(full));
+  std::ofstream seed(partial);
+  for (std::size_t i = 0; i < 1 + (lines.size() - 1) / 2; ++i) seed << lines[i] << '\n';
+  seed.close();
+  const std::size_t units = lines.size() - 1;
+
+  const Outcome resumed =
+      ranks(2, {"count", "-n", "14", "--checkpoint", partial.string(), "--format", "json", "--log-level", "info"});
+  ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+  EXPECT_NE(resumed.err.find("resuming with the dfs engine the journal was started with"), std::string::npos)
+      << resumed.err;
+  const Json record = Json::parse(lines_of(resumed.out).back());
+  EXPECT_EQ(record["engine"], "dfs");
+  EXPECT_EQ(record["total"], 365596);
+  EXPECT_EQ(comparable(record), comparable(Json::parse(lines_of(whole.out).back())));
+  const std::multiset<std::size_t> ids = journal_ids(partial);
+  EXPECT_EQ(ids.size(), units) << "a unit the journal held was counted again";
+  EXPECT_EQ(std::set<std::size_t>(ids.begin(), ids.end()).size(), units);
+
+  const std::string before = read_bytes(full);
+  const Outcome finished = ranks(2, {"count", "-n", "14", "--checkpoint", full.string(), "--format", "json"});
+  ASSERT_EQ(finished.exit_code, 0) << describe(finished);
+  EXPECT_EQ(Json::parse(lines_of(finished.out).back())["engine"], "dfs");
+  EXPECT_EQ(Json::parse(lines_of(finished.out).back())["total"], 365596);
+  EXPECT_EQ(read_bytes(full), before) << "a finished journal must not change";
+}
+
 // A unit journaled twice (its batch written again, say) is one unit: rank 0 replays it once,
 // counts only what the journal lacks, and the result is exact.
 TEST_F(Mpi, RepeatedRecordsInAJournalCountOnce) {

@@ -321,6 +321,30 @@ TEST_F(ResumeCli, AutoResumesWithTheEngineTheJournalWasStartedWith) {
   EXPECT_EQ(read_bytes(journal), bytes);
 }
 
+// The other way round, from a part of a run: a journal that `--engine dfs` started at N = 14,
+// where `auto` takes the join engine, is finished by the same command without --engine, with
+// the dfs engine and exactly the units it lacks.
+TEST_F(ResumeCli, AutoFinishesAPartialJournalWithTheEngineItWasStartedWith) {
+  const std::string full = file("full.journal").string(), partial = file("partial.journal").string();
+  const Json whole = count(14, {"--engine", "dfs", "--checkpoint", full});
+  const std::string bytes = read_bytes(full);
+  std::size_t cut = bytes.find('\n') + 1;  // the header, then the first half of the records
+  const std::size_t records = std::count(bytes.begin(), bytes.end(), '\n') - 1;
+  for (std::size_t i = 0; i < records / 2; ++i) cut = bytes.find('\n', cut) + 1;
+  write_bytes(partial, bytes.substr(0, cut));
+  const Outcome resumed =
+      run({"count", "-n", "14", "-t", "2", "--checkpoint", partial, "--format", "json", "--log-level", "info"});
+  ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+  EXPECT_TRUE(contains(resumed.err, "resuming with the dfs engine the journal was started with")) << resumed.err;
+  EXPECT_TRUE(contains(resumed.err, std::to_string(records / 2) + " units already counted")) << resumed.err;
+  EXPECT_EQ(last_record(resumed)["engine"], "dfs");
+  EXPECT_EQ(numbers(last_record(resumed)), numbers(whole));
+  const nqueens::JournalScan scan = nqueens::scan_journal(read_bytes(partial), partial);
+  EXPECT_TRUE(scan.sound());
+  EXPECT_EQ(scan.units.size(), records);
+  EXPECT_EQ(scan.repeated, 0u) << "a unit the journal held was counted again";
+}
+
 // The JSON context record used to be printed before the journal was opened: exit 2 with a line
 // on stdout. Nothing is printed unless the run starts.
 TEST_F(ResumeCli, RefusedJournalLeavesStdoutEmptyInEveryFormat) {

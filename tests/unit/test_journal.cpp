@@ -25,6 +25,7 @@
 #include "nqueens/check.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/nqueens.hpp"
+#include "run/resume_engine.hpp"
 #include "run/run.hpp"
 #include "run/schedule.hpp"
 #include "support/test_support.hpp"
@@ -780,6 +781,35 @@ TEST_F(JournalTest, ABatchCutShortByAKillKeepsItsWholeRecords) {
   Journal journal(path, header_);
   EXPECT_EQ(journal.recorded().size(), 4u);
   EXPECT_EQ(journal.dropped_bytes(), record_line(counted(plan_, 4)).size() - 7);
+}
+
+// "Run the same command again" resumes: `auto` takes the engine a journal was started with (here
+// dfs at N = 14, where `auto` itself takes the join), read from its header, or from its records
+// where the header is damaged; an engine named, or no journal to read, leaves the options alone.
+TEST_F(JournalTest, AutoResumesWithTheEngineTheJournalWasStartedWith) {
+  const WorkPlan plan = nqueens::split(14, Symmetry::full);
+  const RunHeader header = nqueens::make_header(plan);
+  ASSERT_EQ(header.engine, "dfs");
+  const fs::path path = dir_ / "n14.journal";
+  {
+    Journal journal(path, header);
+    for (std::size_t id = 0; id < 3; ++id) journal.append(counted(plan, id));
+  }
+  const nqueens::CountOptions automatic;
+  EXPECT_EQ(nqueens::resume_options(14, automatic, path).engine, "dfs");
+  nqueens::CountOptions join;
+  join.engine = "join";
+  EXPECT_EQ(nqueens::resume_options(14, join, path).engine, "join");
+
+  std::string bytes = read_bytes(path);
+  const std::size_t digit = bytes.find(" fingerprint=") + 15;
+  bytes[digit] = static_cast<char>(bytes[digit] ^ 0x01);  // one bit: the records tell the run
+  write_bytes(path, bytes);
+  EXPECT_EQ(nqueens::resume_options(14, automatic, path).engine, "dfs");
+
+  write_bytes(dir_ / "notes.txt", "my notes\n");
+  for (const fs::path& none : {dir_ / "missing.journal", dir_ / "notes.txt", dir_})
+    EXPECT_EQ(nqueens::resume_options(14, automatic, none).engine, "auto") << none;
 }
 
 }  // namespace
