@@ -1,24 +1,26 @@
+// A journal read: its header (repaired where one bit of it was damaged), its records sorted into
+// sound, repeated, conflicting and damaged, and the lines of the format as they are written.
 #include "nqueens/journal.hpp"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <charconv>
-#include <chrono>
-#include <cstring>
 #include <numeric>
 #include <optional>
 
 #include "engine/catalogue.hpp"
 #include "files/file_io.hpp"
+#include "files/journal_reading.hpp"
+#include "files/line_repair.hpp"
 #include "text/text_numbers.hpp"
 
 namespace nqueens {
+
+using namespace journal_reading;  // this file's own: read unqualified here
 
 namespace {
 
@@ -33,18 +35,19 @@ constexpr std::string_view kFormatPrefix = "3 ";
 constexpr std::string_view kPreamble = "nqueens-journal 3 ";
 constexpr std::size_t kMaxPreambleDamage = 2;
 constexpr std::string_view kCrcKey = " crc=";
-// A record line is under 200 bytes (10 numbers of at most 20 digits and a checksum); a longer
-// unterminated tail is not a record cut short.
-constexpr std::size_t kMaxTornBytes = 256;
-// A run header line is under 300 bytes: the first line is looked for in this many.
-constexpr std::size_t kMaxHeaderBytes = 4096;
-// A damaged header line up to this long is tried with each of its bits flipped: a single flipped
-// bit is the commonest damage, and the line's CRC-32 says which bit it was.
-constexpr std::size_t kMaxCorrectedLine = 512;
 // A journal whose header is damaged, read with no run to bound its size (`check`): at most this.
 constexpr std::size_t kMaxUnknownRunBytes = std::size_t{256} << 20;
 // The end of a file is searched for its last byte that is not zero in blocks of this size.
 constexpr std::size_t kZeroSearchBlock = std::size_t{1} << 20;
+
+using detail::kMaxCorrectedJournalLine;
+using detail::kMaxHeaderBytes;
+using detail::kMaxTornBytes;
+using detail::without_cr;
+
+}  // namespace
+
+namespace journal_reading {
 
 std::string io_error(const char* what, const std::filesystem::path& path) {
   return detail::io_error(what, path, errno);
@@ -57,17 +60,15 @@ std::string repair_advice(std::string_view name) {
          "file) and counts only the damaged or missing units again";
 }
 
+}  // namespace journal_reading
+
+namespace {
+
 std::string damaged(std::string_view name, std::size_t line, std::string_view problem) {
   return std::string(name) + " line " + std::to_string(line) + ": " + std::string(problem) + repair_advice(name);
 }
 
 std::optional<std::uint64_t> parse_u64(std::string_view text) { return detail::parse_whole<std::uint64_t>(text); }
-
-// A line without its end: "\n", or "\r\n" where a tool rewrote the journal with CRLF line ends.
-std::string_view without_cr(std::string_view line) {
-  if (line.ends_with('\r')) line.remove_suffix(1);
-  return line;
-}
 
 // "U <id> <total> <o1> <o2> <o4> <o8> <nodes> <microseconds>" in its canonical spelling (no
 // leading zeros, single spaces), or nullopt.
@@ -192,15 +193,9 @@ std::vector<RunHeader> header_candidates(std::string_view line) {
     candidates.push_back(*header);
   };
   const auto split = split_checksum(line);
-  if (split && split->first.size() <= kMaxCorrectedLine) {
-    std::string text(split->first);
-    for (char& byte : text)
-      for (int bit = 0; bit < 8; ++bit) {
-        byte = static_cast<char>(byte ^ (1 << bit));
-        if (crc32(text) == split->second) add(header_of_text(text));
-        byte = static_cast<char>(byte ^ (1 << bit));
-      }
-  }
+  if (split && split->first.size() <= kMaxCorrectedJournalLine)
+    for (const std::string& text : detail::single_bit_repairs(split->first, split->first.size(), split->second))
+      add(header_of_text(text));
   const std::string_view text = split ? split->first : line;
   if (text.size() > kPreamble.size()) add(parse_header_text(text.substr(kPreamble.size())));
   return candidates;
@@ -351,6 +346,10 @@ bool looks_torn(std::string_view tail) {
   return tail.find_first_not_of(std::string_view("U 0123456789abcdef\r\0", 20)) == std::string_view::npos;
 }
 
+}  // namespace
+
+namespace journal_reading {
+
 [[noreturn]] void refuse_non_regular(const std::filesystem::path& path) {
   throw JournalMismatch(path.string() +
                         " is not a regular file (a device, a pipe or a socket); a journal is a regular file");
@@ -374,12 +373,6 @@ std::size_t end_of_content(int fd, const std::filesystem::path& path, std::size_
   }
   return 0;
 }
-
-// The bytes of a journal file up to its last byte that is not zero, and the zeros after them.
-struct JournalBytes {
-  std::string bytes;
-  std::size_t zero_tail = 0;
-};
 
 // The bytes of a journal file, its header read first: a file that does not start like a journal,
 // belongs to another run than `expected`, or is larger than a journal of its run can be, is
@@ -411,19 +404,7 @@ JournalBytes read_journal_file(int fd, const std::filesystem::path& path, const 
   return {detail::read_from(fd, path, 0, end), size - end};
 }
 
-// Whether the file at `backup` holds `bytes` and then `zero_tail` zeros: the copy a --repair
-// killed between its backup and its rewrite already made of the same damaged journal.
-bool holds_copy(const std::filesystem::path& backup, const std::string& bytes, std::size_t zero_tail) {
-  try {
-    const detail::ReadFile file(backup);
-    return file.size() == bytes.size() + zero_tail && end_of_content(file.fd(), backup, file.size()) == bytes.size() &&
-           detail::read_from(file.fd(), backup, 0, bytes.size()) == bytes;
-  } catch (const std::exception&) {  // unreadable, or not a regular file: not that copy
-    return false;
-  }
-}
-
-}  // namespace
+}  // namespace journal_reading
 
 bool looks_like_journal(std::string_view head) {
   if (exact_magic(head)) return true;
@@ -520,218 +501,6 @@ std::string JournalScan::problem(std::string_view name) const {
            " is recorded twice with different counts" +
            (conflicting.size() > 1 ? " (and " + std::to_string(conflicting.size() - 1) + " more units)" : "");
   return {};
-}
-
-Journal::Journal(const std::filesystem::path& path, const RunHeader& header, bool repair)
-    : path_(path), header_(header) {
-  // Checked before open(): opening a pipe would block, and a device is no journal.
-  if (struct stat info{}; ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) refuse_non_regular(path);
-  detail::create_parent_directory(path);
-  open_file();
-  try {
-    const JournalBytes file = read_journal_file(fd_, path, &header);
-    const std::string first_line = journal_header_line(header);
-    // Empty, or this run's header cut short by a crash: nothing was recorded yet, so start afresh.
-    const bool torn_header = file.bytes.find('\n') == std::string::npos && first_line.starts_with(file.bytes);
-    if (file.bytes.empty() || torn_header) {
-      if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
-      if (ftruncate(fd_, 0) != 0) throw std::runtime_error(io_error("cannot truncate journal", path));
-      dropped_bytes_ = file.bytes.size() + file.zero_tail;
-      write_all(first_line);
-      sync();
-      detail::sync_directory(path);
-    } else {
-      open_existing(header, file.bytes, file.zero_tail, repair);
-    }
-  } catch (...) {
-    if (fd_ >= 0) ::close(fd_);
-    throw;
-  }
-  flusher_ = std::jthread([this](std::stop_token stop) { flush_loop(stop); });
-}
-
-// Opens and locks the file, creating it when missing. O_CREAT leaves an existing file's bytes
-// alone; nothing writes before the file has been read and found to be a journal of this run. A
-// file another process holds, or is about to rename over this one (it holds FILE.partial: the
-// write policy's temporary name), is refused with nothing written (detail::FileInUse).
-void Journal::open_file() {
-  for (int attempt = 1;; ++attempt) {
-    const bool existed = ::access(path_.c_str(), F_OK) == 0;
-    open_and_lock();
-    // Renamed over between open() and flock(): the lock is on a file no longer named path_.
-    struct stat held {
-    }, named{};
-    const bool current = fstat(fd_, &held) == 0 && ::stat(path_.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
-                         held.st_ino == named.st_ino;
-    if (current) {
-      if (const std::string use = detail::locked_by_another(detail::temporary_path(path_)); !use.empty()) {
-        // Created here and still empty: removed, as if this command had never run.
-        if (!existed && held.st_size == 0) ::unlink(path_.c_str());
-        close_file();
-        throw detail::FileInUse(path_.string() + " is being written by another nqueens process (it holds " +
-                                detail::temporary_path(path_).string() +
-                                "), which will replace it: nothing was counted; give --checkpoint another name");
-      }
-      return;
-    }
-    close_file();
-    if (attempt == 3)
-      throw detail::FileInUse(path_.string() + " is being replaced by another nqueens process: nothing was counted");
-  }
-}
-
-void Journal::open_and_lock() {
-  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0 && (errno == EACCES || errno == EPERM || errno == EROFS)) {
-    // A journal that cannot be written (a read-only file, disk or mount) can still answer a
-    // run it holds whole; Session refuses it for a run with units left to count.
-    const int error = errno;
-    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ >= 0) unwritable_ = detail::io_error("cannot write to journal", path_, error);
-    errno = error;
-  }
-  if (fd_ < 0) throw std::runtime_error(io_error("cannot open journal", path_));
-  if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    const int error = errno;
-    const std::string use = error == EWOULDBLOCK ? detail::use_of_locked_file(fd_, path_) : "";
-    close_file();
-    if (error != EWOULDBLOCK) throw std::runtime_error(detail::io_error("cannot lock journal", path_, error));
-    throw detail::FileInUse(path_.string() + " is " + use + ": nothing was counted; give --checkpoint another name");
-  }
-}
-
-void Journal::close_file() {
-  ::close(fd_);
-  fd_ = -1;
-}
-
-void Journal::open_existing(const RunHeader& header, const std::string& bytes, std::size_t zero_tail, bool repair) {
-  // Of another run: refused (by read_journal_file already when its header is sound).
-  JournalScan scan = scan_journal(bytes, path_.string(), &header);
-  scan.torn_bytes += zero_tail;
-  if (!scan.sound()) {
-    if (!repair) throw JournalCorrupt(scan.problem(path_.string()) + repair_advice(path_.string()));
-    rewrite(bytes, zero_tail, scan);
-  } else if (scan.torn_bytes > 0 && unwritable_.empty()) {
-    if (ftruncate(fd_, static_cast<off_t>(scan.valid_bytes)) != 0)
-      throw std::runtime_error(io_error("cannot cut the torn last line of journal", path_));
-    sync();
-  }
-  dropped_bytes_ = scan.torn_bytes;
-  end_ = scan.valid_bytes;
-  recorded_ = std::move(scan.units);
-}
-
-// --repair: the damaged file is kept byte for byte next to the journal, and the journal is
-// replaced by its sound records (atomically: a crash leaves the old file or the new one). The
-// lock moves to the new file; the old one, renamed over, is no longer anyone's journal.
-void Journal::rewrite(const std::string& bytes, std::size_t zero_tail, JournalScan& scan) {
-  if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
-  std::filesystem::path backup = path_;
-  backup += ".damaged";
-  bool kept = false;  // by a repair of these same bytes that was killed before its rewrite
-  for (int copy = 1; std::filesystem::exists(backup) && !(kept = holds_copy(backup, bytes, zero_tail)); ++copy) {
-    backup = path_;
-    backup += ".damaged." + std::to_string(copy);
-  }
-  if (!kept) {
-    detail::write_file_atomically(backup, bytes);
-    // The zeros at its end, never read, are put back as a hole.
-    if (zero_tail > 0 && ::truncate(backup.c_str(), static_cast<off_t>(bytes.size() + zero_tail)) != 0)
-      throw std::runtime_error(io_error("cannot write", backup));
-  }
-  std::string sound = journal_header_line(header_);
-  for (const UnitCount& unit : scan.units) sound += journal_record_line(header_, unit);
-  detail::WritePolicy ours;
-  ours.target_locked_by_caller = true;  // the lock on the journal is this run's own
-  detail::write_file_atomically(path_, sound, ours);
-  close_file();
-  open_file();
-  repaired_ = JournalRepair{scan.units.size(), scan.damaged.size(), scan.conflicting.size(), backup};
-  scan.valid_bytes = sound.size();
-  scan.torn_bytes = 0;
-}
-
-Journal::~Journal() {
-  flusher_.request_stop();
-  if (flusher_.joinable()) flusher_.join();
-  if (dirty_.exchange(false)) fdatasync(fd_);
-  ::close(fd_);
-}
-
-void Journal::append(const UnitCount& unit) {
-  const std::string line = journal_record_line(header_, unit);
-  if (const int error = flush_error_.load()) {
-    errno = error;
-    throw std::runtime_error(io_error("cannot sync journal", path_));
-  }
-  const std::lock_guard<std::mutex> guard(write_lock_);
-  if (sealed_) return;
-  if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
-  if (const int error = detail::write_fully(fd_, line)) {
-    // A full disk may have taken part of the line. Cut it off, so that the file still ends in
-    // whole records and no other worker's line lands after the fragment; if even that fails,
-    // write nothing more and leave the fragment as a torn last line, which a resume drops.
-    if (ftruncate(fd_, static_cast<off_t>(end_)) != 0) sealed_ = true;
-    throw std::runtime_error(detail::io_error("cannot write to journal", path_, error));
-  }
-  end_ += line.size();
-  ++appended_;
-  dirty_ = true;
-}
-
-// The batch form of append(): the same lines, one write, the same cut on failure.
-void Journal::append(std::span<const UnitCount> units) {
-  if (units.empty()) return;
-  std::string lines;
-  lines.reserve(units.size() * 96);
-  for (const UnitCount& unit : units) lines += journal_record_line(header_, unit);
-  if (const int error = flush_error_.load()) {
-    errno = error;
-    throw std::runtime_error(io_error("cannot sync journal", path_));
-  }
-  const std::lock_guard<std::mutex> guard(write_lock_);
-  if (sealed_) return;
-  if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
-  if (const int error = detail::write_fully(fd_, lines)) {
-    if (ftruncate(fd_, static_cast<off_t>(end_)) != 0) sealed_ = true;
-    throw std::runtime_error(detail::io_error("cannot write to journal", path_, error));
-  }
-  end_ += lines.size();
-  appended_ += units.size();
-  dirty_ = true;
-}
-
-std::size_t Journal::units() const {
-  const std::lock_guard<std::mutex> guard(write_lock_);
-  return recorded_.size() + appended_;
-}
-
-void Journal::sync() {
-  dirty_ = false;
-  if (fdatasync(fd_) != 0) throw std::runtime_error(io_error("cannot sync journal", path_));
-}
-
-void Journal::seal() {
-  const std::lock_guard<std::mutex> guard(write_lock_);
-  sealed_ = true;
-  sync();
-}
-
-void Journal::write_all(std::string_view bytes) {
-  if (const int error = detail::write_fully(fd_, bytes))
-    throw std::runtime_error(detail::io_error("cannot write to journal", path_, error));
-  end_ += bytes.size();
-}
-
-// Records reach the page cache at once (a killed process loses none); this thread bounds what
-// a power cut can lose to about a second, without an fsync per unit on the workers' path.
-void Journal::flush_loop(std::stop_token stop) {
-  std::unique_lock<std::mutex> lock(wake_lock_);
-  while (!stop.stop_requested()) {
-    wake_.wait_for(lock, stop, std::chrono::seconds(1), [] { return false; });
-    if (dirty_.exchange(false) && fdatasync(fd_) != 0) flush_error_ = errno;
-  }
 }
 
 }  // namespace nqueens
