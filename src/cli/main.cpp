@@ -187,7 +187,7 @@ int run_program(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     return fail(kRuntime, nqueens::shell::out_of_memory_advice());
   } catch (const std::exception& error) {
-    return fail(kRuntime, error.what());
+    return fail(kRuntime, nqueens::shell::failure_text(error));
   }
 }
 

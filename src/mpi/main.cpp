@@ -247,7 +247,7 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     mpi::abort_job(world, nqueens::shell::out_of_memory_advice(), kRuntime);
   } catch (const std::exception& error) {
-    mpi::abort_job(world, error.what(), kRuntime);
+    mpi::abort_job(world, nqueens::shell::failure_text(error), kRuntime);
   } catch (...) {
     mpi::abort_job(world, "unknown exception", kRuntime);
   }

@@ -244,6 +244,14 @@ std::string out_of_memory_advice() {
          "allowed (ulimit -v, the container's or the batch job's memory limit)";
 }
 
+std::string failure_text(const std::exception& error) {
+  const auto* system = dynamic_cast<const std::system_error*>(&error);
+  if (system == nullptr || system->code() != std::errc::resource_unavailable_try_again) return error.what();
+  return std::string("could not start a thread (") + system->what() +
+         "): this user's processes and threads are at the system's limit (ulimit -u, or the container's pids "
+         "limit); end other processes, raise the limit, or give fewer --threads";
+}
+
 void load_unwinder() {
   pthread_t thread{};
   if (pthread_create(

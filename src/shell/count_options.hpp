@@ -1,6 +1,7 @@
 #pragma once
 // The options of `count`, declared once for both programs that count: `nqueens count` and
 // `nqueens-mpi count` take the same options with the same ranges, defaults and help text.
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,11 @@ void settle_memory_budget(CountOptions& options, const std::vector<int>& sizes, 
 //! What a program says when an allocation failed (std::bad_alloc) anywhere in a command: one
 //! line, with the way on, instead of a bare "std::bad_alloc" or an abort.
 std::string out_of_memory_advice();
+
+//! The message for a failure of a command, in one line: `error.what()`, except where a thread
+//! could not be started (a std::system_error with EAGAIN, which says only "Resource temporarily
+//! unavailable"): then what the limit is and the way on.
+std::string failure_text(const std::exception& error);
 
 //! Makes glibc load its unwinder (libgcc_s) now, while memory is plentiful. It loads it on the
 //! first thread that ends through pthread_exit, and one that cannot (an address space used up
