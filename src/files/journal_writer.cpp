@@ -170,28 +170,12 @@ Journal::~Journal() {
   ::close(fd_);
 }
 
-void Journal::append(const UnitCount& unit) {
-  const std::string line = journal_record_line(header_, unit);
-  if (const int error = flush_error_.load()) {
-    errno = error;
-    throw std::runtime_error(io_error("cannot sync journal", path_));
-  }
-  const std::lock_guard<std::mutex> guard(write_lock_);
-  if (sealed_) return;
-  if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
-  if (const int error = detail::write_fully(fd_, line)) {
-    // A full disk may have taken part of the line. Cut it off, so that the file still ends in
-    // whole records and no other worker's line lands after the fragment; if even that fails,
-    // write nothing more and leave the fragment as a torn last line, which a resume drops.
-    if (ftruncate(fd_, static_cast<off_t>(end_)) != 0) sealed_ = true;
-    throw std::runtime_error(detail::io_error("cannot write to journal", path_, error));
-  }
-  end_ += line.size();
-  ++appended_;
-  dirty_ = true;
-}
+void Journal::append(const UnitCount& unit) { append(std::span<const UnitCount>(&unit, 1)); }
 
-// The batch form of append(): the same lines, one write, the same cut on failure.
+// The units' lines in one write. A full disk may have taken part of them: they are cut off, so
+// that the file still ends in whole records and no other worker's line lands after the fragment;
+// if even that fails, nothing more is written and the fragment stays as a torn last line, which a
+// resume drops.
 void Journal::append(std::span<const UnitCount> units) {
   if (units.empty()) return;
   std::string lines;
