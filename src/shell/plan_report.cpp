@@ -101,7 +101,9 @@ std::string plan_text(const nlohmann::ordered_json& r) {
   text += fmt::format("thread time: {} +- {} ({:.0f} % confidence), largest unit {}\n",
                       duration_text(number("thread_seconds")), duration_text(number("thread_seconds_error")),
                       100 * number("confidence"), duration_text(number("largest_unit_seconds")));
-  text += fmt::format("wall time:   {} +- {} on {} x {} (counting at {:.1f} % efficiency, then setup)\n",
+  // The bars hold for cores the count has to itself: the sample is timed by CPU clocks, so other
+  // work on the machine during the count lengthens it beyond them, which the line says.
+  text += fmt::format("wall time:   {} +- {} on {} x {} of its own (counting at {:.1f} % efficiency, then setup)\n",
                       duration_text(number("wall_seconds")), duration_text(number("wall_seconds_error")),
                       plural(count("threads"), "thread"), plural(count("ranks"), "rank"), 100 * number("efficiency"));
   text += fmt::format("memory:      {} per process ({} counting, {} the program)\n", bytes_text(number("memory_bytes")),
