@@ -6,6 +6,7 @@
 // same (join/disjoint_count.cpp); here the choice weighs what a split costs a device, a 1024-key
 // tile's table built per slot, against the query passes it spares.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -57,7 +58,7 @@ struct SplitRule {
   //! build, same run (docs/performance.md): the split lost at N = 20 (0.94x) and on a shard of
   //! N = 21 (0.68x), where stored sides hold a few dozen tiles, and won 3.5x on a shard of
   //! N = 22, where they hold about two hundred.
-  std::size_t least_stored = 64 * kTileLanes;
+  std::size_t least_stored = std::size_t{64} * kTileLanes;
   //! A split must leave at most this share of the tile passes: sorting the keys into slots costs
   //! the host a few nanoseconds a key, as much as enumerating them, so a split that only trims
   //! the device's work would make the host the bottleneck.

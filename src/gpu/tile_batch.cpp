@@ -39,7 +39,7 @@ void TileBatch::append_in_buckets(join::KeyParts parts, const SlotSplit& split, 
       ++next[bucket + 1];
     }
   for (std::uint32_t bucket = 1; bucket <= 2 * groups; ++bucket) next[bucket] += next[bucket - 1];
-  starts.insert(starts.end(), next.begin(), next.begin() + 2 * groups + 1);
+  starts.insert(starts.end(), next.begin(), next.begin() + 2 * std::ptrdiff_t{groups} + 1);
   key = 0;
   for (std::uint32_t part = 0; part < 2; ++part)
     for (const std::uint64_t value : parts[part]) keys_[used_ + next[buckets_[key++]]++] = value;
@@ -76,10 +76,11 @@ bool TileBatch::add(std::size_t slot, join::KeyParts east, join::KeyParts west, 
   append_in_buckets(stored, split, false, slot_starts_);
   const std::vector<std::uint32_t>& slot_starts = slot_starts_;
   for (std::uint32_t pattern = 0; pattern < groups; ++pattern) {
+    const std::size_t slot_start = std::size_t{2} * pattern;  // the slot's part 0, then its part 1
     job.stored_pattern = pattern;
-    job.stored_first = used_ + slot_starts[2 * pattern];
-    job.stored_count = slot_starts[2 * pattern + 2] - slot_starts[2 * pattern];
-    job.stored_tied = slot_starts[2 * pattern + 1] - slot_starts[2 * pattern];
+    job.stored_first = used_ + slot_starts[slot_start];
+    job.stored_count = slot_starts[slot_start + 2] - slot_starts[slot_start];
+    job.stored_tied = slot_starts[slot_start + 1] - slot_starts[slot_start];
     if (job.stored_count != 0) add_tiles(job, query_starts, slot);
   }
   used_ += size_of(stored);
@@ -93,7 +94,7 @@ void TileBatch::add_tiles(const TileJob& job, const std::uint32_t* query_starts,
   const auto job_index = static_cast<std::uint32_t>(jobs_.size());
   std::vector<MatchTile> cuts;
   std::uint32_t first = 0, taken = 0, last = 0;  // the open cut: its start, compatible queries, end
-  const MatchTile everything{job_index, 0, 0, query_starts[2 * job.groups]};
+  const MatchTile everything{job_index, 0, 0, query_starts[std::size_t{2} * job.groups]};
   for_each_query_range(job, everything, query_starts, [&](std::uint32_t begin, std::uint32_t end, int /*part*/) {
     while (begin < end) {
       if (taken == 0) first = begin;
