@@ -18,4 +18,6 @@ set(CPACK_DEBIAN_PACKAGE_SECTION science)
 # The runtime libraries (oneTBB, spdlog, fmt, Open MPI when nqueens-mpi is built) are read from
 # the binaries by dpkg-shlibdeps, so the dependencies follow what was actually linked.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The bash completion it installs is loaded by bash-completion, which a minimal system lacks.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "bash-completion")
 include(CPack)
