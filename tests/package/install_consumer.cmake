@@ -81,7 +81,8 @@ endforeach()
 # The program's documentation goes with it.
 if(EXISTS ${prefix}/bin/nqueens)
   set(docs share/bash-completion/completions/nqueens share/zsh/vendor-completions/_nqueens
-           share/fish/vendor_completions.d/nqueens.fish share/doc/nqueens/usage.md)
+           share/fish/vendor_completions.d/nqueens.fish share/doc/nqueens/README.md
+           share/doc/nqueens/docs/usage.md share/doc/nqueens/docs/algorithm.md)
   if(EXISTS ${BUILD_DIR}/nqueens.1)  # made when help2man was found
     list(APPEND docs share/man/man1/nqueens.1)
   endif()
@@ -89,5 +90,21 @@ if(EXISTS ${prefix}/bin/nqueens)
     if(NOT EXISTS ${prefix}/${doc})
       message(FATAL_ERROR "${doc} was not installed with the program")
     endif()
+  endforeach()
+  # Every file the installed README and manual link to is installed beside them.
+  file(GLOB installed_docs ${prefix}/share/doc/nqueens/*.md ${prefix}/share/doc/nqueens/docs/*.md)
+  foreach(doc IN LISTS installed_docs)
+    get_filename_component(folder ${doc} DIRECTORY)
+    file(READ ${doc} text)
+    # Web links left out; the markers keep "]" out of the list, where CMake reads it as a bracket.
+    string(REGEX REPLACE "\\]\\([a-z]+:[^)]*\\)" "" text "${text}")
+    string(REPLACE "](" "\nLINK:" text "${text}")
+    string(REGEX MATCHALL "LINK:[^)#\n ]+" links "${text}")
+    foreach(link IN LISTS links)
+      string(SUBSTRING "${link}" 5 -1 target)
+      if(NOT EXISTS ${folder}/${target})
+        message(FATAL_ERROR "${doc} links to ${target}, which is not installed")
+      endif()
+    endforeach()
   endforeach()
 endif()
