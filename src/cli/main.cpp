@@ -24,6 +24,7 @@
 #include "shell/help_formatter.hpp"
 #include "shell/logging.hpp"
 #include "shell/number_options.hpp"
+#include "shell/parse_errors.hpp"
 #include "shell/standard_output.hpp"
 #include "shell/suggest.hpp"
 #include "text/echo.hpp"
@@ -87,7 +88,7 @@ int help(const CLI::App& app, int argc, char** argv) {
 // leaves 2 for N, and CLI11 then complains of two board sizes): only option-like words count,
 // not a negative number given as a value.
 std::string with_suggestion(const CLI::App& app, const CLI::ParseError& error, int argc, char** argv) {
-  std::string message = error.what();
+  std::string message = nqueens::shell::in_our_words(error);
   const CLI::App* command = &app;
   for (const CLI::App* sub : subcommands_of(app))
     if (argc > 1 && sub->get_name() == argv[1]) command = sub;

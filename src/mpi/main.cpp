@@ -24,6 +24,7 @@
 #include "shell/exit_codes.hpp"
 #include "shell/help_formatter.hpp"
 #include "shell/number_options.hpp"
+#include "shell/parse_errors.hpp"
 #include "shell/report.hpp"
 #include "shell/shard_output.hpp"
 #include "shell/signals.hpp"
@@ -210,8 +211,9 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
   } catch (const CLI::Success& done) {  // --help, --version: rank 0 prints
     return world.root() ? app.exit(done) : kOk;
   } catch (const CLI::ParseError& error) {
-    return usage_error(world, nqueens::detail::cut_arguments(
-                                  error.what(), std::span<char* const>(argv + 1, static_cast<std::size_t>(argc - 1))));
+    return usage_error(
+        world, nqueens::detail::cut_arguments(nqueens::shell::in_our_words(error),
+                                              std::span<char* const>(argv + 1, static_cast<std::size_t>(argc - 1))));
   } catch (const std::invalid_argument& error) {
     return usage_error(world, error.what());
   }

@@ -878,7 +878,12 @@ INSTANTIATE_TEST_SUITE_P(
         // An empty file name would otherwise mean "no journal" and "stdout".
         BadInput{"CheckpointEmpty", {"count", "-n", "8", "--checkpoint", ""}, "--checkpoint: the file name is empty"},
         BadInput{
-            "OutputEmpty", {"count", "-n", "8", "--shard", "1/1", "--output", ""}, "--output: the file name is empty"}),
+            "OutputEmpty", {"count", "-n", "8", "--shard", "1/1", "--output", ""}, "--output: the file name is empty"},
+        // CLI11's own forms, in our words.
+        BadInput{"OptionTwice", {"count", "-n", "8", "-n", "9"}, "--n is given 2 times: give it once"},
+        BadInput{"OptionWithoutValue", {"count", "8", "--threads"}, "--threads needs a value (INT)"},
+        BadInput{"ShardWithoutValue", {"count", "8", "--shard"}, "--shard needs a value (I/K)"},
+        BadInput{"MergeWithoutFiles", {"merge"}, "no files given: name at least one"}),
     [](const ::testing::TestParamInfo<BadInput>& param) { return std::string(param.param.name); });
 
 // `--verify` exits 1 when a count disagrees with the OEIS. A correct engine never does, so that
