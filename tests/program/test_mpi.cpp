@@ -231,6 +231,13 @@ std::optional<pid_t> rank_pid(pid_t mpirun_pid, int rank) {
 
 // ---- checkpoint and resume ------------------------------------------------------------------------
 
+// The header and the first half of a journal's records (`lines`), written to `partial`: what a
+// job that died halfway would leave.
+void write_first_half(const std::vector<std::string>& lines, const fs::path& partial) {
+  std::ofstream seed(partial);
+  for (std::size_t i = 0; i < 1 + (lines.size() - 1) / 2; ++i) seed << lines[i] << '\n';
+}
+
 // A journal with the first half of its units, as a job that died halfway would leave it; the
 // MPI job finishes it, a rerun answers from it, and `nqueens` reads it too.
 TEST_F(Mpi, ResumesAPartialJournalWithAnyRankCount) {
@@ -238,9 +245,7 @@ TEST_F(Mpi, ResumesAPartialJournalWithAnyRankCount) {
   const Outcome whole = single({"count", "-n", "14", "--checkpoint", full.string(), "--format", "json"});
   ASSERT_EQ(whole.exit_code, 0) << describe(whole);
   const std::vector<std::string> lines = lines_of(read_bytes(full));
-  std::ofstream seed(partial);
-  for (std::size_t i = 0; i < 1 + (lines.size() - 1) / 2; ++i) seed << lines[i] << '\n';
-  seed.close();
+  write_first_half(lines, partial);
   const std::size_t units = lines.size() - 1;
 
   const std::vector<std::string> args = {"count", "-n", "14", "--checkpoint", partial.string(), "--format", "json"};
@@ -277,9 +282,7 @@ TEST_F(Mpi, AutoResumesAJournalWithTheEngineItWasStartedWith) {
       single({"count", "-n", "14", "--engine", "dfs", "--checkpoint", full.string(), "--format", "json"});
   ASSERT_EQ(whole.exit_code, 0) << describe(whole);
   const std::vector<std::string> lines = lines_of(read_bytes(full));
-  std::ofstream seed(partial);
-  for (std::size_t i = 0; i < 1 + (lines.size() - 1) / 2; ++i) seed << lines[i] << '\n';
-  seed.close();
+  write_first_half(lines, partial);
   const std::size_t units = lines.size() - 1;
 
   const Outcome resumed =
