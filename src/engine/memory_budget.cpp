@@ -140,27 +140,33 @@ std::uint64_t cgroup_memory_limit(std::string_view proc_cgroup, const std::strin
   return least;
 }
 
-MemoryLimit memory_limit() {
+std::uint64_t MemoryLimit::share(int processes) const {
+  return per_process ? bytes : bytes / static_cast<std::uint64_t>(std::max(processes, 1));
+}
+
+MemoryLimit memory_limit(int processes_on_machine) {
   MemoryLimit limit{physical_memory_bytes(), "physical memory"};
-  const auto take = [&limit](std::uint64_t bytes, const char* source) {
-    if (bytes != 0 && (limit.bytes == 0 || bytes < limit.bytes)) limit = {bytes, source};
+  const auto take = [&limit, processes_on_machine](const MemoryLimit& other) {
+    if (other.bytes != 0 && (limit.bytes == 0 || other.share(processes_on_machine) < limit.share(processes_on_machine)))
+      limit = other;
   };
-  take(cgroup_memory_limit(small_file("/proc/self/cgroup"), "/sys/fs/cgroup"), "the control group's memory limit");
-  take(address_space_left(), "the address space left under its limit (ulimit -v)");
+  take({cgroup_memory_limit(small_file("/proc/self/cgroup"), "/sys/fs/cgroup"), "the control group's memory limit"});
+  take({address_space_left(), "the address space left under its limit (ulimit -v)", true});
   return limit;
 }
 
 DefaultBudget default_budget(int processes_on_machine) {
-  const MemoryLimit limit = memory_limit();
-  const auto processes = static_cast<std::uint64_t>(std::max(processes_on_machine, 1));
+  const int processes = std::max(processes_on_machine, 1);
+  const MemoryLimit limit = memory_limit(processes);
   DefaultBudget budget;
   if (limit.bytes == 0) {
-    budget.bytes = (std::uint64_t{1} << 30) / processes;
+    budget.bytes = (std::uint64_t{1} << 30) / static_cast<std::uint64_t>(processes);
     budget.text = format_bytes(budget.bytes) + " (the system does not say how much memory there is)";
   } else {
-    budget.bytes = std::max<std::uint64_t>(limit.bytes / 2 / processes, 1);
+    budget.bytes = std::max<std::uint64_t>(limit.share(processes) / 2, 1);
+    const bool shared = !limit.per_process && processes > 1;
     budget.text = format_bytes(budget.bytes) + ", half of " + limit.source + " (" + format_bytes(limit.bytes) + ")" +
-                  (processes > 1 ? " shared by " + std::to_string(processes) + " processes" : "");
+                  (shared ? " shared by " + std::to_string(processes) + " processes" : "");
   }
   budget.text += "; --memory SIZE sets another";
   return budget;

@@ -21,21 +21,27 @@ std::uint64_t physical_memory_bytes();
 
 //! The most memory this process may take, and what sets it: the least of the machine's
 //! physical memory, the address space it may still map (RLIMIT_AS, `ulimit -v`, less what it
-//! has mapped already) and its control group's limit (a container's, Slurm's --mem).
+//! has mapped already) and its control group's limit (a container's, Slurm's --mem). The
+//! physical memory and the control group's limit are shared by the `processes_on_machine`
+//! processes of one job on the machine (the MPI ranks of a node); the address space is each
+//! process's own. So the least is the least share.
 struct MemoryLimit {
-  std::uint64_t bytes = 0;  //!< 0: the system does not say
-  std::string source;       //!< "physical memory", "the address-space limit (ulimit -v)", ...
+  std::uint64_t bytes = 0;   //!< 0: the system does not say
+  std::string source;        //!< "physical memory", "the address-space limit (ulimit -v)", ...
+  bool per_process = false;  //!< each process has all of `bytes`, not a share of it
+  //! What one of `processes` processes on the machine may take of it.
+  std::uint64_t share(int processes) const;
 };
-MemoryLimit memory_limit();
+MemoryLimit memory_limit(int processes_on_machine = 1);
 
 //! The memory limit of the control group whose line of /proc/self/cgroup is in `proc_cgroup`,
 //! under the cgroup file system mounted at `root` (/sys/fs/cgroup): the least of its and its
 //! ancestors' memory.max (cgroup v2) or memory.limit_in_bytes (v1); 0 when none is set.
 std::uint64_t cgroup_memory_limit(std::string_view proc_cgroup, const std::string& root);
 
-//! The default budget: half of memory_limit() (the rest is the program's, the allocator's and
-//! the system's), shared by `processes_on_machine` processes (the MPI ranks of one node); 1 GiB
-//! when the system does not say.
+//! The default budget: half of one process's share of memory_limit() (the rest is the program's,
+//! the allocator's and the system's) when `processes_on_machine` processes share the machine
+//! (the MPI ranks of one node); 1 GiB shared by them when the system does not say.
 std::uint64_t default_memory_budget(int processes_on_machine = 1);
 
 //! The default budget and where it comes from, for the log.

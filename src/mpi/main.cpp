@@ -1,6 +1,7 @@
 // The `nqueens-mpi` program: only wiring. Every rank parses the same command line with the
 // options of `nqueens count`; mpi_count.cpp spreads each N over the ranks; rank 0 prints with
 // the reporters of `nqueens`, so the output is the same, format for format.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -15,6 +16,7 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
+#include "engine/memory_budget.hpp"
 #include "mpi_count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/version.hpp"
@@ -126,6 +128,24 @@ AfterPrint print_result(const Job& job, const RunOutcome& counted, ShardOutput* 
   }
 }
 
+// Without --memory each rank's default budget is its node's (its memory, its limits), and the
+// nodes of a job may differ. Every rank must plan the same run, and rank 0 checks every N under
+// the budget before any rank builds an engine (check_runs): so the job takes the least of them.
+void agree_on_memory_budget(const World& world, Job& job) {
+  if (!job.args.memory.empty()) return;  // given: the same on every rank
+  const std::vector<std::uint64_t> budgets = mpi::gather(world, job.options.memory_bytes);
+  std::uint64_t least = job.options.memory_bytes;
+  if (world.root()) {
+    const auto smallest = std::min_element(budgets.begin(), budgets.end());
+    least = *smallest;
+    if (least < job.options.memory_bytes)
+      spdlog::info("memory budget {} on every rank: rank {}'s default, the least of the job's (its log says why)",
+                   nqueens::format_bytes(least), smallest - budgets.begin());
+  }
+  mpi::broadcast(world, least);
+  job.options.memory_bytes = least;
+}
+
 // Before the first N is counted, rank 0 checks every N's run: its memory plan under the budget,
 // its journal (held by no other process; with several N, its header against the run), and every
 // rank learns the verdict: a run that cannot be done ends every rank alike, bad input with exit
@@ -229,6 +249,7 @@ int run_program(const World& world, int argc, char** argv) {
   if (const std::optional<int> code = parse_job(world, argc, argv, job)) return *code;
   warn_if_bound_too_tightly(world, job.args.threads);
   catch_interrupts();
+  agree_on_memory_budget(world, job);
   try {
     return run_count(world, job);
   } catch (const mpi::AgreedExit& failure) {

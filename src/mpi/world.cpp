@@ -59,6 +59,14 @@ void broadcast(const World& world, int& value) { broadcast_asleep(world, &value,
 
 void broadcast(const World& world, std::uint64_t& value) { broadcast_asleep(world, &value, 1, MPI_UINT64_T); }
 
+std::vector<std::uint64_t> gather(const World& world, std::uint64_t value) {
+  std::vector<std::uint64_t> values(world.root() ? static_cast<std::size_t>(world.size()) : 0);
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Igather(&value, 1, MPI_UINT64_T, values.data(), 1, MPI_UINT64_T, 0, world.comm(), &request);
+  wait_asleep(request);
+  return values;
+}
+
 void quiet_barrier(const World& world) {
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Ibarrier(world.comm(), &request);

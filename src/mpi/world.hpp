@@ -38,6 +38,9 @@ void broadcast(const World& world, int& value);
 void broadcast(const World& world, std::uint64_t& value);
 void broadcast(const World& world, std::vector<std::uint64_t>& values);
 
+//! Every rank's `value`, by rank, on rank 0 (empty elsewhere). Collective; sleeps while it waits.
+std::vector<std::uint64_t> gather(const World& world, std::uint64_t value);
+
 //! MPI_Barrier that sleeps while it waits, instead of spinning on a core that another rank's
 //! threads may need. Collective.
 void quiet_barrier(const World& world);

@@ -10,6 +10,7 @@
 // that Open MPI would otherwise use for large messages, hence single_copy_mechanism=none.
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -61,6 +62,8 @@ using harness::describe;
 using harness::lines_of;
 using harness::Outcome;
 using harness::read_bytes;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // A program started with stdout and stderr going to files in `dir`, so that it can be signalled
 // while it runs and its output still read afterwards.
@@ -439,6 +442,41 @@ TEST_F(Mpi, BadInputExits2WithOneErrorLineAndNoOutput) {
     EXPECT_EQ(lines_of(failed.err).size(), 1u) << describe(failed);
     EXPECT_EQ(count_prefixed(failed.err, "nqueens-mpi: error: "), 1u) << describe(failed);
   }
+}
+
+// The nodes of a job differ: here rank 1 runs under `ulimit -v`, like a node with less memory.
+// Without --memory every rank plans under the least of the ranks' default budgets, so a run that
+// one rank cannot hold is refused before any counting, in one line from rank 0 (it passed rank
+// 0's check, then rank 1 ended the job with exit 3 and MPI's abort banner), and one that fits is
+// counted. An address-space limit is each process's own: rank 1 takes half of it, unshared.
+TEST_F(Mpi, TheJobPlansUnderTheLeastOfItsRanksDefaultBudgets) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+#endif
+  const auto with_rank_1_limited = [](const std::vector<std::string>& args) {
+    std::vector<std::string> command = mpirun(2);
+    command.pop_back();  // the program, started through the shell instead
+    const std::string limit = R"(if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then ulimit -v 400000; fi; exec "$0" "$@")";
+    return command + std::vector<std::string>{"/bin/sh", "-c", limit, NQUEENS_MPI_BINARY} + args;
+  };
+  const Outcome refused = run(with_rank_1_limited({"count", "-n", "23", "--engine", "join", "-t", "1"}));
+  EXPECT_EQ(refused.exit_code, 2) << describe(refused);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_EQ(count_prefixed(refused.err, "nqueens-mpi: error: "), 1u) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "cannot count N=23")) << describe(refused);
+  EXPECT_FALSE(contains(refused.err, "rank 1:")) << describe(refused);
+
+  const Outcome counted = run(with_rank_1_limited(
+      {"count", "-n", "14", "--engine", "join", "-t", "1", "--format", "csv", "--log-level", "info", "--no-progress"}));
+  ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+  EXPECT_TRUE(contains(counted.out, "\n14,365596,45752,")) << counted.out;
+  EXPECT_TRUE(contains(counted.err, "on every rank: rank 1's default, the least of the job's")) << counted.err;
+  const std::vector<std::string> lines = lines_of(counted.err);
+  const auto rank_1_budget = std::find_if(
+      lines.begin(), lines.end(), [](const std::string& line) { return contains(line, "rank 1: memory budget "); });
+  ASSERT_NE(rank_1_budget, lines.end()) << counted.err;
+  EXPECT_TRUE(contains(*rank_1_budget, "(ulimit -v)")) << *rank_1_budget;
+  EXPECT_FALSE(contains(*rank_1_budget, "shared by")) << *rank_1_budget;
 }
 
 // Rank 0 claims the shard file's place before the count, and every rank ends alike, in one line.
