@@ -49,10 +49,13 @@ add_custom_target(nqueens_cli_docs ALL DEPENDS ${nqueens_docs})
 function(nqueens_install_cli_docs)
   # Where each shell's packages put completions: bash-completion loads them on demand, zsh's
   # Debian-style fpath holds vendor-completions, fish reads vendor_completions.d.
-  install(FILES ${NQUEENS_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
-  install(FILES ${NQUEENS_ZSH_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
-  install(FILES ${NQUEENS_FISH_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+  install(FILES ${NQUEENS_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+          COMPONENT Runtime)
+  install(FILES ${NQUEENS_ZSH_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions
+          COMPONENT Runtime)
+  install(FILES ${NQUEENS_FISH_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d
+          COMPONENT Runtime)
   if(NQUEENS_MAN)
-    install(FILES ${NQUEENS_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+    install(FILES ${NQUEENS_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT Runtime)
   endif()
 endfunction()

@@ -2,7 +2,8 @@
 # it as someone outside this tree would: tests/package/consumer with find_package(nqueens),
 # tests/package/consumer_pkgconfig with pkg-config, and examples/ with find_package. Also checks
 # that the installed headers leave out the test-only reference counter, and that the man page and
-# bash completion are installed when the program is.
+# bash completion are installed when the program is, and that the install of a build tuned for
+# its own CPU (NQUEENS_NATIVE) warns of it.
 #   cmake -DBUILD_DIR=<build tree> -DSOURCE_DIR=<tests/> -DPROJECT_DIR=<nqueens sources>
 #         -DWORK_DIR=<scratch> -P install_consumer.cmake
 foreach(var BUILD_DIR SOURCE_DIR PROJECT_DIR WORK_DIR)
@@ -31,6 +32,16 @@ endfunction()
 
 file(REMOVE_RECURSE ${WORK_DIR})
 run_step("install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+# A build tuned for its own CPU says, as it installs, that the install is only for CPUs like it;
+# a portable one says nothing of the kind.
+file(STRINGS ${BUILD_DIR}/CMakeCache.txt native REGEX "^NQUEENS_NATIVE:BOOL=")
+string(REGEX REPLACE "[ \n]+" " " install_messages "${step_error}")  # CMake wraps its warnings
+string(FIND "${install_messages}" "tuned for the CPU it was built on" warned)
+if(native MATCHES "=ON$" AND warned EQUAL -1)
+  message(FATAL_ERROR "the install of a NQUEENS_NATIVE build gave no warning that it is tuned for this CPU:\n${step_error}")
+elseif(NOT native MATCHES "=ON$" AND NOT warned EQUAL -1)
+  message(FATAL_ERROR "the install of a portable build warned that it is tuned for this CPU:\n${step_error}")
+endif()
 
 consume(find_package ${SOURCE_DIR}/consumer nqueens_consumer)
 consume(examples ${PROJECT_DIR}/examples nqueens_example_count)

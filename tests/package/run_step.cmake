@@ -1,6 +1,6 @@
 # run_step(NAME COMMAND...): runs one step of a consumer test (tests/install_consumer.cmake,
 # tests/subdir_consumer.cmake) and stops the test with the step's output if it fails; the step's
-# stdout is left in `step_output`.
+# stdout is left in `step_output`, its stderr in `step_error`.
 function(run_step name)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT result EQUAL 0)
@@ -8,4 +8,5 @@ function(run_step name)
   endif()
   message(STATUS "${name}: ok")
   set(step_output "${out}" PARENT_SCOPE)
+  set(step_error "${err}" PARENT_SCOPE)
 endfunction()
