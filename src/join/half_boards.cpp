@@ -194,7 +194,15 @@ QuadrantKeyTables::QuadrantKeyTables(std::span<const QuarterEntry> entries, int 
   }
 }
 
-bool wants_quadrant_key_tables(int n) { return n % 2 == 1 && n / 2 <= 10; }
+bool computes_keys_in_vectors() {
+#if defined(__x86_64__)
+  return keep_keys == &keep_keys_avx512;
+#else
+  return false;
+#endif
+}
+
+bool wants_quadrant_key_tables(int n) { return n % 2 == 1 && n / 2 <= 10 && !computes_keys_in_vectors(); }
 
 // The keys of every entry of the slice whose column set is one of `sets` and that attacks no
 // fixed queen, grouped by column set. One pass over the row set's groups into storage sized once:

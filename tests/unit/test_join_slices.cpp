@@ -244,19 +244,22 @@ TEST(JoinInBoundedMemory, EveryUnitCountsTheSameUnderAnEvictingBudget) {
   }
 }
 
-// Quadrant keys make a slice five times larger: worth it only while nothing is evicted.
+// Quadrant keys make a slice five times larger: worth it only while nothing is evicted, and only
+// on a CPU that computes a unit's keys one entry at a time (with AVX-512 no slice carries them).
 TEST(JoinInBoundedMemory, SlicesCarryKeysOnlyWhenTheCacheHoldsTheWholeTableWithThem) {
   EXPECT_FALSE(join::slices_carry_keys(14, UINT64_MAX)) << "even n builds no quadrant keys";
+  const bool keys_pay = !join::computes_keys_in_vectors();
   for (const int n : {13, 15, 17}) {
+    EXPECT_EQ(join::wants_quadrant_key_tables(n), keys_pay) << "n = " << n;
     const std::uint64_t keyed = join::whole_table_bytes(n, true), keyless = join::whole_table_bytes(n, false);
     EXPECT_GT(keyed, keyless) << "n = " << n;
-    EXPECT_TRUE(join::slices_carry_keys(n, keyed)) << "n = " << n;
+    EXPECT_EQ(join::slices_carry_keys(n, keyed), keys_pay) << "n = " << n;
     EXPECT_FALSE(join::slices_carry_keys(n, keyed - 1)) << "n = " << n;
     const std::uint32_t rows = (std::uint32_t{1} << (n / 4)) - 1;
-    EXPECT_TRUE(join::SliceCache(n, keyed).get(rows)->keys) << "n = " << n;
+    EXPECT_EQ(join::SliceCache(n, keyed).get(rows)->keys.has_value(), keys_pay) << "n = " << n;
     EXPECT_FALSE(join::SliceCache(n, keyed - 1).get(rows)->keys) << "n = " << n;
     const join::JoinMemory ample = join::plan_join_memory(n, 2, UINT64_MAX / 2);
-    EXPECT_EQ(ample.all_slices_bytes, keyed) << "n = " << n;
+    EXPECT_EQ(ample.all_slices_bytes, keys_pay ? keyed : keyless) << "n = " << n;
     const join::JoinMemory least = least_join_memory(n, 2);
     const join::JoinMemory tight = join::plan_join_memory(n, 2, least.minimum_budget() + keyless / 8);
     ASSERT_EQ(tight.refusal, "") << "n = " << n;
