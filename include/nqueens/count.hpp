@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -16,12 +17,19 @@
 
 namespace nqueens {
 
-//! An engine the library can count with: its name (what CountOptions::engine takes) and what it
-//! does, in one line. Engines differ in what a work unit is and how it is counted; everything
-//! after that (scheduler, reduction, journal, shards, MPI) is shared.
+//! Settings of one engine beyond the options every engine shares, by name, each value spelt as
+//! on the command line: the dfs engine's "symmetry" ("none", "mirror" or "full", its default)
+//! and "split-depth" (rows fixed per work unit; "0", its default, chooses from N). An engine
+//! refuses a setting it does not take (std::invalid_argument), and `auto` passes over it.
+using EngineSettings = std::map<std::string, std::string, std::less<>>;
+
+//! An engine the library can count with: its name (what CountOptions::engine takes), what it
+//! does in one line, and the settings it takes. Engines differ in what a work unit is and how
+//! it is counted; everything after that (scheduler, reduction, journal, shards, MPI) is shared.
 struct EngineInfo {
   std::string name;
   std::string summary;
+  std::vector<std::string> settings;  //!< the EngineSettings names it takes
 };
 
 //! Every engine of this build, in the order CountOptions::engine = "auto" considers them.
@@ -44,9 +52,8 @@ using ProgressObserver = std::function<void(const Progress& progress)>;
 struct CountOptions {
   //! An engine's name (available_engines()), or "auto": the engine measured fastest for this N.
   std::string engine = "auto";
-  Symmetry symmetry = Symmetry::full;  //!< for an engine that offers a choice; the others fold all
-  int split_depth = 0;                 //!< for an engine that splits by rows: rows per unit; 0: from N
-  int threads = 0;                     //!< 0: every hardware thread
+  EngineSettings settings{};  //!< the chosen engine's own settings (EngineInfo::settings)
+  int threads = 0;            //!< 0: every hardware thread
   //! The most memory the count may hold, in bytes; 0: half the machine's physical memory. An
   //! engine that cannot count N within it refuses (std::invalid_argument).
   std::uint64_t memory_bytes = 0;

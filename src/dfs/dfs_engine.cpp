@@ -1,11 +1,13 @@
 // The depth-first engine: the splitter's board prefixes (split.hpp), completed by the bitmask
 // search (kernel.hpp). Its costs are estimated_cost(), computed once here.
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "dfs/breadth.hpp"
 #include "dfs/dfs_engine.hpp"
+#include "dfs/dfs_settings.hpp"
 #include "dfs/kernel.hpp"
 #include "dfs/split.hpp"
 #include "engine/catalogue.hpp"
@@ -53,9 +55,11 @@ class DfsEngine final : public Engine {
 std::string refusal(int n, const CountOptions& options) {
   if (!valid_board_size(n))
     return "N=" + std::to_string(n) + " is outside " + std::to_string(kMinN) + ".." + std::to_string(kMaxN);
-  if (options.split_depth != 0 && (options.split_depth < kMinSplitDepth || options.split_depth > kMaxSplitDepth))
-    return "the split depth must be between " + std::to_string(kMinSplitDepth) + " and " +
-           std::to_string(kMaxSplitDepth) + ", not " + std::to_string(options.split_depth);
+  try {
+    read_dfs_settings(options.settings);
+  } catch (const std::invalid_argument& bad) {
+    return bad.what();
+  }
   return "";
 }
 
@@ -63,7 +67,8 @@ std::string refusal(int n, const CountOptions& options) {
 bool preferred_for(int /*n*/, const CountOptions& /*options*/) { return true; }
 
 std::unique_ptr<Engine> make(int n, const CountOptions& options) {
-  return make_dfs_engine(split(n, options.symmetry, options.split_depth));
+  const DfsSettings settings = read_dfs_settings(options.settings);
+  return make_dfs_engine(split(n, settings.symmetry, settings.split_depth));
 }
 
 // split() clamps the depth to N on the smallest boards, and a depth-d split has at most N^d prefixes.
@@ -103,6 +108,7 @@ const EngineDescription& dfs_engine_description() {
       .yardstick = true,
       .cpu_path_key = "dfs_kernel",
       .cpu_path = cpu_path,
+      .settings = kDfsSettingNames,
   };
   return description;
 }

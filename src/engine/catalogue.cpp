@@ -32,6 +32,16 @@ std::string header_problem(const RunHeader& header) {
   return engine->header_problem(header);
 }
 
+std::string settings_refused(const CountOptions& options, std::string_view because) {
+  if (options.settings.empty()) return "";
+  std::string given;
+  for (const auto& [name, value] : options.settings) {
+    given += given.empty() ? "--" : ", --";
+    given.append(name).append(" ").append(value);
+  }
+  return std::string(because).append(", so it takes no ").append(given);
+}
+
 std::string run_options_text(const RunHeader& header) {
   std::string text = "-n " + std::to_string(header.n) + " --engine " + header.engine;
   if (const EngineDescription* engine = find_engine(header.engine)) text += engine->run_options(header);

@@ -55,6 +55,8 @@ struct EngineDescription {
   std::string (*memory_plan)(int n, const CountOptions& options) = nullptr;
   //! Who chose cpu_path, as `version` says it: "(on this CPU)".
   std::string_view path_seen_by = "this CPU";
+  //! The CountOptions::settings it takes, by name; refusal() refuses any other.
+  std::span<const std::string_view> settings = {};
 };
 
 //! The name --engine takes for "the fastest engine for this N".
@@ -71,6 +73,10 @@ const EngineDescription& yardstick_engine();
 
 //! "auto, join, dfs, reference": what --engine accepts, for messages.
 std::string engine_choices();
+
+//! Why an engine that takes no setting cannot count with `options`: "<because>, so it takes no
+//! --symmetry mirror" (settings are named as the command line spells them); "" when it has none.
+std::string settings_refused(const CountOptions& options, std::string_view because);
 
 //! "-n 17 --engine dfs --symmetry none --split-depth 3": `count` options for the run of
 //! `header`, for the advice of check and merge.

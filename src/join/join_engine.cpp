@@ -241,8 +241,9 @@ constexpr int kFasterFromOdd = 15;
 std::string refusal(int n, const CountOptions& options) {
   if (!valid_board_size(n))
     return "N=" + std::to_string(n) + " is outside " + std::to_string(kMinN) + ".." + std::to_string(kMaxN);
-  if (options.symmetry != Symmetry::full || options.split_depth != 0)
-    return "it always folds every symmetry and splits by row sets, so it takes no symmetry mode or split depth";
+  if (std::string why = settings_refused(options, "it always folds every symmetry and splits by row sets");
+      !why.empty())
+    return why;
   return join::unsupported_reason(n);
 }
 

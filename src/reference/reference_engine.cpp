@@ -93,8 +93,7 @@ class ReferenceEngine final : public Engine {
 };
 
 std::string refusal(int n, const CountOptions& options) {
-  if (options.symmetry != Symmetry::full || options.split_depth != 0)
-    return "it lists every solution, so it takes no symmetry mode or split depth";
+  if (std::string why = settings_refused(options, "it lists every solution"); !why.empty()) return why;
   if (n < 1 || n > kMaxReferenceN)
     return "it counts N = 1.." + std::to_string(kMaxReferenceN) + " only (a slow cross-check)";
   return "";

@@ -18,7 +18,8 @@ namespace nqueens {
 std::vector<EngineInfo> available_engines() {
   std::vector<EngineInfo> engines;
   for (const EngineDescription* engine : registered_engines())
-    engines.push_back({std::string(engine->name), std::string(engine->summary)});
+    engines.push_back({std::string(engine->name), std::string(engine->summary),
+                       std::vector<std::string>(engine->settings.begin(), engine->settings.end())});
   return engines;
 }
 

@@ -60,8 +60,9 @@ std::string memory_plan(int n, const CountOptions& options) {
 CountOptions options_of(const RunHeader& header) {
   CountOptions options;
   options.engine = header.engine;
-  options.symmetry = header.symmetry;
-  options.split_depth = header.split_depth;
+  // As the command line gives them: only what differs from every engine's default.
+  if (header.symmetry != Symmetry::full) options.settings["symmetry"] = std::string(to_string(header.symmetry));
+  if (header.split_depth != 0) options.settings["split-depth"] = std::to_string(header.split_depth);
   return options;
 }
 

@@ -158,8 +158,9 @@ void add_search_options(CLI::App& command, SearchArgs& args) {
 CountOptions search_options(const SearchArgs& args) {
   CountOptions options;
   options.engine = args.engine;
-  options.symmetry = *parse_symmetry(args.symmetry);
-  options.split_depth = args.split_depth;
+  // Only what differs from the defaults: an engine without these settings refuses any given.
+  if (args.symmetry != "full") options.settings["symmetry"] = args.symmetry;
+  if (args.split_depth != 0) options.settings["split-depth"] = std::to_string(args.split_depth);
   return options;
 }
 

@@ -44,14 +44,27 @@ inline std::string describe(const nqueens::Tally& t) {
   return describe(as_totals);
 }
 
+//! `o` with the symmetry setting of `mode`, as the command line gives it: none for full, what
+//! every engine does by default.
+inline nqueens::CountOptions with_symmetry(nqueens::CountOptions o, nqueens::Symmetry mode) {
+  o.settings.erase("symmetry");
+  if (mode != nqueens::Symmetry::full) o.settings["symmetry"] = std::string(nqueens::to_string(mode));
+  return o;
+}
+
+//! The symmetry `o` asks for: its setting, or full.
+inline nqueens::Symmetry symmetry_of(const nqueens::CountOptions& o) {
+  const auto given = o.settings.find("symmetry");
+  return given == o.settings.end() ? nqueens::Symmetry::full : nqueens::parse_symmetry(given->second).value();
+}
+
 //! Options for a count() by the dfs engine (the one with symmetry modes), set field by field:
 //! designated initializers that leave out the observer trip -Wmissing-field-initializers.
 inline nqueens::CountOptions options(nqueens::Symmetry mode, int threads = 0) {
   nqueens::CountOptions o;
   o.engine = "dfs";
-  o.symmetry = mode;
   o.threads = threads;
-  return o;
+  return with_symmetry(o, mode);
 }
 
 //! The queens a unit has placed, as the span reference_count() takes.

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "join/join_engine.hpp"
 #include "join/join_plan.hpp"
@@ -150,8 +151,7 @@ TEST(EngineChoice, AutoPicksTheMeasuredFasterEngineAndFallsBackWhereTheJoinCanno
   EXPECT_EQ(nqueens::choose_engine(24, automatic).name, "join") << "no longer the DFS engine for memory";
   EXPECT_EQ(nqueens::choose_engine(27, automatic).name, "join");
   EXPECT_EQ(nqueens::choose_engine(32, automatic).name, "join");
-  CountOptions mirror = automatic;
-  mirror.symmetry = nqueens::Symmetry::mirror;
+  const CountOptions mirror = test_support::with_symmetry(automatic, nqueens::Symmetry::mirror);
   EXPECT_EQ(nqueens::choose_engine(16, mirror).name, "dfs") << "--symmetry is a dfs option";
   EXPECT_EQ(count_with(3, "auto").totals.total, 0u);
 }
@@ -172,8 +172,40 @@ TEST(EngineChoice, AnExplicitJoinThatCannotRunIsBadInputWithTheReason) {
     }
   }
   CountOptions depth = join;
-  depth.split_depth = 3;
-  EXPECT_THROW((void)nqueens::choose_engine(16, depth).name, std::invalid_argument);
+  depth.settings["split-depth"] = "3";
+  try {
+    (void)nqueens::choose_engine(16, depth);
+    ADD_FAILURE() << "a split depth was taken by the join engine";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("so it takes no --split-depth 3"), std::string::npos) << error.what();
+  }
+}
+
+// An engine's own settings are its to read: the dfs engine takes its two and refuses anything
+// else by name; the others take none; and available_engines() says which take what.
+TEST(EngineChoice, EachEngineTakesOnlyItsOwnSettings) {
+  CountOptions dfs = with_engine("dfs");
+  dfs.settings = {{"symmetry", "mirror"}, {"split-depth", "4"}};
+  EXPECT_EQ(nqueens::choose_engine(16, dfs).name, "dfs");
+  EXPECT_EQ(nqueens::count(10, dfs).split_depth, 4);
+  EXPECT_EQ(nqueens::count(10, dfs).symmetry, nqueens::Symmetry::mirror);
+  for (const nqueens::EngineSettings& bad : std::vector<nqueens::EngineSettings>{
+           {{"symmetry", "half"}}, {{"split-depth", "9"}}, {{"split-depth", "3x"}}, {{"colour", "red"}}}) {
+    dfs.settings = bad;
+    EXPECT_THROW((void)nqueens::choose_engine(16, dfs), std::invalid_argument) << bad.begin()->first;
+  }
+  CountOptions automatic = with_engine("auto");
+  automatic.settings = {{"split-depth", "3"}};
+  EXPECT_EQ(nqueens::choose_engine(20, automatic).name, "dfs") << "only the dfs engine takes a split depth";
+  for (const nqueens::EngineDescription* engine : nqueens::registered_engines()) {
+    CountOptions unknown = with_engine(std::string(engine->name));
+    unknown.settings = {{"colour", "red"}};
+    EXPECT_NE(engine->refusal(16, unknown), "") << engine->name << " took a setting no engine has";
+  }
+  const auto listed = nqueens::available_engines();
+  const auto dfs_listed = std::ranges::find(listed, "dfs", &nqueens::EngineInfo::name);
+  ASSERT_NE(dfs_listed, listed.end());
+  EXPECT_EQ(dfs_listed->settings, (std::vector<std::string>{"symmetry", "split-depth"}));
 }
 
 }  // namespace

@@ -37,19 +37,19 @@ std::vector<CountOptions> every_engine() {
     if (!test_support::counts_here(*engine)) continue;
     EXPECT_EQ(engine->refusal(12, test_support::default_options(*engine)), "") << engine->name;
     for (const nqueens::Symmetry mode : test_support::kModes) {
-      CountOptions options = test_support::default_options(*engine);
-      options.symmetry = mode;
+      const CountOptions options = test_support::with_symmetry(test_support::default_options(*engine), mode);
       if (engine->refusal(12, options).empty()) all.push_back(options);
     }
   }
   for (const nqueens::Symmetry mode : test_support::kModes)
-    EXPECT_TRUE(std::ranges::any_of(all, [mode](const CountOptions& options) { return options.symmetry == mode; }))
+    EXPECT_TRUE(std::ranges::any_of(
+        all, [mode](const CountOptions& options) { return test_support::symmetry_of(options) == mode; }))
         << "no engine counts N=12 with symmetry " << to_string(mode);
   return all;
 }
 
 std::string named(const CountOptions& options, int n) {
-  return options.engine + " " + std::string(to_string(options.symmetry)) + " N=" + std::to_string(n);
+  return options.engine + " " + std::string(to_string(test_support::symmetry_of(options))) + " N=" + std::to_string(n);
 }
 
 std::optional<nqueens::Run> run_of(int n, const CountOptions& options,
@@ -71,7 +71,7 @@ TEST(RunOfOneN, EveryEngineCountsTheOeisTotalAndItsReductionEqualsItsLedger) {
         const nqueens::CountResult result = run->result(threads, 0);
         EXPECT_TRUE(result.totals == run->ledger_totals()) << named(options, n);
         EXPECT_TRUE(result.totals.total == *nqueens::oeis_total(n)) << named(options, n);
-        if (options.symmetry == nqueens::Symmetry::full) {
+        if (test_support::symmetry_of(options) == nqueens::Symmetry::full) {
           EXPECT_TRUE(result.unique == *nqueens::oeis_unique(n)) << named(options, n);
         }
         EXPECT_EQ(result.engine, options.engine);
@@ -92,7 +92,7 @@ TEST(RunOfOneN, ShardsOfEveryEnginePartitionTheUnitsAndAddUpToTheWholeRun) {
       for (const nqueens::UnitCount& unit : part.units()) ++seen[unit.id];
     }
     EXPECT_TRUE(summed.total == *nqueens::oeis_total(n)) << named(options, n);
-    if (options.symmetry == nqueens::Symmetry::full) {
+    if (test_support::symmetry_of(options) == nqueens::Symmetry::full) {
       EXPECT_TRUE(summed.unique() == *nqueens::oeis_unique(n)) << named(options, n);
     }
     for (std::size_t id = 0; id < seen.size(); ++id) EXPECT_EQ(seen[id], 1) << named(options, n) << " unit " << id;
