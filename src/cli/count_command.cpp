@@ -56,6 +56,7 @@ int run(const CountArgs& args) {
                  result.threads, result.seconds, unit_time_text(result, counted.unit_time_here));
     CountRecord record = make_record(result, args.verify);
     record.counted_here = counted.counted_here;
+    record.totals_here = counted.totals_here;
     mismatch = mismatch || record.verified == false;
     reporter->row(to_json(record));
   }

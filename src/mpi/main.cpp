@@ -114,6 +114,7 @@ AfterPrint print_result(const Job& job, const RunOutcome& counted, ShardOutput* 
     }
     CountRecord record = make_record(counted.result, job.args.verify);
     record.counted_here = counted.counted_here;
+    record.totals_here = counted.totals_here;
     if (record.verified == false) code = kMismatch;
     reporter->row(to_json(record));
     return AfterPrint::go_on;
