@@ -935,7 +935,8 @@ TEST_F(ResumeCli, SigintStopsWithin2SecondsAndKeepsTheFinishedUnits) {
 // process at once with the interrupt's exit code instead of after the setup. (N = 23's setup
 // takes about a second now, too short to be sure the signal lands in it.)
 TEST_F(ResumeCli, SigtermDuringTheSetupEndsTheProcessAtOnce) {
-  harness::Process process = start({"count", "-n", "26", "--engine", "join", "-t", "2", "--log-level", "debug"}, dir_);
+  harness::Process process =
+      start({"count", "-n", "26", "--engine", "join", "-t", "2", "--force", "--log-level", "debug"}, dir_);
   ASSERT_TRUE(process.wait_for_stderr("setup: ", kStartLimit));
   process.signal(SIGTERM);
   const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(5));

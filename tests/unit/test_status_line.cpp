@@ -7,6 +7,7 @@
 
 #include "run/registry.hpp"
 #include "shell/build_info.hpp"
+#include "shell/cost_notice.hpp"
 #include "shell/eta.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
@@ -149,6 +150,15 @@ TEST(EtaSmoother, DampsAJumpAndFollowsALastingChange) {
   double shown = shown_after;
   for (double t = 23; t <= 80; t += 1) shown = *eta.update(t, t / 100);  // the pace stays: finishing at 100 s
   EXPECT_NEAR(shown, 20, 1) << "a lasting pace is followed";
+}
+
+TEST(RoughDuration, ReadsInTheUnitThatFits) {
+  using nqueens::shell::rough_duration_text;
+  EXPECT_EQ(rough_duration_text(3000), "50 minutes");
+  EXPECT_EQ(rough_duration_text(5 * 3600), "5.0 hours");
+  EXPECT_EQ(rough_duration_text(6.08 * 86400), "6 days");
+  EXPECT_EQ(rough_duration_text(41 * 365.25 * 86400), "41 years");
+  EXPECT_EQ(rough_duration_text(2.1e5 * 365.25 * 86400), "2.1e+05 years");
 }
 
 TEST(StatusLine, LogFormKeepsEveryField) {
