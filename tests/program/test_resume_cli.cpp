@@ -413,12 +413,13 @@ TEST_F(ResumeCli, DamagedJournalIsRefusedWithExitCode3AndLeftAsItWas) {
 // ---- a command refused whole -------------------------------------------------------------
 
 // Every N's run is checked before the first is counted: a budget too small for N = 14 used to be
-// found after N = 8..13 were printed, one for N = 26 after N = 17 was counted into its journal.
+// found after N = 8..13 were printed, one for N = 26 after N = 17 was counted into its journal
+// (--force: past the refusal of its cost; -q: without the warning of that cost).
 TEST_F(ResumeCli, ACommandIsRefusedWholeBeforeAnyNIsCounted) {
   const fs::path journals = file("journals");
   const std::vector<std::vector<std::string>> refused = {
       {"count", "-n", "8-16", "--memory", "100K"},
-      {"count", "-n", "17,26", "--memory", "100M", "--checkpoint", journals.string()}};
+      {"count", "-n", "17,26", "--memory", "100M", "--checkpoint", journals.string(), "--force", "-q"}};
   for (const std::vector<std::string>& args : refused) {
     const Outcome r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args[2] << "\n" << describe(r);
@@ -465,13 +466,14 @@ TEST_F(ResumeCli, TheDefaultBudgetKeepsWithinTheAddressSpaceLimit) {
 }
 
 // Memory that runs out anyway (a budget given larger than the limit allows) ends in one line
-// that names --memory, exit 3: not a bare "std::bad_alloc", never an abort.
+// that names --memory, exit 3: not a bare "std::bad_alloc", never an abort. (-q leaves out the
+// warning of N = 23's cost, hours on two threads.)
 TEST_F(ResumeCli, MemoryRunningOutIsOneLineThatNamesTheBudget) {
 #ifdef NQUEENS_SANITIZED
   GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
 #endif
-  const std::string command = std::string("ulimit -v 200000 && exec ") + NQUEENS_BINARY +
-                              " count -n 23 --engine join -t 2 --memory 3G --no-progress";
+  const std::string command =
+      std::string("ulimit -v 200000 && exec ") + NQUEENS_BINARY + " count -n 23 --engine join -t 2 --memory 3G -q";
   const Outcome r = harness::run_program({"/bin/sh", "-c", command});
   EXPECT_EQ(r.exit_code, 3) << describe(r);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << describe(r);
