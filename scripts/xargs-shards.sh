@@ -14,8 +14,17 @@ n=${1:?$usage}
 k=${2:?$usage}
 p=${3:-2}
 shift $(( $# < 3 ? $# : 3 ))
-binary=${NQUEENS:-build/release/nqueens}
-[ -x "$binary" ] || { echo "xargs-shards: $binary not built; set NQUEENS=path/to/nqueens" >&2; exit 2; }
+# The program: $NQUEENS when set, else `nqueens` on the PATH (an installed one), else the release
+# build of the checkout this script is in, wherever it is run from.
+if [[ -n "${NQUEENS:-}" ]]; then
+  binary=$NQUEENS
+elif ! binary=$(command -v nqueens); then
+  binary="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/release/nqueens"
+fi
+[ -x "$binary" ] || {
+  echo "xargs-shards: no nqueens on the PATH and $binary is not built; set NQUEENS=path/to/nqueens" >&2
+  exit 2
+}
 dir=${OUT_DIR:-shards-n$n-k$k}
 mkdir -p "$dir"
 

@@ -10,6 +10,7 @@
 #include "nqueens/count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "shell/checkpoint_path.hpp"
+#include "shell/cost_notice.hpp"
 #include "shell/count_options.hpp"
 #include "shell/report.hpp"
 #include "shell/shard_output.hpp"
@@ -37,6 +38,7 @@ int run(const CountArgs& args) {
   check_every_size(sizes, options);
   settle_memory_budget(options, sizes);
   const RunSettings session = run_settings(args, sizes);
+  announce_costs(session, sizes, options, resolve_threads(options.threads), args.force);
   catch_interrupts();
   check_every_run(session, sizes, options);  // every N's memory and journal, before N = sizes.front() is counted
   // Every N's journal, before the first N is counted: the header of the run count_run will open.
@@ -56,6 +58,7 @@ int run(const CountArgs& args) {
                  result.threads, result.seconds, unit_time_text(result, counted.unit_time_here));
     CountRecord record = make_record(result, args.verify);
     record.counted_here = counted.counted_here;
+    record.totals_here = counted.totals_here;
     mismatch = mismatch || record.verified == false;
     reporter->row(to_json(record));
   }

@@ -22,6 +22,7 @@
 #include "nqueens/version.hpp"
 #include "run/registry.hpp"
 #include "shell/checkpoint_path.hpp"
+#include "shell/cost_notice.hpp"
 #include "shell/count_options.hpp"
 #include "shell/exit_codes.hpp"
 #include "shell/help_formatter.hpp"
@@ -116,6 +117,7 @@ AfterPrint print_result(const Job& job, const RunOutcome& counted, ShardOutput* 
     }
     CountRecord record = make_record(counted.result, job.args.verify);
     record.counted_here = counted.counted_here;
+    record.totals_here = counted.totals_here;
     if (record.verified == false) code = kMismatch;
     reporter->row(to_json(record));
     return AfterPrint::go_on;
@@ -146,7 +148,8 @@ void agree_on_memory_budget(const World& world, Job& job) {
   job.options.memory_bytes = least;
 }
 
-// Before the first N is counted, rank 0 checks every N's run: its memory plan under the budget,
+// Before the first N is counted, rank 0 checks every N's run: its rough cost on every rank's threads
+// (announced past an hour, refused past a year without --force), its memory plan under the budget,
 // its journal (held by no other process; with several N, its header against the run), and every
 // rank learns the verdict: a run that cannot be done ends every rank alike, bad input with exit
 // 2 and one line from rank 0, rather than an abort of the job half-way through the N.
@@ -155,6 +158,8 @@ void check_runs(const World& world, const Job& job) {
   std::string message;
   if (world.root()) {
     try {
+      announce_costs(job.session, job.sizes, job.options, world.size() * resolve_threads(job.options.threads),
+                     job.args.force);
       // The engine every rank builds (mpi_count.cpp): make_engine of the options rank 0 opens
       // N's run with (run_options: `auto` resumes a journal with the engine it was started with).
       check_every_run(job.session, job.sizes, job.options, false);

@@ -153,6 +153,12 @@ UnitTime Run::unit_time_here() const {
   return time;
 }
 
+Totals Run::totals_here() const {
+  Totals totals = reduced_;
+  totals += received_;
+  return totals;
+}
+
 CountResult make_count_result(const RunHeader& header, const Totals& totals, const UnitTime& unit_time, bool whole_run,
                               int threads, double seconds) {
   CountResult result;

@@ -76,6 +76,9 @@ class Run {
   CountResult result(int threads, double seconds) const;
   //! The time of the units counted by this process (not replayed): its share of the unit time.
   UnitTime unit_time_here() const;
+  //! The totals of the units counted since the run was opened, here or by other ranks (not
+  //! replayed from the journal): the work of this run, which its rates are of.
+  Totals totals_here() const;
 
  private:
   void enter(const UnitCount& unit);  //!< into the ledger and the journal; distinct ids from any thread

@@ -196,6 +196,8 @@ void add_count_options(CLI::App& command, CountArgs& args) {
                     "allows, shared by the ranks of a node under MPI)");
   add_search_options(command, args.search);
   command.add_flag("--verify", args.verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
+  command.add_flag("--force", args.force,
+                   "Count even an N whose estimated cost passes a year of wall time on the threads given");
   add_format_option(command, args.format);
   add_json_counts_option(command, args.json_counts);
   add_wide_option(command, args.wide);

@@ -27,6 +27,7 @@ struct CountArgs {
   std::string memory;  //!< --memory SIZE; empty: the default budget
   SearchArgs search;
   bool verify = false;
+  bool force = false;  //!< count even a run estimated past a year (cost_notice.hpp)
   std::string format = "text";
   std::string json_counts = "number";
   bool wide = false;

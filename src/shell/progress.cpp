@@ -1,6 +1,9 @@
 #include "progress.hpp"
 
 #include <csignal>
+#include <mutex>
+
+#include <spdlog/spdlog.h>
 
 #include "console.hpp"
 
@@ -21,6 +24,20 @@ static_assert(std::atomic<bool>::is_always_lock_free);
 
 extern "C" void on_window_change(int) { window_resized.store(true, std::memory_order_relaxed); }
 
+// The setup phase under way: one setup runs at a time (setup_stop.hpp), named on its thread and
+// read on the watching one.
+std::mutex phase_lock;
+std::string current_phase;  // guarded by phase_lock
+
+std::string phase_now() {
+  const std::lock_guard<std::mutex> guard(phase_lock);
+  return current_phase;
+}
+
+Clock::duration log_period(const ProgressOptions& options) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.interval_seconds));
+}
+
 }  // namespace
 
 void watch_window_size() {
@@ -39,9 +56,7 @@ Progress::Progress(const Engine& engine, const std::vector<std::size_t>& todo, c
   cost_total_ += cost_before_;
   units_before_ = done.size();
   units_total_ = todo.size() + done.size();
-  period_ = terminal_
-                ? Clock::duration(kRedraw)
-                : std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.interval_seconds));
+  period_ = terminal_ ? Clock::duration(kRedraw) : log_period(options);
   start_ = Clock::now();
   next_ = start_ + (terminal_ ? Clock::duration(kFirstDraw) : period_);
   if (terminal_) watch_window_size();
@@ -55,7 +70,7 @@ void Progress::unit_done(std::size_t id, const Tally& tally) {
   solutions_.fetch_add(tally.total, std::memory_order_relaxed);
 }
 
-ProgressSnapshot Progress::snapshot() const {
+ProgressSnapshot Progress::snapshot() {
   const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
   const std::uint64_t cost_now = cost_done_.load(std::memory_order_relaxed);
   ProgressSnapshot s;
@@ -65,10 +80,9 @@ ProgressSnapshot Progress::snapshot() const {
   s.work_share = cost_total_ ? static_cast<double>(cost_before_ + cost_now) / static_cast<double>(cost_total_) : 1.0;
   s.elapsed_seconds = elapsed;
   // The ETA extrapolates this process's own pace: work counted before it started took no time here.
-  if (cost_now > 0 && elapsed > 0) {
-    const double rate = static_cast<double>(cost_now) / elapsed;
-    s.eta_seconds = static_cast<double>(cost_total_ - cost_before_ - cost_now) / rate;
-  }
+  const std::uint64_t cost_here = cost_total_ - cost_before_;
+  s.eta_seconds =
+      eta_.update(elapsed, cost_here ? static_cast<double>(cost_now) / static_cast<double>(cost_here) : 1.0);
   const double solutions = static_cast<double>(solutions_.load(std::memory_order_relaxed));
   s.solutions_per_second = elapsed > 0 ? solutions / elapsed : 0.0;
   return s;
@@ -95,6 +109,40 @@ void Progress::finish() noexcept {
   if (!drawn_) return;
   Console::err().clear_status();
   drawn_ = false;
+}
+
+SetupStatus::SetupStatus(int n, const ProgressOptions& options)
+    : n_(n), terminal_(Console::err().terminal()), period_(terminal_ ? Clock::duration(kRedraw) : log_period(options)) {
+  start_ = Clock::now();
+  next_ = start_ + (terminal_ ? Clock::duration(kFirstDraw) : period_);
+  enter_phase("starting");
+}
+
+SetupStatus::~SetupStatus() {
+  if (drawn_) Console::err().clear_status();
+}
+
+void SetupStatus::enter_phase(std::string_view phase) {
+  spdlog::debug("setup: {}", phase);
+  const std::lock_guard<std::mutex> guard(phase_lock);
+  current_phase = phase;
+}
+
+void SetupStatus::tick() noexcept {
+  const Clock::time_point now = Clock::now();
+  if (now < next_) return;
+  next_ = now + period_;
+  try {
+    const SetupSnapshot s{n_, phase_now(), std::chrono::duration<double>(now - start_).count()};
+    if (terminal_) {
+      const int width = Console::err().width();
+      Console::err().status(fit_setup_status(s, width > 0 ? width : kAssumedWidth));
+      drawn_ = true;
+    } else {
+      Console::err().line("[progress] " + log_setup_status(s), Stamp::when_batch);
+    }
+  } catch (...) {  // formatting ran out of memory: skip this tick, the setup goes on
+  }
 }
 
 }  // namespace nqueens::shell

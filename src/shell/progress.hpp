@@ -11,9 +11,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "eta.hpp"
 #include "status_line.hpp"
 
 namespace nqueens::shell {
@@ -43,7 +45,7 @@ class Progress {
   void finish() noexcept;
 
  private:
-  ProgressSnapshot snapshot() const;
+  ProgressSnapshot snapshot();  //!< advances the ETA's smoothing
 
   int n_;
   const Engine& engine_;          //!< its costs weigh the units done against those left
@@ -56,10 +58,37 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point next_;
   bool drawn_ = false;
+  EtaSmoother eta_;
 
   std::atomic<std::size_t> units_done_{0};
   std::atomic<std::uint64_t> cost_done_{0};
   std::atomic<std::uint64_t> solutions_{0};
+};
+
+//! A run's setup on stderr, in the same two forms: "setting up N=27: estimating unit costs" on
+//! the status line, or a log line every interval, so that minutes of tables being built are not
+//! minutes of silence. The engine names its phases as they start (setup_stop.hpp) on the
+//! thread that runs the setup; the status is drawn by the thread that watches it.
+class SetupStatus {
+ public:
+  SetupStatus(int n, const ProgressOptions& options);
+  ~SetupStatus();
+  SetupStatus(const SetupStatus&) = delete;
+  SetupStatus& operator=(const SetupStatus&) = delete;
+
+  //! The listener of setup_stop.hpp: the phase that starts now (also a debug log line).
+  static void enter_phase(std::string_view phase);
+
+  //! Draws or logs the status if it is due. Never throws.
+  void tick() noexcept;
+
+ private:
+  int n_;
+  bool terminal_ = false;
+  std::chrono::steady_clock::duration period_;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point next_;
+  bool drawn_ = false;
 };
 
 //! Makes SIGWINCH set a flag that the next tick() reads, to redraw at the new width at once.

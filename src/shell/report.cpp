@@ -277,7 +277,9 @@ nlohmann::ordered_json to_json(const CountRecord& record) {
     if (value) return *value;
     return nullptr;
   };
-  // A result replayed whole from the journal has no rate: its seconds timed only the replay.
+  // A result replayed whole from the journal has no rate: its seconds timed only the replay. A
+  // resumed one's rate is of the units counted in its seconds, not of those the journal held.
+  const Totals& counted = record.totals_here ? *record.totals_here : r.totals;
   auto per_second = [&r, &record](Count amount) -> nlohmann::ordered_json {
     if (r.seconds <= 0 || !record.counted_here) return nullptr;
     return static_cast<double>(amount) / r.seconds;
@@ -290,9 +292,9 @@ nlohmann::ordered_json to_json(const CountRecord& record) {
   json["expected_unique"] = optional_json(record.expected_unique);
   json["verified"] = optional_json(record.verified);
   json["seconds"] = r.seconds;
-  json["solutions_per_second"] = per_second(r.totals.total);
+  json["solutions_per_second"] = per_second(counted.total);
   json["nodes"] = count_json(r.totals.nodes);
-  json["nodes_per_second"] = per_second(r.totals.nodes);
+  json["nodes_per_second"] = per_second(counted.nodes);
   json["threads"] = r.threads;
   json["symmetry"] = std::string(to_string(r.symmetry));
   json["split_depth"] = r.split_depth;

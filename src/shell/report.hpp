@@ -44,6 +44,9 @@ struct CountRecord {
   //! False when this process counted no unit (the journal held them all): the rates are then
   //! unknown (null), as `seconds` measured only the replay.
   bool counted_here = true;
+  //! The counts of the units this process counted, when a journal held others: the rates are of
+  //! this work over this run's seconds. Unset: the result's totals, all counted here.
+  std::optional<Totals> totals_here = std::nullopt;
 };
 
 class Reporter {

@@ -32,16 +32,27 @@ std::string bar(double share, int inside) {
                      std::string(static_cast<std::size_t>(inside - filled), '-'));
 }
 
+// The status line's numbers keep their widths while they change ("  7/860", " 41.3%", an
+// unknown ETA as wide as a known one), so that the bar's length and every field's place stay put
+// from one redraw to the next: a line that jitters is hard to read.
+constexpr int kClockWidth = 7;  // "0:00:00", up to ten hours
+constexpr int kRateWidth = 8;   // "3.12e+08"
+
 std::string eta_text(const ProgressSnapshot& s) { return s.eta_seconds ? clock_text(*s.eta_seconds) : "-"; }
 
-std::string percent_text(const ProgressSnapshot& s) { return fmt::format("{:.1f}%", 100 * s.work_share); }
+std::string percent_text(const ProgressSnapshot& s) { return fmt::format("{:5.1f}%", 100 * s.work_share); }
+
+std::string units_text(const ProgressSnapshot& s) {
+  const std::size_t digits = std::to_string(s.units_total).size();
+  return fmt::format("{:>{}}/{} units", s.units_done, digits, s.units_total);
+}
 
 // The optional fields in display order, each with its rank in the order they give way.
 std::vector<Field> optional_fields(const ProgressSnapshot& s) {
-  return {{fmt::format("{}/{} units", s.units_done, s.units_total), 1},
-          {clock_text(s.elapsed_seconds) + " elapsed", 0},
-          {"ETA " + eta_text(s), 3},
-          {fmt::format("{:.3g} sol/s", s.solutions_per_second), 2}};
+  return {{units_text(s), 1},
+          {fmt::format("{:>{}} elapsed", clock_text(s.elapsed_seconds), kClockWidth), 0},
+          {fmt::format("ETA {:<{}}", eta_text(s), kClockWidth), 3},
+          {fmt::format("{:>{}.3g} sol/s", s.solutions_per_second, kRateWidth), 2}};
 }
 
 std::string join_fields(const std::vector<Field>& fields) {
@@ -81,6 +92,18 @@ std::string fit_status(const ProgressSnapshot& s, int width) {
     const std::string line = fmt::format("{} {}{}", head, percent, join_fields(fields));
     if (length(line) <= limit || fields.empty()) return line.substr(0, static_cast<std::size_t>(limit));
   }
+}
+
+std::string fit_setup_status(const SetupSnapshot& s, int width) {
+  const int limit = std::max(width - kSpareColumns, 1);
+  const std::string phase = fmt::format("setting up N={}: {}", s.n, s.phase);
+  const std::string elapsed = fmt::format("{}{} elapsed", kGap, clock_text(s.elapsed_seconds));
+  const std::string line = length(phase) + length(elapsed) <= limit ? phase + elapsed : phase;
+  return line.substr(0, static_cast<std::size_t>(limit));
+}
+
+std::string log_setup_status(const SetupSnapshot& s) {
+  return fmt::format("N={}: setting up: {}, {} elapsed", s.n, s.phase, clock_text(s.elapsed_seconds));
 }
 
 std::string log_status(const ProgressSnapshot& s) {

@@ -18,13 +18,28 @@ struct ProgressSnapshot {
   double solutions_per_second = 0;
 };
 
-//! "N=17 [########----------] 41.3%  2345/5678 units  0:00:12 elapsed  ETA 0:00:17  8.1e+07 sol/s",
+//! Where a run's setup stands (the engine's unit list, its cost model, its tables).
+struct SetupSnapshot {
+  int n = 0;
+  std::string phase;  //!< "estimating unit costs", as the engine names it (setup_stop.hpp)
+  double elapsed_seconds = 0;
+};
+
+//! "N=17 [########----------]  41.3%  2345/5678 units  0:00:12 elapsed  ETA 0:00:17  8.1e+07 sol/s",
+//! its numbers padded to fixed widths so that nothing moves between redraws,
 //! at most `width - 3` characters: a line that reaches the last column makes the terminal wrap,
 //! and so does the "^C" it echoes after the line when Ctrl-C is typed; a wrapped line can not
 //! be redrawn or erased in place. As the
 //! width shrinks the bar shortens (to 10), then fields give way: elapsed time first, then
 //! units, rate, the bar, the ETA; N and the percentage stay, cut short only below 12 columns.
 std::string fit_status(const ProgressSnapshot& snapshot, int width);
+
+//! "setting up N=27: estimating unit costs  0:00:12 elapsed", within `width - 3` columns as
+//! fit_status's line, the elapsed time left out first, then the phase cut short.
+std::string fit_setup_status(const SetupSnapshot& snapshot, int width);
+
+//! "N=27: setting up: estimating unit costs, 0:00:12 elapsed", for log lines.
+std::string log_setup_status(const SetupSnapshot& snapshot);
 
 //! "N=17: 2345/5678 units, ~41.3% of work, 0:00:12 elapsed, ETA 0:00:17, 8.1e+07 sol/s": every
 //! field, for log lines.

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -140,20 +141,21 @@ class Supervisor {
 // setup keeps nothing worth waiting for, and a batch scheduler's SIGKILL follows its SIGTERM.
 constexpr auto kSetupGracePeriod = std::chrono::milliseconds(500);
 
-void log_setup_phase(std::string_view phase) { spdlog::debug("setup: {}", phase); }
-
 // The setup of a run (unit list, cost estimates, orders, the journal opened) runs on the calling
-// thread while this one's thread watches signals: an interrupt stops the setup's parallel loops
-// (setup_stop.hpp) and ends the process within about a second, whether or not the setup has
-// returned, with the interrupt's message and exit code. Nothing was counted yet; a journal is
-// left as it was.
+// thread while this one's thread watches signals and shows the setup's phase (SetupStatus): an
+// interrupt stops the setup's parallel loops (setup_stop.hpp) and ends the process within about a
+// second, whether or not the setup has returned, with the interrupt's message and exit code.
+// Nothing was counted yet; a journal is left as it was.
 class SetupWatch {
  public:
   SetupWatch(int n, const RunSettings& settings) : n_(n), settings_(settings) {}
 
   template <typename Setup>
   auto run(Setup setup) -> decltype(setup()) {
-    std::thread watcher([this] { watch(); });
+    // Made before the setup starts, so that its first phase is not overwritten by the start's.
+    std::optional<SetupStatus> status;
+    if (settings_.progress.enabled) status.emplace(n_, settings_.progress);
+    std::thread watcher([this, &status] { watch(status ? &*status : nullptr); });
     const auto finish = [&] {
       {
         const std::lock_guard<std::mutex> guard(lock_);
@@ -163,7 +165,7 @@ class SetupWatch {
       watcher.join();
     };
     try {
-      const nqueens::detail::SetupScope scope(&stop_, log_setup_phase);
+      const nqueens::detail::SetupScope scope(&stop_, SetupStatus::enter_phase);
       auto made = setup();
       finish();
       return made;
@@ -174,9 +176,10 @@ class SetupWatch {
   }
 
  private:
-  void watch() {
+  void watch(SetupStatus* status) {
     std::unique_lock<std::mutex> lock(lock_);
     while (!finished_signal_.wait_for(lock, kWatchPeriod, [this] { return finished_; })) {
+      if (status) status->tick();
       if (const int signal = interrupt_signal()) {
         stop_ = true;
         finished_signal_.wait_for(lock, kSetupGracePeriod, [this] { return finished_; });
@@ -323,8 +326,11 @@ void report_interrupt(std::string_view program, int signal, double seconds, cons
 
 RunOutcome outcome_of(const Run& run, const RunSettings& settings, int threads, Clock::time_point start) {
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return {run.result(threads, seconds), run.header(),
-          settings.selection.whole() ? std::vector<UnitCount>{} : run.units(), run.unit_time_here(),
+  return {run.result(threads, seconds),
+          run.header(),
+          settings.selection.whole() ? std::vector<UnitCount>{} : run.units(),
+          run.unit_time_here(),
+          run.totals_here(),
           !run.todo().empty()};
 }
 

@@ -41,6 +41,7 @@ struct RunOutcome {
   //! reader: a copy of the ledger costs real time at large unit counts (80 ms at N = 17).
   std::vector<UnitCount> units;
   UnitTime unit_time_here;  //!< the time of the units this process counted (not replayed)
+  Totals totals_here;       //!< the counts of those units: what this run's rates are of
   //! Whether this run counted any unit: false when the journal held every one, and the result's
   //! seconds timed only the replay.
   bool counted_here = true;

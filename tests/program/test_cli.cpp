@@ -472,7 +472,7 @@ TEST(CliEngine, BothEnginesGiveTheSameRecordButForEngineAndTimings) {
 TEST(CliEngine, AJoinThatCannotRunIsExit2WithTheReason) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"count", "-n", "3", "--engine", "join"}, "the join engine cannot count N=3"},
-      {{"count", "-n", "26", "--engine", "join", "--memory", "100M"}, "is too small for N=26"},
+      {{"count", "-n", "22", "-t", "2", "--engine", "join", "--memory", "10M"}, "is too small for N=22"},
       {{"count", "-n", "12", "--engine", "join", "--symmetry", "mirror"}, "so it takes no --symmetry mirror"},
       {{"count", "-n", "12", "--engine", "magic"}, "--engine"}};
   for (const auto& [args, message] : cases) {

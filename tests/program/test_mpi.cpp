@@ -479,6 +479,18 @@ TEST_F(Mpi, TheJobPlansUnderTheLeastOfItsRanksDefaultBudgets) {
   EXPECT_FALSE(contains(*rank_1_budget, "shared by")) << *rank_1_budget;
 }
 
+// A run of centuries is refused by rank 0, for every rank, in one line, before any setup; with
+// every rank's threads counted in the wall time it names.
+TEST_F(Mpi, CenturiesAreRefusedByRankZeroInOneLine) {
+  const Outcome refused = ranks(2, {"count", "-n", "30", "-t", "1"});
+  EXPECT_EQ(refused.exit_code, 2) << describe(refused);
+  EXPECT_EQ(refused.out, "");
+  ASSERT_EQ(lines_of(refused.err).size(), 1u) << describe(refused);
+  EXPECT_EQ(count_prefixed(refused.err, "nqueens-mpi: error: N=30: "), 1u) << describe(refused);
+  for (const char* part : {" years on 2 threads ", "`nqueens plan -n 30`", "--force"})
+    EXPECT_NE(refused.err.find(part), std::string::npos) << part << " in " << refused.err;
+}
+
 // Rank 0 claims the shard file's place before the count, and every rank ends alike, in one line.
 TEST_F(Mpi, UnwritableOutputEndsEveryRankBeforeCounting) {
   const Outcome failed = ranks(2, {"count", "-n", "12", "--shard", "1/2", "--output",

@@ -238,7 +238,7 @@ TEST(Terminal, FieldsGiveWayAsTheWidthShrinks) {
     run.interrupt();
     run.wait();
     const std::string draw = status_draws(run.output()).front();
-    EXPECT_TRUE(std::regex_search(draw, std::regex(R"(^N=17 \[[#-]+\] \d+\.\d%  )"))) << width << ": " << draw;
+    EXPECT_TRUE(std::regex_search(draw, std::regex(R"(^N=17 \[[#-]+\] +\d+\.\d%  )"))) << width << ": " << draw;
     EXPECT_TRUE(contains(draw, "ETA ")) << width << ": " << draw;
     EXPECT_EQ(contains(draw, "sol/s"), width == 200) << width << ": " << draw;
     EXPECT_EQ(contains(draw, "elapsed"), width == 200) << width << ": " << draw;
@@ -246,6 +246,20 @@ TEST(Terminal, FieldsGiveWayAsTheWidthShrinks) {
       EXPECT_TRUE(std::regex_search(draw, std::regex(R"(\[[#-]{40}\])"))) << draw;
     }
   }
+}
+
+// A setup of seconds (N = 24's unit list and cost model) shows on the status line, phase by
+// phase, rather than as a silent wait; Ctrl-C during it ends the process as during the count.
+TEST(Terminal, SetupShowsItsPhase) {
+  TerminalRun run({"count", "-n", "24", "-t", "2"}, 80);
+  ASSERT_TRUE(run.read_until([](const std::string& out) {
+    for (const std::string& draw : status_draws(out))
+      if (draw.rfind("setting up N=24: ", 0) == 0) return true;
+    return false;
+  })) << run.output();
+  run.interrupt();
+  EXPECT_EQ(run.wait(), 130);
+  for (const std::string& draw : status_draws(run.output())) EXPECT_LE(draw.size(), 80u - 3) << draw;
 }
 
 // A count that runs to its end leaves only its results on the screen (120 columns: the table

@@ -19,6 +19,12 @@ bash "$script" 10 3 2 >small.txt 2>&1 || fail "N=10 in 3 shards exited $?: $(cat
 grep -q 724 small.txt || fail "no total 724: $(cat small.txt)"
 [[ -f shards-n10-k3/shard-3.json ]] || fail "no shard files in shards-n10-k3"
 
+# Without $NQUEENS, the nqueens on the PATH, run from a directory outside the checkout.
+mkdir -p bin && ln -s "$binary" bin/nqueens
+env -u NQUEENS PATH="$work/bin:$PATH" OUT_DIR=on-path bash "$script" 9 2 1 >path.txt 2>&1 ||
+  fail "N=9 with nqueens on the PATH exited $?: $(cat path.txt)"
+grep -q 352 path.txt || fail "no total 352 with nqueens on the PATH: $(cat path.txt)"
+
 runner=""
 cleanup() {  # a failed check must not leave the run and its shards behind
   if [[ -n "$runner" ]]; then kill -KILL -- "-$runner" 2>/dev/null || true; fi

@@ -7,6 +7,8 @@
 
 #include "run/registry.hpp"
 #include "shell/build_info.hpp"
+#include "shell/cost_notice.hpp"
+#include "shell/eta.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 #include "shell/status_line.hpp"
@@ -73,8 +75,8 @@ TEST(StatusLine, FortyColumnsKeepTheBarPercentAndEta) {
 }
 
 TEST(StatusLine, NarrowTerminalsGiveUpTheBarThenTheEta) {
-  EXPECT_EQ(fit_status(midway(), 26), "N=18 41.3%  ETA 1:06:40");
-  EXPECT_EQ(fit_status(midway(), 25), "N=18 41.3%");
+  EXPECT_EQ(fit_status(midway(), 27), "N=18  41.3%  ETA 1:06:40");
+  EXPECT_EQ(fit_status(midway(), 26), "N=18  41.3%");
   EXPECT_EQ(fit_status(midway(), 8), "N=18 ");
 }
 
@@ -86,6 +88,77 @@ TEST(StatusLine, UnknownEtaAndFinishedWork) {
   EXPECT_EQ(bar_of(fit_status(s, 200)), std::string(40, '#'));
   s.work_share = 0.0;
   EXPECT_EQ(bar_of(fit_status(s, 200)), std::string(40, '-'));
+}
+
+// Numbers pad to fixed widths: from the first units to the last, with or without an ETA, at a
+// rate of units or of billions, the line keeps its length and the bar its size.
+TEST(StatusLine, KeepsItsWidthWhileTheNumbersChange) {
+  for (const int width : {40, 80, 200}) {
+    ProgressSnapshot early = midway();
+    early.units_done = 7;
+    early.work_share = 0.001;
+    early.eta_seconds.reset();
+    early.elapsed_seconds = 1;
+    early.solutions_per_second = 5;
+    ProgressSnapshot late = midway();
+    late.units_done = 46999;
+    late.work_share = 0.999;
+    late.solutions_per_second = 1.23e9;
+    const std::string a = fit_status(early, width), b = fit_status(midway(), width), c = fit_status(late, width);
+    EXPECT_EQ(a.size(), b.size()) << width << "\n" << a << "\n" << b;
+    EXPECT_EQ(b.size(), c.size()) << width << "\n" << b << "\n" << c;
+    EXPECT_EQ(bar_of(a).size(), bar_of(c).size()) << a << "\n" << c;
+    EXPECT_EQ(a.find(" units"), c.find(" units")) << a << "\n" << c;
+  }
+}
+
+TEST(SetupStatus, NamesNThePhaseAndTheTimeWithinTheWidth) {
+  const nqueens::shell::SetupSnapshot s{27, "estimating unit costs", 754};
+  EXPECT_EQ(nqueens::shell::fit_setup_status(s, 80), "setting up N=27: estimating unit costs  0:12:34 elapsed");
+  EXPECT_EQ(nqueens::shell::fit_setup_status(s, 50), "setting up N=27: estimating unit costs");
+  EXPECT_EQ(nqueens::shell::fit_setup_status(s, 20), "setting up N=27: ");
+  EXPECT_EQ(nqueens::shell::log_setup_status(s), "N=27: setting up: estimating unit costs, 0:12:34 elapsed");
+}
+
+// A run at a steady pace: the smoothed ETA is the plain one, counting down.
+TEST(EtaSmoother, FollowsASteadyPaceExactly) {
+  nqueens::shell::EtaSmoother eta;
+  for (double t = 5; t < 100; t += 5) {
+    const std::optional<double> left = eta.update(t, t / 100);
+    ASSERT_TRUE(left) << t;
+    EXPECT_NEAR(*left, 100 - t, 1e-9) << t;
+  }
+  EXPECT_EQ(eta.update(101, 1.0), 0.0);
+}
+
+TEST(EtaSmoother, SaysNothingBeforeItsFirstSecondsOrAnyWork) {
+  nqueens::shell::EtaSmoother eta;
+  EXPECT_FALSE(eta.update(0.5, 0.2)) << "the first units say little of the pace";
+  EXPECT_FALSE(eta.update(nqueens::shell::EtaSmoother::kFirstEtaSeconds, 0));
+  EXPECT_TRUE(eta.update(nqueens::shell::EtaSmoother::kFirstEtaSeconds, 0.01));
+}
+
+// A costly unit finishing at once doubles the share done: the plain ETA halves, the shown one
+// moves only part of the way, and a lasting change of pace is followed.
+TEST(EtaSmoother, DampsAJumpAndFollowsALastingChange) {
+  nqueens::shell::EtaSmoother eta;
+  for (double t = 4; t <= 20; t += 1) eta.update(t, t / 200);  // finishing at 200 s
+  const double before = *eta.update(21, 21.0 / 200);
+  const double plain_after = 22 / (2 * 22.0 / 200) - 22;  // the share doubled: finishing at 100 s
+  const double shown_after = *eta.update(22, 2 * 22.0 / 200);
+  EXPECT_GT(shown_after, plain_after + 0.8 * (before - plain_after)) << "the ETA jumped with one unit";
+  double shown = shown_after;
+  for (double t = 23; t <= 80; t += 1) shown = *eta.update(t, t / 100);  // the pace stays: finishing at 100 s
+  EXPECT_NEAR(shown, 20, 1) << "a lasting pace is followed";
+}
+
+TEST(RoughDuration, ReadsInTheUnitThatFits) {
+  using nqueens::shell::rough_duration_text;
+  EXPECT_EQ(rough_duration_text(3000), "50 minutes");
+  EXPECT_EQ(rough_duration_text(5 * 3600), "5.0 hours");
+  EXPECT_EQ(rough_duration_text(6.08 * 86400), "6 days");
+  EXPECT_EQ(rough_duration_text(41 * 365.25 * 86400), "41 years");
+  EXPECT_EQ(rough_duration_text(2.1e5 * 365.25 * 86400), "2.1e+05 years");
 }
 
 TEST(StatusLine, LogFormKeepsEveryField) {

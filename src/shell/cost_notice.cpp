@@ -1,0 +1,70 @@
+#include "cost_notice.hpp"
+
+#include <optional>
+#include <stdexcept>
+
+#include <fmt/core.h>
+#include <spdlog/spdlog.h>
+
+#include "checkpoint_path.hpp"
+#include "engine/memory_budget.hpp"
+#include "plan/rough_cost.hpp"
+#include "run/registry.hpp"
+
+namespace nqueens::shell {
+
+namespace {
+
+constexpr double kHour = 3600;
+constexpr double kDay = 24 * kHour;
+constexpr double kYear = 365.25 * kDay;
+
+std::string threads_text(int threads) { return fmt::format("{} thread{}", threads, threads == 1 ? "" : "s"); }
+
+// What the run holds: an engine with a memory plan fills up to the budget, which its plan, logged
+// before anything is allocated, details; the others hold little.
+std::string memory_text(const EngineDescription& engine, const CountOptions& options) {
+  if (!engine.memory_plan) return "little memory";
+  return "memory up to the budget of " + format_bytes(resolve_memory_budget(options.memory_bytes));
+}
+
+// "N=25: a whole count with the join engine takes about 82 days on 2 threads (164 days of thread time)".
+std::string cost_text(int n, std::string_view engine, double thread_seconds, int threads) {
+  return fmt::format("N={}: a whole count with the {} engine takes about {} on {} ({} of thread time)", n, engine,
+                     rough_duration_text(plan::rough_wall_seconds(thread_seconds, threads)), threads_text(threads),
+                     rough_duration_text(thread_seconds));
+}
+
+}  // namespace
+
+std::string rough_duration_text(double seconds) {
+  if (seconds < 90 * 60) return fmt::format("{:.0f} minutes", seconds / 60);
+  if (seconds < 2 * kDay) return fmt::format("{:.1f} hours", seconds / kHour);
+  if (seconds < 2 * kYear) return fmt::format("{:.0f} days", seconds / kDay);
+  if (seconds < 1e4 * kYear) return fmt::format("{:.0f} years", seconds / kYear);
+  return fmt::format("{:.1e} years", seconds / kYear);
+}
+
+void announce_costs(const RunSettings& session, const std::vector<int>& sizes, const CountOptions& options, int threads,
+                    bool force) {
+  for (const int n : sizes) {
+    const CountOptions opened = run_options(n, options, settings_for_size(session, n, sizes.size()));
+    const EngineDescription& engine = choose_engine(n, opened);
+    const std::optional<double> thread_seconds = plan::rough_thread_seconds(engine.name, n);
+    if (!thread_seconds) continue;
+    const double wall = plan::rough_wall_seconds(*thread_seconds, threads);
+    if (wall <= kAnnouncedSeconds) continue;
+    const std::string cost = cost_text(n, engine.name, *thread_seconds, threads);
+    if (wall > kRefusedSeconds && !force && session.selection.whole())
+      throw std::invalid_argument(fmt::format(
+          "{}, past the limit of a year: nothing was counted; `nqueens plan -n {}` measures an estimate, --force "
+          "runs it anyway",
+          cost, n));
+    spdlog::warn(
+        "{} and {} (measured on a 2-core x86-64 machine, a rough guide); `nqueens plan -n {}` measures an "
+        "estimate on this one",
+        cost, memory_text(engine, opened), n);
+  }
+}
+
+}  // namespace nqueens::shell

@@ -1,0 +1,105 @@
+// What a count says it will cost before it starts: an N past an hour on the threads given is
+// announced on the log, one past a year refused whole (exit 2, one line) unless --force, before
+// any setup; and the setup's phases show on stderr while the tables are built.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/program_harness.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using harness::describe;
+using harness::lines_of;
+using harness::Outcome;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+class CostCli : public testing::Test {
+ public:
+  void SetUp() override { dir_ = harness::fresh_test_directory("nqueens-cost"); }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+
+  // The program in a directory of its own, its output in files there (captured apart), so that
+  // it can be signalled while it runs.
+  harness::Process start(std::vector<std::string> args) {
+    args.insert(args.begin(), NQUEENS_BINARY);
+    fs::create_directories(dir_ / "run");
+    harness::Options options = harness::Options::captured_in(dir_);
+    options.working_directory = dir_ / "run";
+    return harness::Process(std::move(args), options);
+  }
+
+  bool ran_in_empty_directory() const { return fs::is_empty(dir_ / "run"); }
+
+ private:
+  fs::path dir_;
+};
+
+// N = 30 takes centuries on any machine this runs on: refused at once, in one line that names
+// the estimate, `nqueens plan` and --force, with nothing written and nothing set up.
+TEST_F(CostCli, CenturiesAreRefusedWithoutForce) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"count", "-n", "30"}, {"count", "-n", "8,30", "--checkpoint", "journals"}}) {
+    harness::Process process = start(args);
+    const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(20));
+    ASSERT_TRUE(r) << "no answer within 20 s: the refusal must come before the setup";
+    EXPECT_EQ(r->exit_code, 2) << describe(*r);
+    EXPECT_EQ(r->out, "");
+    ASSERT_EQ(lines_of(r->err).size(), 1u) << r->err;
+    EXPECT_TRUE(contains(r->err, "N=30: a whole count")) << r->err;
+    EXPECT_TRUE(contains(r->err, " years on ")) << r->err;
+    EXPECT_TRUE(contains(r->err, "`nqueens plan -n 30`")) << r->err;
+    EXPECT_TRUE(contains(r->err, "--force")) << r->err;
+    EXPECT_TRUE(ran_in_empty_directory()) << "a refused command created files";
+  }
+}
+
+// --force lets N = 30 past the refusal: it is announced, and its setup starts (stopped here by
+// SIGTERM, with the interrupt's exit code, rather than waited for).
+TEST_F(CostCli, ForceRunsItAnyway) {
+  harness::Process process = start({"count", "-n", "30", "-t", "2", "--force", "--progress-interval", "0.1"});
+  ASSERT_TRUE(process.wait_for_stderr("N=30: a whole count", std::chrono::seconds(20)));
+  process.signal(SIGTERM);
+  const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(20));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->exit_code, 128 + SIGTERM) << describe(*r);
+  EXPECT_TRUE(contains(r->err, "`nqueens plan -n 30` measures an estimate")) << r->err;
+}
+
+// N = 24 on two threads takes days: announced (thread time, wall time, memory, the way to a
+// measured estimate), then set up with its phases on stderr, one progress line each interval.
+TEST_F(CostCli, DaysAreAnnouncedAndTheSetupShowsItsPhases) {
+  harness::Process process = start({"count", "-n", "24", "-t", "2", "--progress-interval", "0.1"});
+  ASSERT_TRUE(process.wait_for_stderr("[progress] N=24: setting up: ", std::chrono::seconds(60)));
+  process.signal(SIGTERM);
+  const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(20));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->exit_code, 128 + SIGTERM) << describe(*r);
+  const std::vector<std::string> lines = lines_of(r->err);
+  ASSERT_FALSE(lines.empty());
+  const std::string& announced = lines.front();
+  EXPECT_TRUE(contains(announced, "[warning] N=24: a whole count with the join engine takes about ")) << r->err;
+  EXPECT_TRUE(contains(announced, " days on 2 threads (")) << announced;
+  EXPECT_TRUE(contains(announced, " days of thread time) and memory up to the budget of ")) << announced;
+  EXPECT_TRUE(contains(announced, "`nqueens plan -n 24` measures an estimate")) << announced;
+  EXPECT_TRUE(contains(r->err, " elapsed")) << r->err;
+}
+
+// Under an hour nothing is announced: a small count's stderr stays empty.
+TEST_F(CostCli, ShortCountsSayNothing) {
+  harness::Process process = start({"count", "-n", "10"});
+  const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(60));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->exit_code, 0) << describe(*r);
+  EXPECT_EQ(r->err, "");
+}
+
+}  // namespace
