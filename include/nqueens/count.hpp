@@ -31,10 +31,14 @@ NQUEENS_EXPORT std::vector<EngineInfo> available_engines();
 //! be thread-safe. This is the hook journals and progress reports attach to.
 using UnitObserver = std::function<void(std::size_t id, const Tally& tally)>;
 
-//! How far a count has come, in work units: for a progress bar or a percentage.
+//! How far a count has come: in work units, and as the share of the work done, for a progress bar
+//! or a percentage. Units differ in cost by orders of magnitude (the costliest are counted first),
+//! so `work_done` is what a percentage should show: each unit weighted by its engine's estimated
+//! cost, as the program's own progress line weighs them.
 struct Progress {
   std::size_t units_done = 0;   //!< counted so far, those a checkpoint journal held included
   std::size_t units_total = 0;  //!< the run's units
+  double work_done = 0;         //!< 0 to 1: the cost of the units done over the cost of them all
 };
 
 //! Called after each finished unit, from whichever thread ran it (thread-safe, like the
