@@ -20,8 +20,8 @@ namespace nqueens {
 //! does, in one line. Engines differ in what a work unit is and how it is counted; everything
 //! after that (scheduler, reduction, journal, shards, MPI) is shared.
 struct EngineInfo {
-  std::string name;
-  std::string summary;
+  std::string name;     //!< what CountOptions::engine takes
+  std::string summary;  //!< what the engine does, in one line
 };
 
 //! Every engine of this build, in the order CountOptions::engine = "auto" considers them.
@@ -45,6 +45,8 @@ struct Progress {
 //! observer), and once before the first with what a checkpoint journal already held.
 using ProgressObserver = std::function<void(const Progress& progress)>;
 
+//! How count() counts: the engine and its settings, threads, memory, a checkpoint journal, and
+//! the hooks that watch or stop it.
 struct CountOptions {
   //! An engine's name (available_engines()), or "auto": the engine measured fastest for this N.
   std::string engine = "auto";
@@ -58,8 +60,8 @@ struct CountOptions {
   //! is appended to it, and an interrupted count (stop, a crash) resumes from it when called
   //! again with the same N and options. A journal of another run is refused (JournalMismatch).
   std::filesystem::path checkpoint{};
-  UnitObserver on_unit_done{};
-  ProgressObserver on_progress{};
+  UnitObserver on_unit_done{};     //!< not empty: called once per finished unit
+  ProgressObserver on_progress{};  //!< not empty: called as the count advances
   //! Not null: once it reads true no further unit starts (units running finish), and count()
   //! throws Cancelled. Set it from the observer, another thread or a signal handler.
   const std::atomic<bool>* stop = nullptr;
@@ -70,18 +72,19 @@ struct NQUEENS_EXPORT Cancelled : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+//! What count() returns: the totals of N and how they were counted.
 struct CountResult {
-  int n = 0;
-  Totals totals;
+  int n = 0;                                //!< the board size
+  Totals totals;                            //!< every solution, and the orbit counts that give `unique`
   std::optional<Count> unique;              //!< set when the run yields it (full symmetry, whole run)
   std::optional<Count> half_turn_fixed;     //!< S180, set with `unique`
   std::optional<Count> quarter_turn_fixed;  //!< S90, set with `unique`
   std::string engine;                       //!< the engine that counted (never "auto")
-  Symmetry symmetry = Symmetry::full;
-  int split_depth = 0;
-  std::size_t work_units = 0;
-  int threads = 0;
-  double seconds = 0;  //!< wall time of this process's count
+  Symmetry symmetry = Symmetry::full;       //!< the symmetry mode the engine counted in
+  int split_depth = 0;                      //!< rows per unit of an engine that splits by rows; 0 otherwise
+  std::size_t work_units = 0;               //!< the run's units
+  int threads = 0;                          //!< the threads that counted
+  double seconds = 0;                       //!< wall time of this process's count
   //! The sum over the units of the result of the wall time each took on its worker thread
   //! (close to their CPU time: a worker runs one unit at a time), in every run that counted
   //! them: units replayed from a journal or read from shard files included.
