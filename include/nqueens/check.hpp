@@ -18,6 +18,7 @@
 
 namespace nqueens {
 
+//! What `check` finds in a journal or shard file: the run, the records sound, damaged, missing.
 struct FileCheck {
   std::string source;                    //!< the file's name
   bool journal = true;                   //!< a journal, or else a shard file

@@ -27,8 +27,8 @@ using EngineSettings = std::map<std::string, std::string, std::less<>>;
 //! does in one line, and the settings it takes. Engines differ in what a work unit is and how
 //! it is counted; everything after that (scheduler, reduction, journal, shards, MPI) is shared.
 struct EngineInfo {
-  std::string name;
-  std::string summary;
+  std::string name;     //!< what CountOptions::engine takes
+  std::string summary;  //!< what the engine does, in one line
   std::vector<std::string> settings;  //!< the EngineSettings names it takes
 };
 
@@ -39,16 +39,22 @@ NQUEENS_EXPORT std::vector<EngineInfo> available_engines();
 //! be thread-safe. This is the hook journals and progress reports attach to.
 using UnitObserver = std::function<void(std::size_t id, const Tally& tally)>;
 
-//! How far a count has come, in work units: for a progress bar or a percentage.
+//! How far a count has come: in work units, and as the share of the work done, for a progress bar
+//! or a percentage. Units differ in cost by orders of magnitude (the costliest are counted first),
+//! so `work_done` is what a percentage should show: each unit weighted by its engine's estimated
+//! cost, as the program's own progress line weighs them.
 struct Progress {
   std::size_t units_done = 0;   //!< counted so far, those a checkpoint journal held included
   std::size_t units_total = 0;  //!< the run's units
+  double work_done = 0;         //!< 0 to 1: the cost of the units done over the cost of them all
 };
 
 //! Called after each finished unit, from whichever thread ran it (thread-safe, like the
 //! observer), and once before the first with what a checkpoint journal already held.
 using ProgressObserver = std::function<void(const Progress& progress)>;
 
+//! How count() counts: the engine and its settings, threads, memory, a checkpoint journal, and
+//! the hooks that watch or stop it.
 struct CountOptions {
   //! An engine's name (available_engines()), or "auto": the engine measured fastest for this N.
   std::string engine = "auto";
@@ -61,8 +67,8 @@ struct CountOptions {
   //! is appended to it, and an interrupted count (stop, a crash) resumes from it when called
   //! again with the same N and options. A journal of another run is refused (JournalMismatch).
   std::filesystem::path checkpoint{};
-  UnitObserver on_unit_done{};
-  ProgressObserver on_progress{};
+  UnitObserver on_unit_done{};     //!< not empty: called once per finished unit
+  ProgressObserver on_progress{};  //!< not empty: called as the count advances
   //! Not null: once it reads true no further unit starts (units running finish), and count()
   //! throws Cancelled. Set it from the observer, another thread or a signal handler.
   const std::atomic<bool>* stop = nullptr;
@@ -73,18 +79,19 @@ struct NQUEENS_EXPORT Cancelled : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+//! What count() returns: the totals of N and how they were counted.
 struct CountResult {
-  int n = 0;
-  Totals totals;
+  int n = 0;                                //!< the board size
+  Totals totals;                            //!< every solution, and the orbit counts that give `unique`
   std::optional<Count> unique;              //!< set when the run yields it (full symmetry, whole run)
   std::optional<Count> half_turn_fixed;     //!< S180, set with `unique`
   std::optional<Count> quarter_turn_fixed;  //!< S90, set with `unique`
   std::string engine;                       //!< the engine that counted (never "auto")
-  Symmetry symmetry = Symmetry::full;
-  int split_depth = 0;
-  std::size_t work_units = 0;
-  int threads = 0;
-  double seconds = 0;  //!< wall time of this process's count
+  Symmetry symmetry = Symmetry::full;       //!< the symmetry mode the engine counted in
+  int split_depth = 0;                      //!< rows per unit of an engine that splits by rows; 0 otherwise
+  std::size_t work_units = 0;               //!< the run's units
+  int threads = 0;                          //!< the threads that counted
+  double seconds = 0;                       //!< wall time of this process's count
   //! The sum over the units of the result of the wall time each took on its worker thread
   //! (close to their CPU time: a worker runs one unit at a time), in every run that counted
   //! them: units replayed from a journal or read from shard files included.

@@ -17,7 +17,9 @@ struct Tally {
   std::array<std::uint64_t, 4> orbits{};  //!< full mode: canonical boards of orbit 1, 2, 4, 8
   std::uint64_t nodes = 0;                //!< queens placed by the search
 
+  //! Adds another unit's counts: what a unit split in parts sums to.
   Tally& operator+=(const Tally& other);
+  //! Equal counts, field by field.
   friend bool operator==(const Tally&, const Tally&) = default;
 };
 
@@ -27,12 +29,15 @@ constexpr std::size_t orbit_slot(int size) { return size == 1 ? 0 : size == 2 ? 
 //! An exact count. A000170 passes 2^64 at N = 29, so sums across units are 128 bits wide.
 __extension__ using Count = unsigned __int128;
 
+//! The counts of many units summed, each 128 bits wide.
 struct Totals {
   Count total = 0;                //!< all solutions
   std::array<Count, 4> orbits{};  //!< full mode: canonical boards of orbit 1, 2, 4, 8
   Count nodes = 0;                //!< queens placed by the search
 
+  //! Adds a unit's counts; throws std::overflow_error on a wrap-around, this left unchanged.
   Totals& operator+=(const Tally& unit);
+  //! Adds other totals, checked the same way.
   Totals& operator+=(const Totals& other);
   //! Solutions up to rotation and reflection (full mode only). The orbit-8 class is derived,
   //! not summed, as (total - o1 - 2 o2 - 4 o4) / 8: the DFS engine fills every slot and the
@@ -40,6 +45,7 @@ struct Totals {
   Count unique() const;
   Count half_turn_fixed() const;     //!< S180: solutions equal to their half-turn image
   Count quarter_turn_fixed() const;  //!< S90: solutions equal to their quarter-turn image
+  //! Equal counts, field by field.
   friend bool operator==(const Totals&, const Totals&) = default;
 };
 

@@ -60,7 +60,7 @@ using JournalDamage = LineDamage;
 
 //! What a journal file holds, checked line by line.
 struct JournalScan {
-  RunHeader header;
+  RunHeader header;                      //!< the run the journal belongs to
   std::vector<UnitCount> units;          //!< every sound record's unit once, in file order
   std::vector<JournalDamage> damaged;    //!< lines that fail their checksum or are no record of the run
   std::vector<std::size_t> conflicting;  //!< ids recorded with different counts, ascending (not in units)
@@ -120,6 +120,7 @@ NQUEENS_EXPORT JournalScan scan_journal(std::string_view bytes, std::string_view
 //! Throws JournalMismatch, JournalCorrupt, or std::runtime_error when it cannot be read.
 NQUEENS_EXPORT std::string read_journal(const std::filesystem::path& path, std::size_t* zero_tail = nullptr);
 
+//! An open checkpoint journal: the units it held, and the one writer that appends finished units.
 class NQUEENS_EXPORT Journal {
  public:
   //! Opens the journal at `path` for the run `header`, creating it if it does not exist or is
@@ -145,6 +146,7 @@ class NQUEENS_EXPORT Journal {
   //! Bytes of a torn last line cut off at open (0 if none): the caller should say so.
   std::size_t dropped_bytes() const { return dropped_bytes_; }
 
+  //! Where the journal is.
   const std::filesystem::path& path() const { return path_; }
 
   //! Empty when units can be appended; otherwise why not ("cannot write to journal F:

@@ -14,15 +14,17 @@
 
 namespace nqueens {
 
+//! The run a journal or shard file belongs to: what makes its unit ids mean the same units.
 struct RunHeader {
-  std::string version;  //!< the tool version that wrote it (informational, see below)
-  std::string engine;   //!< the engine's name: files of one engine are refused by another
-  int n = 0;
-  Symmetry symmetry = Symmetry::full;
-  int split_depth = 0;  //!< dfs: rows fixed by the splitter; join: 0
-  std::size_t unit_count = 0;
-  std::uint64_t fingerprint = 0;  //!< fingerprint() of the unit list
+  std::string version;                 //!< the tool version that wrote it (informational, see below)
+  std::string engine;                  //!< the engine's name: files of one engine are refused by another
+  int n = 0;                           //!< the board size
+  Symmetry symmetry = Symmetry::full;  //!< the symmetry mode of the units
+  int split_depth = 0;                 //!< dfs: rows fixed by the splitter; join: 0
+  std::size_t unit_count = 0;          //!< the run's units
+  std::uint64_t fingerprint = 0;       //!< fingerprint() of the unit list
 
+  //! Field by field: the same run written by the same version.
   friend bool operator==(const RunHeader&, const RunHeader&) = default;
 };
 

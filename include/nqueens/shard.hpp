@@ -24,12 +24,15 @@
 
 namespace nqueens {
 
+//! Shard `index` of `count`: one of the fixed subsets of unit ids a run is cut into.
 struct ShardSpec {
   int index = 1;  //!< 1-based
-  int count = 1;
+  int count = 1;  //!< the shards of the run
+  //! The same shard of the same cut.
   friend bool operator==(const ShardSpec&, const ShardSpec&) = default;
 };
 
+//! The most shards a run is cut into: beyond this a request is a typo.
 inline constexpr int kMaxShards = 1'000'000;
 
 //! The shard file format_version this build reads and writes.
@@ -40,12 +43,12 @@ NQUEENS_EXPORT ShardSpec parse_shard_spec(std::string_view text);
 
 //! The contents of a shard file.
 struct ShardFile {
-  std::string source;  //!< where it was read from, for messages
-  RunHeader header;
-  ShardSpec shard;        //!< {0, 0} for a `count --units` file
-  std::string unit_list;  //!< `count --units`: the ids asked for (unit_ranges.hpp); empty for shard i/k
-  int threads = 0;
-  double seconds = 0;
+  std::string source;                //!< where it was read from, for messages
+  RunHeader header;                  //!< the run the file belongs to
+  ShardSpec shard;                   //!< {0, 0} for a `count --units` file
+  std::string unit_list;             //!< `count --units`: the ids asked for (unit_ranges.hpp); empty for shard i/k
+  int threads = 0;                   //!< the threads that counted the file's units
+  double seconds = 0;                //!< the wall time that took
   std::vector<UnitCount> units;      //!< units whose stored checksum matches their counts
   std::vector<std::size_t> altered;  //!< ids whose stored checksum does not (read side only)
   //! Read side only: lines that hold no usable entry (not an entry, an id outside the run), the
@@ -105,13 +108,15 @@ NQUEENS_EXPORT std::optional<RunHeader> read_shard_run(const std::filesystem::pa
 
 //! A unit id that is wrong across the merged files, and the files (indices) concerned.
 struct UnitProblem {
-  std::size_t id = 0;
-  std::vector<std::size_t> files;
+  std::size_t id = 0;              //!< the unit
+  std::vector<std::size_t> files;  //!< indices of the files concerned
+  //! The same unit in the same files.
   friend bool operator==(const UnitProblem&, const UnitProblem&) = default;
 };
 
+//! What merge_shards() finds: the totals, and every unit missing, repeated, conflicting, altered.
 struct MergeReport {
-  RunHeader header;
+  RunHeader header;                      //!< the run of the files merged
   Totals totals;                         //!< each unit once; meaningful only when complete()
   std::vector<std::size_t> missing;      //!< in no file
   std::vector<UnitProblem> duplicated;   //!< in more than one place with equal counts

@@ -17,6 +17,7 @@
 
 namespace nqueens {
 
+//! How solve() lists the solutions.
 struct SolveOptions {
   bool unique = false;  //!< only the canonical board of each class (the least of its 8 images)
   int threads = 0;      //!< 0: every hardware thread

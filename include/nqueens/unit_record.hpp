@@ -12,6 +12,7 @@
 
 namespace nqueens {
 
+//! One finished unit: its id, its counts and the time they took.
 struct UnitCount {
   std::size_t id = 0;  //!< index in the plan's unit list
   Tally tally;         //!< what count_from() returned for it
@@ -26,15 +27,18 @@ struct UnitCount {
 //! A line of a journal or shard file that holds nothing usable, and why.
 struct LineDamage {
   std::size_t line = 0;  //!< 1-based
-  std::string problem;
+  std::string problem;   //!< why the line is of no use, in words
+  //! The same line with the same problem.
   friend bool operator==(const LineDamage&, const LineDamage&) = default;
 };
 
 //! The summed time of a set of units: what reports call `unit_seconds`.
 struct UnitTime {
-  std::uint64_t microseconds = 0;
+  std::uint64_t microseconds = 0;  //!< the sum, in microseconds
 
+  //! Adds one unit's time.
   void add(std::uint64_t unit) { microseconds += unit; }
+  //! The same sum.
   friend bool operator==(const UnitTime&, const UnitTime&) = default;
 };
 

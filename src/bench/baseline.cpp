@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "board/bitboard.hpp"
 #include "nqueens/board.hpp"
 
 namespace nqueens {

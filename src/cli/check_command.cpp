@@ -1,8 +1,11 @@
 // `nqueens check FILE...`: reads journals and shard files without changing them and says what
 // they hold: the run, the sound records, the damage, the units missing, the partial totals, and
-// the command that repairs or completes them. Exit 0 when every file is whole, 1 when one is
-// damaged or incomplete, 2 when one is not a journal or shard file of a run of this build.
+// the command that repairs or completes them. With --recount K, K of each file's sound records,
+// drawn with a stated seed, are counted again and compared with what the file says. Exit 0 when
+// every file is whole (and every record recounted equal), 1 when one is damaged or incomplete or
+// a record differs from its recount, 2 when one is not a journal or shard file of this build.
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
@@ -11,9 +14,12 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
+#include "check_recount.hpp"
 #include "commands.hpp"
+#include "engine/memory_budget.hpp"
 #include "file_kind.hpp"
 #include "files/file_io.hpp"
 #include "nqueens/check.hpp"
@@ -21,6 +27,7 @@
 #include "run/registry.hpp"
 #include "run/run.hpp"
 #include "shell/console.hpp"
+#include "shell/count_options.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 #include "shell/standard_output.hpp"
@@ -42,6 +49,7 @@ using Json = nlohmann::ordered_json;
 struct CheckArgs {
   std::vector<std::string> files;
   std::string format = "text";
+  RecountArgs recount;
   LogArgs log;
 };
 
@@ -53,13 +61,29 @@ struct NotSuchFile : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// The engine of the file's run, built by this build; refuses a run whose units differ here.
-std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& source) {
-  std::unique_ptr<Engine> engine;
+// A --memory budget too small for the engine of a file's run: bad usage, not a stranger file.
+struct BudgetRefused : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// The engine of the file's run, built by this build on the threads and within the memory that
+// `base` gives; refuses a run whose units differ here.
+std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& source, const CountOptions& base) {
+  CountOptions options = options_of(header);
+  options.threads = base.threads;
+  options.memory_bytes = base.memory_bytes;
   try {
-    engine = make_engine(header.n, options_of(header));
+    choose_engine(header.n, options);
   } catch (const std::invalid_argument& why) {
     throw NotSuchFile(source + ": no run of this build has its header: " + why.what());
+  }
+  std::unique_ptr<Engine> engine;
+  try {
+    if (const std::string plan = memory_plan(header.n, options); !plan.empty())
+      spdlog::info("{}: N={}: {}", detail::shown_path(source), header.n, plan);
+    engine = make_engine(header.n, options);
+  } catch (const std::invalid_argument& why) {
+    throw BudgetRefused(detail::shown_path(source) + ": " + why.what());
   }
   if (const std::string why = header_mismatch(engine->header(), header); !why.empty())
     throw NotSuchFile(source + " belongs to a run this build does not make: " + why);
@@ -94,16 +118,36 @@ std::optional<std::vector<std::size_t>> expected_ids(const ShardFile& file, cons
   return ids;
 }
 
+// What check found in a file: the verdict, the sound records (each unit once) and the engine of
+// its run, which can count them again.
+struct CheckedFile {
+  FileCheck check;
+  std::vector<UnitCount> records;
+  std::unique_ptr<Engine> engine;
+};
+
+// A shard file's sound entries, each unit once: its first entry, unless its entries conflict.
+std::vector<UnitCount> sound_entries(const ShardFile& file, const FileCheck& check) {
+  std::vector<UnitCount> records;
+  for (const UnitCount& unit : file.units) {
+    const auto same = [&unit](const UnitCount& other) { return other.id == unit.id; };
+    if (std::binary_search(check.conflicting.begin(), check.conflicting.end(), unit.id)) continue;
+    if (std::none_of(records.begin(), records.end(), same)) records.push_back(unit);
+  }
+  return records;
+}
+
 // `runs`: those of the shard files checked together, for a shard file whose header is damaged.
-FileCheck check_file(const std::string& path, std::span<const RunHeader> runs) {
+CheckedFile check_file(const std::string& path, std::span<const RunHeader> runs, const CountOptions& base) {
   if (looks_like_journal(first_bytes_of(path))) {
     std::size_t zeros = 0;
     const std::string bytes = read_journal(path, &zeros);
     JournalScan scan = scan_journal(bytes, path);
     scan.torn_bytes += zeros;
     // Held to the run this build makes before its units are listed.
-    engine_of(scan.header, path);
-    return check_journal(scan, path);
+    std::unique_ptr<Engine> engine = engine_of(scan.header, path, base);
+    FileCheck check = check_journal(scan, path);
+    return {std::move(check), std::move(scan.units), std::move(engine)};
   }
   ShardFile file;
   try {
@@ -113,16 +157,21 @@ FileCheck check_file(const std::string& path, std::span<const RunHeader> runs) {
     if (looks_like_shard_file(first_bytes_of(path))) throw;
     throw NotSuchFile(std::string(error.what()) + " (nor a journal)");
   }
-  const std::unique_ptr<Engine> engine = engine_of(file.header, path);
-  if (const auto expected = expected_ids(file, *engine)) return check_shard(file, *expected);
-  // Its shard unknown: its own entries are what it should hold, its altered ones to count again.
-  std::vector<std::size_t> own = file.altered;
-  for (const UnitCount& unit : file.units) own.push_back(unit.id);
-  std::sort(own.begin(), own.end());
-  own.erase(std::unique(own.begin(), own.end()), own.end());
-  FileCheck check = check_shard(file, own);
-  check.shard_unknown = true;
-  return check;
+  std::unique_ptr<Engine> engine = engine_of(file.header, path, base);
+  FileCheck check;
+  if (const auto expected = expected_ids(file, *engine)) {
+    check = check_shard(file, *expected);
+  } else {
+    // Its shard unknown: its own entries are what it should hold, its altered ones to count again.
+    std::vector<std::size_t> own = file.altered;
+    for (const UnitCount& unit : file.units) own.push_back(unit.id);
+    std::sort(own.begin(), own.end());
+    own.erase(std::unique(own.begin(), own.end()), own.end());
+    check = check_shard(file, own);
+    check.shard_unknown = true;
+  }
+  std::vector<UnitCount> records = sound_entries(file, check);
+  return {std::move(check), std::move(records), std::move(engine)};
 }
 
 // "1 unit", "2 units".
@@ -130,9 +179,16 @@ std::string counted(std::size_t count, std::string_view what) {
   return fmt::format("{} {}{}", count, what, count == 1 ? "" : "s");
 }
 
-std::string status(const FileCheck& check) {
+// `recount`: what --recount found, when it was asked for. A record that passes its checksum and
+// fails its recount is the worst a file can hold: its totals are wrong and nothing else shows it.
+std::string status(const FileCheck& check, const std::optional<RecountReport>& recount) {
+  if (recount && !recount->all_equal()) return "wrong";
   return check.damaged_or_conflicting() ? "damaged" : check.whole() ? "whole" : "incomplete";
 }
+
+constexpr std::string_view kWrongAdvice =
+    "do not use its totals: a record differs from its recount though its checksum holds, so the file was "
+    "written wrong; count its units again";
 
 // What to run next: repair a journal, or count a shard's missing units into a file for merge.
 std::string advice(const FileCheck& check) {
@@ -169,7 +225,7 @@ std::string what_file(const FileCheck& check) {
   return fmt::format("shard file of shard {}/{}", check.shard.index, check.shard.count);
 }
 
-void print_text(const FileCheck& check) {
+void print_text(const FileCheck& check, const std::optional<RecountReport>& recount) {
   say("{}: {}, written by nqueens {}: {}\n", detail::shown_path(check.source), what_file(check), check.header.version,
       run_identity(check.header));
   say("  records: {} sound, {} repeated, {}, {} altered, {} with conflicting records\n", check.sound, check.repeated,
@@ -185,10 +241,12 @@ void print_text(const FileCheck& check) {
     say("  missing: {}: {}\n", counted(check.missing.size(), "unit"), format_id_ranges(check.missing, kMaxShown));
   say("  total over the sound records: {} (nodes {})\n", to_string(check.totals.total), to_string(check.totals.nodes));
   say("  unit time over the sound records: {:.3f} s\n", unit_seconds(check.unit_time.microseconds));
-  say("  status: {}: {}\n", status(check), advice(check));
+  if (recount) say("  recount: {}\n", recount_text(*recount));
+  say("  status: {}: {}\n", status(check, recount),
+      recount && !recount->all_equal() ? std::string(kWrongAdvice) : advice(check));
 }
 
-Json check_json(const FileCheck& check) {
+Json check_json(const FileCheck& check, const std::optional<RecountReport>& recount) {
   Json damaged = Json::array();
   for (const JournalDamage& line : check.damaged) damaged.push_back({{"line", line.line}, {"problem", line.problem}});
   Json record = {{"file", check.source},
@@ -199,7 +257,7 @@ Json check_json(const FileCheck& check) {
     record["shard"] = check.shard_unknown       ? "unknown"
                       : check.unit_list.empty() ? fmt::format("{}/{}", check.shard.index, check.shard.count)
                                                 : check.unit_list;
-  record.update({{"status", status(check)},
+  record.update({{"status", status(check, recount)},
                  {"sound", check.sound},
                  {"repeated", check.repeated},
                  {"damaged", damaged},
@@ -213,7 +271,8 @@ Json check_json(const FileCheck& check) {
                  {"nodes", count_json(check.totals.nodes)},
                  {"format", check.journal ? kJournalFormat : kShardFormat},
                  {"unit_seconds", unit_seconds(check.unit_time.microseconds)},
-                 {"advice", advice(check)}});
+                 {"advice", recount && !recount->all_equal() ? std::string(kWrongAdvice) : advice(check)}});
+  if (recount) record["recount"] = recount_json(*recount);
   return record;
 }
 
@@ -232,14 +291,19 @@ std::string about(const std::string& path, const char* what) {
 // One file's verdict as an exit code, having printed what it found. The report is printed
 // outside the try: a failure to write it is stdout's (a reader gone: exit 0; a full disk: exit
 // 3, once, from main), never the file's.
-int check_one(const std::string& path, bool json, std::span<const RunHeader> runs) {
+int check_one(const std::string& path, const CheckArgs& args, const CountOptions& base,
+              std::span<const RunHeader> runs) {
+  const bool json = args.format == "json";
   int code = kOk;
   Json record;
   std::optional<FileCheck> found;
+  std::optional<RecountReport> recount;
   try {
-    found = check_file(path, runs);
-    code = found->whole() ? kOk : kMismatch;
-    record = check_json(*found);
+    CheckedFile checked = check_file(path, runs, base);
+    found = std::move(checked.check);
+    if (args.recount.units > 0) recount = recount_records(std::move(checked.engine), checked.records, args.recount);
+    code = found->whole() && (!recount || recount->all_equal()) ? kOk : kMismatch;
+    record = check_json(*found, recount);
   } catch (const JournalCorrupt& damaged) {  // the run header itself, or the file's size
     code = kMismatch;
     record = {{"file", path}, {"kind", "journal"}, {"status", "damaged"}, {"error", damaged.what()}};
@@ -248,6 +312,10 @@ int check_one(const std::string& path, bool json, std::span<const RunHeader> run
     code = kMismatch;
     record = {{"file", path}, {"kind", "shard"}, {"status", "damaged"}, {"error", damaged.what()}};
     if (!json) say("{}: shard file: {}\n  status: damaged\n", named(path), about(path, damaged.what()));
+  } catch (const BudgetRefused& refused) {
+    code = kUsage;
+    record = {{"file", path}, {"status", "not checked"}, {"error", refused.what()}};
+    if (!json) shell::Console::err().line(fmt::format("nqueens: error: {}", about(path, refused.what())));
   } catch (const std::invalid_argument& stranger) {  // JournalMismatch, NotSuchFile
     code = kUsage;
     record = {{"file", path}, {"status", "not a journal or shard file"}, {"error", stranger.what()}};
@@ -261,13 +329,17 @@ int check_one(const std::string& path, bool json, std::span<const RunHeader> run
     if (!json)
       shell::Console::err().line(fmt::format("nqueens: error: {}: {}", named(path), about(path, unreadable.what())));
   }
-  if (found && !json) print_text(*found);
+  if (found && !json) print_text(*found, recount);
   if (json) say("{}\n", record.dump());
   return code;
 }
 
-int run(const CheckArgs& args) {
+int run(CheckArgs args) {
   apply_logging(args.log);
+  if (args.recount.units > 0 && !args.recount.seeded) args.recount.seed = fresh_seed();
+  CountOptions base;
+  base.threads = args.recount.threads;
+  if (!args.recount.memory.empty()) base.memory_bytes = parse_memory_size(args.recount.memory);
   // The runs of the sound shard files given, under which the entries of one whose header is
   // damaged or lost are tried too.
   std::vector<RunHeader> runs;
@@ -275,7 +347,7 @@ int run(const CheckArgs& args) {
     if (const auto run = read_shard_run(path); run && std::find(runs.begin(), runs.end(), *run) == runs.end())
       runs.push_back(*run);
   int code = kOk;
-  for (const std::string& path : args.files) code = std::max(code, check_one(path, args.format == "json", runs));
+  for (const std::string& path : args.files) code = std::max(code, check_one(path, args, base, runs));
   return code;
 }
 
@@ -290,8 +362,12 @@ Registered add_check_command(CLI::App& app) {
   command->add_option("--format", args->format, "Output format: text or json (one JSON object per file)")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
+  CLI::Option* seed = add_recount_options(*command, args->recount);
   add_logging_options(*command, args->log);
-  return {command, [args] { return run(*args); }};
+  return {command, [args, seed] {
+            args->recount.seeded = seed->count() > 0;
+            return run(*args);
+          }};
 }
 
 }  // namespace nqueens::cli

@@ -60,7 +60,8 @@ const std::map<std::string, std::vector<Example>>& examples_by_command() {
         {"nqueens merge --missing todo.txt s*.json", "the ids to recount, for `count --units @todo.txt`"}}},
       {"check",
        {{"nqueens check n18.journal", "is the journal whole? what is damaged, missing, counted so far"},
-        {"nqueens check --format json s*.json", "shard files, one JSON record each"}}},
+        {"nqueens check --format json s*.json", "shard files, one JSON record each"},
+        {"nqueens check --recount 20 --seed 7 s3.json", "count 20 of its units again: are its records right?"}}},
   };
   return examples;
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "board/bitboard.hpp"
 #include "nqueens/board.hpp"
 
 namespace nqueens::detail {

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 
+#include "board/bitboard.hpp"
 #include "nqueens/board.hpp"
 
 namespace nqueens {

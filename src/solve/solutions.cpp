@@ -12,6 +12,7 @@
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
 
+#include "board/bitboard.hpp"
 #include "board/canonical.hpp"
 #include "engine/thread_allowance.hpp"
 #include "engine/tsan_handoff.hpp"

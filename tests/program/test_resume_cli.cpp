@@ -17,6 +17,7 @@
 #include <optional>
 #include <random>
 #include <regex>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -1522,6 +1523,122 @@ TEST_F(ShardCli, MergeOfShardsOfTwoSplitsSaysSo) {
       contains(r.err, "the files are shards of 2 different splits: 1/4 (" + quarter + "), 1/8 (" + eighth + ")"))
       << r.err;
   EXPECT_FALSE(contains(r.err, "no file for shard")) << "the hints of one split would mislead: " << r.err;
+}
+
+// ---- check --recount -------------------------------------------------------------------------
+
+// `check --recount K` of a journal and of a shard file as a run wrote them: K of each file's
+// records, drawn with the seed given, counted again and found equal.
+TEST_F(ShardCli, CheckRecountOfGenuineFilesSaysAllEqualAndStatesTheSeed) {
+  const std::string journal = file("n11.journal").string();
+  count(11, {"--checkpoint", journal, "--engine", "dfs"});
+  const std::vector<std::string> files = shards(12, 2);
+  const std::size_t in_journal = nqueens::scan_journal(read_bytes(journal), journal).units.size();
+  const std::size_t in_shard = nqueens::parse_shard_json(read_bytes(files[0]), files[0]).units.size();
+  const auto said = [](std::size_t k, std::size_t records, const std::string& seed) {
+    return "recount: " + std::to_string(std::min(k, records)) + " of " + std::to_string(records) +
+           " units recounted (seed " + seed + "): all equal";
+  };
+  const Outcome r = run({"check", "--recount", "5", "--seed", "7", "-t", "2", journal, files[0]});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, said(5, in_journal, "7"))) << r.out;
+  EXPECT_TRUE(contains(r.out, said(5, in_shard, "7"))) << r.out;
+  // Without --seed, one is drawn and stated, and names the same draw when given again.
+  const Outcome unseeded = run({"check", "--recount", "2", journal});
+  EXPECT_EQ(unseeded.exit_code, 0) << describe(unseeded);
+  EXPECT_TRUE(std::regex_search(unseeded.out, std::regex(R"(2 of [0-9]+ units recounted \(seed [0-9]+\): all equal)")))
+      << unseeded.out;
+  const Outcome drawn = run({"check", "--recount", "2", journal, "--format", "json"});
+  ASSERT_EQ(drawn.exit_code, 0) << describe(drawn);
+  const Json first = Json::parse(drawn.out)["recount"];
+  const Outcome again = run({"check", "--recount", "2", "--seed", first["seed"].dump(), journal, "--format", "json"});
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  EXPECT_EQ(Json::parse(again.out)["recount"]["units"], first["units"]);
+}
+
+// The same seed draws the same units of a file, whatever else differs (threads, format).
+TEST_F(ShardCli, CheckRecountDrawsTheSameUnitsForTheSameSeed) {
+  const std::string journal = file("n12.journal").string();
+  count(12, {"--checkpoint", journal, "--engine", "dfs"});
+  const auto drawn = [this, &journal](const std::string& seed, const std::string& threads) {
+    const Outcome r = run({"check", "--recount", "4", "--seed", seed, "-t", threads, "--format", "json", journal});
+    EXPECT_EQ(r.exit_code, 0) << describe(r);
+    const Json recount = Json::parse(r.out)["recount"];
+    EXPECT_EQ(recount["seed"], std::stoull(seed));
+    EXPECT_EQ(recount["recounted"], 4);
+    EXPECT_TRUE(recount["all_equal"].get<bool>());
+    return recount["units"].get<std::string>();
+  };
+  const std::string first = drawn("12345", "1");
+  EXPECT_EQ(nqueens::parse_id_ranges(first, 1u << 20).size(), 4u) << first;
+  EXPECT_EQ(drawn("12345", "2"), first);
+  std::set<std::string> others;
+  for (const char* seed : {"1", "2", "3", "4"}) others.insert(drawn(seed, "2"));
+  EXPECT_GT(others.size(), 1u) << "four seeds drew the same units";
+}
+
+// A record edited with its checksum computed anew passes every other check; recounting every
+// record finds it, names the unit and the field, and says the file is wrong (exit 1).
+TEST_F(ShardCli, CheckRecountFindsARecordWrittenWrongUnderASoundChecksum) {
+  const std::string journal = file("n11.journal").string();
+  count(11, {"--checkpoint", journal, "--engine", "dfs"});
+  std::string bytes = read_bytes(journal);
+  const nqueens::JournalScan scan = nqueens::scan_journal(bytes, journal);
+  const nqueens::UnitCount victim = scan.units.at(scan.units.size() / 2);
+  nqueens::UnitCount forged = victim;
+  forged.tally.total += 4;
+  const std::string line = nqueens::journal_record_line(scan.header, victim);
+  ASSERT_NE(bytes.find(line), std::string::npos);
+  bytes.replace(bytes.find(line), line.size(), nqueens::journal_record_line(scan.header, forged));
+  write_bytes(journal, bytes);
+  ASSERT_EQ(run({"check", journal}).exit_code, 0) << "the edit is caught without recounting";
+
+  const Outcome r = run({"check", "--recount", "1000000", "--seed", "3", journal});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_TRUE(contains(r.out, "units recounted (seed 3): unit " + std::to_string(victim.id) +
+                                  " differs (total: recorded " + std::to_string(forged.tally.total) + ", recounted " +
+                                  std::to_string(victim.tally.total) + ")"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "status: wrong")) << r.out;
+  EXPECT_EQ(read_bytes(journal), bytes) << "check changed the file";
+
+  const std::string shard = shards(12, 2)[1];
+  nqueens::ShardFile written = nqueens::parse_shard_json(read_bytes(shard), shard);
+  nqueens::UnitCount& edited = written.units.at(1);
+  const nqueens::Tally genuine = edited.tally;
+  edited.tally.nodes += 1;
+  write_bytes(shard, nqueens::shard_json(written));
+  ASSERT_EQ(run({"check", shard}).exit_code, 0) << "the edit is caught without recounting";
+  const Outcome found = run({"check", "--recount", "1000000", "--format", "json", shard});
+  EXPECT_EQ(found.exit_code, 1) << describe(found);
+  const Json report = Json::parse(found.out);
+  EXPECT_EQ(report["status"], "wrong");
+  ASSERT_EQ(report["recount"]["differ"].size(), 1u) << found.out;
+  const Json& differ = report["recount"]["differ"][0];
+  EXPECT_EQ(differ["id"], edited.id);
+  EXPECT_EQ(differ["recorded"]["nodes"], edited.tally.nodes);
+  EXPECT_EQ(differ["recounted"]["nodes"], genuine.nodes);
+  EXPECT_EQ(differ["recounted"]["total"], genuine.total);
+}
+
+// A K that is no positive whole number, or a seed without --recount, is refused in one line.
+TEST_F(ShardCli, CheckRecountRefusesABadKInOneLine) {
+  const std::string journal = file("n8.journal").string();
+  count(8, {"--checkpoint", journal});
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--recount", "0"},
+                                               {"--recount", "-3"},
+                                               {"--recount", "many"},
+                                               {"--recount", "2.5"},
+                                               {"--recount", ""},
+                                               {"--recount", "3", "--seed", "-1"},
+                                               {"--seed", "5"}}) {
+    std::vector<std::string> command = {"check", journal};
+    command.insert(command.end(), args.begin(), args.end());
+    const Outcome r = run(command);
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_EQ(r.out, "") << args[0] << " " << args[1];
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }
 
 }  // namespace

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -210,4 +212,34 @@ TEST(RunOfOneN, AResumedRunCountsOnlyWhatTheJournalLacksAndEndsWithTheSameResult
     EXPECT_TRUE(result.totals.total == 14200u) << named(options, 12);
   }
   fs::remove_all(dir);
+}
+
+// count()'s progress: the units done, and the share of the work, each unit weighted by its
+// engine's cost as the program's percentage is. On one thread the units arrive one at a time,
+// so every report can be held to the costs of the units finished before it.
+TEST(CountProgress, WorkDoneWeighsEachUnitByItsCostAndEndsAtOne) {
+  CountOptions options;
+  options.engine = "dfs";
+  options.threads = 1;
+  const int n = 12;
+  std::vector<std::size_t> finished;
+  std::vector<nqueens::Progress> reports;
+  options.on_unit_done = [&finished](std::size_t id, const nqueens::Tally&) { finished.push_back(id); };
+  options.on_progress = [&reports](const nqueens::Progress& progress) { reports.push_back(progress); };
+  nqueens::count(n, options);
+  const std::unique_ptr<nqueens::Engine> engine = nqueens::make_engine(n, options);
+  ASSERT_EQ(reports.size(), engine->unit_count() + 1);
+  std::uint64_t total = 0;
+  for (std::size_t id = 0; id < engine->unit_count(); ++id) total += engine->cost(id);
+  std::uint64_t done = 0;
+  EXPECT_EQ(reports[0].work_done, 0.0);
+  for (std::size_t i = 0; i < finished.size(); ++i) {
+    done += engine->cost(finished[i]);
+    EXPECT_EQ(reports[i + 1].units_done, i + 1);
+    EXPECT_EQ(reports[i + 1].units_total, engine->unit_count());
+    EXPECT_DOUBLE_EQ(reports[i + 1].work_done, static_cast<double>(done) / static_cast<double>(total)) << i;
+  }
+  EXPECT_EQ(reports.back().work_done, 1.0);
+  // The costliest units come first: after the first, the work done is ahead of the units done.
+  EXPECT_GT(reports[1].work_done, 1.0 / static_cast<double>(engine->unit_count()));
 }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "board/bitboard.hpp"
 #include "nqueens/nqueens.hpp"
 #include "support/test_support.hpp"
 

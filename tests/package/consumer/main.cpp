@@ -34,12 +34,14 @@ int main() {
   if (result.totals.total != 92) return 1;
 
   std::size_t last_done = 0, total = 0;
+  double work_done = 0;  // the share of the work, weighted by cost
   const nqueens::CountResult twelve =
       nqueens::count(12, {.engine = "dfs", .threads = 1, .on_progress = [&](const nqueens::Progress& progress) {
                             last_done = progress.units_done;
                             total = progress.units_total;
+                            work_done = progress.work_done;
                           }});
-  if (twelve.totals.total != 14200 || total == 0 || last_done != total) return 2;
+  if (twelve.totals.total != 14200 || total == 0 || last_done != total || work_done != 1.0) return 2;
 
   const std::filesystem::path journal = std::filesystem::temp_directory_path() / "nqueens-consumer.journal";
   std::filesystem::remove(journal);

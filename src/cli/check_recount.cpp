@@ -1,0 +1,125 @@
+#include "check_recount.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <random>
+#include <span>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "nqueens/count.hpp"
+#include "nqueens/unit_ranges.hpp"
+#include "shell/count_options.hpp"
+
+namespace nqueens::cli {
+
+namespace {
+
+// Units whose differences are spelled out before the rest are only counted.
+constexpr std::size_t kMaxNamed = 20;
+
+// The fields of a tally by the names that files and reports give them.
+std::vector<std::pair<std::string_view, std::uint64_t>> fields(const Tally& tally) {
+  return {{"total", tally.total},  {"o1", tally.orbits[0]}, {"o2", tally.orbits[1]},
+          {"o4", tally.orbits[2]}, {"o8", tally.orbits[3]}, {"nodes", tally.nodes}};
+}
+
+// "unit 17 differs (total: recorded 5216, recounted 5208)".
+std::string difference_text(const Recounted& unit) {
+  const auto recorded = fields(unit.recorded.tally);
+  const auto recounted = fields(unit.recounted);
+  std::string text;
+  for (std::size_t i = 0; i < recorded.size(); ++i) {
+    if (recorded[i].second == recounted[i].second) continue;
+    text += fmt::format("{}{}: recorded {}, recounted {}", text.empty() ? "" : "; ", recorded[i].first,
+                        recorded[i].second, recounted[i].second);
+  }
+  return fmt::format("unit {} differs ({})", unit.recorded.id, text);
+}
+
+nlohmann::ordered_json tally_json(const Tally& tally) {
+  nlohmann::ordered_json json;
+  for (const auto& [name, value] : fields(tally)) json[std::string(name)] = value;
+  return json;
+}
+
+// A whole number from `least` up, in decimal digits only: CLI11 2.1 reads "-3" into an unsigned
+// option as 2^64 - 3, and "K" would read as no number at all.
+CLI::Validator whole_number(std::uint64_t least, const std::string& what) {
+  return CLI::Validator(
+      [least, what](const std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        const bool digits =
+            !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (digits && error == std::errc() && end == text.data() + text.size() && value >= least) return "";
+        return fmt::format("{} must be a whole number from {} to {}, not '{}'", what, least,
+                           std::numeric_limits<std::uint64_t>::max(), text);
+      },
+      "");
+}
+
+}  // namespace
+
+CLI::Option* add_recount_options(CLI::App& command, RecountArgs& args) {
+  CLI::Option* recount =
+      command.add_option("--recount", args.units, "Count K of each file's records again, drawn at random, and compare")
+          ->type_name("K")
+          ->check(whole_number(1, "K"));
+  CLI::Option* seed = command.add_option("--seed", args.seed, "Seed of the --recount draw (default: drawn and shown)")
+                          ->type_name("S")
+                          ->check(whole_number(0, "the seed"))
+                          ->needs(recount);
+  command.add_option("-t,--threads", args.threads, "Worker threads to recount with (default: all)")
+      ->check(CLI::Range(1, kMaxThreads));
+  shell::add_memory_option(command, args.memory, "Most memory a recount may hold, as for count");
+  return seed;
+}
+
+std::uint64_t fresh_seed() {
+  std::random_device source;
+  // random_device gives 32 bits a call; 53 of them make a repeated default draw unlikely.
+  const std::uint64_t bits = (static_cast<std::uint64_t>(source()) << 32) | source();
+  return bits & ((std::uint64_t{1} << 53) - 1);
+}
+
+RecountReport recount_records(std::unique_ptr<Engine> engine, const std::vector<UnitCount>& records,
+                              const RecountArgs& args) {
+  std::vector<std::size_t> ids;
+  ids.reserve(records.size());
+  for (const UnitCount& record : records) ids.push_back(record.id);
+  const std::vector<std::size_t> drawn = draw_ids(ids, args.units, args.seed);
+  std::vector<UnitCount> chosen;
+  chosen.reserve(drawn.size());
+  for (const UnitCount& record : records)
+    if (std::binary_search(drawn.begin(), drawn.end(), record.id)) chosen.push_back(record);
+  RecountReport report{args.seed, drawn, records.size(), {}};
+  for (Recounted& unit : recount(std::move(engine), chosen, resolve_threads(args.threads)))
+    if (!unit.equal()) report.differ.push_back(unit);
+  return report;
+}
+
+std::string recount_text(const RecountReport& report) {
+  std::string text =
+      fmt::format("{} of {} units recounted (seed {}): ", report.drawn.size(), report.records, report.seed);
+  if (report.all_equal()) return text + "all equal";
+  for (std::size_t i = 0; i < report.differ.size() && i < kMaxNamed; ++i)
+    text += (i == 0 ? "" : ", ") + difference_text(report.differ[i]);
+  if (report.differ.size() > kMaxNamed) text += fmt::format(", ... ({} units differ in all)", report.differ.size());
+  return text;
+}
+
+nlohmann::ordered_json recount_json(const RecountReport& report) {
+  nlohmann::ordered_json differ = nlohmann::ordered_json::array();
+  for (const Recounted& unit : report.differ)
+    differ.push_back({{"id", unit.recorded.id},
+                      {"recorded", tally_json(unit.recorded.tally)},
+                      {"recounted", tally_json(unit.recounted)}});
+  return {{"seed", report.seed},       {"units", format_id_ranges(report.drawn)}, {"recounted", report.drawn.size()},
+          {"records", report.records}, {"all_equal", report.all_equal()},         {"differ", differ}};
+}
+
+}  // namespace nqueens::cli

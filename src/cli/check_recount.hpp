@@ -1,0 +1,59 @@
+#pragma once
+// `nqueens check --recount K`: K of a file's sound records drawn with a seed and counted again,
+// and what the file's reader is told: "K of M units recounted (seed S): all equal", or each unit
+// whose record differs from its recount, field by field.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "engine/engine.hpp"
+#include "nqueens/unit_record.hpp"
+#include "run/recount.hpp"
+
+namespace nqueens::cli {
+
+//! The options of --recount, as given.
+struct RecountArgs {
+  std::uint64_t units = 0;  //!< --recount K: records to recount; 0: none
+  std::uint64_t seed = 0;   //!< --seed S, or one drawn once for every file
+  bool seeded = false;      //!< --seed was given
+  int threads = 0;          //!< -t: 0, every hardware thread
+  std::string memory;       //!< --memory SIZE; empty: the engine's default budget
+};
+
+//! Registers --recount, --seed, -t and --memory on `command`. Returns --seed, whose count() says
+//! after parsing whether it was given.
+CLI::Option* add_recount_options(CLI::App& command, RecountArgs& args);
+
+struct RecountReport {
+  std::uint64_t seed = 0;
+  std::vector<std::size_t> drawn;  //!< the units counted again, ascending
+  std::size_t records = 0;         //!< sound records the file holds, each unit once
+  std::vector<Recounted> differ;   //!< the records that differ from their recount, ascending
+
+  bool all_equal() const { return differ.empty(); }
+};
+
+//! A seed for a draw the user did not seed: from the system's random source, below 2^53 so that
+//! every JSON reader reads it exactly.
+std::uint64_t fresh_seed();
+
+//! Draws `args.units` of `records` (distinct ids) with `args.seed` and recounts them with `engine`
+//! on `args.threads` threads.
+RecountReport recount_records(std::unique_ptr<Engine> engine, const std::vector<UnitCount>& records,
+                              const RecountArgs& args);
+
+//! One line without its newline: "5 of 120 units recounted (seed 42): all equal", or, where
+//! records differ, each unit with the fields whose record and recount disagree.
+std::string recount_text(const RecountReport& report);
+
+//! The same as a JSON object: seed, the units drawn and their number, records, and each differing
+//! unit's two tallies.
+nlohmann::ordered_json recount_json(const RecountReport& report);
+
+}  // namespace nqueens::cli

@@ -1,0 +1,35 @@
+#pragma once
+// Recounting recorded units: the audit of someone else's journal or shard file. A sample of its
+// records is drawn with a seed, so that the same audit can be repeated anywhere, and each unit
+// drawn is counted again with the engine of the file's run and compared with its record. A
+// record that passes its checksum but not its recount was written wrong (or written on purpose):
+// only counting again can tell.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "nqueens/unit_record.hpp"
+
+namespace nqueens {
+
+//! `k` of `ids`, drawn without repeats by a portable generator seeded with `seed` (the same on
+//! every machine and standard library), ascending; all of them when `k` is not below their number.
+std::vector<std::size_t> draw_ids(std::span<const std::size_t> ids, std::size_t k, std::uint64_t seed);
+
+//! A record and what counting its unit again gave.
+struct Recounted {
+  UnitCount recorded;
+  Tally recounted;
+
+  bool equal() const { return recorded.tally == recounted; }
+};
+
+//! Counts the units of `records` again with `engine`, which makes the run they belong to, on
+//! `threads` threads. One result per record, ascending by id; the ids must be distinct units of
+//! the run (std::invalid_argument otherwise).
+std::vector<Recounted> recount(std::unique_ptr<Engine> engine, std::span<const UnitCount> records, int threads);
+
+}  // namespace nqueens
