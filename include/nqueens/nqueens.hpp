@@ -9,12 +9,14 @@
 // (tests/package/consumer/main.cpp is this example, built against the installed package by the
 // tests.)
 //
-//   count.hpp        count(), CountOptions (engine, symmetry, threads, a checkpoint journal, a
+//   count.hpp        count(), CountOptions (engine and its settings, threads, a checkpoint journal, a
 //                    per-unit observer, progress with the unit total, a stop flag), CountResult
 //                    (totals, unique, S180 / S90, engine, timings), available_engines()
 //   counts.hpp       exact 128-bit counts: Count, Totals, Tally, to_string
 //   solutions.hpp    for_each_solution(): the boards themselves, in order
 //   oeis.hpp         the published values (A000170, A002562) to check against
+//   plan.hpp         plan_count(): what a count will cost (thread time with an error bar, wall time,
+//                    memory, journal) from a sample of its units, before it runs
 //   board.hpp, symmetry.hpp, n_spec.hpp
 //                    board-size limits, the symmetry modes, lists of N ("8,10-12")
 //   journal.hpp, shard.hpp, run_header.hpp, unit_record.hpp, unit_ranges.hpp, check.hpp
@@ -34,6 +36,7 @@
 #include "nqueens/journal.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/oeis.hpp"
+#include "nqueens/plan.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/solutions.hpp"

@@ -3,14 +3,18 @@
 // within its own stated error bar of the thread time the run's units really take.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "nqueens/count.hpp"
 #include "nqueens/oeis.hpp"
+#include "nqueens/plan.hpp"
 #include "plan/estimate.hpp"
 #include "plan/makespan.hpp"
 #include "plan/plan.hpp"
@@ -364,6 +368,45 @@ TEST(PlanHonesty, PlanLiesWithinItsBarOfTheRunItPlans) {
       EXPECT_TRUE(within) << name << " N=" << n << ":" << attempts;
     }
   }
+}
+
+// The library's plan_count(): the run it plans is the run count() makes (its units, its engine),
+// and the journal it predicts is the size of the one count() writes.
+TEST(LibraryPlan, PlansTheRunCountMakes) {
+  const std::filesystem::path journal = std::filesystem::temp_directory_path() / "nqueens_library_plan.journal";
+  for (const auto& [n, engine] : {std::pair{11, "dfs"}, std::pair{14, "join"}}) {
+    nqueens::CountPlanOptions options;
+    options.count.engine = engine;
+    options.count.threads = 2;
+    options.sample_seconds = 3;
+    const nqueens::CountPlan plan = nqueens::plan_count(n, options);
+    std::filesystem::remove(journal);
+    nqueens::CountOptions counting = options.count;
+    counting.checkpoint = journal;
+    const nqueens::CountResult counted = nqueens::count(n, counting);
+    EXPECT_EQ(plan.n, n);
+    EXPECT_EQ(plan.engine, counted.engine);
+    EXPECT_EQ(plan.units, counted.work_units) << engine;
+    EXPECT_EQ(plan.threads, 2);
+    EXPECT_LE(plan.sampled_units, plan.units);
+    EXPECT_GT(plan.sampled_units, 0u);
+    EXPECT_GE(plan.thread_error, 0.0);
+    EXPECT_EQ(plan.confidence, 0.95);
+    const auto written = static_cast<double>(std::filesystem::file_size(journal));
+    EXPECT_NEAR(static_cast<double>(plan.journal_bytes), written, written * 0.05) << engine;
+  }
+  std::filesystem::remove(journal);
+}
+
+TEST(LibraryPlan, RefusesWhatCountRefuses) {
+  nqueens::CountPlanOptions join;
+  join.count.engine = "join";
+  EXPECT_THROW((void)nqueens::plan_count(3, join), std::invalid_argument);
+  join.count.memory_bytes = 1024;
+  EXPECT_THROW((void)nqueens::plan_count(20, join), std::invalid_argument);
+  nqueens::CountPlanOptions no_ranks;
+  no_ranks.ranks = 0;
+  EXPECT_THROW((void)nqueens::plan_count(8, no_ranks), std::invalid_argument);
 }
 
 }  // namespace

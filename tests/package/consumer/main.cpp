@@ -1,6 +1,6 @@
 // The example at the top of nqueens.hpp, built against the installed package, then the options a
 // user sets by designated initializers (built with -Wall -Wextra -Werror: no warning for the
-// members left out), progress with the unit total, and a checkpointed count resumed. Exits 0
+// members left out), progress with the unit total, a plan, and a checkpointed count resumed. Exits 0
 // only on the known values. Built with NQUEENS_EXPECTED_VERSION, the version the build system
 // found the package under (find_package, pkg-config, or the sources' project()).
 #include <cstdio>
@@ -42,6 +42,10 @@ int main() {
                             work_done = progress.work_done;
                           }});
   if (twelve.totals.total != 14200 || total == 0 || last_done != total || work_done != 1.0) return 2;
+
+  // A plan of the same count: its units are the count's.
+  const nqueens::CountPlan plan = nqueens::plan_count(12, {.count = {.engine = "dfs", .threads = 1}});
+  if (plan.units != twelve.work_units || plan.engine != "dfs") return 4;
 
   const std::filesystem::path journal = std::filesystem::temp_directory_path() / "nqueens-consumer.journal";
   std::filesystem::remove(journal);

@@ -1,0 +1,46 @@
+// The library's plan_count(): the same steps as `nqueens plan` (src/cli/plan_command.cpp), without
+// the report.
+#include <algorithm>
+#include <memory>
+
+#include "engine/memory_budget.hpp"
+#include "nqueens/plan.hpp"
+#include "plan/plan.hpp"
+#include "run/registry.hpp"
+
+namespace nqueens {
+
+CountPlan plan_count(int n, const CountPlanOptions& options) {
+  CountOptions building = options.count;
+  const int threads = resolve_threads(building.threads);
+  building.memory_bytes = resolve_memory_budget(building.memory_bytes);
+  // Built on this machine's cores at most, as the sample is counted (plan.cpp).
+  building.threads = std::min(threads, hardware_threads());
+  const std::unique_ptr<Engine> engine = make_engine(n, building);
+
+  plan::PlanOptions planning;
+  planning.threads = threads;
+  planning.ranks = options.ranks;
+  planning.sample_seconds = options.sample_seconds;
+  planning.confidence = options.confidence;
+  const plan::RunPlan run = plan::plan_run(*engine, planning);
+
+  CountPlan result;
+  result.n = n;
+  result.engine = engine->header().engine;
+  result.threads = threads;
+  result.ranks = options.ranks;
+  result.units = run.units;
+  result.sampled_units = run.sampled_units;
+  result.thread_seconds = run.thread.total;
+  result.thread_error = run.half_width;
+  result.confidence = run.confidence;
+  result.wall_seconds = run.counting_seconds;
+  result.memory_bytes = run.counting_memory_bytes;
+  result.journal_bytes = run.journal_bytes;
+  result.sample_seconds = run.sample_seconds;
+  result.advised_sample_seconds = run.advised_sample_seconds;
+  return result;
+}
+
+}  // namespace nqueens
