@@ -28,6 +28,7 @@ SPACK_NAMES = {
     "GTest": {"googletest"},
     "Python3": {"python"},
     "benchmark": None,  # the micro-benchmarks (NQUEENS_BUILD_BENCHMARKS), not built by the recipe
+    "Doxygen": None,  # the API reference (the `docs` target), not built by the recipe
 }
 
 
