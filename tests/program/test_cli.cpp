@@ -372,8 +372,14 @@ TEST(CliCount, JsonLinesStartWithTheContextRecord) {
     EXPECT_TRUE(record["split_depth"].is_number_integer());
     EXPECT_TRUE(record["work_units"].is_number_unsigned());
   }
-  EXPECT_GT(lines[12]["nodes"].get<std::uint64_t>(), 0u);
-  EXPECT_GT(lines[12]["work_units"].get<std::uint64_t>(), 0u);
+  // The nodes and units of a run depend on its engine and N, not on how many threads counted it.
+  const std::string engine = lines[12]["engine"].get<std::string>();
+  for (const char* threads : {"1", "3"}) {
+    const std::vector<Json> again = count_records({"-n", "12", "-t", threads, "--engine", engine});
+    ASSERT_EQ(again.size(), 1u);
+    EXPECT_EQ(lines[12]["nodes"], again[0]["nodes"]) << threads << " threads";
+    EXPECT_EQ(lines[12]["work_units"], again[0]["work_units"]) << threads << " threads";
+  }
 }
 
 TEST(CliCount, VerifySetsVerifiedTrue) {

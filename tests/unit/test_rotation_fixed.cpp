@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "join/rotation_fixed.hpp"
+#include "nqueens/count.hpp"
 #include "nqueens/oeis.hpp"
 #include "reference/reference.hpp"
 
@@ -67,7 +68,22 @@ TEST(RotationFixed, BurnsideWithOeisCounts) {
   }
 }
 
-TEST(RotationFixed, CountsNodes) { EXPECT_GT(nqueens::count_rotation_fixed(12).nodes, 0u); }
+// Every fixed solution ends its search on a queen of its own, so the searches place at least as
+// many queens as they find solutions; and they are the sliver the header promises: under a
+// tenth of the queens the full depth-first search places, without symmetry, from N = 10.
+TEST(RotationFixed, PlacesAtLeastOneQueenPerSolutionAndFewerThanTheFullSearch) {
+  for (int n = 4; n <= 14; ++n) {
+    const nqueens::RotationFixed fixed = nqueens::count_rotation_fixed(n);
+    EXPECT_GE(fixed.nodes, fixed.half_turn + fixed.quarter_turn) << "n = " << n;
+    if (n < 10) continue;
+    nqueens::CountOptions whole;
+    whole.engine = "dfs";
+    whole.settings = {{"symmetry", "none"}};
+    whole.threads = 1;
+    const nqueens::Count full_search = nqueens::count(n, whole).totals.nodes;
+    EXPECT_LT(nqueens::Count{fixed.nodes} * 10, full_search) << "n = " << n;
+  }
+}
 
 TEST(RotationFixed, RejectsNOutside1To32) {
   EXPECT_THROW(nqueens::count_rotation_fixed(0), std::invalid_argument);
