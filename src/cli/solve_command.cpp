@@ -212,7 +212,7 @@ CLI::Validator positive_count() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
         const std::optional<std::int64_t> value = detail::parse_whole<std::int64_t>(text);
-        if (!value || *value < 1) return "Value " + text + " is not a whole number from 1 to 9223372036854775807";
+        if (!value || *value < 1) return text + " is not a whole number from 1 to 9223372036854775807";
         return {};
       },
       "POSITIVE");

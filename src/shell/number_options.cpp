@@ -17,7 +17,7 @@ namespace {
 std::string decimal_integer(std::string& text) {
   const std::size_t sign = text.starts_with('-') ? 1 : 0;
   if (text.size() == sign || text.find_first_not_of("0123456789", sign) != std::string::npos)
-    return "Value " + detail::echo_bare(text) + " is not a whole number in decimal digits";
+    return detail::echo_bare(text) + " is not a whole number in decimal digits";
   const std::size_t first_kept = std::min(text.find_first_not_of('0', sign), text.size() - 1);
   text.erase(sign, first_kept - sign);
   return {};
@@ -30,7 +30,7 @@ std::string finite_decimal(std::string& text) {
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (error != std::errc{} || stop != end || !std::isfinite(value))
-    return "Value " + detail::echo_bare(text) + " is not a finite decimal number";
+    return detail::echo_bare(text) + " is not a finite decimal number";
   return {};
 }
 

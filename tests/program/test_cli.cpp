@@ -870,13 +870,21 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"ExtraPositional", {"count", "-n", "8", "extra"}, "extra"},
         BadInput{"ExtraPositionalOeis", {"oeis", "extra"}, "extra"},
         // Numbers are decimal in every option of every command (CLI11 alone reads 0x10 as 16).
-        BadInput{"ThreadsHex", {"count", "-n", "8", "-t", "0x10"}, "--threads: Value 0x10 is not a whole number"},
+        BadInput{"ThreadsHex", {"count", "-n", "8", "-t", "0x10"}, "--threads: 0x10 is not a whole number"},
+        // CLI11's own checks in the words of ours: a range as 1..4096, a choice as a list.
+        BadInput{"ThreadsZeroInRangeWords", {"count", "-n", "8", "-t", "0"}, "--threads: 0 is out of range 1..4096"},
+        BadInput{
+            "IntervalBelowRange", {"count", "-n", "8", "--progress-interval", "0"}, "0 is out of range 0.1..86400"},
+        BadInput{"PlanBoardSizeZero", {"plan", "-n", "0"}, "board size 0 is out of range 1..32"},
+        BadInput{"EngineNotAChoice", {"count", "-n", "8", "--engine", "fast"}, "fast is not one of auto, "},
+        BadInput{
+            "BenchOptionOnCount", {"count", "-n", "8", "--no-baseline"}, "--no-baseline: not an option or argument"},
         BadInput{"ThreadsExponent", {"count", "-n", "8", "-t", "1e1"}, "not a whole number in decimal digits"},
         BadInput{"SplitDepthHex", {"count", "-n", "8", "--split-depth", "0x3"}, "--split-depth"},
-        BadInput{"SolveLimitHex", {"solve", "-n", "8", "--limit", "0x10"}, "--limit: Value 0x10"},
-        BadInput{"SolveThreadsHex", {"solve", "-n", "8", "-t", "0x2"}, "--threads: Value 0x2"},
-        BadInput{"BenchRepeatsHex", {"bench", "-n", "4", "-r", "0x2"}, "--repeats: Value 0x2"},
-        BadInput{"BenchThreadListHex", {"bench", "-n", "4", "-t", "1,0x2"}, "--threads: Value 0x2"},
+        BadInput{"SolveLimitHex", {"solve", "-n", "8", "--limit", "0x10"}, "--limit: 0x10 is not a whole number"},
+        BadInput{"SolveThreadsHex", {"solve", "-n", "8", "-t", "0x2"}, "--threads: 0x2 is not a whole number"},
+        BadInput{"BenchRepeatsHex", {"bench", "-n", "4", "-r", "0x2"}, "--repeats: 0x2 is not a whole number"},
+        BadInput{"BenchThreadListHex", {"bench", "-n", "4", "-t", "1,0x2"}, "--threads: 0x2 is not a whole number"},
         BadInput{"ProgressIntervalNan", {"count", "-n", "8", "--progress-interval", "nan"}, "not a finite decimal"},
         BadInput{"ProgressIntervalInf", {"count", "-n", "8", "--progress-interval", "inf"}, "not a finite decimal"},
         BadInput{"ProgressIntervalHex", {"count", "-n", "8", "--progress-interval", "0x1p3"}, "not a finite decimal"},
