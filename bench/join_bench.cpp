@@ -1,11 +1,17 @@
 // Single-thread timings of the join engine's core: for each n, every unit's halves are
 // enumerated as the engine does (quarter-table pairs under the diagonal fold; for comparison, a
 // per-unit bitmask DFS of every half) and their keys joined with the disjoint-pair counter. Usage:
-// join_bench [n_low n_high] [--no-dfs] [--chunk-bits c] [--stride s] [--parts h] | --tables
+// join_bench [n_low n_high] [--no-dfs] [--chunk-bits c] [--stride s] [--parts h] [--warm] | --tables
 // --stride s times every s-th unit only (a quicker sample of a large n; totals are then partial).
 // --parts h times the engine's counter on every (s-th) unit twice, each side whole and each side
 // in parts of at most h halves (join_kernel.hpp), and checks that the two agree.
+// --warm times a sample of the units with their slices built first, untimed: every s-th unit in
+// the order of the engine's cost estimate, so that the sample spans the cost classes. It splits
+// the thread's CPU time into enumerating halves, choosing the matcher's slot split and matching,
+// counts the distinct keys of each side (untimed), and projects the whole count's CPU time per
+// solution.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -14,6 +20,7 @@
 #include <cstring>
 #include <ctime>
 #include <numeric>
+#include <span>
 #include <vector>
 
 #include "join/diagonal_fold.hpp"
@@ -22,7 +29,10 @@
 #include "join/join_kernel.hpp"
 #include "join/join_layout.hpp"
 #include "join/join_plan.hpp"
+#include "join/match_cost.hpp"
 #include "join/quarter_table.hpp"
+#include "join/slot_split.hpp"
+#include "nqueens/oeis.hpp"
 
 namespace {
 
@@ -126,6 +136,7 @@ struct Options {
   int chunk_bits = DisjointCounter::kDefaultChunkBits;
   std::size_t stride = 1;
   std::uint64_t parts_of = 0;  // --parts: 0 leaves the mode off
+  bool warm = false;           // --warm
 };
 
 void bench(int n, const Options& options) {
@@ -240,6 +251,154 @@ void bench_parts(int n, std::uint64_t halves_at_once, std::size_t stride) {
   std::fflush(stdout);
 }
 
+// What the sample of --warm found, summed over its units, row sets and sides.
+struct WarmFigures {
+  double enumerate_s = 0, choose_s = 0, match_s = 0;  // thread CPU time
+  double sample_cost = 0, all_cost = 0;               // the cost model's weights
+  std::uint64_t row_sets = 0, sides = 0, halves = 0, most_halves = 0, distinct = 0, pair_tests = 0;
+  std::uint64_t splits = 0, split_bits = 0, matches = 0;
+  // Matching by the size of the query side: up to 2^16 keys, up to 2^19, more.
+  std::array<double, 3> band_s{};
+  std::array<std::uint64_t, 3> band_pairs{};
+};
+
+std::uint64_t distinct_keys(std::span<const std::uint64_t> keys) {
+  std::vector<std::uint64_t> copy(keys.begin(), keys.end());
+  std::sort(copy.begin(), copy.end());
+  return static_cast<std::uint64_t>(std::unique(copy.begin(), copy.end()) - copy.begin());
+}
+
+// Counts a row set's sides as count_weighted_disjoint_pairs() does, timing apart the choice of
+// the slot split that it makes (made here once more, the same way) and the rest.
+std::uint64_t timed_match(DisjointCounter& matcher, const KeyParts& a, const KeyParts& b, const PartWeights& weights,
+                          int key_bits, WarmFigures& f) {
+  using namespace nqueens::join::detail;
+  const std::size_t a_size = size_of(a), b_size = size_of(b);
+  if (a_size == 0 || b_size == 0) return 0;
+  const std::size_t lanes = matcher.lanes();
+  const double store_a = bit_sliced_ns(blocks_of(a, lanes), b_size);
+  const double store_b = bit_sliced_ns(blocks_of(b, lanes), a_size);
+  const double one_by_one = static_cast<double>(a_size) * static_cast<double>(b_size) * kPairOneByOneNs;
+  const bool a_stored = store_a <= store_b;
+  const std::size_t queries = a_stored ? b_size : a_size;
+  double choose_s = 0;
+  if (one_by_one >= std::min(store_a, store_b) && std::min(a_size, b_size) >= kMinKeysToSplit) {
+    const double start = thread_cpu_seconds();
+    const SlotBits split = cheapest_split(a_stored ? a : b, a_stored ? b : a, key_bits, lanes);
+    choose_s = thread_cpu_seconds() - start;
+    ++f.splits;
+    f.split_bits += static_cast<std::uint64_t>(split.count);
+  }
+  const double start = thread_cpu_seconds();
+  const std::uint64_t pairs = count_weighted_disjoint_pairs(matcher, a, b, weights, key_bits);
+  const double match_s = std::max(0.0, thread_cpu_seconds() - start - choose_s);
+  f.choose_s += choose_s;
+  f.match_s += match_s;
+  ++f.matches;
+  const std::size_t band = queries <= (std::size_t{1} << 16) ? 0 : queries <= (std::size_t{1} << 19) ? 1 : 2;
+  f.band_s[band] += match_s;
+  f.band_pairs[band] += std::uint64_t{a_size} * b_size;
+  return pairs;
+}
+
+void bench_warm(int n, std::size_t stride, int chunk_bits) {
+  // A budget: at n = 24 the whole table does not fit; each unit pins what it uses.
+  SliceCache slices(n, std::uint64_t{4} << 30);
+  const JoinPlan plan = split(n);
+  const std::vector<std::uint64_t> costs = estimated_costs(plan);
+  std::vector<std::size_t> order(plan.units.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return costs[x] < costs[y]; });
+  WarmFigures f;
+  for (const std::uint64_t cost : costs) f.all_cost += static_cast<double>(cost);
+  HalfEnumerator east_halves, west_halves;
+  KeyBuffer east, west;
+  DisjointCounter matcher(best_match_path(), chunk_bits);
+  std::uint64_t sampled = 0, partial_total = 0;
+  double build_s = 0;
+  // Every s-th unit of the cost order, from the middle of the first s.
+  for (std::size_t index = stride / 2; index < order.size(); index += stride) {
+    const JoinUnit& unit = plan.units[order[index]];
+    ++sampled;
+    f.sample_cost += static_cast<double>(costs[order[index]]);
+    // Untimed: the unit's slices, built (or found) and pinned.
+    const double build_start = thread_cpu_seconds();
+    std::vector<SliceCache::Pin> pins;
+    const auto pinned = [&](std::uint32_t rows) {
+      pins.push_back(slices.get(rows));
+      return SliceView{pins.back()->slice, pins.back()->keys ? &*pins.back()->keys : nullptr};
+    };
+    struct RowSet {
+      UnitLayout layout;
+      std::array<SliceView, 4> views;
+    };
+    std::vector<RowSet> sets;
+    for (const std::uint32_t rows : row_sets(n, unit)) {
+      const UnitLayout layout = layout_of(n, with_rows(unit, rows));
+      sets.push_back({layout,
+                      {pinned(layout.east.north_rows), pinned(layout.east.south_rows), pinned(layout.west.north_rows),
+                       pinned(layout.west.south_rows)}});
+    }
+    build_s += thread_cpu_seconds() - build_start;
+    for (const RowSet& set : sets) {
+      const UnitLayout& layout = set.layout;
+      const bool folded = unit.kind != JoinCase::off_centre;
+      const DiagonalFold fold = diagonal_fold(layout);
+      std::size_t east_ties = 0, west_ties = 0;
+      const double start = thread_cpu_seconds();
+      if (folded) {
+        east_ties = east_halves.enumerate_folded(set.views[0], set.views[1], layout, layout.east, fold.east, east);
+        west_ties = west_halves.enumerate_folded(set.views[2], set.views[3], layout, layout.west, fold.west, west);
+      } else {
+        east_halves.enumerate(set.views[0], set.views[1], layout, layout.east, east);
+        west_halves.enumerate(set.views[2], set.views[3], layout, layout.west, west);
+      }
+      f.enumerate_s += thread_cpu_seconds() - start;
+      ++f.row_sets;
+      f.sides += 2;
+      f.halves += east.size() + west.size();
+      f.most_halves = std::max<std::uint64_t>(f.most_halves, std::max(east.size(), west.size()));
+      f.pair_tests += std::uint64_t{east.size()} * west.size();
+      f.distinct += distinct_keys(east.keys()) + distinct_keys(west.keys());
+      const auto e = east.keys(), w = west.keys();
+      const KeyParts east_parts = folded ? KeyParts{e.first(east_ties), e.subspan(east_ties)} : KeyParts{e, {}};
+      const KeyParts west_parts = folded ? KeyParts{w.first(west_ties), w.subspan(west_ties)} : KeyParts{w, {}};
+      const PartWeights weights = folded ? kFoldWeights : PartWeights{{{1, 0}, {0, 0}}};
+      partial_total += unit.weight * timed_match(matcher, east_parts, west_parts, weights, layout.key_bits(), f);
+    }
+  }
+  const double cpu_s = f.enumerate_s + f.choose_s + f.match_s;
+  const double by_units = static_cast<double>(plan.units.size()) / static_cast<double>(sampled);
+  const double by_cost = f.all_cost / f.sample_cost;
+  const double solutions = static_cast<double>(nqueens::oeis_total(n).value_or(0));
+  const double sides = static_cast<double>(f.sides);
+  std::printf(
+      "n=%d units=%zu sampled=%llu stride=%zu sample_cost_share=%.4g row_sets=%llu pair_tests_per_unit=%.4g "
+      "halves_per_side=%.4g most_halves=%llu distinct_per_side=%.4g distinct_share=%.3f split_bits=%.2f "
+      "(%llu of %llu matches) warm_build=%.2fs enumerate=%.2fs choose_split=%.3fs match=%.2fs cpu=%.2fs "
+      "ns_per_pair_test=%.4f",
+      n, plan.units.size(), static_cast<unsigned long long>(sampled), stride, f.sample_cost / f.all_cost,
+      static_cast<unsigned long long>(f.row_sets), static_cast<double>(f.pair_tests) / static_cast<double>(sampled),
+      static_cast<double>(f.halves) / sides, static_cast<unsigned long long>(f.most_halves),
+      static_cast<double>(f.distinct) / sides, static_cast<double>(f.distinct) / static_cast<double>(f.halves),
+      f.splits ? static_cast<double>(f.split_bits) / static_cast<double>(f.splits) : 0.0,
+      static_cast<unsigned long long>(f.splits), static_cast<unsigned long long>(f.matches), build_s, f.enumerate_s,
+      f.choose_s, f.match_s, cpu_s, 1e9 * f.match_s / static_cast<double>(f.pair_tests));
+  const char* band_names[] = {"q<=64K", "q<=512K", "q>512K"};
+  for (std::size_t band = 0; band < 3; ++band)
+    std::printf(" %s:pairs=%.3f,ns_per_pair=%.4f", band_names[band],
+                static_cast<double>(f.band_pairs[band]) / static_cast<double>(f.pair_tests),
+                f.band_pairs[band] ? 1e9 * f.band_s[band] / static_cast<double>(f.band_pairs[band]) : 0.0);
+  std::printf(
+      " projected_cpu_by_units=%.4gs projected_cpu_by_cost=%.4gs ns_per_solution_by_units=%.3f "
+      "ns_per_solution_by_cost=%.3f pair_tests_per_solution=%.4g halves_per_solution=%.4g "
+      "projected_solutions_ratio=%.4f\n",
+      cpu_s * by_units, cpu_s * by_cost, 1e9 * cpu_s * by_units / solutions, 1e9 * cpu_s * by_cost / solutions,
+      static_cast<double>(f.pair_tests) * by_units / solutions, static_cast<double>(f.halves) * by_units / solutions,
+      static_cast<double>(partial_total) * by_units / solutions);
+  std::fflush(stdout);
+}
+
 void bench_tables(int k_high) {
   for (int k = 2; k <= k_high; ++k) {
     const auto start = Clock::now();
@@ -267,6 +426,8 @@ int main(int argc, char** argv) {
       options.chunk_bits = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--parts") == 0 && i + 1 < argc) {
       options.parts_of = std::strtoull(argv[++i], nullptr, 10);
+    } else if (std::strcmp(argv[i], "--warm") == 0) {
+      options.warm = true;
     } else if (std::strcmp(argv[i], "--stride") == 0 && i + 1 < argc) {
       options.stride = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i])));
     } else {
@@ -278,7 +439,9 @@ int main(int argc, char** argv) {
     high = numbers[1];
   }
   for (int n = low; n <= high; ++n) {
-    if (options.parts_of > 0) {
+    if (options.warm) {
+      bench_warm(n, options.stride, options.chunk_bits);
+    } else if (options.parts_of > 0) {
       bench_parts(n, options.parts_of, options.stride);
     } else {
       bench(n, options);
