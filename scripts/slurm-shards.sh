@@ -11,8 +11,13 @@
 # re-running some of them gives the same shards), ARRAY (the array tasks = shard numbers to run,
 # default 1-K), CPUS (cores per shard, default 16), TIME (limit per task, default 04:00:00),
 # GRACE (seconds between the warning signal and the limit, default 300), NQUEENS (the program),
-# OUT_DIR (shard files, journals and logs; created). Other sbatch options (partition, account)
-# go in SBATCH_* variables or #SBATCH lines, which sbatch reads as usual.
+# OUT_DIR (shard files, journals and logs; created), MEMORY (each shard's count --memory) and
+# MEM (sbatch --mem, the memory of a task's node, which holds that one shard). Where MEMORY or
+# MEM is not given, the script runs `nqueens plan -n N -t CPUS --format json` once before it
+# submits (under --memory MEMORY when that is given; else the default budget of the machine it
+# runs on) and takes the figures plan asks for: count_memory for MEMORY, slurm_mem for MEM (the
+# process's memory plus 10 % and 64 MiB; docs/cluster.md, "Sizing a run"). Other sbatch options
+# (partition, account) go in SBATCH_* variables or #SBATCH lines, which sbatch reads as usual.
 #
 # The time limit: Slurm sends SIGTERM to the counting step GRACE seconds before the limit
 # (--signal=TERM@GRACE); nqueens saves its finished units to the shard's journal and exits 143;
@@ -44,14 +49,26 @@ submit() {
   # submitting the merge it needs. Asked before anything is submitted, so that a squeue that
   # fails (controller unreachable) stops the script with nothing half submitted.
   merging=$(squeue --me -h --name="$merge_name" -o %i)
+  # The memory: asked of plan once (its engine's memory plan needs no sample), before anything
+  # is submitted, so that a plan that fails stops the script with nothing half submitted.
+  local memory=${MEMORY:-} mem=${MEM:-} plan
+  if [[ -z "$memory" || -z "$mem" ]]; then
+    plan=$("$binary" plan -n "$N" -t "$cpus" --sample-seconds 0.001 ${memory:+--memory "$memory"} --format json)
+    [[ -n "$memory" ]] || memory=$(sed -n 's/.*"count_memory":"\([0-9]*M\)".*/\1/p' <<<"$plan")
+    [[ -n "$mem" ]] || mem=$(sed -n 's/.*"slurm_mem":"\([0-9]*M\)".*/\1/p' <<<"$plan")
+    if [[ -z "$memory" || -z "$mem" ]]; then
+      echo "slurm-shards: nqueens plan did not say the memory to ask for; set MEMORY and MEM" >&2
+      exit 3
+    fi
+  fi
   local job
   # The shard count travels as K: SLURM_ARRAY_TASK_COUNT counts only the tasks of this array
   # (2 for --array=5,9), which would make other shards than the first run did.
-  job=$(sbatch --parsable --array="$array" --cpus-per-task="$cpus" --time="${TIME:-04:00:00}" \
+  job=$(sbatch --parsable --array="$array" --cpus-per-task="$cpus" --mem="$mem" --time="${TIME:-04:00:00}" \
     --signal=TERM@"$grace" --output="$dir/shard-%a.log" \
-    --export=ALL,N="$N",K="$K",NQUEENS="$binary",OUT_DIR="$dir" "$0")
+    --export=ALL,N="$N",K="$K",NQUEENS="$binary",OUT_DIR="$dir",MEMORY="$memory" "$0")
   job=${job%%;*}  # --parsable prints "id" or "id;cluster"
-  echo "submitted shards $array of $K as job $job; the merged result will be in $dir/result.jsonl"
+  echo "submitted shards $array of $K as job $job (--mem=$mem a task, count --memory $memory); the merged result will be in $dir/result.jsonl"
   if [[ -n "$merging" ]]; then
     echo "kept the merge job already queued for $dir (job ${merging//$'\n'/, }): it merges when the shards it waits for succeed; if one fails it is cancelled and the next re-run submits a new merge"
     return
@@ -74,7 +91,7 @@ count_shard() {
   # srun starts the counting step, which gets the time-limit signal. Since Slurm 22.05 a step no
   # longer inherits the job's --cpus-per-task: pass it, or the step may run on one core.
   local status=0
-  srun --ntasks=1 --cpus-per-task="$cpus" "$binary" count -n "$N" -t "$cpus" --shard "$i/$K" \
+  srun --ntasks=1 --cpus-per-task="$cpus" "$binary" count -n "$N" -t "$cpus" ${MEMORY:+--memory "$MEMORY"} --shard "$i/$K" \
     --checkpoint "$dir/shard-$i.journal" --output "$dir/shard-$i.json" --progress-interval 300 || status=$?
   if ((status == 143)); then
     # Stopped by the time-limit signal with its units saved: run again from the journal.

@@ -31,6 +31,25 @@ mkdir -p "$dir"
 # P shards share the machine: give each its share of the cores rather than all of them.
 threads=$(( $(nproc) / p > 0 ? $(nproc) / p : 1 ))
 
+# ... and of the memory: count's default budget is half of what the machine allows one process,
+# so P of them would ask for P halves. Each gets --memory of half the machine's memory (the
+# least of its physical memory and its control group's limit) divided by P, unless the extra
+# options give --memory themselves; where the system says neither, count's default stands.
+memory_share() {
+  local kib limit group
+  kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo 2>/dev/null || true)
+  [[ -n "$kib" ]] || return 0
+  group=$(sed -n 's/^0:://p' /proc/self/cgroup 2>/dev/null || true)
+  limit=$(cat "/sys/fs/cgroup${group%/}/memory.max" 2>/dev/null || true)
+  if [[ "$limit" =~ ^[0-9]+$ ]] && ((limit / 1024 < kib)); then kib=$((limit / 1024)); fi
+  echo "$((kib / 2 / p > 0 ? kib / 2 / p : 1))K"
+}
+memory=()
+case " $* " in
+  *" --memory "* | *" --memory="*) ;;
+  *) share=$(memory_share); [[ -z "$share" ]] || memory=(--memory "$share") ;;
+esac
+
 # xargs runs in the background so that a signal to this script is handled at once, not after
 # the shards end. On SIGINT or SIGTERM: stop xargs first (or it would start the next shards), then
 # send SIGTERM to the running shards, which save their journals and stop; exit 130 or 143 as an
@@ -61,7 +80,7 @@ trap 'interrupted 130 "${args[@]}"' INT
 trap 'interrupted 143 "${args[@]}"' TERM
 
 seq 1 "$k" | xargs -P "$p" -I{} \
-  "$binary" count -n "$n" -t "$threads" --shard "{}/$k" \
+  "$binary" count -n "$n" -t "$threads" "${memory[@]}" --shard "{}/$k" \
     --checkpoint "$dir/shard-{}.journal" --output "$dir/shard-{}.json" "$@" &
 xargs_pid=$!
 # xargs exits 123 if any shard failed: stop here, before the merge.

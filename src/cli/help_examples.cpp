@@ -40,6 +40,7 @@ const std::map<std::string, std::vector<Example>>& examples_by_command() {
       {"plan",
        {{"nqueens plan -n 21 -t 2", "thread time, wall time, memory and journal of a count"},
         {"nqueens plan -n 24 -t 64 --ranks 32", "the same run spread over 32 processes of 64 threads"},
+        {"nqueens plan -n 24 -t 16 --ranks 32 --ranks-per-node 4", "16 threads a process, 4 a node: the --mem of a node"},
         {"nqueens plan -n 20 --format json", "as one JSON object"}}},
       {"oeis",
        {{"nqueens oeis", "the table, one N per line"},

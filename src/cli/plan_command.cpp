@@ -1,12 +1,13 @@
 // `nqueens plan`: build the run's engine as `count` would, sample its units, print the plan.
-#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include <unistd.h>
 
+#include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
@@ -27,6 +28,7 @@ struct PlanArgs {
   int n = 0;
   int threads = 0;
   int ranks = 1;
+  int ranks_per_node = 1;
   SearchArgs search;
   std::string memory;  //!< --memory SIZE; empty: the default budget, as for count
   double sample_seconds = 0;
@@ -61,16 +63,20 @@ void log_bands(const plan::RunPlan& plan) {
 
 int run(const PlanArgs& args) {
   apply_logging(args.log);
+  if (args.ranks_per_node > args.ranks)
+    throw std::invalid_argument(
+        fmt::format("--ranks-per-node {} is more than --ranks {}: a node holds some of the ranks", args.ranks_per_node,
+                    args.ranks));
   const std::uint64_t program = resident_bytes();
   CountOptions options = search_options(args.search);
   options.threads = resolve_threads(args.threads);
   if (!args.memory.empty()) options.memory_bytes = parse_memory_size(args.memory);
   settle_memory_budget(options, {args.n});
-  // Built on this machine's cores at most, as the sample is counted (plan.cpp).
-  CountOptions building = options;
-  building.threads = std::min(options.threads, hardware_threads());
+  // Built for the run's threads, as count builds it: its memory plan shares the budget among
+  // them (each thread's buffers, the cache's blocks), and a budget too small for them is refused
+  // as count refuses it. The sample is counted on this machine's cores at most (plan.cpp).
   const auto start = std::chrono::steady_clock::now();
-  const std::unique_ptr<Engine> engine = make_engine(args.n, building);
+  const std::unique_ptr<Engine> engine = make_engine(args.n, options);
   const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   spdlog::info("N={}: {}, built in {:.3f} s", args.n, engine->describe(), setup);
 
@@ -79,8 +85,8 @@ int run(const PlanArgs& args) {
   planning.ranks = args.ranks;
   planning.sample_seconds = args.sample_seconds;
   planning.confidence = args.confidence;
-  const shell::PlanRecord record{*engine, plan::plan_run(*engine, planning), options.threads, args.ranks, setup,
-                                 program};
+  const shell::PlanRecord record{
+      *engine, plan::plan_run(*engine, planning), options.threads, args.ranks, args.ranks_per_node, setup, program};
   log_bands(record.plan);
   const nlohmann::ordered_json json = plan_json(record);
   print_stdout(args.format == "json" ? json.dump() + '\n' : plan_text(json));
@@ -97,6 +103,11 @@ Registered add_plan_command(CLI::App& app) {
   command->add_option("-t,--threads", args->threads, "Worker threads per process (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
   command->add_option("--ranks", args->ranks, "Processes counting at once: MPI ranks or shards run together")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  command
+      ->add_option("--ranks-per-node", args->ranks_per_node,
+                   "Of the ranks, those on one node: its Slurm --mem is theirs (at most --ranks)")
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
   add_search_options(*command, args->search);

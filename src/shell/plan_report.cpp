@@ -1,5 +1,6 @@
 #include "shell/plan_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/core.h>
@@ -36,7 +37,21 @@ std::string plural(std::int64_t count, const char* word) {
   return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
 }
 
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+
+std::uint64_t mebibytes_up(std::uint64_t bytes) { return (bytes + kMiB - 1) / kMiB; }
+
 }  // namespace
+
+std::string count_memory_option(std::uint64_t counting_bytes) {
+  return fmt::format("{}M", std::max<std::uint64_t>(1, mebibytes_up(counting_bytes)));
+}
+
+std::uint64_t node_memory_bytes(std::uint64_t process_bytes, int ranks_per_node) {
+  const double processes = static_cast<double>(process_bytes) * static_cast<double>(ranks_per_node);
+  const auto node = static_cast<std::uint64_t>(std::ceil(processes * (1 + kNodeMemoryMargin))) + kNodeMemoryExtraBytes;
+  return mebibytes_up(node) * kMiB;
+}
 
 nlohmann::ordered_json plan_json(const PlanRecord& record) {
   const plan::RunPlan& plan = record.plan;
@@ -71,6 +86,12 @@ nlohmann::ordered_json plan_json(const PlanRecord& record) {
   json["memory_bytes"] = record.program_memory_bytes + plan.counting_memory_bytes;
   json["counting_memory_bytes"] = plan.counting_memory_bytes;
   json["program_memory_bytes"] = record.program_memory_bytes;
+  json["count_memory"] = count_memory_option(plan.counting_memory_bytes);
+  json["ranks_per_node"] = record.ranks_per_node;
+  const std::uint64_t node =
+      node_memory_bytes(record.program_memory_bytes + plan.counting_memory_bytes, record.ranks_per_node);
+  json["node_memory_bytes"] = node;
+  json["slurm_mem"] = fmt::format("{}M", node / kMiB);
   json["journal_bytes"] = plan.journal_bytes;
   json["checkpoint_advised"] = wall > kCheckpointAdvisedSeconds;
   json["advised_sample_seconds"] = plan.advised_sample_seconds;
@@ -108,6 +129,11 @@ std::string plan_text(const nlohmann::ordered_json& r) {
                       plural(count("threads"), "thread"), plural(count("ranks"), "rank"), 100 * number("efficiency"));
   text += fmt::format("memory:      {} per process ({} counting, {} the program)\n", bytes_text(number("memory_bytes")),
                       bytes_text(number("counting_memory_bytes")), bytes_text(number("program_memory_bytes")));
+  text += fmt::format("ask for:     count --memory {} per process; Slurm --mem={} a node of {} ({} + 10 % + 64 MiB)\n",
+                      r["count_memory"].get<std::string>(), r["slurm_mem"].get<std::string>(),
+                      plural(count("ranks_per_node"), "rank"),
+                      count("ranks_per_node") == 1 ? std::string("the process")
+                                                   : fmt::format("{} x the process", count("ranks_per_node")));
   text += fmt::format("journal:     {} ({} records)\n", bytes_text(number("journal_bytes")), count("work_units"));
   if (number("advised_sample_seconds") > 0)
     text += fmt::format(

@@ -35,6 +35,14 @@ expect_line slurm.log "^sbatch --parsable --dependency=afterok:1001 --kill-on-in
 merge_name=$(grep -Eo -- "--job-name=nqueens-merge-[0-9]+" slurm.log | head -1)
 merge_name=${merge_name#--job-name=}
 expect_line slurm.log "^squeue --me -h --name=$merge_name -o %i$"
+# The memory, by default from `nqueens plan` once: sbatch's --mem is plan's slurm_mem, each
+# shard's count --memory (exported to the tasks as MEMORY) plan's count_memory.
+plan=$("$binary" plan -n 10 -t 2 --sample-seconds 0.001 --format json)
+plan_mem=$(sed -n 's/.*"slurm_mem":"\([0-9]*M\)".*/\1/p' <<<"$plan")
+plan_memory=$(sed -n 's/.*"count_memory":"\([0-9]*M\)".*/\1/p' <<<"$plan")
+[[ -n "$plan_mem" && -n "$plan_memory" ]] || fail "plan does not say slurm_mem and count_memory: $plan"
+expect_line slurm.log "^sbatch --parsable --array=1-3 --cpus-per-task=2 --mem=$plan_mem .*,MEMORY=$plan_memory "
+expect_line submit.txt "--mem=$plan_mem a task, count --memory $plan_memory"
 expect_line "$script" "^#SBATCH --requeue$"
 expect_line "$script" "^#SBATCH --open-mode=append$"
 
@@ -65,6 +73,22 @@ FAKE_SQUEUE_FAIL=1 N=10 K=3 NQUEENS="$binary" OUT_DIR="$out" bash "$script" >/de
 [[ $status -ne 0 ]] || fail "the script went on after squeue failed"
 if grep -q "^sbatch" slurm.log; then fail "jobs were submitted although squeue failed"; fi
 
+# MEM and MEMORY given: taken as they are. MEMORY alone: --mem is plan's under that budget.
+: >slurm.log
+MEM=5G MEMORY=3G N=10 K=3 CPUS=2 NQUEENS="$binary" OUT_DIR="$work/runs/mem" bash "$script" >/dev/null
+expect_line slurm.log "^sbatch --parsable --array=1-3 --cpus-per-task=2 --mem=5G .*,MEMORY=3G "
+plan=$("$binary" plan -n 10 -t 2 --sample-seconds 0.001 --memory 1M --format json)
+plan_mem=$(sed -n 's/.*"slurm_mem":"\([0-9]*M\)".*/\1/p' <<<"$plan")
+: >slurm.log
+MEMORY=1M N=10 K=3 CPUS=2 NQUEENS="$binary" OUT_DIR="$work/runs/mem" bash "$script" >/dev/null
+expect_line slurm.log "^sbatch --parsable --array=1-3 --cpus-per-task=2 --mem=$plan_mem .*,MEMORY=1M "
+# A plan that fails stops the script before it submits anything.
+: >slurm.log
+status=0
+N=10 K=3 NQUEENS=/bin/false OUT_DIR="$work/runs/mem" bash "$script" >/dev/null 2>&1 || status=$?
+[[ $status -ne 0 ]] || fail "the script went on after plan failed"
+if grep -q "^sbatch" slurm.log; then fail "jobs were submitted although plan failed"; fi
+
 # ---- array tasks: what Slurm sets, a rerun's task count included ---------------------------------
 task() {  # task I [VAR=VALUE...]: array task I of the rerun of job 1001, 2 CPUs, N=10 in 3 shards
   local i=$1
@@ -78,6 +102,10 @@ for i in 3 1 2; do
   task "$i" >>"task-$i.log" 2>&1 || fail "array task $i exited $?: $(cat "task-$i.log")"
 done
 expect_line slurm.log "^srun --ntasks=1 --cpus-per-task=2 $binary count -n 10 -t 2 --shard 2/3 --checkpoint $out/shard-2.journal"
+# The budget the submission exported reaches count.
+: >slurm.log
+task 2 MEMORY=64M >>task-2.log 2>&1 || fail "array task 2 under MEMORY=64M exited $?: $(cat task-2.log)"
+expect_line slurm.log "^srun --ntasks=1 --cpus-per-task=2 $binary count -n 10 -t 2 --memory 64M --shard 2/3 "
 "$binary" merge --verify --format json "$out"/shard-*.json >merged.jsonl || fail "merge exited $?"
 expect_line merged.jsonl '"total":724[,}]'
 

@@ -57,6 +57,10 @@ TEST(PlanCli, JsonIsOneObjectWithEveryField) {
                                            "memory_bytes",
                                            "counting_memory_bytes",
                                            "program_memory_bytes",
+                                           "count_memory",
+                                           "ranks_per_node",
+                                           "node_memory_bytes",
+                                           "slurm_mem",
                                            "journal_bytes",
                                            "checkpoint_advised",
                                            "advised_sample_seconds",
@@ -92,6 +96,42 @@ TEST(PlanCli, TextSaysWhatItEstimatesAndHowLongItSampled) {
   EXPECT_EQ(outcome.err, "") << describe(outcome);
 }
 
+// What to ask for: count's --memory is the counting memory rounded up to a MiB, and a count
+// under it plans the same memory; a node's Slurm --mem is its ranks' memory plus 10 % and 64 MiB.
+TEST(PlanCli, SaysTheMemoryToAskFor) {
+  const harness::Outcome outcome = run({"plan", "-n", "17", "--engine", "join", "-t", "2", "--ranks", "6",
+                                        "--ranks-per-node", "3", "--sample-seconds", "0.2", "--format", "json"});
+  ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
+  const Json plan = Json::parse(outcome.out);
+  constexpr std::uint64_t mib = std::uint64_t{1} << 20;
+  const auto counting = plan["counting_memory_bytes"].get<std::uint64_t>();
+  const std::uint64_t memory_mib = (counting + mib - 1) / mib;
+  EXPECT_EQ(plan["count_memory"], std::to_string(memory_mib) + "M") << describe(outcome);
+  EXPECT_EQ(plan["ranks_per_node"], 3);
+  const double node = 3 * plan["memory_bytes"].get<double>() * 1.1 + 64.0 * mib;
+  const auto node_bytes = plan["node_memory_bytes"].get<std::uint64_t>();
+  EXPECT_EQ(node_bytes % mib, 0u);
+  EXPECT_GE(static_cast<double>(node_bytes), node);
+  EXPECT_LT(static_cast<double>(node_bytes), node + mib + 1);
+  EXPECT_EQ(plan["slurm_mem"], std::to_string(node_bytes / mib) + "M");
+
+  const harness::Outcome under =
+      run({"plan", "-n", "17", "--engine", "join", "-t", "2", "--memory", plan["count_memory"].get<std::string>(),
+           "--sample-seconds", "0.2", "--format", "json"});
+  ASSERT_EQ(under.exit_code, 0) << describe(under);
+  EXPECT_EQ(Json::parse(under.out)["counting_memory_bytes"].get<std::uint64_t>(), counting)
+      << "a count under the --memory plan asks for plans the same memory\n"
+      << describe(under);
+
+  const harness::Outcome text = run({"plan", "-n", "17", "--engine", "join", "-t", "2", "--ranks", "6",
+                                     "--ranks-per-node", "3", "--sample-seconds", "0.2"});
+  ASSERT_EQ(text.exit_code, 0) << describe(text);
+  EXPECT_TRUE(std::regex_search(text.out, std::regex("\nask for: +count --memory [0-9]+M per process; Slurm "
+                                                     "--mem=[0-9]+M a node of 3 ranks \\(3 x the process \\+ 10 % "
+                                                     "\\+ 64 MiB\\)\n")))
+      << describe(text);
+}
+
 TEST(PlanCli, TakesTheEngineAutoTakesForCount) {
   const harness::Outcome outcome = run({"plan", "-n", "18", "--format", "json", "--sample-seconds", "0.2"});
   ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
@@ -117,6 +157,8 @@ TEST(PlanCli, BadInputIsOneLineAndExitTwo) {
       {"plan", "-n", "12", "--sample-seconds", "0"},
       {"plan", "-n", "12", "--confidence", "1"},
       {"plan", "-n", "12", "--format", "csv"},
+      {"plan", "-n", "12", "--ranks-per-node", "0"},
+      {"plan", "-n", "12", "--ranks", "2", "--ranks-per-node", "3"},
   };
   for (const std::vector<std::string>& args : bad) {
     const harness::Outcome outcome = run(args);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/xargs-shards.sh: a small run sharded and merged; a run interrupted by SIGTERM (to the
+# scripts/xargs-shards.sh: a small run sharded and merged, each shard with its share of the memory; a run interrupted by SIGTERM (to the
 # script) or SIGINT (to its process group, as Ctrl-C does) exits 143 or 130, not xargs' 123, leaves
 # no shard running, names the script in its resume hint, and running the script again with the
 # same arguments resumes from the journals and finishes.
@@ -18,6 +18,22 @@ fail() { echo "FAILED: $*" >&2; exit 1; }
 bash "$script" 10 3 2 >small.txt 2>&1 || fail "N=10 in 3 shards exited $?: $(cat small.txt)"
 grep -q 724 small.txt || fail "no total 724: $(cat small.txt)"
 [[ -f shards-n10-k3/shard-3.json ]] || fail "no shard files in shards-n10-k3"
+
+# Each of the P shards gets --memory of half the machine's memory over P (or the control
+# group's limit, where that is less), not count's default half each; an extra --memory wins.
+printf '#!/usr/bin/env bash\necho "$*" >>"%s/args.log"\nexec "%s" "$@"\n' "$work" "$binary" >logged.sh
+chmod +x logged.sh
+kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
+group=$(sed -n 's/^0:://p' /proc/self/cgroup)
+limit=$(cat "/sys/fs/cgroup${group%/}/memory.max" 2>/dev/null || true)
+if [[ "$limit" =~ ^[0-9]+$ ]] && ((limit / 1024 < kib)); then kib=$((limit / 1024)); fi
+NQUEENS="$work/logged.sh" OUT_DIR=shared bash "$script" 9 3 3 >shared.txt 2>&1 || fail "N=9 in 3 shards exited $?"
+[[ $(grep -c -- "count -n 9 -t [0-9]* --memory $((kib / 2 / 3))K --shard" args.log) -eq 3 ]] ||
+  fail "the 3 shards were not each given --memory $((kib / 2 / 3))K: $(cat args.log)"
+: >args.log
+NQUEENS="$work/logged.sh" OUT_DIR=given bash "$script" 9 2 2 --memory 50M >given.txt 2>&1 || fail "--memory 50M exited $?"
+[[ $(grep -c -- "--memory 50M" args.log) -eq 2 && $(grep -Ec -- "--memory [0-9]+K" args.log) -eq 0 ]] ||
+  fail "the extra --memory 50M was not the shards' only one: $(cat args.log)"
 
 # Without $NQUEENS, the nqueens on the PATH, run from a directory outside the checkout.
 mkdir -p bin && ln -s "$binary" bin/nqueens
