@@ -54,7 +54,7 @@ VOLATILE_KEYS = (
     "sampled_units", "sampled_share", "sample_seconds", "setup_seconds", "thread_seconds", "thread_seconds_error",
     "thread_seconds_sampling_error", "journal_thread_seconds", "journal_thread_seconds_error", "largest_unit_seconds",
     "counting_seconds", "efficiency", "wall_seconds", "wall_seconds_error", "memory_bytes", "counting_memory_bytes",
-    "program_memory_bytes", "journal_bytes",
+    "program_memory_bytes", "journal_bytes", "node_memory_bytes", "slurm_mem",
 )
 JSON_VALUE = r'(?:"(?:[^"\\]|\\.)*"|\[[^\]]*\]|\[(?:\{[^}]*\},?)*\]|-?[0-9.eE+-]+|null|true|false)'
 MASKS = [
@@ -69,6 +69,8 @@ MASKS = [
     (re.compile(r"^(U(?: \d+){7}) \S+ [0-9a-f]{8}$", re.M), r"\1 ~ ~"),
     # `nqueens plan`: how many units it sampled.
     (re.compile(r"^(sampled: +)\d+ units", re.M), r"\1~ units"),
+    # `nqueens plan`: the Slurm memory, which holds the program's own resident memory.
+    (re.compile(r"--mem=\d+M"), "--mem=~M"),
     # Which SIMD path this CPU takes.
     (re.compile(r"\b(?:avx512|avx2|scalar)\b"), "~"),
     # Any other decimal fraction (seconds, rates, ratios), with the padding that aligns it.
