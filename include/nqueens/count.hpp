@@ -27,8 +27,8 @@ using EngineSettings = std::map<std::string, std::string, std::less<>>;
 //! does in one line, and the settings it takes. Engines differ in what a work unit is and how
 //! it is counted; everything after that (scheduler, reduction, journal, shards, MPI) is shared.
 struct EngineInfo {
-  std::string name;     //!< what CountOptions::engine takes
-  std::string summary;  //!< what the engine does, in one line
+  std::string name;                   //!< what CountOptions::engine takes
+  std::string summary;                //!< what the engine does, in one line
   std::vector<std::string> settings;  //!< the EngineSettings names it takes
 };
 
