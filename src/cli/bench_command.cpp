@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "nqueens/n_spec.hpp"
 #include "run/registry.hpp"
+#include "shell/cost_notice.hpp"
 #include "shell/count_options.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
@@ -251,6 +252,10 @@ int run(BenchArgs args) {
   std::vector<std::vector<CountOptions>> engines;
   engines.reserve(sizes.size());
   for (int n : sizes) engines.push_back(engines_for(n, args));
+  // A timed run that would take more than an hour is said before any starts (once per repeat:
+  // the warning's cost is one run's, on the fewest threads timed).
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    for (const CountOptions& options : engines[i]) announce_costs({}, {sizes[i]}, options, args.threads.front(), true);
 
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"bench", args.threads.back(), sizes, args.wide});

@@ -93,6 +93,19 @@ TEST_F(CostCli, DaysAreAnnouncedAndTheSetupShowsItsPhases) {
   EXPECT_TRUE(contains(r->err, " elapsed")) << r->err;
 }
 
+// bench says so before it times a run past an hour (the join at N = 22 on one thread is about
+// an hour and a half), as count does, instead of timing it in silence.
+TEST_F(CostCli, BenchAnnouncesALongRunBeforeTimingIt) {
+  harness::Process process = start({"bench", "-n", "22", "-t", "1", "--engines", "join", "--no-baseline"});
+  ASSERT_TRUE(
+      process.wait_for_stderr("N=22: a whole count with the join engine takes about ", std::chrono::seconds(30)));
+  process.signal(SIGTERM);
+  const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(30));
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(contains(r->err, " on 1 thread (")) << r->err;
+  EXPECT_TRUE(contains(r->err, "`nqueens plan -n 22` measures an estimate")) << r->err;
+}
+
 // Under an hour nothing is announced: a small count's stderr stays empty.
 TEST_F(CostCli, ShortCountsSayNothing) {
   harness::Process process = start({"count", "-n", "10"});
