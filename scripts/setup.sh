@@ -10,6 +10,8 @@ packages+=(clang-14 libclang-rt-14-dev clang-tidy-14 clang-format-14)
 packages+=(libopenmpi-dev openmpi-bin)
 # The nqueens(1) man page, made at build time from the program's --help (cmake/cli_docs.cmake).
 packages+=(help2man)
+# The .deb packages' dependencies, read from their binaries by dpkg-shlibdeps (cmake/packaging.cmake).
+packages+=(dpkg-dev)
 # The API reference from the public headers (cmake/api_reference.cmake, the api_reference test).
 packages+=(doxygen)
 # The docs_transcripts test (scripts/docs-transcripts.py: the examples in README.md and docs/usage.md).
