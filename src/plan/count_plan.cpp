@@ -1,6 +1,5 @@
 // The library's plan_count(): the same steps as `nqueens plan` (src/cli/plan_command.cpp), without
 // the report.
-#include <algorithm>
 #include <memory>
 
 #include "engine/memory_budget.hpp"
@@ -11,11 +10,12 @@
 namespace nqueens {
 
 CountPlan plan_count(int n, const CountPlanOptions& options) {
+  // Built for the run's threads, as count builds it (and `nqueens plan`): its memory plan shares
+  // the budget among them, and a budget too small for them is refused as count refuses it.
   CountOptions building = options.count;
   const int threads = resolve_threads(building.threads);
+  building.threads = threads;
   building.memory_bytes = resolve_memory_budget(building.memory_bytes);
-  // Built on this machine's cores at most, as the sample is counted (plan.cpp).
-  building.threads = std::min(threads, hardware_threads());
   const std::unique_ptr<Engine> engine = make_engine(n, building);
 
   plan::PlanOptions planning;
