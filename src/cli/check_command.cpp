@@ -72,16 +72,17 @@ std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& so
   CountOptions options = options_of(header);
   options.threads = base.threads;
   options.memory_bytes = base.memory_bytes;
+  RunRequest request;
   try {
-    choose_engine(header.n, options);
+    request = request_run(header.n, options);  // --threads is in range: only the engine can refuse
   } catch (const std::invalid_argument& why) {
     throw NotSuchFile(source + ": no run of this build has its header: " + why.what());
   }
   std::unique_ptr<Engine> engine;
   try {
-    if (const std::string plan = memory_plan(header.n, options); !plan.empty())
+    if (const std::string plan = memory_plan(request); !plan.empty())
       spdlog::info("{}: N={}: {}", detail::shown_path(source), header.n, plan);
-    engine = make_engine(header.n, options);
+    engine = make_engine(request);
   } catch (const std::invalid_argument& why) {
     throw BudgetRefused(detail::shown_path(source) + ": " + why.what());
   }
