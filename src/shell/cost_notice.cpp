@@ -47,7 +47,7 @@ void announce_costs(const RunSettings& session, std::span<const RunRequest> requ
   for (const RunRequest& request : requests) {
     const int n = request.n;
     const EngineDescription& engine = *request.engine;
-    const std::optional<double> thread_seconds = plan::rough_thread_seconds(engine.name, n);
+    const std::optional<double> thread_seconds = plan::rough_thread_seconds(engine, n);
     if (!thread_seconds) continue;
     const double wall = plan::rough_wall_seconds(*thread_seconds, threads);
     if (wall <= kAnnouncedSeconds) continue;
