@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -255,7 +256,10 @@ int run(BenchArgs args) {
   // A timed run that would take more than an hour is said before any starts (once per repeat:
   // the warning's cost is one run's, on the fewest threads timed).
   for (std::size_t i = 0; i < sizes.size(); ++i)
-    for (const CountOptions& options : engines[i]) announce_costs({}, {sizes[i]}, options, args.threads.front(), true);
+    for (const CountOptions& options : engines[i]) {
+      const RunRequest request = request_run(sizes[i], options);
+      announce_costs({}, std::span(&request, 1), args.threads.front(), true);
+    }
 
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"bench", args.threads.back(), sizes, args.wide});

@@ -66,22 +66,24 @@ struct BudgetRefused : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// The engine of the file's run, built by this build on the threads and within the memory that
-// `base` gives; refuses a run whose units differ here.
-std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& source, const CountOptions& base) {
+// The engine of the file's run, built by this build in `arena` (the threads a recount counts on)
+// and within the memory that `base` gives; refuses a run whose units differ here.
+std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& source, const CountOptions& base,
+                                  RunArena& arena) {
   CountOptions options = options_of(header);
   options.threads = base.threads;
   options.memory_bytes = base.memory_bytes;
+  RunRequest request;
   try {
-    choose_engine(header.n, options);
+    request = request_run(header.n, options);  // --threads is in range: only the engine can refuse
   } catch (const std::invalid_argument& why) {
     throw NotSuchFile(source + ": no run of this build has its header: " + why.what());
   }
   std::unique_ptr<Engine> engine;
   try {
-    if (const std::string plan = memory_plan(header.n, options); !plan.empty())
+    if (const std::string plan = memory_plan(request); !plan.empty())
       spdlog::info("{}: N={}: {}", detail::shown_path(source), header.n, plan);
-    engine = make_engine(header.n, options);
+    engine = make_engine(request, arena);
   } catch (const std::invalid_argument& why) {
     throw BudgetRefused(detail::shown_path(source) + ": " + why.what());
   }
@@ -138,14 +140,15 @@ std::vector<UnitCount> sound_entries(const ShardFile& file, const FileCheck& che
 }
 
 // `runs`: those of the shard files checked together, for a shard file whose header is damaged.
-CheckedFile check_file(const std::string& path, std::span<const RunHeader> runs, const CountOptions& base) {
+CheckedFile check_file(const std::string& path, std::span<const RunHeader> runs, const CountOptions& base,
+                       RunArena& arena) {
   if (looks_like_journal(first_bytes_of(path))) {
     std::size_t zeros = 0;
     const std::string bytes = read_journal(path, &zeros);
     JournalScan scan = scan_journal(bytes, path);
     scan.torn_bytes += zeros;
     // Held to the run this build makes before its units are listed.
-    std::unique_ptr<Engine> engine = engine_of(scan.header, path, base);
+    std::unique_ptr<Engine> engine = engine_of(scan.header, path, base, arena);
     FileCheck check = check_journal(scan, path);
     return {std::move(check), std::move(scan.units), std::move(engine)};
   }
@@ -157,7 +160,7 @@ CheckedFile check_file(const std::string& path, std::span<const RunHeader> runs,
     if (looks_like_shard_file(first_bytes_of(path))) throw;
     throw NotSuchFile(std::string(error.what()) + " (nor a journal)");
   }
-  std::unique_ptr<Engine> engine = engine_of(file.header, path, base);
+  std::unique_ptr<Engine> engine = engine_of(file.header, path, base, arena);
   FileCheck check;
   if (const auto expected = expected_ids(file, *engine)) {
     check = check_shard(file, *expected);
@@ -299,9 +302,12 @@ int check_one(const std::string& path, const CheckArgs& args, const CountOptions
   std::optional<FileCheck> found;
   std::optional<RecountReport> recount;
   try {
-    CheckedFile checked = check_file(path, runs, base);
+    // One arena for the file's run: its engine is built in it and its units recounted in it.
+    RunArena arena(resolve_threads(base.threads));
+    CheckedFile checked = check_file(path, runs, base, arena);
     found = std::move(checked.check);
-    if (args.recount.units > 0) recount = recount_records(std::move(checked.engine), checked.records, args.recount);
+    if (args.recount.units > 0)
+      recount = recount_records(std::move(checked.engine), arena, checked.records, args.recount);
     code = found->whole() && (!recount || recount->all_equal()) ? kOk : kMismatch;
     record = check_json(*found, recount);
   } catch (const JournalCorrupt& damaged) {  // the run header itself, or the file's size

@@ -86,7 +86,7 @@ std::uint64_t fresh_seed() {
   return bits & ((std::uint64_t{1} << 53) - 1);
 }
 
-RecountReport recount_records(std::unique_ptr<Engine> engine, const std::vector<UnitCount>& records,
+RecountReport recount_records(std::unique_ptr<Engine> engine, RunArena& arena, const std::vector<UnitCount>& records,
                               const RecountArgs& args) {
   std::vector<std::size_t> ids;
   ids.reserve(records.size());
@@ -97,7 +97,7 @@ RecountReport recount_records(std::unique_ptr<Engine> engine, const std::vector<
   for (const UnitCount& record : records)
     if (std::binary_search(drawn.begin(), drawn.end(), record.id)) chosen.push_back(record);
   RecountReport report{args.seed, drawn, records.size(), {}};
-  for (Recounted& unit : recount(std::move(engine), chosen, resolve_threads(args.threads)))
+  for (Recounted& unit : recount(std::move(engine), chosen, arena))
     if (!unit.equal()) report.differ.push_back(unit);
   return report;
 }

@@ -44,8 +44,8 @@ struct RecountReport {
 std::uint64_t fresh_seed();
 
 //! Draws `args.units` of `records` (distinct ids) with `args.seed` and recounts them with `engine`
-//! on `args.threads` threads.
-RecountReport recount_records(std::unique_ptr<Engine> engine, const std::vector<UnitCount>& records,
+//! in `arena`, the one it was built in (of `args.threads` threads).
+RecountReport recount_records(std::unique_ptr<Engine> engine, RunArena& arena, const std::vector<UnitCount>& records,
                               const RecountArgs& args);
 
 //! One line without its newline: "5 of 120 units recounted (seed 42): all equal", or, where

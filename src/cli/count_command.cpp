@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/n_spec.hpp"
+#include "run/registry.hpp"
 #include "shell/checkpoint_path.hpp"
 #include "shell/cost_notice.hpp"
 #include "shell/count_options.hpp"
@@ -22,12 +23,11 @@ namespace nqueens::cli {
 
 namespace {
 
-int run_shard(const CountArgs& args, const std::vector<int>& sizes, const CountOptions& options,
+int run_shard(const CountArgs& args, const std::vector<int>& sizes, const RunRequest& request,
               const RunSettings& session) {
   // Before the count: a path that cannot be written fails now.
   ShardOutput output(args.output, output_policy(args, sizes));
-  const int n = sizes.front();
-  output.write(count_run(n, options, session), session.selection.file_shard());
+  output.write(count_run(request, session), session.selection.file_shard());
   return kOk;
 }
 
@@ -38,21 +38,24 @@ int run(const CountArgs& args) {
   check_every_size(sizes, options);
   settle_memory_budget(options, sizes);
   const RunSettings session = run_settings(args, sizes);
-  announce_costs(session, sizes, options, resolve_threads(options.threads), args.force);
+  const std::vector<RunRequest> requests = run_requests(session, sizes, options);  // each N's decisions, once
+  announce_costs(session, requests, resolve_threads(options.threads), args.force);
   catch_interrupts();
-  check_every_run(session, sizes, options);  // every N's memory and journal, before N = sizes.front() is counted
+  check_every_run(session, requests);  // every N's memory and journal, before N = sizes.front() is counted
   // Every N's journal, before the first N is counted: the header of the run count_run will open.
-  check_journal_headers(session, sizes, [&options](int n, const RunSettings& settings) {
-    return make_run_engine(n, options, settings)->header();
+  check_journal_headers(session, sizes, [&requests](int n, const RunSettings&) {
+    return make_engine(request_for(requests, n))->header();
   });
   if (session.checkpoint) create_journal_directory(*session.checkpoint, sizes.size());
-  if (!session.selection.whole()) return run_shard(args, sizes, options, settings_for_size(session, sizes.front(), 1));
+  if (!session.selection.whole())
+    return run_shard(args, sizes, requests.front(), settings_for_size(session, sizes.front(), 1));
 
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"count", resolve_threads(args.threads), sizes, args.wide});
   bool mismatch = false;
-  for (int n : sizes) {
-    const RunOutcome counted = count_run(n, options, settings_for_size(session, n, sizes.size()));
+  for (const RunRequest& request : requests) {
+    const int n = request.n;
+    const RunOutcome counted = count_run(request, settings_for_size(session, n, sizes.size()));
     const CountResult& result = counted.result;
     spdlog::info("N={}: {} work units ({} engine), {} threads, {:.3f} s; {}", n, result.work_units, result.engine,
                  result.threads, result.seconds, unit_time_text(result, counted.unit_time_here));

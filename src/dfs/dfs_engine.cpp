@@ -95,6 +95,11 @@ std::string cpu_path() { return detail::breadth_path(); }
 
 std::unique_ptr<Engine> make_dfs_engine(WorkPlan plan) { return std::make_unique<DfsEngine>(std::move(plan)); }
 
+// `bench -n N -t 1` medians at N = 12 to 18 (docs/data/bench-122f8c8.csv): about 7.2 times
+// more each N.
+constexpr RoughCost kDfsRoughCosts[] = {{12, 5.95e-4}, {13, 2.62e-3}, {14, 0.0139}, {15, 0.0766},
+                                        {16, 0.521},   {17, 3.49},    {18, 25.1}};
+
 const EngineDescription& dfs_engine_description() {
   static const EngineDescription description{
       .name = "dfs",
@@ -109,6 +114,7 @@ const EngineDescription& dfs_engine_description() {
       .cpu_path_key = "dfs_kernel",
       .cpu_path = cpu_path,
       .settings = kDfsSettingNames,
+      .rough_costs = kDfsRoughCosts,
   };
   return description;
 }

@@ -20,6 +20,13 @@
 
 namespace nqueens {
 
+//! A whole run's thread time at one N, measured: what the cost notice (plan/rough_cost.hpp)
+//! says before anything is built.
+struct RoughCost {
+  int n;
+  double thread_seconds;
+};
+
 struct EngineDescription {
   std::string_view name;     //!< as --engine, run headers and results spell it
   std::string_view summary;  //!< one line for --help and `version`
@@ -57,6 +64,9 @@ struct EngineDescription {
   std::string_view path_seen_by = "this CPU";
   //! The CountOptions::settings it takes, by name; refusal() refuses any other.
   std::span<const std::string_view> settings = {};
+  //! Thread-seconds of whole runs at measured N, ascending (at least two for an estimate); empty
+  //! for an engine whose speed depends on what it runs on (a device), which is then not announced.
+  std::span<const RoughCost> rough_costs = {};
 };
 
 //! The name --engine takes for "the fastest engine for this N".

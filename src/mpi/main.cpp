@@ -78,6 +78,8 @@ struct Job {
   std::vector<int> sizes;
   CountOptions options;
   RunSettings session;
+  //! Rank 0's request of each N's run (run_requests, made by check_runs), which every rank follows.
+  std::vector<RunRequest> requests;
 };
 
 // Rank 0 claims the shard file's place before anything is counted (see ShardOutput), and every
@@ -153,18 +155,18 @@ void agree_on_memory_budget(const World& world, Job& job) {
 // its journal (held by no other process; with several N, its header against the run), and every
 // rank learns the verdict: a run that cannot be done ends every rank alike, bad input with exit
 // 2 and one line from rank 0, rather than an abort of the job half-way through the N.
-void check_runs(const World& world, const Job& job) {
+void check_runs(const World& world, Job& job) {
   int code = kOk;
   std::string message;
   if (world.root()) {
     try {
-      announce_costs(job.session, job.sizes, job.options, world.size() * resolve_threads(job.options.threads),
-                     job.args.force);
-      // The engine every rank builds (mpi_count.cpp): make_engine of the options rank 0 opens
-      // N's run with (run_options: `auto` resumes a journal with the engine it was started with).
-      check_every_run(job.session, job.sizes, job.options, false);
-      check_journal_headers(job.session, job.sizes, [&job](int n, const RunSettings& settings) {
-        return make_run_engine(n, job.options, settings)->header();
+      // The engine every rank builds (mpi_count.cpp): the one rank 0 requests for N's run
+      // (run_request: `auto` resumes a journal with the engine it was started with).
+      job.requests = run_requests(job.session, job.sizes, job.options);
+      announce_costs(job.session, job.requests, world.size() * resolve_threads(job.options.threads), job.args.force);
+      check_every_run(job.session, job.requests, false);
+      check_journal_headers(job.session, job.sizes, [&job](int n, const RunSettings&) {
+        return make_engine(request_for(job.requests, n))->header();
       });
     } catch (const std::invalid_argument& refused) {
       code = kUsage;
@@ -182,7 +184,7 @@ void check_runs(const World& world, const Job& job) {
 // After each N every rank learns whether rank 0 could print it: once stdout's reader has gone
 // (`| head`), every rank ends quietly, as `nqueens count` does, instead of counting on; once
 // rank 0 could not write, every rank ends with its failure.
-int run_count(const World& world, const Job& job) {
+int run_count(const World& world, Job& job) {
   check_runs(world, job);
   const std::unique_ptr<ShardOutput> output = claim_output(world, job);
   // Rank 0 alone writes journals; a directory it cannot create ends the job (exit 3).
@@ -195,7 +197,8 @@ int run_count(const World& world, const Job& job) {
   int code = kOk;
   for (const int n : job.sizes) {
     const std::optional<RunOutcome> counted =
-        mpi::count_distributed(world, n, job.options, settings_for_size(job.session, n, job.sizes.size()));
+        mpi::count_distributed(world, n, job.options, settings_for_size(job.session, n, job.sizes.size()),
+                               world.root() ? &request_for(job.requests, n) : nullptr);
     int after = static_cast<int>(AfterPrint::go_on);
     if (counted) {
       const CountResult& result = counted->result;

@@ -346,10 +346,11 @@ std::size_t feed(const World& world, const Engine& engine, Dispenser& dispenser,
 }
 
 // What every rank runs once the list is known.
-void run_rank(const World& world, const Engine& engine, const std::vector<std::uint64_t>& todo, Role& role, int threads,
-              std::chrono::microseconds latency) {
+void run_rank(const World& world, const Engine& engine, const std::vector<std::uint64_t>& todo, Role& role,
+              RunArena& run_arena, std::chrono::microseconds latency) {
+  const int threads = run_arena.threads();
   Dispenser dispenser(world, todo.size());
-  RankArena arena(engine, threads);
+  RankArena arena(engine, run_arena);
   std::size_t counted = 0;
   // Caught here, while the arena still exists: unwinding it would wait for the units running
   // (minutes at large N), and a rank that fails must end the job at once.
@@ -379,22 +380,22 @@ void check_same_plan(const World& world, const Engine& engine) {
                     fingerprint_hex(mine), fingerprint_hex(root)));
 }
 
-// The options every rank builds N's engine with: those rank 0 opens the run with (run_options:
-// `auto` resumes a journal with the engine it was started with). Rank 0 alone reads the journal
-// (the other ranks' nodes may not see its file system) and every rank takes the engine it
-// names, so that no two ranks build different engines.
-CountOptions agreed_options(const World& world, int n, CountOptions options, const shell::RunSettings& settings) {
+// The request every rank builds N's engine with: rank 0's (run_request: `auto` resumes a journal
+// with the engine it was started with). Rank 0 alone reads the journal (the other ranks' nodes
+// may not see its file system) and every rank takes the engine it names, so that no two ranks
+// build different engines.
+RunRequest agreed_request(const World& world, int n, CountOptions options, const RunRequest* decided) {
   const std::span<const EngineDescription* const> engines = registered_engines();
-  int chosen = -1;  // the registry's index of the engine, or -1: the options as given
+  int chosen = -1;  // the registry's index of the journal's engine, or -1: the options as given
   if (world.root()) {
-    const CountOptions resumed = shell::run_options(n, options, settings);
-    for (std::size_t i = 0; resumed.engine != options.engine && i < engines.size(); ++i)
-      if (engines[i]->name == resumed.engine) chosen = static_cast<int>(i);
-    shell::log_resumed_engine(n, options, resumed, settings);
+    if (decided == nullptr) throw std::logic_error("rank 0 counts N=" + std::to_string(n) + " without a request");
+    for (std::size_t i = 0; decided->engine_from_journal && i < engines.size(); ++i)
+      if (engines[i] == decided->engine) chosen = static_cast<int>(i);
   }
   broadcast(world, chosen);
+  if (world.root()) return *decided;
   if (chosen >= 0) options.engine = engines[static_cast<std::size_t>(chosen)]->name;
-  return options;
+  return request_run(n, options);
 }
 
 // Rank 0 opens the run (the units asked for, the journal), and every rank learns whether that
@@ -422,7 +423,7 @@ std::unique_ptr<Run> open_agreed(const World& world, std::unique_ptr<Engine>& en
   return run;
 }
 
-shell::RunOutcome count_as_root(const World& world, Run& run, int threads, const shell::RunSettings& settings,
+shell::RunOutcome count_as_root(const World& world, Run& run, RunArena& arena, const shell::RunSettings& settings,
                                 Clock::time_point start) {
   // The ids still to count, costliest first: the list every rank draws positions in.
   std::vector<std::uint64_t> todo(run.todo().begin(), run.todo().end());
@@ -432,18 +433,18 @@ shell::RunOutcome count_as_root(const World& world, Run& run, int threads, const
     if (settings.progress.enabled)
       progress = std::make_unique<shell::Progress>(run.engine(), run.todo(), run.done(), settings.progress);
     Collector collector(world, run, progress.get(), settings.run_start);
-    run_rank(world, run.engine(), todo, collector, threads, emulated_latency());
+    run_rank(world, run.engine(), todo, collector, arena, emulated_latency());
   }
-  return shell::outcome_of(run, settings, threads, start);
+  return shell::outcome_of(run, settings, arena.threads(), start);
 }
 
-void count_as_worker(const World& world, const Engine& engine, int threads) {
+void count_as_worker(const World& world, const Engine& engine, RunArena& arena) {
   std::vector<std::uint64_t> todo;
   broadcast(world, todo);
   if (todo.empty()) return;
   const std::chrono::microseconds latency = emulated_latency();
   Courier courier(world, latency);
-  run_rank(world, engine, todo, courier, threads, latency);
+  run_rank(world, engine, todo, courier, arena, latency);
 }
 
 }  // namespace
@@ -461,20 +462,23 @@ std::chrono::microseconds emulated_latency() {
 }
 
 std::optional<shell::RunOutcome> count_distributed(const World& world, int n, const CountOptions& options,
-                                                   const shell::RunSettings& session) {
+                                                   const shell::RunSettings& session, const RunRequest* decided) {
   const Clock::time_point start = Clock::now();
-  const int threads = resolve_threads(options.threads);
-  const CountOptions resumed = agreed_options(world, n, options, session);
-  if (const std::string memory = memory_plan(n, resumed); !memory.empty() && world.root())
+  const RunRequest request = agreed_request(world, n, options, decided);
+  if (world.root()) shell::log_resumed_engine(request, session);
+  if (const std::string memory = memory_plan(request); !memory.empty() && world.root())
     spdlog::info("N={}: {}", n, memory);
-  std::unique_ptr<Engine> engine = make_engine(n, resumed);
+  // The rank's main thread stays out of the count (rank_arena.hpp): it builds the engine in the
+  // arena as `nqueens count` does, and then only hands units in.
+  RunArena arena(request.threads, RunArena::Caller::stays_apart);
+  std::unique_ptr<Engine> engine = make_engine(request, arena);
   check_same_plan(world, *engine);
   const std::unique_ptr<Run> run = open_agreed(world, engine, session);
   if (!world.root()) {
-    count_as_worker(world, *engine, threads);
+    count_as_worker(world, *engine, arena);
     return std::nullopt;
   }
-  return count_as_root(world, *run, threads, session, start);
+  return count_as_root(world, *run, arena, session, start);
 }
 
 }  // namespace nqueens::mpi

@@ -14,17 +14,17 @@
 namespace nqueens::mpi {
 
 //! Counts one N on every rank of `world`. Collective: every rank calls it with the same
-//! arguments. Rank 0 returns what `count_run` would return for the same options (the
-//! totals over the units asked for, with `threads` the threads of one rank); the other ranks
-//! return nothing. Throws AgreedExit on every rank when rank 0 cannot open the journal. On
-//! SIGINT or SIGTERM every rank stops drawing, rank 0 saves what finished and each process
-//! ends with 128 + the signal number. Any other failure ends the job through abort_job.
-//! NQUEENS_MPI_LATENCY_US, for tests and benchmarks only: an emulated network latency that
-//! every draw from the dispenser and every batch sent to rank 0 first sleeps (0 when unset).
-//! Throws std::invalid_argument for anything but a whole number of microseconds up to 1 s.
+//! arguments, and rank 0 also with `decided`, its request of N's run (shell::run_request: the
+//! journal's engine), which every rank follows; the other ranks pass nullptr. Rank 0 returns what `count_run` would
+//! return for the same options (the totals over the units asked for, with `threads` the threads of one rank); the other
+//! ranks return nothing. Throws AgreedExit on every rank when rank 0 cannot open the journal. On SIGINT or SIGTERM
+//! every rank stops drawing, rank 0 saves what finished and each process ends with 128 + the signal number. Any other
+//! failure ends the job through abort_job. NQUEENS_MPI_LATENCY_US, for tests and benchmarks only: an emulated network
+//! latency that every draw from the dispenser and every batch sent to rank 0 first sleeps (0 when unset). Throws
+//! std::invalid_argument for anything but a whole number of microseconds up to 1 s.
 std::chrono::microseconds emulated_latency();
 
 std::optional<shell::RunOutcome> count_distributed(const World& world, int n, const CountOptions& options,
-                                                   const shell::RunSettings& session);
+                                                   const shell::RunSettings& session, const RunRequest* decided);
 
 }  // namespace nqueens::mpi

@@ -8,12 +8,10 @@
 
 namespace nqueens::mpi {
 
-// The arena reserves no slot for the main thread (second argument 0): all `threads` slots go
-// to TBB workers. TBB keeps one thread fewer than the allowed parallelism as workers, counting
-// the main thread as the last one, so the allowance is threads + 1; the main thread only sleeps
-// and polls, and takes no core from them.
-RankArena::RankArena(const Engine& engine, int threads)
-    : engine_(engine), threads_(threads), counters_(engine), workers_(threads + 1), arena_(threads, 0) {}
+// The run's arena reserves no slot for the main thread (RunArena::Caller::stays_apart): all its
+// slots go to TBB workers; the main thread only sleeps and polls, and takes no core from them.
+RankArena::RankArena(const Engine& engine, RunArena& arena)
+    : engine_(engine), threads_(arena.threads()), counters_(engine), arena_(arena) {}
 
 RankArena::~RankArena() {
   stop();
@@ -31,7 +29,7 @@ void RankArena::submit(std::span<const std::size_t> ids, double cost) {
     start = runners_ < threads_;
     if (start) ++runners_;
   }
-  if (start) arena_.enqueue([this] { run(); });
+  if (start) arena_.arena().enqueue([this] { run(); });
 }
 
 // ---- runs on a TBB worker ------------------------------------------------------------------

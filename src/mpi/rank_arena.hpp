@@ -1,7 +1,7 @@
 #pragma once
-// One rank's cores: a oneTBB arena whose threads count the units the rank's main thread hands
-// them. The main thread never joins the arena, so it stays free for MPI (which only it may
-// call, MPI_THREAD_FUNNELED) and tops the arena up while every worker is deep in a unit: the
+// One rank's cores: the run's arena (run/run_arena.hpp, made with Caller::stays_apart), whose
+// threads count the units the rank's main thread hands them. The main thread never joins the arena, so it stays free
+// for MPI (which only it may call, MPI_THREAD_FUNNELED) and tops the arena up while every worker is deep in a unit: the
 // arena never drains between draws the way it would if each draw were a blocking run_units.
 #include <chrono>
 #include <condition_variable>
@@ -13,17 +13,16 @@
 #include <span>
 #include <vector>
 
-#include <oneapi/tbb/task_arena.h>
-
 #include "engine/engine.hpp"
-#include "engine/thread_allowance.hpp"
 #include "nqueens/unit_record.hpp"
+#include "run/run_arena.hpp"
 
 namespace nqueens::mpi {
 
 class RankArena {
  public:
-  RankArena(const Engine& engine, int threads);
+  //! Counts on `arena`, the run's (made with RunArena::Caller::stays_apart), which must outlive it.
+  RankArena(const Engine& engine, RunArena& arena);
   //! Drops the units not started and waits for those running. A failing rank aborts the job
   //! before this runs, so a long unit never delays the abort.
   ~RankArena();
@@ -63,9 +62,8 @@ class RankArena {
 
   const Engine& engine_;
   int threads_;
-  CounterPool counters_;             //!< each worker's own kernel state
-  detail::ThreadAllowance workers_;  //!< lets TBB start `threads` workers besides the main thread
-  tbb::task_arena arena_;
+  CounterPool counters_;  //!< each worker's own kernel state
+  RunArena& arena_;
   mutable std::mutex lock_;  //!< taken once per batch, never inside the search
   std::condition_variable changed_;
   std::deque<Queued> queue_;         //!< guarded by lock_: submitted, not started

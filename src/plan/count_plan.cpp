@@ -2,7 +2,6 @@
 // the report.
 #include <memory>
 
-#include "engine/memory_budget.hpp"
 #include "nqueens/plan.hpp"
 #include "plan/plan.hpp"
 #include "run/registry.hpp"
@@ -12,11 +11,9 @@ namespace nqueens {
 CountPlan plan_count(int n, const CountPlanOptions& options) {
   // Built for the run's threads, as count builds it (and `nqueens plan`): its memory plan shares
   // the budget among them, and a budget too small for them is refused as count refuses it.
-  CountOptions building = options.count;
-  const int threads = resolve_threads(building.threads);
-  building.threads = threads;
-  building.memory_bytes = resolve_memory_budget(building.memory_bytes);
-  const std::unique_ptr<Engine> engine = make_engine(n, building);
+  const RunRequest request = request_run(n, options.count);
+  const int threads = request.threads;
+  const std::unique_ptr<Engine> engine = make_engine(request);
 
   plan::PlanOptions planning;
   planning.threads = threads;

@@ -13,6 +13,8 @@
 #include "engine/setup_stop.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"
+#include "run/run_arena.hpp"
+#include "run/run_request.hpp"
 
 namespace nqueens {
 
@@ -65,16 +67,18 @@ UnitObserver progress_observer(const Run& run, const CountOptions& options) {
 }  // namespace
 
 CountResult count(int n, const CountOptions& options) {
-  const int threads = resolve_threads(options.threads);
+  const RunRequest request = request_run(n, options);
+  const int threads = request.threads;
   const auto start = std::chrono::steady_clock::now();
   std::optional<JournalRequest> journal;
   if (!options.checkpoint.empty()) journal = JournalRequest{options.checkpoint};
+  RunArena arena(threads);
   std::optional<detail::SetupScope> setup(std::in_place, options.stop, nullptr);
-  Run run(make_engine(n, options), Selection::whole_run(), journal);
+  Run run(make_engine(request, arena), Selection::whole_run(), journal);
   setup.reset();
   UnitObserver observer = options.on_unit_done;
   if (options.on_progress) observer = progress_observer(run, options);
-  run.execute(threads, observer, options.stop);
+  run.execute(arena, observer, options.stop);
   if (!run.complete())
     throw Cancelled("the count of N=" + std::to_string(n) + " was stopped before all " +
                     std::to_string(run.wanted().size()) + " work units were counted");

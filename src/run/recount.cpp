@@ -54,6 +54,11 @@ std::vector<std::size_t> draw_ids(std::span<const std::size_t> ids, std::size_t 
 }
 
 std::vector<Recounted> recount(std::unique_ptr<Engine> engine, std::span<const UnitCount> records, int threads) {
+  RunArena arena(threads);
+  return recount(std::move(engine), records, arena);
+}
+
+std::vector<Recounted> recount(std::unique_ptr<Engine> engine, std::span<const UnitCount> records, RunArena& arena) {
   std::vector<Recounted> results;
   results.reserve(records.size());
   for (const UnitCount& record : records) results.push_back({record, {}});
@@ -64,7 +69,7 @@ std::vector<Recounted> recount(std::unique_ptr<Engine> engine, std::span<const U
   ids.reserve(results.size());
   for (const Recounted& result : results) ids.push_back(result.recorded.id);
   Run run(std::move(engine), Selection::units(format_id_ranges(ids)));
-  run.execute(threads);
+  run.execute(arena);
   const std::vector<UnitCount> counted = run.units();
   for (std::size_t i = 0; i < results.size(); ++i) results[i].recounted = counted[i].tally;
   return results;

@@ -12,6 +12,7 @@
 
 #include "engine/engine.hpp"
 #include "nqueens/unit_record.hpp"
+#include "run/run_arena.hpp"
 
 namespace nqueens {
 
@@ -27,9 +28,11 @@ struct Recounted {
   bool equal() const { return recorded.tally == recounted; }
 };
 
-//! Counts the units of `records` again with `engine`, which makes the run they belong to, on
-//! `threads` threads. One result per record, ascending by id; the ids must be distinct units of
-//! the run (std::invalid_argument otherwise).
+//! Counts the units of `records` again with `engine`, which makes the run they belong to, in the
+//! arena it was built in. One result per record, ascending by id; the ids must be distinct units
+//! of the run (std::invalid_argument otherwise).
+std::vector<Recounted> recount(std::unique_ptr<Engine> engine, std::span<const UnitCount> records, RunArena& arena);
+//! recount() in an arena of its own of `threads` threads, for an engine built apart (tests).
 std::vector<Recounted> recount(std::unique_ptr<Engine> engine, std::span<const UnitCount> records, int threads);
 
 }  // namespace nqueens

@@ -3,10 +3,6 @@
 #include <array>
 #include <stdexcept>
 
-#include <oneapi/tbb/task_arena.h>
-
-#include "engine/thread_allowance.hpp"
-
 namespace nqueens {
 
 // Each made in its engine's folder (src/<engine>/<engine>_engine.cpp).
@@ -44,17 +40,19 @@ const EngineDescription& choose_engine(int n, const CountOptions& options) {
   return *engine;
 }
 
-std::unique_ptr<Engine> make_engine(int n, const CountOptions& options) {
-  const EngineDescription& engine = choose_engine(n, options);
-  const int threads = resolve_threads(options.threads);
-  const detail::ThreadAllowance allowance(threads);
-  tbb::task_arena arena(threads);
-  return arena.execute([&] { return engine.make(n, options); });
+std::unique_ptr<Engine> make_engine(const RunRequest& request, RunArena& arena) {
+  return arena.execute([&] { return request.engine->make(request.n, request.options); });
 }
 
-std::string memory_plan(int n, const CountOptions& options) {
-  const EngineDescription& engine = choose_engine(n, options);
-  return engine.memory_plan ? engine.memory_plan(n, options) : "";
+std::unique_ptr<Engine> make_engine(const RunRequest& request) {
+  RunArena arena(request.threads);
+  return make_engine(request, arena);
+}
+
+std::unique_ptr<Engine> make_engine(int n, const CountOptions& options) { return make_engine(request_run(n, options)); }
+
+std::string memory_plan(const RunRequest& request) {
+  return request.engine->memory_plan ? request.engine->memory_plan(request.n, request.options) : "";
 }
 
 CountOptions options_of(const RunHeader& header) {

@@ -10,6 +10,8 @@
 #include "engine/catalogue.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/run_header.hpp"
+#include "run/run_arena.hpp"
+#include "run/run_request.hpp"
 
 namespace nqueens {
 
@@ -18,13 +20,20 @@ namespace nqueens {
 //! unknown name or an engine that cannot count n with these options.
 const EngineDescription& choose_engine(int n, const CountOptions& options);
 
-//! choose_engine, then its units, built on `options.threads` threads (the join's tables and unit
-//! list are parallel loops, so that --threads 1 means one thread from the first table on).
+//! The request's engine with its units, built in the run's arena (the join's tables and unit list
+//! are parallel loops, so that --threads 1 means one thread from the first table on), which then
+//! counts them.
+std::unique_ptr<Engine> make_engine(const RunRequest& request, RunArena& arena);
+
+//! make_engine in an arena of its own, for an engine that is only read (its header, its unit
+//! count) or counted apart from the arena it was built in (tests, a recount).
+std::unique_ptr<Engine> make_engine(const RunRequest& request);
+//! make_engine of request_run(n, options), in an arena of its own.
 std::unique_ptr<Engine> make_engine(int n, const CountOptions& options);
 
-//! The chosen engine's memory_plan for n ("" when it has none): log it before make_engine.
-//! Throws std::invalid_argument as choose_engine does, and when the budget is too small.
-std::string memory_plan(int n, const CountOptions& options);
+//! The request's memory_plan ("" when its engine has none): log it before make_engine. Throws
+//! std::invalid_argument when the budget is too small.
+std::string memory_plan(const RunRequest& request);
 
 //! The options that make the run of `header` again: its engine, symmetry and split depth.
 CountOptions options_of(const RunHeader& header);

@@ -72,8 +72,14 @@ void Run::enter(const UnitCount& unit) {
 
 void Run::execute(int threads, const UnitObserver& observer, const std::atomic<bool>* stop) {
   if (todo_.empty()) return;
+  RunArena arena(threads);
+  execute(arena, observer, stop);
+}
+
+void Run::execute(RunArena& arena, const UnitObserver& observer, const std::atomic<bool>* stop) {
+  if (todo_.empty()) return;
   reduced_ += run_timed_units(
-      *engine_, threads,
+      *engine_, arena,
       [this, &observer](const UnitCount& unit) {
         enter(unit);
         if (observer) observer(unit.id, unit.tally);

@@ -1,8 +1,9 @@
 #pragma once
 // One N counted from start to finish, whoever drives it (count(), the program's `count`, MPI's
 // rank 0). A Run owns the engine's units that a selection names, opens and resumes the
-// checkpoint journal, computes the to-do list once, counts it on a oneTBB arena (schedule.hpp),
-// and builds the result. Drivers add only what is theirs: signals, progress, output, the network.
+// checkpoint journal, computes the to-do list once, counts it on the run's oneTBB arena (the one
+// its engine was built in: run_arena.hpp, schedule.hpp), and builds the result. Drivers add only what is theirs:
+// signals, progress, output, the network.
 //
 // Two records of the same counts, kept apart on purpose: the totals come from the reduction
 // (each worker's own counters, summed once at the end of execute(), plus what a journal replayed
@@ -22,6 +23,7 @@
 #include "nqueens/count.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/unit_record.hpp"
+#include "run/run_arena.hpp"
 #include "run/selection.hpp"
 
 namespace nqueens {
@@ -53,8 +55,10 @@ class Run {
   std::size_t done_before() const { return wanted_.size() - todo_.size(); }  //!< replayed from the journal
   std::vector<std::size_t> done() const;                                     //!< wanted and counted, ascending
 
-  //! Counts the to-do list on `threads` threads, recording each unit before `observer` sees it.
+  //! Counts the to-do list on the run's arena, recording each unit before `observer` sees it.
   //! With `stop`, as run_timed_units: no unit starts once it is set.
+  void execute(RunArena& arena, const UnitObserver& observer = {}, const std::atomic<bool>* stop = nullptr);
+  //! execute() on an arena of its own of `threads` threads: for an engine built apart (tests).
   void execute(int threads, const UnitObserver& observer = {}, const std::atomic<bool>* stop = nullptr);
 
   //! A unit counted elsewhere (another MPI rank): into the ledger, the journal and the totals.

@@ -15,9 +15,7 @@
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/partitioner.h>
-#include <oneapi/tbb/task_arena.h>
 
-#include "engine/thread_allowance.hpp"
 #include "engine/tsan_handoff.hpp"
 
 namespace nqueens {
@@ -101,21 +99,18 @@ Totals run_units(const Engine& engine, int threads, const UnitObserver& observer
                  const std::atomic<bool>* stop) {
   TimedUnitObserver timed;
   if (observer) timed = [&observer](const UnitCount& unit) { observer(unit.id, unit.tally); };
-  return run_timed_units(engine, threads, timed, run_order(engine, ids), stop);
+  const std::vector<std::size_t> order = run_order(engine, ids);
+  RunArena arena(threads);
+  return run_timed_units(engine, arena, timed, order, stop);
 }
 
-Totals run_timed_units(const Engine& engine, int threads, const TimedUnitObserver& observer,
+Totals run_timed_units(const Engine& engine, RunArena& arena, const TimedUnitObserver& observer,
                        std::span<const std::size_t> order, const std::atomic<bool>* stop) {
-  if (threads < 1) throw std::invalid_argument("thread count must be at least 1, got " + std::to_string(threads));
-
-  const detail::ThreadAllowance allowance(threads);
-
   tbb::enumerable_thread_specific<PaddedTotals> per_thread;
   CounterPool counters(engine);
   const Batches batches{order, engine.batch_starts(order)};
   // For ThreadSanitizer only: the setup above is seen by every task, every task by the reduction.
   detail::hand_over(&started);
-  tbb::task_arena arena(threads);
   arena.execute([&] {
     // Grain 1 with the simple partitioner: each batch (most often one unit) is its own task.
     // Units cost milliseconds to minutes, so task overhead is nil, and the finest grain lets idle

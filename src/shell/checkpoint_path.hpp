@@ -28,7 +28,7 @@ void create_journal_directory(const std::filesystem::path& checkpoint, std::size
 std::filesystem::path journal_path(const std::filesystem::path& checkpoint, int n, std::size_t sizes);
 
 //! The header of N's run under these settings (N's own journal in settings.checkpoint): what the
-//! driver will open the run with (make_run_engine, in both drivers).
+//! driver will open the run with (make_engine of its run_request, in both drivers).
 using RunHeaderOf = std::function<RunHeader(int n, const RunSettings& settings)>;
 
 //! With several sizes, every journal already in the directory is checked against its N's run

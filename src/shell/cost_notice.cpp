@@ -6,10 +6,8 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
-#include "checkpoint_path.hpp"
 #include "engine/memory_budget.hpp"
 #include "plan/rough_cost.hpp"
-#include "run/registry.hpp"
 
 namespace nqueens::shell {
 
@@ -23,9 +21,9 @@ std::string threads_text(int threads) { return fmt::format("{} thread{}", thread
 
 // What the run holds: an engine with a memory plan fills up to the budget, which its plan, logged
 // before anything is allocated, details; the others hold little.
-std::string memory_text(const EngineDescription& engine, const CountOptions& options) {
-  if (!engine.memory_plan) return "little memory";
-  return "memory up to the budget of " + format_bytes(resolve_memory_budget(options.memory_bytes));
+std::string memory_text(const RunRequest& request) {
+  if (!request.engine->memory_plan) return "little memory";
+  return "memory up to the budget of " + format_bytes(request.memory_bytes);
 }
 
 // "N=25: a whole count with the join engine takes about 82 days on 2 threads (164 days of thread time)".
@@ -45,12 +43,11 @@ std::string rough_duration_text(double seconds) {
   return fmt::format("{:.1e} years", seconds / kYear);
 }
 
-void announce_costs(const RunSettings& session, const std::vector<int>& sizes, const CountOptions& options, int threads,
-                    bool force) {
-  for (const int n : sizes) {
-    const CountOptions opened = run_options(n, options, settings_for_size(session, n, sizes.size()));
-    const EngineDescription& engine = choose_engine(n, opened);
-    const std::optional<double> thread_seconds = plan::rough_thread_seconds(engine.name, n);
+void announce_costs(const RunSettings& session, std::span<const RunRequest> requests, int threads, bool force) {
+  for (const RunRequest& request : requests) {
+    const int n = request.n;
+    const EngineDescription& engine = *request.engine;
+    const std::optional<double> thread_seconds = plan::rough_thread_seconds(engine, n);
     if (!thread_seconds) continue;
     const double wall = plan::rough_wall_seconds(*thread_seconds, threads);
     if (wall <= kAnnouncedSeconds) continue;
@@ -63,7 +60,7 @@ void announce_costs(const RunSettings& session, const std::vector<int>& sizes, c
     spdlog::warn(
         "{} and {} (measured on a 2-core x86-64 machine, a rough guide); `nqueens plan -n {}` measures an "
         "estimate on this one",
-        cost, memory_text(engine, opened), n);
+        cost, memory_text(request), n);
   }
 }
 

@@ -3,10 +3,10 @@
 // (plan/rough_cost.hpp) on the threads given. A run past an hour is announced on the log; a
 // command with a run past a year is refused whole, unless --force, before any setup (which
 // takes minutes at the largest N) and before anything is counted.
+#include <span>
 #include <string>
-#include <vector>
 
-#include "nqueens/count.hpp"
+#include "run/run_request.hpp"
 #include "supervisor.hpp"
 
 namespace nqueens::shell {
@@ -18,12 +18,11 @@ inline constexpr double kRefusedSeconds = 365.25 * 24 * 3600;
 //! "3.2 hours", "41 days", "17 years", "2.1e+05 years": a rough time in the unit that reads best.
 std::string rough_duration_text(double seconds);
 
-//! Announces (spdlog warn) each N of `sizes` whose whole run with `options` (the engine
-//! run_options opens it with) should take more than kAnnouncedSeconds on `threads` threads in all,
+//! Announces (spdlog warn) each request's N whose whole run (with the engine run_request chose
+//! for it) should take more than kAnnouncedSeconds on `threads` threads in all,
 //! and throws std::invalid_argument naming the first N past kRefusedSeconds unless `force`. A
 //! part of a run (--shard, --units) is announced but never refused: its share of the cost is
 //! known only once the engine is built. Engines without measurements are passed over.
-void announce_costs(const RunSettings& session, const std::vector<int>& sizes, const CountOptions& options, int threads,
-                    bool force);
+void announce_costs(const RunSettings& session, std::span<const RunRequest> requests, int threads, bool force);
 
 }  // namespace nqueens::shell

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -27,7 +28,6 @@
 #include "nqueens/journal.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "run/registry.hpp"
-#include "run/resume_engine.hpp"
 #include "signals.hpp"
 #include "text/echo.hpp"
 
@@ -66,7 +66,7 @@ class JoinOnExit {
 // free to act on a signal while every worker is deep inside a long unit.
 class Supervisor {
  public:
-  Supervisor(Run& run, int threads, Clock::time_point start) : run_(run), threads_(threads), start_(start) {}
+  Supervisor(Run& run, RunArena& arena, Clock::time_point start) : run_(run), arena_(arena), start_(start) {}
 
   void run(const ProgressOptions& options) {
     std::unique_ptr<Progress> progress;
@@ -88,7 +88,7 @@ class Supervisor {
  private:
   void work(const UnitObserver& observer) {
     try {
-      run_.execute(threads_, observer, &stop_);
+      run_.execute(arena_, observer, &stop_);
     } catch (...) {
       error_ = std::current_exception();
     }
@@ -128,7 +128,7 @@ class Supervisor {
   }
 
   Run& run_;
-  int threads_;
+  RunArena& arena_;
   Clock::time_point start_;  //!< the whole run's start, for the interrupt message
   std::atomic<bool> stop_{false};
   std::mutex lock_;
@@ -230,18 +230,28 @@ void log_journal(const Journal& journal, const RunHeader& header, bool repair) {
 
 }  // namespace
 
-CountOptions run_options(int n, const CountOptions& options, const RunSettings& settings) {
-  return settings.checkpoint ? resume_options(n, options, *settings.checkpoint) : options;
+RunRequest run_request(int n, const CountOptions& options, const RunSettings& settings) {
+  return request_run(n, options, settings.checkpoint);
 }
 
-void log_resumed_engine(int n, const CountOptions& options, const CountOptions& resumed, const RunSettings& settings) {
-  if (resumed.engine != options.engine && resumed.engine != choose_engine(n, options).name)
+std::vector<RunRequest> run_requests(const RunSettings& session, const std::vector<int>& sizes,
+                                     const CountOptions& options) {
+  std::vector<RunRequest> requests;
+  requests.reserve(sizes.size());
+  for (const int n : sizes) requests.push_back(run_request(n, options, settings_for_size(session, n, sizes.size())));
+  return requests;
+}
+
+const RunRequest& request_for(std::span<const RunRequest> requests, int n) {
+  for (const RunRequest& request : requests)
+    if (request.n == n) return request;
+  throw std::logic_error("no run was requested for N=" + std::to_string(n));
+}
+
+void log_resumed_engine(const RunRequest& request, const RunSettings& settings) {
+  if (request.engine_unlike_auto)
     spdlog::info("{}: resuming with the {} engine the journal was started with", settings.checkpoint->string(),
-                 resumed.engine);
-}
-
-std::unique_ptr<Engine> make_run_engine(int n, const CountOptions& options, const RunSettings& settings) {
-  return make_engine(n, run_options(n, options, settings));
+                 request.engine->name);
 }
 
 namespace {
@@ -260,13 +270,12 @@ void check_journal_free(const std::filesystem::path& journal) {
 
 }  // namespace
 
-void check_every_run(const RunSettings& session, const std::vector<int>& sizes, const CountOptions& options,
-                     bool watched) {
-  for (const int n : sizes) {
-    const RunSettings settings = settings_for_size(session, n, sizes.size());
-    const auto plan = [&] { return memory_plan(n, run_options(n, options, settings)); };
+void check_every_run(const RunSettings& session, std::span<const RunRequest> requests, bool watched) {
+  for (const RunRequest& request : requests) {
+    const RunSettings settings = settings_for_size(session, request.n, requests.size());
+    const auto plan = [&] { return memory_plan(request); };
     if (watched)
-      SetupWatch(n, settings).run(plan);
+      SetupWatch(request.n, settings).run(plan);
     else
       plan();
     if (settings.checkpoint) check_journal_free(*settings.checkpoint);
@@ -282,11 +291,10 @@ std::string journal_mismatch_advice(const std::filesystem::path& journal, std::s
   return " (" + resume + "to start a new run, give another --checkpoint file)";
 }
 
-std::unique_ptr<Run> open_run(int n, const CountOptions& options, const RunSettings& settings) {
-  const CountOptions resumed = run_options(n, options, settings);
-  log_resumed_engine(n, options, resumed, settings);
-  if (const std::string memory = memory_plan(n, resumed); !memory.empty()) spdlog::info("N={}: {}", n, memory);
-  return open_run(make_engine(n, resumed), settings);
+std::unique_ptr<Run> open_run(const RunRequest& request, RunArena& arena, const RunSettings& settings) {
+  log_resumed_engine(request, settings);
+  if (const std::string memory = memory_plan(request); !memory.empty()) spdlog::info("N={}: {}", request.n, memory);
+  return open_run(make_engine(request, arena), settings);
 }
 
 std::unique_ptr<Run> open_run(std::unique_ptr<Engine> engine, const RunSettings& settings) {
@@ -334,12 +342,13 @@ RunOutcome outcome_of(const Run& run, const RunSettings& settings, int threads, 
           !run.todo().empty()};
 }
 
-RunOutcome count_run(int n, const CountOptions& options, const RunSettings& settings) {
+RunOutcome count_run(const RunRequest& request, const RunSettings& settings) {
   const Clock::time_point start = Clock::now();
-  const int threads = resolve_threads(options.threads);
-  const std::unique_ptr<Run> run = SetupWatch(n, settings).run([&] { return open_run(n, options, settings); });
-  if (!run->complete()) Supervisor(*run, threads, settings.run_start).run(settings.progress);
-  return outcome_of(*run, settings, threads, start);
+  RunArena arena(request.threads);
+  const std::unique_ptr<Run> run =
+      SetupWatch(request.n, settings).run([&] { return open_run(request, arena, settings); });
+  if (!run->complete()) Supervisor(*run, arena, settings.run_start).run(settings.progress);
+  return outcome_of(*run, settings, request.threads, start);
 }
 
 }  // namespace nqueens::shell

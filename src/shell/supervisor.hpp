@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,8 @@
 #include "nqueens/unit_record.hpp"
 #include "progress.hpp"
 #include "run/run.hpp"
+#include "run/run_arena.hpp"
+#include "run/run_request.hpp"
 #include "run/selection.hpp"
 
 namespace nqueens::shell {
@@ -47,38 +50,41 @@ struct RunOutcome {
   bool counted_here = true;
 };
 
-//! The options N's run opens with under these settings: with a journal, resume_options
-//! (run/resume_engine.hpp: for `auto`, the engine the journal was started with where it can
-//! count N, so that running the same command again resumes); else the options as given. Both
-//! drivers open their runs with these (nqueens-mpi: rank 0 reads the journal, every rank follows).
-CountOptions run_options(int n, const CountOptions& options, const RunSettings& settings);
+//! The request of N's run under these settings: with a journal, for `auto`, the engine the
+//! journal was started with where it can count N (run/resume_engine.hpp), so that running the
+//! same command again resumes. Both drivers open their runs with it (nqueens-mpi: rank 0 reads
+//! the journal, every rank follows). Throws std::invalid_argument as request_run does.
+RunRequest run_request(int n, const CountOptions& options, const RunSettings& settings);
 
-//! Logs that `resumed` (run_options of `options`) resumes the journal with another engine than
-//! `auto` would choose for N; nothing otherwise.
-void log_resumed_engine(int n, const CountOptions& options, const CountOptions& resumed, const RunSettings& settings);
+//! run_request of each N of `sizes`, in their order: each N's decisions, made once.
+std::vector<RunRequest> run_requests(const RunSettings& session, const std::vector<int>& sizes,
+                                     const CountOptions& options);
 
-//! The engine N's run counts with under these settings: make_engine of run_options. Throws what
-//! make_engine throws.
-std::unique_ptr<Engine> make_run_engine(int n, const CountOptions& options, const RunSettings& settings);
+//! The request of board size `n` among `requests` (run_requests). Throws std::logic_error if none.
+const RunRequest& request_for(std::span<const RunRequest> requests, int n);
+
+//! Logs that `request` resumes the journal with another engine than `auto` would choose for N;
+//! nothing otherwise.
+void log_resumed_engine(const RunRequest& request, const RunSettings& settings);
 
 //! Everything about each N's run that can be checked before the first N is counted, so that a
 //! command is refused whole, not after hours of counting: the engine's memory plan under the
 //! budget (std::invalid_argument, as open_run would throw it) and a journal that another process
-//! holds or is writing (detail::FileInUse), each under the options N's run opens with
-//! (run_options). `watched`: each plan is made as count_run's setup is, stopped by an interrupt
-//! that ends the process at once (catch_interrupts() first): at N = 26 it takes half a minute.
-void check_every_run(const RunSettings& session, const std::vector<int>& sizes, const CountOptions& options,
-                     bool watched = true);
+//! holds or is writing (detail::FileInUse), for each request (run_requests, whose settings are
+//! those of `session` for its N). `watched`: each plan is made as count_run's setup is, stopped
+//! by an interrupt that ends the process at once (catch_interrupts() first): at N = 26 it takes
+//! half a minute.
+void check_every_run(const RunSettings& session, std::span<const RunRequest> requests, bool watched = true);
 
 //! What a refusal of `journal`, the journal of another run than one of `engine`, ends with:
 //! " (to resume it, give --engine dfs; to start a new run, give another --checkpoint file)".
 std::string journal_mismatch_advice(const std::filesystem::path& journal, std::string_view engine);
 
-//! The Run of one N: the engine, the selected units and the checkpoint journal (created,
-//! resumed or repaired), with a log line for what the journal held and what the engine built.
-//! Throws what make_engine and Run's constructor throw; a journal of another run tells the
-//! user how to start a new one.
-std::unique_ptr<Run> open_run(int n, const CountOptions& options, const RunSettings& settings);
+//! The Run of one N: the engine, built in the run's arena, the selected units and the
+//! checkpoint journal (created, resumed or repaired), with a log line for what the journal held
+//! and what the engine built. Throws what make_engine and Run's constructor throw; a journal of
+//! another run tells the user how to start a new one.
+std::unique_ptr<Run> open_run(const RunRequest& request, RunArena& arena, const RunSettings& settings);
 //! The same over an engine already made (an MPI rank checks its unit list with the others first).
 std::unique_ptr<Run> open_run(std::unique_ptr<Engine> engine, const RunSettings& settings);
 
@@ -93,6 +99,6 @@ RunOutcome outcome_of(const Run& run, const RunSettings& settings, int threads,
 //! Counts one N. On SIGINT or SIGTERM (see signals.hpp) it stops handing out units, waits up
 //! to a second for the ones running, makes the journal durable, says how to resume and ends
 //! the process with 128 + the signal number; it does not return then.
-RunOutcome count_run(int n, const CountOptions& options, const RunSettings& settings);
+RunOutcome count_run(const RunRequest& request, const RunSettings& settings);
 
 }  // namespace nqueens::shell

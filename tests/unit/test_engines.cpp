@@ -163,7 +163,7 @@ TEST(EngineChoice, AnExplicitJoinThatCannotRunIsBadInputWithTheReason) {
   for (int n : {1, 2, 3, 27}) {
     try {
       (void)nqueens::choose_engine(n, join).name;
-      (void)nqueens::memory_plan(n, small_budget);
+      (void)nqueens::memory_plan(nqueens::request_run(n, small_budget));
       ADD_FAILURE() << "n=" << n << " was accepted";
     } catch (const std::invalid_argument& error) {
       EXPECT_NE(std::string(error.what()).find("the join engine cannot count N=" + std::to_string(n)),

@@ -236,7 +236,8 @@ TEST(GpuEngine, ItsBatchesOnTwoThreadsGiveTheOeisTotals) {
     const std::vector<std::size_t> order =
         tiled->execution_order({tiled->costliest_first().begin(), tiled->costliest_first().end()});
     EXPECT_FALSE(tiled->batch_starts(order).empty()) << "a matcher elsewhere takes units in batches";
-    const Totals totals = run_timed_units(*tiled, 2, {}, order);
+    nqueens::RunArena arena(2);
+    const Totals totals = run_timed_units(*tiled, arena, {}, order);
     ASSERT_TRUE(oeis_total(n).has_value());
     EXPECT_EQ(totals.total, *oeis_total(n));
   }

@@ -1,61 +1,109 @@
-// The rough cost a count announces before it starts (plan/rough_cost.hpp): its measured points,
-// geometric between them, and growing past the last.
+// The rough cost a count announces before it starts (plan/rough_cost.hpp): each engine's measured
+// points, geometric between them, and growing past the last. Every registered engine is checked
+// by its own measurements (EngineDescription::rough_costs), so a new engine is covered as it is.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 #include <optional>
+#include <string>
 
+#include "engine/catalogue.hpp"
+#include "nqueens/count.hpp"
 #include "plan/rough_cost.hpp"
+#include "run/registry.hpp"
 
 namespace {
 
+using nqueens::EngineDescription;
+using nqueens::RoughCost;
 using nqueens::plan::rough_thread_seconds;
 using nqueens::plan::rough_wall_seconds;
 
-double seconds(const char* engine, int n) {
+double seconds(const EngineDescription& engine, int n) {
   const std::optional<double> cost = rough_thread_seconds(engine, n);
-  EXPECT_TRUE(cost) << engine << " N=" << n;
+  EXPECT_TRUE(cost) << engine.name << " N=" << n;
   return cost.value_or(0);
 }
 
-// docs/performance.md: the DFS engine at N = 18 on one thread, the join's count of N = 22 (CPU
-// time) and its plan of N = 24.
+// The engines with an estimate: at least two measured sizes.
+template <typename Check>
+void for_each_measured_engine(Check check) {
+  int measured = 0;
+  for (const EngineDescription* engine : nqueens::registered_engines()) {
+    if (engine->rough_costs.size() < 2) continue;
+    SCOPED_TRACE(std::string(engine->name));
+    ++measured;
+    check(*engine);
+  }
+  EXPECT_GT(measured, 0) << "no registered engine has measurements";
+}
+
 TEST(RoughCost, GivesTheMeasuredSecondsAtMeasuredSizes) {
-  EXPECT_DOUBLE_EQ(seconds("dfs", 18), 25.1);
-  EXPECT_DOUBLE_EQ(seconds("join", 22), 5742.4);
-  EXPECT_DOUBLE_EQ(seconds("join", 24), 1.05e6);
+  for_each_measured_engine([](const EngineDescription& engine) {
+    for (const RoughCost& point : engine.rough_costs) EXPECT_DOUBLE_EQ(seconds(engine, point.n), point.thread_seconds);
+  });
 }
 
 TEST(RoughCost, LiesGeometricallyBetweenMeasuredSizes) {
-  EXPECT_NEAR(seconds("join", 23), std::sqrt(5742.4 * 1.05e6), 1e-6 * seconds("join", 23));
+  int gaps = 0;
+  for_each_measured_engine([&gaps](const EngineDescription& engine) {
+    for (std::size_t i = 1; i < engine.rough_costs.size(); ++i) {
+      const RoughCost& low = engine.rough_costs[i - 1];
+      const RoughCost& high = engine.rough_costs[i];
+      if (high.n - low.n != 2) continue;
+      ++gaps;
+      const double middle = seconds(engine, low.n + 1);
+      EXPECT_NEAR(middle, std::sqrt(low.thread_seconds * high.thread_seconds), 1e-9 * middle) << "N=" << low.n + 1;
+    }
+  });
+  EXPECT_GT(gaps, 0) << "no engine leaves a size between two measured ones";
 }
 
 TEST(RoughCost, GrowsPastTheLastMeasuredSizeByItsLastGrowth) {
-  const double growth = std::sqrt(1.05e6 / 5742.4);
-  EXPECT_NEAR(seconds("join", 25) / seconds("join", 24), growth, 1e-9 * growth);
-  EXPECT_NEAR(seconds("join", 30) / seconds("join", 29), growth, 1e-9 * growth);
-  EXPECT_NEAR(seconds("dfs", 19) / seconds("dfs", 18), 25.1 / 3.49, 1e-9);
+  for_each_measured_engine([](const EngineDescription& engine) {
+    const RoughCost& last = engine.rough_costs.back();
+    const RoughCost& before = engine.rough_costs[engine.rough_costs.size() - 2];
+    const double growth = std::pow(last.thread_seconds / before.thread_seconds, 1.0 / (last.n - before.n));
+    EXPECT_NEAR(seconds(engine, last.n + 1) / seconds(engine, last.n), growth, 1e-9 * growth);
+    EXPECT_NEAR(seconds(engine, 32) / seconds(engine, 31), growth, 1e-9 * growth);
+  });
 }
 
 TEST(RoughCost, NeverFallsAsNGrows) {
-  for (const char* engine : {"dfs", "join"})
-    for (int n = 2; n <= 32; ++n) EXPECT_LE(seconds(engine, n - 1), seconds(engine, n)) << engine << " N=" << n;
+  for_each_measured_engine([](const EngineDescription& engine) {
+    for (int n = 2; n <= 32; ++n) EXPECT_LE(seconds(engine, n - 1), seconds(engine, n)) << "N=" << n;
+  });
 }
 
-// What the limits of `count` rest on: N = 22 passes an hour on one thread, N = 30 a year on a
-// thousand, and N = 27 on two threads is decades.
+// What the limits of `count` rest on, with the engine `auto` counts each N with: N = 22 passes
+// an hour on one thread, N = 30 a year on a thousand, and N = 27 on two threads is decades.
 TEST(RoughCost, PlacesTheSizesUsersAskAbout) {
   constexpr double kHour = 3600, kYear = 365.25 * 24 * kHour;
-  EXPECT_GT(rough_wall_seconds(seconds("join", 22), 1), kHour);
-  EXPECT_LT(rough_wall_seconds(seconds("join", 22), 2), kHour);
-  EXPECT_GT(rough_wall_seconds(seconds("join", 30), 1000), kYear);
-  EXPECT_GT(rough_wall_seconds(seconds("join", 27), 2), 10 * kYear);
-  EXPECT_LT(rough_wall_seconds(seconds("join", 25), 2), kYear);
+  const auto automatic = [](int n) -> double {
+    nqueens::CountOptions options;
+    options.engine = std::string(nqueens::kAutomaticEngine);
+    const EngineDescription& engine = nqueens::choose_engine(n, options);
+    if (engine.rough_costs.size() < 2) {
+      std::cout << "NOTE: the engine auto takes for N=" << n << " here (" << engine.name << ") has no measurements\n";
+      return -1;
+    }
+    return seconds(engine, n);
+  };
+  if (automatic(22) < 0 || automatic(25) < 0 || automatic(27) < 0 || automatic(30) < 0)
+    GTEST_SKIP() << "auto takes an engine without measurements here";
+  EXPECT_GT(rough_wall_seconds(automatic(22), 1), kHour);
+  EXPECT_LT(rough_wall_seconds(automatic(22), 2), kHour);
+  EXPECT_GT(rough_wall_seconds(automatic(30), 1000), kYear);
+  EXPECT_GT(rough_wall_seconds(automatic(27), 2), 10 * kYear);
+  EXPECT_LT(rough_wall_seconds(automatic(25), 2), kYear);
 }
 
 TEST(RoughCost, EnginesWithoutMeasurementsHaveNone) {
-  EXPECT_FALSE(rough_thread_seconds("gpu", 20));
-  EXPECT_FALSE(rough_thread_seconds("reference", 10));
+  for (const EngineDescription* engine : nqueens::registered_engines())
+    if (engine->rough_costs.size() < 2) {
+      EXPECT_FALSE(rough_thread_seconds(*engine, 20)) << engine->name;
+    }
   EXPECT_DOUBLE_EQ(rough_wall_seconds(100, 0), 100) << "no threads is taken as one";
 }
 

@@ -1,0 +1,34 @@
+#include "run/run_request.hpp"
+
+#include <string>
+
+#include "engine/memory_budget.hpp"
+#include "run/registry.hpp"
+#include "run/resume_engine.hpp"
+
+namespace nqueens {
+
+RunRequest request_run(int n, const CountOptions& options) {
+  RunRequest request;
+  request.n = n;
+  request.threads = resolve_threads(options.threads);
+  request.engine = &choose_engine(n, options);
+  request.memory_bytes = resolve_memory_budget(options.memory_bytes);
+  request.options = options;
+  request.options.engine = std::string(request.engine->name);
+  request.options.threads = request.threads;
+  request.options.memory_bytes = request.memory_bytes;
+  return request;
+}
+
+RunRequest request_run(int n, const CountOptions& options, const std::optional<std::filesystem::path>& journal) {
+  if (!journal) return request_run(n, options);
+  const CountOptions resumed = resume_options(n, options, *journal);
+  RunRequest request = request_run(n, resumed);
+  request.engine_from_journal = resumed.engine != options.engine;
+  // A second choice only where a journal overruled `auto`, to say so when it differs.
+  request.engine_unlike_auto = request.engine_from_journal && request.engine != &choose_engine(n, options);
+  return request;
+}
+
+}  // namespace nqueens
