@@ -51,23 +51,35 @@ SlotSizes sampled_slot_sizes(const KeyParts& keys, const SlotBits& split) {
   return sizes;
 }
 
+// For every slot, the queries of the groups it is compatible with (those sharing none of its
+// bits, the subsets of its complement): sums over subsets, c 2^c additions rather than 4^c.
+SlotSizes compatible_queries(const SlotSizes& groups, std::size_t slots) {
+  SlotSizes subset_sums = groups;
+  for (std::size_t bit = 1; bit < slots; bit <<= 1)
+    for (std::size_t pattern = 0; pattern < slots; ++pattern)
+      if ((pattern & bit) != 0) subset_sums[pattern] += subset_sums[pattern ^ bit];
+  SlotSizes meeting{};
+  for (std::size_t slot = 0; slot < slots; ++slot) meeting[slot] = subset_sums[~slot & (slots - 1)];
+  return meeting;
+}
+
 // The bit-sliced cost of a split on the first `count` bits (0: no split), from the slot sizes on
-// all of them: each slot's blocks answer the queries of every group the slot is compatible with.
-double split_ns(const SlotSizes& stored, const SlotSizes& queries, int count, std::size_t lanes) {
+// all `widest` of them: each slot's blocks answer the queries of every group the slot is
+// compatible with.
+double split_ns(const SlotSizes& stored, const SlotSizes& queries, int count, int widest, std::size_t lanes) {
   const std::size_t slots = std::size_t{1} << count;
   SlotSizes stored_in{};
   SlotSizes queries_in{};
-  for (std::size_t pattern = 0; pattern < kMaxSlots; ++pattern) {
+  for (std::size_t pattern = 0; pattern < (std::size_t{1} << widest); ++pattern) {
     stored_in[pattern & (slots - 1)] += stored[pattern];
     queries_in[pattern & (slots - 1)] += queries[pattern];
   }
+  const SlotSizes meeting = compatible_queries(queries_in, slots);
   double ns = 0;
   for (std::size_t slot = 0; slot < slots; ++slot) {
-    double meeting = 0;
-    for (std::size_t group = 0; group < slots; ++group)
-      if ((group & slot) == 0) meeting += queries_in[group];
     const auto keys = static_cast<std::size_t>(std::ceil(stored_in[slot]));
-    if (keys > 0 && meeting > 0) ns += bit_sliced_ns(blocks_of(keys, lanes), static_cast<std::size_t>(meeting));
+    if (keys > 0 && meeting[slot] > 0)
+      ns += bit_sliced_ns(blocks_of(keys, lanes), static_cast<std::size_t>(meeting[slot]));
   }
   return ns;
 }
@@ -84,9 +96,9 @@ struct Slots {
     const std::size_t slots = std::size_t{1} << split.count;
     // Each key's slot worked out once; four histograms, so that runs of keys of one slot do not
     // wait on each other's increments.
-    std::vector<std::uint8_t> slot_of(unsorted.size());
+    std::vector<std::uint16_t> slot_of(unsorted.size());
     for (std::size_t i = 0; i < unsorted.size(); ++i)
-      slot_of[i] = static_cast<std::uint8_t>(split.slot_of(unsorted[i]));
+      slot_of[i] = static_cast<std::uint16_t>(split.slot_of(unsorted[i]));
     std::array<std::array<std::size_t, kMaxSlots>, 4> counts{};
     for (std::size_t i = 0; i < slot_of.size(); ++i) ++counts[i % 4][slot_of[i]];
     for (std::size_t slot = 0; slot < slots; ++slot)
@@ -109,11 +121,20 @@ struct PartSlots {
   KeyParts slot(std::size_t index) const { return {first.slot(index), second.slot(index)}; }
 };
 
+// Calls `visit` with every group a slot is compatible with: the subsets of its complement.
+template <typename Visit>
+void for_compatible_groups(std::size_t slot, std::size_t slots, Visit visit) {
+  const std::size_t complement = ~slot & (slots - 1);
+  for (std::size_t group = complement;; group = (group - 1) & complement) {
+    visit(group);
+    if (group == 0) break;
+  }
+}
+
 // The queries of every group a slot is compatible with.
 std::size_t meeting_queries(const PartSlots& groups, std::size_t slot, std::size_t slots) {
   std::size_t meeting = 0;
-  for (std::size_t group = 0; group < slots; ++group)
-    if ((group & slot) == 0) meeting += size_of(groups.slot(group));
+  for_compatible_groups(slot, slots, [&](std::size_t group) { meeting += size_of(groups.slot(group)); });
   return meeting;
 }
 
@@ -145,9 +166,9 @@ SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key
   const SlotSizes stored_sizes = sampled_slot_sizes(stored, widest);
   const SlotSizes query_sizes = sampled_slot_sizes(queries, widest);
   int best = 0;
-  double best_ns = split_ns(stored_sizes, query_sizes, 0, lanes);
+  double best_ns = split_ns(stored_sizes, query_sizes, 0, widest.count, lanes);
   for (int count = 1; count <= widest.count; ++count) {
-    const double ns = split_ns(stored_sizes, query_sizes, count, lanes);
+    const double ns = split_ns(stored_sizes, query_sizes, count, widest.count, lanes);
     if (ns < best_ns) {
       best = count;
       best_ns = ns;
@@ -176,15 +197,14 @@ std::uint64_t count_in_slots(DisjointCounter& counter, const KeyParts& stored, c
     const KeyParts loaded = stored_slots.slot(slot);
     if (size_of(loaded) == 0 || meeting_queries(query_groups, slot, slots) == 0) continue;
     counter.load_in_layout(loaded);
-    for (std::size_t group = 0; group < slots; ++group) {
-      if ((group & slot) != 0) continue;
+    for_compatible_groups(slot, slots, [&](std::size_t group) {
       for (std::size_t part = 0; part < 2; ++part) {
         const Slots& groups = part == 0 ? query_groups.first : query_groups.second;
         const std::size_t first = groups.starts[group], count = groups.starts[group + 1] - first;
         const std::array<std::uint64_t, 2> counts = counter.count_prepared(prepared[part], first, count);
         pairs += weights[0][part] * counts[0] + weights[1][part] * counts[1];
       }
-    }
+    });
   }
   return pairs;
 }
