@@ -331,8 +331,9 @@ TEST_P(DisjointCountTest, WeightedPartsCountEachPairOfPartsByItsWeight) {
 }
 
 // Splits deeper than 5 bits, as the largest sides take them (N = 22 and up): on ten bits set in
-// half the keys, every split width against the double loop; and the weighted count of large
-// sides whose ten dense bits (set in 80 % of the keys) make the cost model pick such a split.
+// half the keys, every split width against the double loop; and the weighted count of sides
+// large enough for a deep split (kMinKeysToSplitDeep), whose ten dense bits (set in 80 % of the
+// keys) make the cost model pick one.
 TEST_P(DisjointCountTest, DeepSlotSplitsStayExact) {
   std::mt19937_64 rng(26);
   DisjointCounter counter(GetParam());
@@ -347,7 +348,7 @@ TEST_P(DisjointCountTest, DeepSlotSplitsStayExact) {
 
   const nqueens::join::PartWeights weights = {{{1, 3}, {5, 2}}};
   std::array<std::vector<std::uint64_t>, 4> keys;
-  const std::array<std::size_t, 4> sizes = {30000, 9000, 26000, 8000};
+  const std::array<std::size_t, 4> sizes = {50000, 16000, 52000, 14000};
   for (std::size_t i = 0; i < 4; ++i) keys[i] = keys_with_dense_bits(rng, sizes[i], key_bits, 0.08, dense, 0.8);
   std::vector<std::uint64_t> a = keys[0], b = keys[2];
   a.insert(a.end(), keys[1].begin(), keys[1].end());
