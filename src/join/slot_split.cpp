@@ -125,10 +125,11 @@ struct PartSlots {
 // Calls `visit` with every group a slot is compatible with: the subsets of its complement.
 template <typename Visit>
 void for_compatible_groups(std::size_t slot, std::size_t slots, Visit visit) {
+  // In ascending order, as the groups lie in the prepared queries.
   const std::size_t complement = ~slot & (slots - 1);
-  for (std::size_t group = complement;; group = (group - 1) & complement) {
+  for (std::size_t group = 0;; group = (group - complement) & complement) {
     visit(group);
-    if (group == 0) break;
+    if (group == complement) break;
   }
 }
 
