@@ -142,8 +142,9 @@ std::uint64_t count_disjoint_pairs(DisjointCounter& counter, std::span<const std
 std::uint64_t count_weighted_disjoint_pairs(DisjointCounter& counter, KeyParts a, KeyParts b,
                                             const PartWeights& weights, int key_bits);
 
-//! Most key bits a slot split may use (2^5 = 32 slots).
-constexpr int kMaxSlotBits = 5;
+//! Most key bits a slot split may use (2^10 = 1024 slots). The cost model picks the width per
+//! pair of sides: about 4 bits on N = 20's, 9 on the largest of N = 22 (join_bench --warm).
+constexpr int kMaxSlotBits = 10;
 
 //! As count_disjoint_pairs() with `stored` loaded, but split first into 2^slot_bits slots on
 //! the key bits most often set in both sides (slot_bits in 0..kMaxSlotBits, 0: no split), so

@@ -17,7 +17,6 @@ std::uint64_t low_bits(int count) { return count >= 64 ? ~std::uint64_t{0} : (st
 
 // Bit frequencies and slot sizes are estimated on about this many keys of each side.
 constexpr std::size_t kSampleKeys = 1024;
-constexpr std::size_t kMaxSlots = std::size_t{1} << kMaxSlotBits;
 
 // Every step-th key of both parts, one step for the whole side: the parts are sampled in
 // proportion to their sizes.
@@ -37,11 +36,13 @@ std::array<std::uint64_t, 64> sampled_bit_counts(const KeyParts& keys, std::uint
   return counts;
 }
 
-using SlotSizes = std::array<double, kMaxSlots>;
+// Per slot of the widest split weighed: 2^widest entries, not 2^kMaxSlotBits, so that weighing a split
+// of a few bits does not clear and walk a thousand.
+using SlotSizes = std::vector<double>;
 
 // Keys per slot on all of `split`'s bits, estimated from a sample.
 SlotSizes sampled_slot_sizes(const KeyParts& keys, const SlotBits& split) {
-  SlotSizes sizes{};
+  SlotSizes sizes(std::size_t{1} << split.count);
   std::size_t sampled = 0;
   sample(keys, [&](std::uint64_t key) {
     ++sizes[split.slot_of(key)];
@@ -51,23 +52,35 @@ SlotSizes sampled_slot_sizes(const KeyParts& keys, const SlotBits& split) {
   return sizes;
 }
 
+// For every slot, the queries of the groups it is compatible with (those sharing none of its
+// bits, the subsets of its complement): sums over subsets, c 2^c additions rather than 4^c.
+SlotSizes compatible_queries(const SlotSizes& groups, std::size_t slots) {
+  SlotSizes subset_sums = groups;
+  for (std::size_t bit = 1; bit < slots; bit <<= 1)
+    for (std::size_t pattern = 0; pattern < slots; ++pattern)
+      if ((pattern & bit) != 0) subset_sums[pattern] += subset_sums[pattern ^ bit];
+  SlotSizes meeting(slots);
+  for (std::size_t slot = 0; slot < slots; ++slot) meeting[slot] = subset_sums[~slot & (slots - 1)];
+  return meeting;
+}
+
 // The bit-sliced cost of a split on the first `count` bits (0: no split), from the slot sizes on
-// all of them: each slot's blocks answer the queries of every group the slot is compatible with.
+// all of the widest split's bits: each slot's blocks answer the queries of every group the slot is
+// compatible with.
 double split_ns(const SlotSizes& stored, const SlotSizes& queries, int count, std::size_t lanes) {
   const std::size_t slots = std::size_t{1} << count;
-  SlotSizes stored_in{};
-  SlotSizes queries_in{};
-  for (std::size_t pattern = 0; pattern < kMaxSlots; ++pattern) {
+  SlotSizes stored_in(slots);
+  SlotSizes queries_in(slots);
+  for (std::size_t pattern = 0; pattern < stored.size(); ++pattern) {
     stored_in[pattern & (slots - 1)] += stored[pattern];
     queries_in[pattern & (slots - 1)] += queries[pattern];
   }
+  const SlotSizes meeting = compatible_queries(queries_in, slots);
   double ns = 0;
   for (std::size_t slot = 0; slot < slots; ++slot) {
-    double meeting = 0;
-    for (std::size_t group = 0; group < slots; ++group)
-      if ((group & slot) == 0) meeting += queries_in[group];
     const auto keys = static_cast<std::size_t>(std::ceil(stored_in[slot]));
-    if (keys > 0 && meeting > 0) ns += bit_sliced_ns(blocks_of(keys, lanes), static_cast<std::size_t>(meeting));
+    if (keys > 0 && meeting[slot] > 0)
+      ns += bit_sliced_ns(blocks_of(keys, lanes), static_cast<std::size_t>(meeting[slot]));
   }
   return ns;
 }
@@ -77,22 +90,22 @@ double split_ns(const SlotSizes& stored, const SlotSizes& queries, int count, st
 // s begins, starts[2^count] the end.
 struct Slots {
   std::vector<std::uint64_t> keys;
-  std::array<std::size_t, kMaxSlots + 1> starts{};
+  std::vector<std::size_t> starts;  // 2^count + 1: a split of a few bits clears and walks no more
 
   Slots(std::span<const std::uint64_t> unsorted, const SlotBits& split, std::uint64_t key_mask)
-      : keys(unsorted.size()) {
+      : keys(unsorted.size()), starts((std::size_t{1} << split.count) + 1) {
     const std::size_t slots = std::size_t{1} << split.count;
     // Each key's slot worked out once; four histograms, so that runs of keys of one slot do not
     // wait on each other's increments.
-    std::vector<std::uint8_t> slot_of(unsorted.size());
+    std::vector<std::uint16_t> slot_of(unsorted.size());
     for (std::size_t i = 0; i < unsorted.size(); ++i)
-      slot_of[i] = static_cast<std::uint8_t>(split.slot_of(unsorted[i]));
-    std::array<std::array<std::size_t, kMaxSlots>, 4> counts{};
-    for (std::size_t i = 0; i < slot_of.size(); ++i) ++counts[i % 4][slot_of[i]];
+      slot_of[i] = static_cast<std::uint16_t>(split.slot_of(unsorted[i]));
+    std::vector<std::size_t> counts(4 * slots);
+    for (std::size_t i = 0; i < slot_of.size(); ++i) ++counts[(i % 4) * slots + slot_of[i]];
     for (std::size_t slot = 0; slot < slots; ++slot)
-      starts[slot + 1] = starts[slot] + counts[0][slot] + counts[1][slot] + counts[2][slot] + counts[3][slot];
-    std::array<std::size_t, kMaxSlots> next{};
-    std::copy_n(starts.begin(), slots, next.begin());
+      starts[slot + 1] =
+          starts[slot] + counts[slot] + counts[slots + slot] + counts[2 * slots + slot] + counts[3 * slots + slot];
+    std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
     const std::uint64_t kept = key_mask & ~split.mask();
     for (std::size_t i = 0; i < unsorted.size(); ++i) keys[next[slot_of[i]]++] = unsorted[i] & kept;
   }
@@ -109,11 +122,21 @@ struct PartSlots {
   KeyParts slot(std::size_t index) const { return {first.slot(index), second.slot(index)}; }
 };
 
+// Calls `visit` with every group a slot is compatible with: the subsets of its complement.
+template <typename Visit>
+void for_compatible_groups(std::size_t slot, std::size_t slots, Visit visit) {
+  // In ascending order, as the groups lie in the prepared queries.
+  const std::size_t complement = ~slot & (slots - 1);
+  for (std::size_t group = 0;; group = (group - complement) & complement) {
+    visit(group);
+    if (group == complement) break;
+  }
+}
+
 // The queries of every group a slot is compatible with.
 std::size_t meeting_queries(const PartSlots& groups, std::size_t slot, std::size_t slots) {
   std::size_t meeting = 0;
-  for (std::size_t group = 0; group < slots; ++group)
-    if ((group & slot) == 0) meeting += size_of(groups.slot(group));
+  for_compatible_groups(slot, slots, [&](std::size_t group) { meeting += size_of(groups.slot(group)); });
   return meeting;
 }
 
@@ -141,7 +164,8 @@ SlotBits most_shared_bits(const KeyParts& stored, const KeyParts& queries, int k
 
 // The split (maybe none) the cost model finds cheapest.
 SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key_bits, std::size_t lanes) {
-  const SlotBits widest = most_shared_bits(stored, queries, key_bits, kMaxSlotBits);
+  const bool deep = std::min(size_of(stored), size_of(queries)) >= kMinKeysToSplitDeep;
+  const SlotBits widest = most_shared_bits(stored, queries, key_bits, deep ? kMaxSlotBits : kShallowSlotBits);
   const SlotSizes stored_sizes = sampled_slot_sizes(stored, widest);
   const SlotSizes query_sizes = sampled_slot_sizes(queries, widest);
   int best = 0;
@@ -176,15 +200,14 @@ std::uint64_t count_in_slots(DisjointCounter& counter, const KeyParts& stored, c
     const KeyParts loaded = stored_slots.slot(slot);
     if (size_of(loaded) == 0 || meeting_queries(query_groups, slot, slots) == 0) continue;
     counter.load_in_layout(loaded);
-    for (std::size_t group = 0; group < slots; ++group) {
-      if ((group & slot) != 0) continue;
+    for_compatible_groups(slot, slots, [&](std::size_t group) {
       for (std::size_t part = 0; part < 2; ++part) {
         const Slots& groups = part == 0 ? query_groups.first : query_groups.second;
         const std::size_t first = groups.starts[group], count = groups.starts[group + 1] - first;
         const std::array<std::uint64_t, 2> counts = counter.count_prepared(prepared[part], first, count);
         pairs += weights[0][part] * counts[0] + weights[1][part] * counts[1];
       }
-    }
+    });
   }
   return pairs;
 }

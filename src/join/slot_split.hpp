@@ -17,6 +17,12 @@ namespace nqueens::join::detail {
 //! Both sides need this many keys before a split is weighed: below it, sampling the keys and
 //! sorting them into slots cost about what the split spares (join_bench, N = 18 and 20).
 inline constexpr std::size_t kMinKeysToSplit = 8192;
+//! Below this many keys on either side a split takes at most kShallowSlotBits: deeper ones, which
+//! the cost model takes on N = 20's larger sides (up to 106,000 keys), made N = 20 5 to 8 %
+//! slower (count -n 20 --shard 1/4 -t 1, 4 pairs each, from 65,536 keys and from 8192), while
+//! N = 22's sides (190,000 keys on average) gain most from 9 or 10 bits.
+inline constexpr std::size_t kMinKeysToSplitDeep = std::size_t{1} << 17;
+inline constexpr int kShallowSlotBits = 5;
 
 //! The bits of a split, the most often shared first.
 struct SlotBits {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "join/disjoint_count.hpp"
+#include "join/slot_split.hpp"
 
 namespace {
 
@@ -327,6 +328,40 @@ TEST_P(DisjointCountTest, WeightedPartsCountEachPairOfPartsByItsWeight) {
     EXPECT_EQ(count_weighted_disjoint_pairs(counter, b_parts, a_parts, transposed, key_bits), expected)
         << sizes[2] << "+" << sizes[3] << " x " << sizes[0] << "+" << sizes[1];
   }
+}
+
+// Splits deeper than 5 bits, as the largest sides take them (N = 22 and up): on ten bits set in
+// half the keys, every split width against the double loop; and the weighted count of sides
+// large enough for a deep split (kMinKeysToSplitDeep), whose ten dense bits (set in 80 % of the
+// keys) make the cost model pick one, against each pair of parts counted with no split (too
+// many pairs for the double loop).
+TEST_P(DisjointCountTest, DeepSlotSplitsStayExact) {
+  std::mt19937_64 rng(26);
+  DisjointCounter counter(GetParam());
+  const int key_bits = 40;
+  const std::uint64_t dense = 0b11'1111'1111ULL << 12;
+  const auto stored = keys_with_dense_bits(rng, 3000, key_bits, 0.08, dense, 0.5);
+  const auto queries = keys_with_dense_bits(rng, 2600, key_bits, 0.08, dense, 0.5);
+  const std::uint64_t expected = naive_count(stored, queries, key_bits);
+  for (int slot_bits = 6; slot_bits <= nqueens::join::kMaxSlotBits; ++slot_bits)
+    EXPECT_EQ(count_disjoint_pairs_in_slots(counter, stored, queries, key_bits, slot_bits), expected)
+        << slot_bits << " slot bits";
+
+  const nqueens::join::PartWeights weights = {{{1, 3}, {5, 2}}};
+  std::array<std::vector<std::uint64_t>, 4> keys;
+  const std::array<std::size_t, 4> sizes = {100000, 32000, 104000, 28000};
+  for (std::size_t i = 0; i < 4; ++i) keys[i] = keys_with_dense_bits(rng, sizes[i], key_bits, 0.08, dense, 0.8);
+  std::vector<std::uint64_t> a = keys[0], b = keys[2];
+  a.insert(a.end(), keys[1].begin(), keys[1].end());
+  b.insert(b.end(), keys[3].begin(), keys[3].end());
+  const nqueens::join::KeyParts a_parts = {std::span(a).first(sizes[0]), std::span(a).subspan(sizes[0])};
+  const nqueens::join::KeyParts b_parts = {std::span(b).first(sizes[2]), std::span(b).subspan(sizes[2])};
+  EXPECT_GT(nqueens::join::detail::cheapest_split(a_parts, b_parts, key_bits, counter.lanes()).count, 5);
+  std::uint64_t weighted = 0;
+  for (std::size_t i = 0; i < 2; ++i)
+    for (std::size_t j = 0; j < 2; ++j)
+      weighted += weights[i][j] * count_disjoint_pairs_in_slots(counter, keys[i], keys[2 + j], key_bits, 0);
+  EXPECT_EQ(count_weighted_disjoint_pairs(counter, a_parts, b_parts, weights, key_bits), weighted);
 }
 
 TEST_P(DisjointCountTest, BadKeyBitsAreRejected) {
