@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* kName = "gpu";
 
-// Measured on one H100 against the join on its machine's 16 cores (docs/performance.md, "The gpu
+// Measured on one H100 against the join on its machine's 16 cores (docs/data/long-runs.md, "The gpu
 // engine"): about even at N = 19 (1.5 s each), 2.8x at N = 20; below, the device's start and the
 // per-batch waits cost more than the pairs it takes off the cores.
 constexpr int kFasterFrom = 20;
@@ -27,7 +27,7 @@ constexpr int kFasterFrom = 20;
 int threads_of(const CountOptions& options) { return resolve_threads(options.threads); }
 
 // NQUEENS_GPU_SPLIT_BITS=0..8 caps the slot split (gpu/slot_split.hpp; 0: none), for measuring
-// it against the same build (docs/performance.md, "The gpu engine").
+// it against the same build (docs/data/long-runs.md, "The gpu engine").
 int split_bits() {
   const char* text = std::getenv("NQUEENS_GPU_SPLIT_BITS");
   if (text == nullptr || *text == '\0') return gpu::kMaxSplitBits;

@@ -55,9 +55,9 @@ class SlotSplit {
 struct SplitRule {
   int max_bits = kMaxSplitBits;  //!< 0: none
   //! Stored sides smaller than this are never split. Measured on an H100 against no split, same
-  //! build, same run (docs/performance.md): the split lost at N = 20 (0.94x) and on a shard of
-  //! N = 21 (0.68x), where stored sides hold a few dozen tiles, and won 3.5x on a shard of
-  //! N = 22, where they hold about two hundred.
+  //! build, same run (docs/data/long-runs.md, "The gpu engine"): the split lost at N = 20 (0.94x)
+  //! and on a shard of N = 21 (0.68x), where stored sides hold a few dozen tiles, and won 3.5x on
+  //! a shard of N = 22, where they hold about two hundred.
   std::size_t least_stored = std::size_t{64} * kTileLanes;
   //! A split must leave at most this share of the tile passes: sorting the keys into slots costs
   //! the host a few nanoseconds a key, as much as enumerating them, so a split that only trims

@@ -62,7 +62,7 @@ class QuadrantKeyTables {
 //! row set) with the tables at most four times a quarter table of 7.5 M entries (k = 10), on a
 //! CPU that computes a unit's keys one entry at a time. One with AVX-512 computes eight at once
 //! about as fast as it would copy them from the tables, which make the slices five times larger
-//! (docs/performance.md, "The quarter table without keys").
+//! (docs/data/comparisons.md, "The quarter table without keys").
 bool wants_quadrant_key_tables(int n);
 
 //! Whether a unit's keys are computed from the slice's entries eight at a time (AVX-512).
