@@ -8,7 +8,8 @@
 # include/nqueens/, the public headers.
 set(NQUEENS_FLOORS
   "nqueens,text"              # 0: the public words; user text in messages
-  "board,engine"              # 1: board facts; the engine interface, catalogue and tools
+  "board,engine,records"      # 1: board facts; the engine interface, catalogue and tools; the
+                              #    run's records as values (its header, unit records, unit ranges)
   "dfs,join,reference,files"  # 2: the engines and the file formats, side by side
   "gpu"                       # 3: the join's pairs on a device, built on the join
   "run"                       # 4: one run: the registry, the schedule, the reduction

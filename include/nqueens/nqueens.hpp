@@ -9,9 +9,10 @@
 // (tests/package/consumer/main.cpp is this example, built against the installed package by the
 // tests.)
 //
-//   count.hpp        count(), CountOptions (engine and its settings, threads, a checkpoint journal, a
-//                    per-unit observer, progress with the unit total, a stop flag), CountResult
-//                    (totals, unique, S180 / S90, engine, timings), available_engines()
+//   count.hpp        count(), CountResult (totals, unique, S180 / S90, engine, timings),
+//                    available_engines()
+//   options.hpp      CountOptions (engine and its settings, threads, memory, a checkpoint journal,
+//                    a per-unit observer, progress with the unit total, a stop flag), Cancelled
 //   counts.hpp       exact 128-bit counts: Count, Totals, Tally, to_string
 //   solutions.hpp    for_each_solution(): the boards themselves, in order
 //   oeis.hpp         the published values (A000170, A002562) to check against
@@ -36,6 +37,7 @@
 #include "nqueens/journal.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/oeis.hpp"
+#include "nqueens/options.hpp"
 #include "nqueens/plan.hpp"
 #include "nqueens/run_header.hpp"
 #include "nqueens/shard.hpp"

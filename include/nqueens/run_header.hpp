@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "nqueens/count.hpp"
 #include "nqueens/export.hpp"
+#include "nqueens/options.hpp"
 #include "nqueens/symmetry.hpp"
 
 namespace nqueens {

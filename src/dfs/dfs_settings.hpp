@@ -5,7 +5,7 @@
 #include <array>
 #include <string_view>
 
-#include "nqueens/count.hpp"
+#include "nqueens/options.hpp"
 #include "nqueens/symmetry.hpp"
 
 namespace nqueens {

@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "engine/engine.hpp"
-#include "nqueens/count.hpp"
+#include "nqueens/options.hpp"
 #include "nqueens/run_header.hpp"
 
 namespace nqueens {

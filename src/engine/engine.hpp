@@ -13,7 +13,7 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 
 #include "engine/zeroed_array.hpp"
-#include "nqueens/count.hpp"
+#include "nqueens/options.hpp"
 #include "nqueens/run_header.hpp"
 
 namespace nqueens {

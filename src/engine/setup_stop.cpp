@@ -1,6 +1,6 @@
 #include "engine/setup_stop.hpp"
 
-#include "nqueens/count.hpp"
+#include "nqueens/options.hpp"
 
 namespace nqueens::detail {
 

@@ -10,7 +10,20 @@
 #include <string>
 #include <vector>
 
-namespace nqueens::detail {
+#include <oneapi/tbb/info.h>
+
+namespace nqueens {
+
+int hardware_threads() { return tbb::info::default_concurrency(); }
+
+int resolve_threads(int requested) {
+  if (requested < 0 || requested > kMaxThreads)
+    throw std::invalid_argument("thread count must be between 1 and " + std::to_string(kMaxThreads) + ", got " +
+                                std::to_string(requested));
+  return requested == 0 ? hardware_threads() : requested;
+}
+
+namespace detail {
 
 namespace {
 
@@ -71,4 +84,6 @@ void prove_threads(int threads) {
   }
 }
 
-}  // namespace nqueens::detail
+}  // namespace detail
+
+}  // namespace nqueens

@@ -15,7 +15,7 @@
 
 #include <oneapi/tbb/global_control.h>
 
-#include "nqueens/count.hpp"
+#include "nqueens/options.hpp"
 
 namespace nqueens::detail {
 

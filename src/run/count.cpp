@@ -8,8 +8,6 @@
 #include <stdexcept>
 #include <string>
 
-#include <oneapi/tbb/info.h>
-
 #include "engine/setup_stop.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"
@@ -24,15 +22,6 @@ std::vector<EngineInfo> available_engines() {
     engines.push_back({std::string(engine->name), std::string(engine->summary),
                        std::vector<std::string>(engine->settings.begin(), engine->settings.end())});
   return engines;
-}
-
-int hardware_threads() { return tbb::info::default_concurrency(); }
-
-int resolve_threads(int requested) {
-  if (requested < 0 || requested > kMaxThreads)
-    throw std::invalid_argument("thread count must be between 1 and " + std::to_string(kMaxThreads) + ", got " +
-                                std::to_string(requested));
-  return requested == 0 ? hardware_threads() : requested;
 }
 
 namespace {
