@@ -64,18 +64,23 @@ Timing time_calibrated(const std::function<void()>& run, Repeats repeats) {
   int warmups = repeats.warmup;
   std::vector<double> samples;
   // Calibration: each try is a warm-up while any remain; the first long enough with none left
-  // is the first sample. A long run (N = 18) costs nothing more than before: one run is enough.
+  // is the first sample. A warm-up that lasts long enough ends nothing: a first run slowed by
+  // the machine (threads started, pages touched) would otherwise fix `inner` at 1 for a count of
+  // microseconds. A long run (N = 18) costs nothing more: the next try is its first sample.
   for (;;) {
     const double seconds = time_runs(run, inner);
     const bool long_enough = seconds >= kShortestComparable || inner >= kMaxInnerRepeats;
-    if (warmups > 0)
+    if (warmups > 0) {
       --warmups;
-    else if (long_enough)
+      if (!long_enough) inner = more_inner_repeats(inner, seconds);
+      continue;
+    }
+    if (long_enough) {
       samples.push_back(seconds / inner);
-    if (long_enough) break;
+      break;
+    }
     inner = more_inner_repeats(inner, seconds);
   }
-  for (; warmups > 0; --warmups) time_runs(run, inner);
   while (static_cast<int>(samples.size()) < repeats.timed) samples.push_back(time_runs(run, inner) / inner);
   Timing timing = summarize(std::move(samples), inner);
   // A sample may come out a little short of the time that chose `inner` (noise): it was still
