@@ -86,6 +86,17 @@ CarriedRate carried_rate(std::span<const double> positions, std::span<const doub
   return {std::exp(mean_y + slope * (position - mean_x)), std::expm1(std::max(log_error, least_step))};
 }
 
+CarriedRate level_rate(std::span<const double> rates, double least_step) {
+  if (rates.size() < 2) throw std::invalid_argument("a level rate is carried from at least two timed strata");
+  const double n = static_cast<double>(rates.size());
+  double mean = 0;
+  for (const double rate : rates) mean += std::log(rate) / n;
+  double squares = 0;
+  for (const double rate : rates) squares += std::pow(std::log(rate) - mean, 2);
+  const double log_error = std::sqrt(squares / (n - 1)) * std::sqrt(1 + 1 / n);
+  return {std::exp(mean), std::expm1(std::max(log_error, least_step))};
+}
+
 double stated_standard_error(const Estimate& estimate, double repeatability) {
   return std::hypot(estimate.standard_error, repeatability * estimate.total);
 }

@@ -59,6 +59,13 @@ struct CarriedRate {
 CarriedRate carried_rate(std::span<const double> positions, std::span<const double> rates, double position,
                          double least_step);
 
+//! The rate of an untimed stratum where the cost model prices every unit alike, so that the
+//! strata's order says nothing of their rates (a trend through them would be carried from an
+//! accident of the units' numbering): the geometric mean of the timed strata's `rates` (at least
+//! two, positive), with the scatter about it as the prediction error, at least `least_step`.
+//! Throws std::invalid_argument for fewer than two rates.
+CarriedRate level_rate(std::span<const double> rates, double least_step);
+
 //! The standard error a plan states: the sampling error and, in quadrature, `repeatability` (a
 //! share of the total): the same units timed twice never take quite the same time, and a sample
 //! that missed a disturbed unit (an interrupt, caches shared with another job) cannot see that.

@@ -51,4 +51,12 @@ std::vector<Stratum> make_strata(const Engine& engine, std::size_t bands) {
   return strata;
 }
 
+bool priced_alike(std::span<const Stratum> strata) {
+  if (strata.empty()) return true;
+  const double first = strata.front().cost / static_cast<double>(strata.front().ids.size());
+  for (const Stratum& stratum : strata)
+    if (std::abs(stratum.cost - first * static_cast<double>(stratum.ids.size())) > 1e-9 * stratum.cost) return false;
+  return true;
+}
+
 }  // namespace nqueens::plan

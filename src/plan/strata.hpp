@@ -8,6 +8,7 @@
 // same units, and a larger sample extends a smaller one.
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engine/engine.hpp"
@@ -26,5 +27,9 @@ inline double unit_weight(const Engine& engine, std::size_t id) { return static_
 //! At most `bands` strata (fewer when units are few or one unit outweighs several shares),
 //! none empty, together holding every unit once. Throws std::invalid_argument when bands is 0.
 std::vector<Stratum> make_strata(const Engine& engine, std::size_t bands);
+
+//! Whether the cost model gives every unit of the strata the same weight (the reference engine's
+//! does): then their order is the units' numbering, not their cost.
+bool priced_alike(std::span<const Stratum> strata);
 
 }  // namespace nqueens::plan
