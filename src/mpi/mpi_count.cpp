@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -41,8 +42,8 @@ constexpr auto kPoll = std::chrono::milliseconds(5);
 // Shorter than `nqueens count`'s second: mpirun follows its SIGTERM with SIGKILL soon after.
 constexpr auto kGrace = std::chrono::milliseconds(500);
 // Then the other ranks wait this much longer before they exit, so that rank 0 has saved and
-// spoken first: once a rank exits, mpirun starts ending the others, and a second SIGTERM ends a
-// rank at once (the handler is one-shot, see signals.hpp).
+// spoken first: once a rank exits, mpirun starts ending the others (with SIGTERM, which a rank
+// winding up ignores, then SIGKILL).
 constexpr auto kLinger = std::chrono::milliseconds(200);
 // Finished units travel to rank 0 in batches of at most this many units (256 KiB) ...
 constexpr std::size_t kBatchUnits = 4096;
@@ -98,7 +99,17 @@ class Role {
   virtual void wind_up(int signal, Clock::time_point grace_end) = 0;
 };
 
+// Once a rank winds up after SIGINT or SIGTERM, further ones are ignored. mpirun answers the
+// first rank to exit with SIGTERM to the others: a rank 0 that noticed the first signal a moment
+// after the others (a busy machine) would otherwise die of it before saying what it saved. Its
+// wind-up lasts under a second, and mpirun's SIGKILL still ends a rank that overstays.
+void ignore_further_interrupts() {
+  std::signal(SIGINT, SIG_IGN);
+  std::signal(SIGTERM, SIG_IGN);
+}
+
 [[noreturn]] void exit_interrupted(Role& role, int signal, Clock::time_point grace_end) {
+  ignore_further_interrupts();
   role.wind_up(signal, grace_end);
   std::fflush(stdout);
   std::fflush(stderr);
@@ -280,6 +291,7 @@ class Courier final : public Role {
 // Stops drawing, gives the units running their grace, passes on what finished, and ends the
 // process (rank 0 after saving and saying how to resume).
 [[noreturn]] void stop_on_signal(int signal, RankArena& arena, Role& role) {
+  ignore_further_interrupts();
   arena.stop();
   const Clock::time_point deadline = Clock::now() + kGrace;
   while (arena.in_flight() > 0 && Clock::now() < deadline) {
