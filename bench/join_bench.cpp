@@ -1,7 +1,8 @@
 // Single-thread timings of the join engine's core: for each n, every unit's halves are
 // enumerated as the engine does (quarter-table pairs under the diagonal fold; for comparison, a
 // per-unit bitmask DFS of every half) and their keys joined with the disjoint-pair counter. Usage:
-// join_bench [n_low n_high] [--no-dfs] [--chunk-bits c] [--stride s] [--parts h] [--warm] | --tables
+// join_bench [n_low n_high] [--no-dfs] [--chunk-bits c] [--stride s] [--parts h] [--warm]
+//            [--widths FILE] | --tables
 // --stride s times every s-th unit only (a quicker sample of a large n; totals are then partial).
 // --parts h times the engine's counter on every (s-th) unit twice, each side whole and each side
 // in parts of at most h halves (join_kernel.hpp), and checks that the two agree.
@@ -10,6 +11,11 @@
 // the thread's CPU time into enumerating halves, choosing the matcher's slot split and matching,
 // counts the distinct keys of each side (untimed), and projects the whole count's CPU time per
 // solution.
+// --widths FILE does what --warm does, and for every pair of sides of 64 keys or more also
+// counts them in slots on each width of split from 0 to kMaxSlotBits bits, timed beside the
+// cost model's price (SplitWork), the best width of each pair and the matcher's own choice, by
+// the size of the smaller side; FILE gets a line per pair and width (smaller side, width,
+// measured ns, then the SplitWork's fields), to fit the model's constants to.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -137,6 +143,7 @@ struct Options {
   std::size_t stride = 1;
   std::uint64_t parts_of = 0;  // --parts: 0 leaves the mode off
   bool warm = false;           // --warm
+  bool widths = false;         // --widths
 };
 
 void bench(int n, const Options& options) {
@@ -301,7 +308,81 @@ std::uint64_t timed_match(DisjointCounter& matcher, const KeyParts& a, const Key
   return pairs;
 }
 
-void bench_warm(int n, std::size_t stride, int chunk_bits) {
+// --widths: for every pair of sides the matcher would weigh a split for, each width of the
+// widest split timed (count_in_slots) beside the cost model's price of it, summed by the size
+// of the smaller side; and what the model's choice cost against the best width of each pair.
+struct WidthFigures {
+  static constexpr std::size_t kClasses = 11;  // smaller side below 512, 1K, ... 256K keys, and more
+  using Widths = std::array<double, nqueens::join::kMaxSlotBits + 1>;
+  std::array<Widths, kClasses> measured_s{}, modelled_s{};
+  std::array<double, kClasses> chosen_s{}, best_s{}, floor_s{};
+  std::array<std::uint64_t, kClasses> pairs{};
+};
+
+// Each row of --widths FILE: n, the smaller side's keys, width, measured ns, then the SplitWork.
+std::FILE* width_rows = nullptr;
+
+void time_widths(DisjointCounter& matcher, const KeyParts& a, const KeyParts& b, const PartWeights& weights,
+                 int key_bits, WidthFigures& f) {
+  using namespace nqueens::join::detail;
+  const std::size_t smaller = std::min(size_of(a), size_of(b));
+  if (smaller < 64) return;  // far below the matcher's kMinKeysToSplit, to see where a split starts to pay
+  const std::size_t lanes = matcher.lanes();
+  const bool a_stored =
+      bit_sliced_ns(blocks_of(a, lanes), size_of(b)) <= bit_sliced_ns(blocks_of(b, lanes), size_of(a));
+  const KeyParts& stored = a_stored ? a : b;
+  const KeyParts& queries = a_stored ? b : a;
+  const PartWeights oriented =
+      a_stored ? weights : PartWeights{{{weights[0][0], weights[1][0]}, {weights[0][1], weights[1][1]}}};
+  const SlotBits widest = most_shared_bits(stored, queries, key_bits, nqueens::join::kMaxSlotBits);
+  const std::vector<SplitWork> works = split_works(stored, queries, widest, lanes);
+  std::size_t c = 0;
+  while (c + 1 < WidthFigures::kClasses && smaller >= (std::size_t{512} << c)) ++c;
+  double best = 1e300;
+  std::uint64_t first = 0;
+  for (int width = 0; width <= widest.count; ++width) {
+    const double start = thread_cpu_seconds();
+    const std::uint64_t pairs = count_in_slots(matcher, stored, queries, oriented, key_bits, widest.first(width));
+    const double seconds = thread_cpu_seconds() - start;
+    if (width == 0) first = pairs;
+    if (pairs != first)
+      std::fprintf(stderr, "widths: %d bits counted %llu, none %llu\n", width, static_cast<unsigned long long>(pairs),
+                   static_cast<unsigned long long>(first));
+    const SplitWork& w = works[static_cast<std::size_t>(width)];
+    f.measured_s[c][static_cast<std::size_t>(width)] += seconds;
+    f.modelled_s[c][static_cast<std::size_t>(width)] += 1e-9 * split_ns(w);
+    best = std::min(best, seconds);
+    if (width_rows)
+      std::fprintf(width_rows, "%zu %d %.0f %.6g %.6g %.6g\n", smaller, width, 1e9 * seconds, w.blocks, w.block_queries,
+                   w.queries);
+  }
+  f.best_s[c] += best;
+  ++f.pairs[c];
+  // The matcher as it is (one by one, or bit-sliced with the model's split), and the model's
+  // split alone, timed once more.
+  double start = thread_cpu_seconds();
+  count_weighted_disjoint_pairs(matcher, a, b, weights, key_bits);
+  f.floor_s[c] += thread_cpu_seconds() - start;
+  const SlotBits model = cheapest_split(stored, queries, key_bits, lanes);
+  start = thread_cpu_seconds();
+  count_in_slots(matcher, stored, queries, oriented, key_bits, model);
+  f.chosen_s[c] += thread_cpu_seconds() - start;
+}
+
+void print_widths(int n, const WidthFigures& f) {
+  const char* names[] = {"<512", "<1K", "<2K", "<4K", "<8K", "<16K", "<32K", "<64K", "<128K", "<256K", ">=256K"};
+  for (std::size_t c = 0; c < WidthFigures::kClasses; ++c) {
+    if (f.pairs[c] == 0) continue;
+    std::printf("n=%d smaller_side%s pairs=%llu best=%.3fs model=%.3fs matcher=%.3fs |", n, names[c],
+                static_cast<unsigned long long>(f.pairs[c]), f.best_s[c], f.chosen_s[c], f.floor_s[c]);
+    for (std::size_t w = 0; w <= nqueens::join::kMaxSlotBits; ++w)
+      if (f.measured_s[c][w] > 0) std::printf(" %zu:%.3f/%.3f", w, f.measured_s[c][w], f.modelled_s[c][w]);
+    std::printf("  (bits: measured/modelled s)\n");
+  }
+  std::fflush(stdout);
+}
+
+void bench_warm(int n, std::size_t stride, int chunk_bits, bool widths) {
   // A budget: at n = 24 the whole table does not fit; each unit pins what it uses.
   SliceCache slices(n, std::uint64_t{4} << 30);
   const JoinPlan plan = split(n);
@@ -310,6 +391,7 @@ void bench_warm(int n, std::size_t stride, int chunk_bits) {
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return costs[x] < costs[y]; });
   WarmFigures f;
+  WidthFigures width_figures;
   for (const std::uint64_t cost : costs) f.all_cost += static_cast<double>(cost);
   HalfEnumerator east_halves, west_halves;
   KeyBuffer east, west;
@@ -365,6 +447,7 @@ void bench_warm(int n, std::size_t stride, int chunk_bits) {
       const KeyParts west_parts = folded ? KeyParts{w.first(west_ties), w.subspan(west_ties)} : KeyParts{w, {}};
       const PartWeights weights = folded ? kFoldWeights : PartWeights{{{1, 0}, {0, 0}}};
       partial_total += unit.weight * timed_match(matcher, east_parts, west_parts, weights, layout.key_bits(), f);
+      if (widths) time_widths(matcher, east_parts, west_parts, weights, layout.key_bits(), width_figures);
     }
   }
   const double cpu_s = f.enumerate_s + f.choose_s + f.match_s;
@@ -397,6 +480,7 @@ void bench_warm(int n, std::size_t stride, int chunk_bits) {
       static_cast<double>(f.pair_tests) * by_units / solutions, static_cast<double>(f.halves) * by_units / solutions,
       static_cast<double>(partial_total) * by_units / solutions);
   std::fflush(stdout);
+  if (widths) print_widths(n, width_figures);
 }
 
 void bench_tables(int k_high) {
@@ -428,6 +512,9 @@ int main(int argc, char** argv) {
       options.parts_of = std::strtoull(argv[++i], nullptr, 10);
     } else if (std::strcmp(argv[i], "--warm") == 0) {
       options.warm = true;
+    } else if (std::strcmp(argv[i], "--widths") == 0 && i + 1 < argc) {
+      options.warm = options.widths = true;
+      width_rows = std::fopen(argv[++i], "w");
     } else if (std::strcmp(argv[i], "--stride") == 0 && i + 1 < argc) {
       options.stride = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i])));
     } else {
@@ -440,7 +527,7 @@ int main(int argc, char** argv) {
   }
   for (int n = low; n <= high; ++n) {
     if (options.warm) {
-      bench_warm(n, options.stride, options.chunk_bits);
+      bench_warm(n, options.stride, options.chunk_bits, options.widths);
     } else if (options.parts_of > 0) {
       bench_parts(n, options.parts_of, options.stride);
     } else {

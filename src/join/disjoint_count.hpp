@@ -143,7 +143,8 @@ std::uint64_t count_weighted_disjoint_pairs(DisjointCounter& counter, KeyParts a
                                             const PartWeights& weights, int key_bits);
 
 //! Most key bits a slot split may use (2^10 = 1024 slots). The cost model picks the width per
-//! pair of sides: about 4 bits on N = 20's, 9 on the largest of N = 22 (join_bench --warm).
+//! pair of sides: 3.3 bits on average on N = 21's, 5.9 on N = 20's, 9.3 on N = 22's (join_bench
+//! --warm).
 constexpr int kMaxSlotBits = 10;
 
 //! As count_disjoint_pairs() with `stored` loaded, but split first into 2^slot_bits slots on

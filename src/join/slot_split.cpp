@@ -15,24 +15,47 @@ namespace {
 
 std::uint64_t low_bits(int count) { return count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1; }
 
-// Bit frequencies and slot sizes are estimated on about this many keys of each side.
-constexpr std::size_t kSampleKeys = 1024;
+// Bit frequencies and slot sizes are estimated on an eighth of each side's keys, from 128 to
+// 1024 of them: weighing a split of a side of a few thousand keys must cost far less than the
+// quarter or so of its matching that the split spares.
+constexpr std::size_t kLeastSampleKeys = 128;
+constexpr std::size_t kMostSampleKeys = 1024;
 
 // Every step-th key of both parts, one step for the whole side: the parts are sampled in
 // proportion to their sizes.
 template <typename Visit>
 void sample(const KeyParts& keys, Visit visit) {
-  const std::size_t step = std::max<std::size_t>(1, size_of(keys) / kSampleKeys);
+  const std::size_t sampled = std::clamp(size_of(keys) / 8, kLeastSampleKeys, kMostSampleKeys);
+  const std::size_t step = std::max<std::size_t>(1, size_of(keys) / sampled);
   for (const auto part : keys)
     for (std::size_t i = 0; i < part.size(); i += step) visit(part[i]);
 }
 
+// Each byte value's eight bits, one to a byte of a word: adding it to a word of eight byte-wide
+// counters counts each bit in its own counter, eight bits an addition, with no branch per bit.
+constexpr std::array<std::uint64_t, 256> kBitsToBytes = [] {
+  std::array<std::uint64_t, 256> table{};
+  for (std::size_t value = 0; value < 256; ++value)
+    for (std::size_t bit = 0; bit < 8; ++bit) table[value] |= std::uint64_t{(value >> bit) & 1} << (8 * bit);
+  return table;
+}();
+
 std::array<std::uint64_t, 64> sampled_bit_counts(const KeyParts& keys, std::uint64_t key_mask) {
   std::array<std::uint64_t, 64> counts{};
+  std::array<std::uint64_t, 8> bytes{};  // bytes[b]: the counters of key bits 8b .. 8b + 7
+  int added = 0;
+  const auto drain = [&] {
+    for (std::size_t b = 0; b < 8; ++b)
+      for (std::size_t bit = 0; bit < 8; ++bit) counts[8 * b + bit] += (bytes[b] >> (8 * bit)) & 0xff;
+    bytes = {};
+    added = 0;
+  };
   sample(keys, [&](std::uint64_t key) {
-    for (std::uint64_t rest = key & key_mask; rest != 0; rest &= rest - 1)
-      ++counts[static_cast<std::size_t>(std::countr_zero(rest))];
+    key &= key_mask;
+    for (std::size_t b = 0; b < 8; ++b) bytes[b] += kBitsToBytes[(key >> (8 * b)) & 0xff];
+    if (++added == 255) drain();  // before a byte-wide counter could overflow
   });
+  drain();
   return counts;
 }
 
@@ -64,25 +87,28 @@ SlotSizes compatible_queries(const SlotSizes& groups, std::size_t slots) {
   return meeting;
 }
 
-// The bit-sliced cost of a split on the first `count` bits (0: no split), from the slot sizes on
-// all of the widest split's bits: each slot's blocks answer the queries of every group the slot is
+// The work of a split on the first `count` bits (0: no split), from the slot sizes on all of
+// the widest split's bits: each slot's blocks answer the queries of every group the slot is
 // compatible with.
-double split_ns(const SlotSizes& stored, const SlotSizes& queries, int count, std::size_t lanes) {
+SplitWork split_work(const SlotSizes& stored, const SlotSizes& queries, int count, std::size_t lanes) {
   const std::size_t slots = std::size_t{1} << count;
   SlotSizes stored_in(slots);
   SlotSizes queries_in(slots);
+  SplitWork work;
   for (std::size_t pattern = 0; pattern < stored.size(); ++pattern) {
     stored_in[pattern & (slots - 1)] += stored[pattern];
     queries_in[pattern & (slots - 1)] += queries[pattern];
+    work.queries += queries[pattern];
   }
   const SlotSizes meeting = compatible_queries(queries_in, slots);
-  double ns = 0;
   for (std::size_t slot = 0; slot < slots; ++slot) {
     const auto keys = static_cast<std::size_t>(std::ceil(stored_in[slot]));
-    if (keys > 0 && meeting[slot] > 0)
-      ns += bit_sliced_ns(blocks_of(keys, lanes), static_cast<std::size_t>(meeting[slot]));
+    if (keys == 0 || meeting[slot] <= 0) continue;
+    const auto blocks = static_cast<double>(blocks_of(keys, lanes));
+    work.blocks += blocks;
+    work.block_queries += blocks * meeting[slot];
   }
-  return ns;
+  return work;
 }
 
 // `keys` sorted by slot (a counting sort) with the split's bits cleared, as they are settled by
@@ -162,22 +188,27 @@ SlotBits most_shared_bits(const KeyParts& stored, const KeyParts& queries, int k
   return chosen;
 }
 
-// The split (maybe none) the cost model finds cheapest.
-SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key_bits, std::size_t lanes) {
-  const bool deep = std::min(size_of(stored), size_of(queries)) >= kMinKeysToSplitDeep;
-  const SlotBits widest = most_shared_bits(stored, queries, key_bits, deep ? kMaxSlotBits : kShallowSlotBits);
+double split_ns(const SplitWork& work) {
+  return kBuildBlockNs * work.blocks + kQueryBlockNs * work.block_queries + kQueryNs * work.queries;
+}
+
+std::vector<SplitWork> split_works(const KeyParts& stored, const KeyParts& queries, const SlotBits& widest,
+                                   std::size_t lanes) {
   const SlotSizes stored_sizes = sampled_slot_sizes(stored, widest);
   const SlotSizes query_sizes = sampled_slot_sizes(queries, widest);
-  int best = 0;
-  double best_ns = split_ns(stored_sizes, query_sizes, 0, lanes);
-  for (int count = 1; count <= widest.count; ++count) {
-    const double ns = split_ns(stored_sizes, query_sizes, count, lanes);
-    if (ns < best_ns) {
-      best = count;
-      best_ns = ns;
-    }
-  }
-  return widest.first(best);
+  std::vector<SplitWork> works;
+  for (int count = 0; count <= widest.count; ++count)
+    works.push_back(split_work(stored_sizes, query_sizes, count, lanes));
+  return works;
+}
+
+// The split (maybe none) the cost model finds cheapest.
+SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key_bits, std::size_t lanes) {
+  const int most_bits = widest_split_bits(std::min(size_of(stored), size_of(queries)));
+  const SlotBits widest = most_shared_bits(stored, queries, key_bits, most_bits);
+  const std::vector<SplitWork> works = split_works(stored, queries, widest, lanes);
+  const auto cheaper = [](const SplitWork& a, const SplitWork& b) { return split_ns(a) < split_ns(b); };
+  return widest.first(static_cast<int>(std::min_element(works.begin(), works.end(), cheaper) - works.begin()));
 }
 
 // Every slot is loaded under one layout (the live bits of all stored keys), so each query is

@@ -6,23 +6,29 @@
 // the keys of each side, every bit spares a quarter of the pair tests.
 //
 // The matcher's split (join/disjoint_count.cpp decides when; join/match_cost.hpp prices it).
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "join/disjoint_count.hpp"
 
 namespace nqueens::join::detail {
 
-//! Both sides need this many keys before a split is weighed: below it, sampling the keys and
-//! sorting them into slots cost about what the split spares (join_bench, N = 18 and 20).
-inline constexpr std::size_t kMinKeysToSplit = 8192;
-//! Below this many keys on either side a split takes at most kShallowSlotBits: deeper ones, which
-//! the cost model takes on N = 20's larger sides (up to 106,000 keys), made N = 20 5 to 8 %
-//! slower (count -n 20 --shard 1/4 -t 1, 4 pairs each, from 65,536 keys and from 8192), while
-//! N = 22's sides (190,000 keys on average) gain most from 9 or 10 bits.
-inline constexpr std::size_t kMinKeysToSplitDeep = std::size_t{1} << 17;
-inline constexpr int kShallowSlotBits = 5;
+//! Both sides need this many keys before a split is weighed: below it, no width spares time
+//! (join_bench --widths, N = 21's sides of 512 to 1023 keys: 3 bits 4 % quicker than none,
+//! against 22 % from 1024 to 4095 keys).
+inline constexpr std::size_t kMinKeysToSplit = 1024;
+
+//! The widest split weighed for sides whose smaller one holds `keys` keys: 4 bits at 1024 keys,
+//! one more for each doubling, up to kMaxSlotBits from 64K keys. The cheapest width measured is
+//! a bit or more below (join_bench --widths: 3 bits up to 4K keys, 6 to 7 at 32K, 9 to 10 at
+//! 128K), and weighing fewer slots costs small sides less.
+inline int widest_split_bits(std::size_t keys) {
+  return std::clamp(static_cast<int>(std::bit_width(keys)) - 7, 1, kMaxSlotBits);
+}
 
 //! The bits of a split, the most often shared first.
 struct SlotBits {
@@ -48,6 +54,23 @@ struct SlotBits {
 
 //! The `count` bits (at most) that rule out the most pairs of `stored` and `queries`.
 SlotBits most_shared_bits(const KeyParts& stored, const KeyParts& queries, int key_bits, int count);
+
+//! What counting in slots does, as estimated from samples of both sides: what the cost model
+//! prices. (Sorting the keys into slots, and each slot's calls per compatible group, cost less
+//! than they change: fitted to join_bench --widths at N = 20 and 21, they chose worse widths.)
+struct SplitWork {
+  double blocks = 0;         //!< blocks of stored keys built, over every slot
+  double block_queries = 0;  //!< a query answered by a block, over every slot
+  double queries = 0;        //!< queries prepared (once each, whatever the split)
+};
+
+//! The cost model's time of that work (join/match_cost.hpp).
+double split_ns(const SplitWork& work);
+
+//! The work of a split on each first 0 .. widest.count of `widest`'s bits (0: no split), for a
+//! matcher of `lanes` keys a block.
+std::vector<SplitWork> split_works(const KeyParts& stored, const KeyParts& queries, const SlotBits& widest,
+                                   std::size_t lanes);
 
 //! The split (maybe none) the cost model finds cheapest for a matcher of `lanes` keys a block.
 SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key_bits, std::size_t lanes);

@@ -332,7 +332,7 @@ TEST_P(DisjointCountTest, WeightedPartsCountEachPairOfPartsByItsWeight) {
 
 // Splits deeper than 5 bits, as the largest sides take them (N = 22 and up): on ten bits set in
 // half the keys, every split width against the double loop; and the weighted count of sides
-// large enough for a deep split (kMinKeysToSplitDeep), whose ten dense bits (set in 80 % of the
+// large enough for a deep split (widest_split_bits), whose ten dense bits (set in 80 % of the
 // keys) make the cost model pick one, against each pair of parts counted with no split (too
 // many pairs for the double loop).
 TEST_P(DisjointCountTest, DeepSlotSplitsStayExact) {
@@ -362,6 +362,47 @@ TEST_P(DisjointCountTest, DeepSlotSplitsStayExact) {
     for (std::size_t j = 0; j < 2; ++j)
       weighted += weights[i][j] * count_disjoint_pairs_in_slots(counter, keys[i], keys[2 + j], key_bits, 0);
   EXPECT_EQ(count_weighted_disjoint_pairs(counter, a_parts, b_parts, weights, key_bits), weighted);
+}
+
+// The bits a split is made on are those set most often in both sides, most shared first: on
+// sides of 4000 keys (sampled 500 a side, past a byte-wide counter's 255) where bit 3 is set in
+// every key of both, bit 40 in 90 % of one side and 60 % of the other, bit 17 in 60 % of both,
+// and the rest in 5 %.
+TEST(SlotSplit, ChoosesTheMostSharedBitsFirst) {
+  std::mt19937_64 rng(27);
+  const auto side = [&](double bit_40) {
+    std::vector<std::uint64_t> keys(4000);
+    std::bernoulli_distribution rare(0.05), often_17(0.6), often_40(bit_40);
+    for (std::uint64_t& key : keys) {
+      for (int bit = 0; bit < 48; ++bit)
+        if (rare(rng)) key |= std::uint64_t{1} << bit;
+      key |= std::uint64_t{1} << 3;
+      key = (key & ~(std::uint64_t{1} << 17)) | (std::uint64_t{often_17(rng)} << 17);
+      key = (key & ~(std::uint64_t{1} << 40)) | (std::uint64_t{often_40(rng)} << 40);
+    }
+    return keys;
+  };
+  const std::vector<std::uint64_t> a = side(0.9), b = side(0.6);
+  const nqueens::join::KeyParts a_parts = {std::span(a).first(1000), std::span(a).subspan(1000)};
+  const nqueens::join::KeyParts b_parts = {b, {}};
+  const auto split = nqueens::join::detail::most_shared_bits(a_parts, b_parts, 48, 3);
+  ASSERT_EQ(split.count, 3);
+  EXPECT_EQ(split.bits[0], 3);
+  EXPECT_EQ(split.bits[1], 40);
+  EXPECT_EQ(split.bits[2], 17);
+  EXPECT_EQ(nqueens::join::detail::most_shared_bits(a_parts, b_parts, 12, 3).bits[0], 3) << "bits past key_bits";
+}
+
+// The widest split weighed grows a bit per doubling of the smaller side: 4 bits at 1024 keys,
+// kMaxSlotBits from 64K.
+TEST(SlotSplit, WidestSplitGrowsWithTheSides) {
+  using nqueens::join::detail::widest_split_bits;
+  EXPECT_EQ(widest_split_bits(nqueens::join::detail::kMinKeysToSplit), 4);
+  EXPECT_EQ(widest_split_bits(2047), 4);
+  EXPECT_EQ(widest_split_bits(2048), 5);
+  EXPECT_EQ(widest_split_bits(std::size_t{1} << 16), nqueens::join::kMaxSlotBits);
+  EXPECT_EQ(widest_split_bits(std::size_t{1} << 30), nqueens::join::kMaxSlotBits);
+  EXPECT_EQ(widest_split_bits(1), 1);
 }
 
 TEST_P(DisjointCountTest, BadKeyBitsAreRejected) {
