@@ -18,8 +18,9 @@
 namespace nqueens::join::detail {
 
 //! Both sides need this many keys before a split is weighed: below it, no width spares time
-//! (join_bench --widths, N = 21's sides of 512 to 1023 keys: 3 bits 4 % quicker than none,
-//! against 22 % from 1024 to 4095 keys).
+//! (join_bench --widths on N = 21's sides of 512 to 1023 keys). From 1024 rather than 8192 keys,
+//! N = 20 and 21 count 6 and 5 % quicker (count --shard 1/8 and 1/64, one thread, 4 alternating
+//! pairs each).
 inline constexpr std::size_t kMinKeysToSplit = 1024;
 
 //! The widest split weighed for sides whose smaller one holds `keys` keys: 4 bits at 1024 keys,
