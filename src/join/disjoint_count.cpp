@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "join/bit_gather.hpp"
 #include "join/match_cost.hpp"
 #include "join/slot_split.hpp"
 
@@ -235,7 +236,10 @@ std::uint64_t count_matches(MatchPath path, const detail::MatchJob& job) {
 DisjointCounter::DisjointCounter(MatchPath path) : DisjointCounter(path, kDefaultChunkBits) {}
 
 DisjointCounter::DisjointCounter(MatchPath path, int chunk_bits)
-    : path_(checked(path)), chunk_bits_(checked_chunk_bits(chunk_bits)), lane_words_(lane_words_of(path)) {}
+    : path_(checked(path)),
+      chunk_bits_(checked_chunk_bits(chunk_bits)),
+      lane_words_(lane_words_of(path)),
+      gathers_bits_(path != MatchPath::scalar && detail::fast_bit_gather()) {}
 
 void DisjointCounter::load(std::span<const std::uint64_t> stored, int key_bits) { load_parts({stored, {}}, key_bits); }
 
@@ -293,18 +297,19 @@ void DisjointCounter::build_compress_tables() {
   }
 }
 
-// Packing the live bits pays only when it saves a chunk (a lookup per query and block) on enough
-// blocks: building its tables costs about a microsecond and packing a key a few nanoseconds (for
-// every stored key and every query), which outweighs the saved lookups on the small units odd n
-// is made of. Otherwise keys keep their bits where they are (below the highest live bit) and the
-// dead ones cost nothing but table space.
+// Packing the live bits pays only when it saves a chunk (a lookup per query and block). With
+// PEXT it then always pays. With byte tables it pays only on enough blocks: building the tables
+// costs about a microsecond and packing a key a few nanoseconds (for every stored key and every
+// query), which outweighs the saved lookups on the small units odd n is made of. Otherwise keys
+// keep their bits where they are (below the highest live bit) and the dead ones cost nothing but
+// table space.
 void DisjointCounter::choose_compression(std::size_t stored_count) {
   const int span = 64 - std::countl_zero(live_bits_);
   const int packed = std::popcount(live_bits_);
   const auto chunks_for = [this](int bits) { return (bits + chunk_bits_ - 1) / chunk_bits_; };
-  packed_ = chunks_for(packed) < chunks_for(span) && stored_count >= kMinBlocksToPack * lanes();
+  packed_ = chunks_for(packed) < chunks_for(span) && (gathers_bits_ || stored_count >= kMinBlocksToPack * lanes());
   live_count_ = packed_ ? packed : span;
-  if (packed_) build_compress_tables();
+  if (packed_ && !gathers_bits_) build_compress_tables();
 }
 
 std::uint64_t DisjointCounter::compress(std::uint64_t key) const {
@@ -313,6 +318,11 @@ std::uint64_t DisjointCounter::compress(std::uint64_t key) const {
   for (int byte = 0; byte < compress_bytes_; ++byte)
     compressed |= compress_tables_[static_cast<std::size_t>(byte) * 256 + ((key >> (byte * 8)) & 0xff)];
   return compressed;
+}
+
+void DisjointCounter::compress_all(std::span<const std::uint64_t> keys, std::uint64_t* out) const {
+  if (packed_ && gathers_bits_) return detail::gather_bits(keys, live_bits_, out);
+  for (const std::uint64_t key : keys) *out++ = compress(key);
 }
 
 // Chunks of nearly equal width: a 38-bit key with c = 5 gets six chunks of 5 bits and two of 4
@@ -335,9 +345,11 @@ void DisjointCounter::build_block(std::span<const std::uint64_t> keys, std::uint
   const std::size_t words = lane_words_;
   std::array<std::uint64_t, detail::kAvx512LaneWords> valid{};
   block_rows_.assign(64 * words, 0);
+  block_keys_.resize(keys.size());
+  compress_all(keys, block_keys_.data());
   // Padding lanes get no plane bit; entry 0 of every chunk also leaves them out, so they never match.
   for (std::size_t lane = 0; lane < keys.size(); ++lane)
-    block_rows_[(lane % 64) * words + lane / 64] = ~compress(keys[lane]);
+    block_rows_[(lane % 64) * words + lane / 64] = ~block_keys_[lane];
   for (std::size_t word = 0; word < words; ++word) {
     const std::size_t first = word * 64;
     valid[word] = keys.size() > first ? low_bits(static_cast<int>(std::min<std::size_t>(64, keys.size() - first))) : 0;
@@ -364,11 +376,9 @@ void DisjointCounter::prepare(std::span<const std::uint64_t> queries, PreparedQu
   prepared.offsets.clear();
   if (live_count_ == 0) return;
   compressed_queries_.resize(queries.size());
+  compress_all(queries, compressed_queries_.data());
   std::uint64_t query_bits = 0;
-  for (std::size_t i = 0; i < queries.size(); ++i) {
-    compressed_queries_[i] = compress(queries[i]);
-    query_bits |= compressed_queries_[i];
-  }
+  for (const std::uint64_t query : compressed_queries_) query_bits |= query;
   std::array<const Chunk*, detail::kMaxActiveChunks> active{};
   for (const Chunk& chunk : chunks_)
     if (((query_bits >> chunk.first_bit) & low_bits(chunk.width)) != 0) active[prepared.active++] = &chunk;

@@ -63,6 +63,9 @@ class DisjointCounter {
 
   MatchPath path() const { return path_; }
   int chunk_bits() const { return chunk_bits_; }
+  //! Whether keys are compressed with PEXT (join/bit_gather.hpp): on the vector paths of a CPU
+  //! that runs it fast. The scalar path, the portable reference, keeps the byte tables.
+  bool gathers_bits() const { return gathers_bits_; }
   //! Keys per block: the granularity of the work (a partial last block costs a whole one).
   std::size_t lanes() const { return lane_words_ * 64; }
 
@@ -98,6 +101,7 @@ class DisjointCounter {
   using Chunk = detail::Chunk;
 
   std::uint64_t compress(std::uint64_t key) const;
+  void compress_all(std::span<const std::uint64_t> keys, std::uint64_t* out) const;
   void choose_compression(std::size_t stored_count);
   void build_compress_tables();
   void plan_chunks();
@@ -109,6 +113,7 @@ class DisjointCounter {
   MatchPath path_;
   int chunk_bits_;
   std::size_t lane_words_;
+  bool gathers_bits_;
 
   std::array<std::size_t, 2> part_keys_{};    // stored keys per part
   std::array<std::size_t, 2> part_blocks_{};  // blocks per part, the first part's first
@@ -127,6 +132,7 @@ class DisjointCounter {
   std::size_t tables_skew_ = 0;                // words skipped to align the tables to 64 bytes
 
   std::vector<std::uint64_t> block_rows_;  // a block's compressed keys, inverted, in transpose order
+  std::vector<std::uint64_t> block_keys_;  // a block's compressed keys, in lane order
   mutable std::vector<std::uint64_t> compressed_queries_;
   mutable PreparedQueries prepared_;  // count()'s
 };

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <numeric>
 #include <span>
+#include <utility>
 #include <vector>
 
+#include "join/bit_gather.hpp"
 #include "join/match_cost.hpp"
 
 namespace nqueens::join::detail {
@@ -115,25 +117,37 @@ SplitWork split_work(const SlotSizes& stored, const SlotSizes& queries, int coun
 // the slot-group pairing: fewer live bits can save the matcher a chunk. starts[s] is where slot
 // s begins, starts[2^count] the end.
 struct Slots {
+  static constexpr std::size_t kStreams = 4;
   std::vector<std::uint64_t> keys;
   std::vector<std::size_t> starts;  // 2^count + 1: a split of a few bits clears and walks no more
 
-  Slots(std::span<const std::uint64_t> unsorted, const SlotBits& split, std::uint64_t key_mask)
+  // With `gather`, slots are numbered by PEXT (the split's bits in ascending order, not most
+  // shared first): any numbering serves, as long as the stored keys and the queries share it.
+  Slots(std::span<const std::uint64_t> unsorted, const SlotBits& split, std::uint64_t key_mask, bool gather)
       : keys(unsorted.size()), starts((std::size_t{1} << split.count) + 1) {
     const std::size_t slots = std::size_t{1} << split.count;
-    // Each key's slot worked out once; four histograms, so that runs of keys of one slot do not
-    // wait on each other's increments.
+    // Each key's slot worked out once. Keys in a row often share a slot, so the keys are dealt
+    // to four streams (key i to stream i % 4), each with its own counts and its own place in
+    // every slot: a key's increment and store do not wait on the key before it.
     std::vector<std::uint16_t> slot_of(unsorted.size());
-    for (std::size_t i = 0; i < unsorted.size(); ++i)
-      slot_of[i] = static_cast<std::uint16_t>(split.slot_of(unsorted[i]));
-    std::vector<std::size_t> counts(4 * slots);
-    for (std::size_t i = 0; i < slot_of.size(); ++i) ++counts[(i % 4) * slots + slot_of[i]];
-    for (std::size_t slot = 0; slot < slots; ++slot)
-      starts[slot + 1] =
-          starts[slot] + counts[slot] + counts[slots + slot] + counts[2 * slots + slot] + counts[3 * slots + slot];
-    std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
+    if (gather) {
+      gather_bits(unsorted, split.mask(), slot_of.data());
+    } else {
+      for (std::size_t i = 0; i < unsorted.size(); ++i)
+        slot_of[i] = static_cast<std::uint16_t>(split.slot_of(unsorted[i]));
+    }
+    std::vector<std::size_t> next(kStreams * slots);  // next[stream * slots + slot]: counts, then places
+    for (std::size_t i = 0; i < slot_of.size(); ++i) ++next[(i % kStreams) * slots + slot_of[i]];
+    std::size_t place = 0;
+    for (std::size_t slot = 0; slot < slots; ++slot) {
+      starts[slot] = place;
+      for (std::size_t stream = 0; stream < kStreams; ++stream)
+        place += std::exchange(next[stream * slots + slot], place);
+    }
+    starts[slots] = place;
     const std::uint64_t kept = key_mask & ~split.mask();
-    for (std::size_t i = 0; i < unsorted.size(); ++i) keys[next[slot_of[i]]++] = unsorted[i] & kept;
+    for (std::size_t i = 0; i < unsorted.size(); ++i)
+      keys[next[(i % kStreams) * slots + slot_of[i]]++] = unsorted[i] & kept;
   }
 
   std::span<const std::uint64_t> slot(std::size_t index) const {
@@ -143,8 +157,8 @@ struct Slots {
 
 struct PartSlots {
   Slots first, second;
-  PartSlots(const KeyParts& keys, const SlotBits& split, std::uint64_t key_mask)
-      : first(keys[0], split, key_mask), second(keys[1], split, key_mask) {}
+  PartSlots(const KeyParts& keys, const SlotBits& split, std::uint64_t key_mask, bool gather)
+      : first(keys[0], split, key_mask, gather), second(keys[1], split, key_mask, gather) {}
   KeyParts slot(std::size_t index) const { return {first.slot(index), second.slot(index)}; }
 };
 
@@ -215,8 +229,8 @@ SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key
 // prepared once and each group of queries is a range of the prepared ones.
 std::uint64_t count_in_slots(DisjointCounter& counter, const KeyParts& stored, const KeyParts& queries,
                              const PartWeights& weights, int key_bits, const SlotBits& split) {
-  const PartSlots stored_slots(stored, split, low_bits(key_bits));
-  const PartSlots query_groups(queries, split, low_bits(key_bits));
+  const PartSlots stored_slots(stored, split, low_bits(key_bits), counter.gathers_bits());
+  const PartSlots query_groups(queries, split, low_bits(key_bits), counter.gathers_bits());
   std::uint64_t live_bits = 0;
   for (const std::uint64_t key : stored_slots.first.keys) live_bits |= key;
   for (const std::uint64_t key : stored_slots.second.keys) live_bits |= key;

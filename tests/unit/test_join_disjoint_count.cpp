@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "join/bit_gather.hpp"
 #include "join/disjoint_count.hpp"
 #include "join/slot_split.hpp"
 
@@ -191,6 +192,22 @@ TEST_P(DisjointCountTest, KeysUsingFewOfTheirBits) {
   const std::vector<std::uint64_t> high_bit(90, std::uint64_t{1} << 61);
   expect_matches_naive(counter, high_bit, queries, 62);
   expect_matches_naive(counter, queries, high_bit, 62);
+}
+
+TEST_P(DisjointCountTest, SparseKeysOnFewBlocks) {
+  // Live bits spread over 50 (packing saves chunks) on sides of one to three blocks, where only
+  // PEXT packs: on the vector paths of a CPU with a fast PEXT, keys and queries are gathered.
+  std::mt19937_64 rng(23);
+  DisjointCounter counter(GetParam());
+  std::uint64_t every_fifth = 0;
+  for (int bit = 1; bit < 50; bit += 5) every_fifth |= std::uint64_t{1} << bit;
+  for (const std::size_t size : {std::size_t{7}, counter.lanes() + 3, 3 * counter.lanes()}) {
+    auto stored = random_keys(rng, size, 50, 0.3);
+    auto queries = random_keys(rng, 700, 50, 0.3);
+    for (std::uint64_t& key : stored) key &= every_fifth;
+    expect_matches_naive(counter, stored, queries, 50);
+    expect_matches_naive(counter, queries, stored, 50);
+  }
 }
 
 TEST_P(DisjointCountTest, BitsAboveKeyBitsAreIgnored) {
@@ -419,6 +436,30 @@ INSTANTIATE_TEST_SUITE_P(Paths, DisjointCountTest, ::testing::ValuesIn(kAllPaths
                          [](const ::testing::TestParamInfo<MatchPath>& param_info) {
                            return std::string(nqueens::join::to_string(param_info.param));
                          });
+
+TEST(BitGather, PacksTheMaskedBitsFromBitZeroInTheirOrder) {
+  if (!nqueens::join::detail::fast_bit_gather()) GTEST_SKIP() << "this CPU has no fast PEXT";
+  std::mt19937_64 rng(24);
+  const std::vector<std::uint64_t> keys = random_keys(rng, 500, 64, 0.5);
+  for (const std::uint64_t mask : {std::uint64_t{0}, ~std::uint64_t{0}, std::uint64_t{0x8000000000000001},
+                                   std::uint64_t{0x0f0f00ff00001230}, rng()}) {
+    std::vector<std::uint64_t> wide(keys.size());
+    std::vector<std::uint16_t> narrow(keys.size());
+    nqueens::join::detail::gather_bits(keys, mask, wide.data());
+    nqueens::join::detail::gather_bits(keys, mask & 0xffff0000, narrow.data());
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      std::uint64_t expected = 0, expected_narrow = 0;
+      int next = 0, next_narrow = 0;
+      for (int bit = 0; bit < 64; ++bit) {
+        const std::uint64_t key_bit = (keys[i] >> bit) & 1;
+        if ((mask >> bit) & 1) expected |= key_bit << next++;
+        if (((mask & 0xffff0000) >> bit) & 1) expected_narrow |= key_bit << next_narrow++;
+      }
+      ASSERT_EQ(wide[i], expected) << "mask " << mask << ", key " << keys[i];
+      ASSERT_EQ(narrow[i], expected_narrow) << "mask " << (mask & 0xffff0000) << ", key " << keys[i];
+    }
+  }
+}
 
 TEST(MatchPathTest, NamesAndSupport) {
   EXPECT_STREQ(nqueens::join::to_string(MatchPath::scalar), "scalar");
