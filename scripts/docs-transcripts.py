@@ -72,7 +72,7 @@ MASKS = [
     # `nqueens plan`: the Slurm memory, which holds the program's own resident memory.
     (re.compile(r"--mem=\d+M"), "--mem=~M"),
     # Which SIMD path this CPU takes.
-    (re.compile(r"\b(?:avx512|avx2|scalar)\b"), "~"),
+    (re.compile(r"\b(?:avx512|avx2|scalar)(?:\+pext)?\b"), "~"),
     # Any other decimal fraction (seconds, rates, ratios), with the padding that aligns it.
     (re.compile(r" *(?<![\w.])\d+(?:\.\d+(?:e[+-]?\d+)?x?|e[+-]\d+)"), " ~"),
 ]

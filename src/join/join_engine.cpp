@@ -14,6 +14,7 @@
 #include "engine/catalogue.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/parallel_each.hpp"
+#include "join/disjoint_count.hpp"
 #include "join/join_engine.hpp"
 #include "join/join_kernel.hpp"
 #include "join/join_layout.hpp"
@@ -289,7 +290,11 @@ std::string problem_with(const RunHeader& header) { return join::header_problem(
 
 std::string run_options(const RunHeader& /*header*/) { return ""; }
 
-std::string cpu_path() { return join::to_string(join::best_match_path()); }
+// The matcher's vector path, and "+pext" where it packs keys with PEXT (join/bit_gather.hpp).
+std::string cpu_path() {
+  const join::DisjointCounter counter;
+  return std::string(join::to_string(counter.path())) + (counter.gathers_bits() ? "+pext" : "");
+}
 
 }  // namespace
 
