@@ -282,9 +282,9 @@ std::uint64_t timed_match(DisjointCounter& matcher, const KeyParts& a, const Key
   using namespace nqueens::join::detail;
   const std::size_t a_size = size_of(a), b_size = size_of(b);
   if (a_size == 0 || b_size == 0) return 0;
-  const std::size_t lanes = matcher.lanes();
-  const double store_a = bit_sliced_ns(blocks_of(a, lanes), b_size);
-  const double store_b = bit_sliced_ns(blocks_of(b, lanes), a_size);
+  const BlockLanes lanes = matcher.block_lanes();
+  const double store_a = bit_sliced_ns(load_blocks(sizes_of(a), lanes), b_size);
+  const double store_b = bit_sliced_ns(load_blocks(sizes_of(b), lanes), a_size);
   const double one_by_one = static_cast<double>(a_size) * static_cast<double>(b_size) * kPairOneByOneNs;
   const bool a_stored = store_a <= store_b;
   const std::size_t queries = a_stored ? b_size : a_size;
@@ -327,9 +327,9 @@ void time_widths(DisjointCounter& matcher, const KeyParts& a, const KeyParts& b,
   using namespace nqueens::join::detail;
   const std::size_t smaller = std::min(size_of(a), size_of(b));
   if (smaller < 64) return;  // far below the matcher's kMinKeysToSplit, to see where a split starts to pay
-  const std::size_t lanes = matcher.lanes();
-  const bool a_stored =
-      bit_sliced_ns(blocks_of(a, lanes), size_of(b)) <= bit_sliced_ns(blocks_of(b, lanes), size_of(a));
+  const BlockLanes lanes = matcher.block_lanes();
+  const bool a_stored = bit_sliced_ns(load_blocks(sizes_of(a), lanes), size_of(b)) <=
+                        bit_sliced_ns(load_blocks(sizes_of(b), lanes), size_of(a));
   const KeyParts& stored = a_stored ? a : b;
   const KeyParts& queries = a_stored ? b : a;
   const PartWeights oriented =

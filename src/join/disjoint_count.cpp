@@ -231,6 +231,14 @@ std::uint64_t count_matches(MatchPath path, const detail::MatchJob& job) {
   }
 }
 
+std::uint64_t count_narrow(const detail::MatchJob& job) {
+#if defined(__x86_64__)
+  return detail::count_matches_avx512_narrow(job);
+#else
+  return detail::count_matches_scalar(job);  // never reached: narrow blocks are AVX-512's
+#endif
+}
+
 }  // namespace
 
 DisjointCounter::DisjointCounter(MatchPath path) : DisjointCounter(path, kDefaultChunkBits) {}
@@ -239,6 +247,8 @@ DisjointCounter::DisjointCounter(MatchPath path, int chunk_bits)
     : path_(checked(path)),
       chunk_bits_(checked_chunk_bits(chunk_bits)),
       lane_words_(lane_words_of(path)),
+      narrow_words_(path == MatchPath::avx512 ? detail::kAvx2LaneWords : 0),
+      load_words_(lane_words_),
       gathers_bits_(path != MatchPath::scalar && detail::fast_bit_gather()) {}
 
 void DisjointCounter::load(std::span<const std::uint64_t> stored, int key_bits) { load_parts({stored, {}}, key_bits); }
@@ -261,9 +271,11 @@ void DisjointCounter::fix_layout(std::uint64_t live_bits, std::size_t stored_cou
 }
 
 void DisjointCounter::load_in_layout(KeyParts stored) {
+  load_words_ = detail::narrow_pays(detail::sizes_of(stored), block_lanes()) ? narrow_words_ : lane_words_;
+  const std::size_t load_lanes = load_words_ * 64;
   for (std::size_t part = 0; part < 2; ++part) {
     part_keys_[part] = stored[part].size();
-    part_blocks_[part] = live_count_ == 0 ? 0 : (stored[part].size() + lanes() - 1) / lanes();
+    part_blocks_[part] = live_count_ == 0 ? 0 : detail::blocks_of(stored[part].size(), load_lanes);
   }
   blocks_ = part_blocks_[0] + part_blocks_[1];
   const std::size_t needed = blocks_ * block_words() + kTableAlignWords;
@@ -272,8 +284,8 @@ void DisjointCounter::load_in_layout(KeyParts stored) {
   tables_skew_ = (kTableAlignWords - (address / sizeof(std::uint64_t)) % kTableAlignWords) % kTableAlignWords;
   std::uint64_t* block = tables();
   for (std::size_t part = 0; part < 2; ++part) {
-    for (std::size_t first = 0; first < stored[part].size() && live_count_ != 0; first += lanes()) {
-      build_block(stored[part].subspan(first, std::min(lanes(), stored[part].size() - first)), block);
+    for (std::size_t first = 0; first < stored[part].size() && live_count_ != 0; first += load_lanes) {
+      build_block(stored[part].subspan(first, std::min(load_lanes, stored[part].size() - first)), block);
       block += block_words();
     }
   }
@@ -342,7 +354,7 @@ void DisjointCounter::plan_chunks() {
 }
 
 void DisjointCounter::build_block(std::span<const std::uint64_t> keys, std::uint64_t* block) {
-  const std::size_t words = lane_words_;
+  const std::size_t words = load_words_;
   std::array<std::uint64_t, detail::kAvx512LaneWords> valid{};
   block_rows_.assign(64 * words, 0);
   block_keys_.resize(keys.size());
@@ -354,7 +366,7 @@ void DisjointCounter::build_block(std::span<const std::uint64_t> keys, std::uint
     const std::size_t first = word * 64;
     valid[word] = keys.size() > first ? low_bits(static_cast<int>(std::min<std::size_t>(64, keys.size() - first))) : 0;
   }
-  block_builder(path_)(block_rows_.data(), valid.data(), chunks_, block);
+  block_builder(load_words_ == lane_words_ ? path_ : MatchPath::avx2)(block_rows_.data(), valid.data(), chunks_, block);
 }
 
 std::uint64_t DisjointCounter::count(std::span<const std::uint64_t> queries) const {
@@ -384,14 +396,13 @@ void DisjointCounter::prepare(std::span<const std::uint64_t> queries, PreparedQu
     if (((query_bits >> chunk.first_bit) & low_bits(chunk.width)) != 0) active[prepared.active++] = &chunk;
   if (prepared.active == 0) active[prepared.active++] = &chunks_.front();
 
-  const std::size_t entry_bytes = lane_words_ * sizeof(std::uint64_t);
   prepared.offsets.resize(queries.size() * prepared.active);
   std::uint16_t* offsets = prepared.offsets.data();
   for (const std::uint64_t query : compressed_queries_) {
     for (std::size_t chunk = 0; chunk < prepared.active; ++chunk) {
       const Chunk& c = *active[chunk];
       const std::size_t entry = c.first_entry + ((query >> c.first_bit) & low_bits(c.width));
-      *offsets++ = static_cast<std::uint16_t>(entry * entry_bytes);
+      *offsets++ = static_cast<std::uint16_t>(entry * detail::kEntryUnitBytes);
     }
   }
 }
@@ -410,7 +421,7 @@ std::array<std::uint64_t, 2> DisjointCounter::count_prepared(const PreparedQueri
   for (std::size_t part = 0; part < 2; ++part) {
     job.tables = part_tables;
     job.blocks = part_blocks_[part];
-    if (job.blocks != 0) counts[part] = count_matches(path_, job);
+    if (job.blocks != 0) counts[part] = load_words_ == lane_words_ ? count_matches(path_, job) : count_narrow(job);
     part_tables += part_blocks_[part] * block_words();
   }
   return counts;
@@ -419,10 +430,10 @@ std::array<std::uint64_t, 2> DisjointCounter::count_prepared(const PreparedQueri
 namespace {
 
 using detail::bit_sliced_ns;
-using detail::blocks_of;
 using detail::count_in_slots;
 using detail::kMinKeysToSplit;
 using detail::kPairOneByOneNs;
+using detail::load_blocks;
 using detail::size_of;
 using detail::SlotBits;
 // A plain count: each pair of the first parts once.
@@ -476,9 +487,9 @@ std::uint64_t count_weighted_disjoint_pairs(DisjointCounter& counter, KeyParts a
   check_key_bits("count_disjoint_pairs", key_bits);
   const std::size_t a_size = size_of(a), b_size = size_of(b);
   if (a_size == 0 || b_size == 0) return 0;
-  const std::size_t lanes = counter.lanes();
-  const double store_a = bit_sliced_ns(blocks_of(a, lanes), b_size);
-  const double store_b = bit_sliced_ns(blocks_of(b, lanes), a_size);
+  const detail::BlockLanes lanes = counter.block_lanes();
+  const double store_a = bit_sliced_ns(load_blocks(detail::sizes_of(a), lanes), b_size);
+  const double store_b = bit_sliced_ns(load_blocks(detail::sizes_of(b), lanes), a_size);
   const double one_by_one = static_cast<double>(a_size) * static_cast<double>(b_size) * kPairOneByOneNs;
   if (one_by_one < std::min(store_a, store_b)) return count_one_by_one(a, b, weights, key_bits);
   const bool a_stored = store_a <= store_b;

@@ -33,6 +33,12 @@ struct Chunk {
   std::size_t first_entry;
 };
 
+//! A matcher's block widths in keys: wide, and narrow (0: none).
+struct BlockLanes {
+  std::size_t wide = 0;
+  std::size_t narrow = 0;
+};
+
 }  // namespace detail
 
 enum class MatchPath { scalar, avx2, avx512 };
@@ -68,6 +74,10 @@ class DisjointCounter {
   bool gathers_bits() const { return gathers_bits_; }
   //! Keys per block: the granularity of the work (a partial last block costs a whole one).
   std::size_t lanes() const { return lane_words_ * 64; }
+  //! Keys per narrow block (0: none), which a load of a few hundred keys takes where that is
+  //! cheaper (join/match_cost.hpp): the AVX-512 path's 256-key blocks.
+  std::size_t narrow_lanes() const { return narrow_words_ * 64; }
+  detail::BlockLanes block_lanes() const { return {lanes(), narrow_lanes()}; }
 
   //! Takes `stored` (copied: the span may die afterwards). key_bits in 1..64; keys use bits
   //! 0..key_bits-1 (higher bits are ignored). Throws std::invalid_argument on a bad key_bits.
@@ -108,11 +118,13 @@ class DisjointCounter {
   void build_block(std::span<const std::uint64_t> keys, std::uint64_t* block);
   std::uint64_t* tables() { return tables_storage_.data() + tables_skew_; }
   const std::uint64_t* tables() const { return tables_storage_.data() + tables_skew_; }
-  std::size_t block_words() const { return entries_per_block_ * lane_words_; }
+  std::size_t block_words() const { return entries_per_block_ * load_words_; }
 
   MatchPath path_;
   int chunk_bits_;
   std::size_t lane_words_;
+  std::size_t narrow_words_;  // 0: no narrow blocks
+  std::size_t load_words_;    // words a table entry in the current load: lane_words_ or narrow_words_
   bool gathers_bits_;
 
   std::array<std::size_t, 2> part_keys_{};    // stored keys per part
@@ -168,12 +180,15 @@ struct MatchJob {
   const std::uint64_t* tables = nullptr;  // 64-byte aligned; block b starts at b * block_bytes
   std::size_t blocks = 0;
   std::size_t block_bytes = 0;
-  const std::uint16_t* offsets = nullptr;  // per query, `active` byte offsets into a block's tables
+  const std::uint16_t* offsets = nullptr;  // per query, `active` offsets into a block's tables (kEntryUnitBytes)
   std::size_t queries = 0;
   std::size_t active = 0;  // 1..kMaxActiveChunks
 };
 
 constexpr std::size_t kMaxActiveChunks = 16;
+//! Prepared queries' offsets count 32-byte units, the entry of a 256-key block: so one prepared
+//! query serves both of the AVX-512 path's block widths (a 512-key block's kernel doubles them).
+constexpr std::size_t kEntryUnitBytes = 32;
 constexpr std::size_t kScalarLaneWords = 4;
 constexpr std::size_t kAvx2LaneWords = 4;
 constexpr std::size_t kAvx512LaneWords = 8;
@@ -183,6 +198,8 @@ std::uint64_t count_matches_scalar(const MatchJob& job);
 #if defined(__x86_64__)
 std::uint64_t count_matches_avx2(const MatchJob& job);
 std::uint64_t count_matches_avx512(const MatchJob& job);
+//! AVX-512 on 256-key blocks (32-byte entries).
+std::uint64_t count_matches_avx512_narrow(const MatchJob& job);
 #endif
 
 }  // namespace detail

@@ -1,4 +1,6 @@
-// The AVX-512 path: 512 stored keys a block, one vector a table entry, VPOPCNTQ for the count.
+// The AVX-512 path: 512 stored keys a block, one 64-byte vector a table entry, VPOPCNTQ for the
+// count; and its narrow blocks of 256 keys, one 32-byte vector an entry (AVX-512VL), for loads
+// of a few hundred keys, where a wide block would answer each query for mostly empty lanes.
 #include "join/disjoint_count.hpp"
 
 #if defined(__x86_64__)
@@ -14,59 +16,92 @@ namespace nqueens::join::detail {
 
 namespace {
 
-NQUEENS_AVX512 inline __m512i entry(const char* table, std::uint16_t offset) {
-  return _mm512_load_si512(reinterpret_cast<const void*>(table + offset));
-}
+// Prepared offsets count 32-byte entry units (see kEntryUnitBytes): a wide entry spans two.
+struct WideLanes {
+  using Vector = __m512i;
+  NQUEENS_AVX512 static Vector entry(const char* table, std::uint16_t offset) {
+    return _mm512_load_si512(reinterpret_cast<const void*>(table + 2 * std::size_t{offset}));
+  }
+  NQUEENS_AVX512 static Vector zero() { return _mm512_setzero_si512(); }
+  NQUEENS_AVX512 static Vector both(Vector a, Vector b) { return _mm512_and_si512(a, b); }
+  NQUEENS_AVX512 static Vector add(Vector a, Vector b) { return _mm512_add_epi64(a, b); }
+  NQUEENS_AVX512 static Vector popcount(Vector a) { return _mm512_popcnt_epi64(a); }
+  // Stored and summed by hand: GCC 12's _mm512_reduce_add_epi64 trips -Wuninitialized.
+  NQUEENS_AVX512 static std::uint64_t sum(Vector a) {
+    alignas(64) std::array<std::uint64_t, 8> sums{};
+    _mm512_store_si512(sums.data(), a);
+    std::uint64_t total = 0;
+    for (const std::uint64_t lane_sum : sums) total += lane_sum;
+    return total;
+  }
+};
+
+struct NarrowLanes {
+  using Vector = __m256i;
+  NQUEENS_AVX512 static Vector entry(const char* table, std::uint16_t offset) {
+    return _mm256_load_si256(reinterpret_cast<const __m256i*>(table + offset));
+  }
+  NQUEENS_AVX512 static Vector zero() { return _mm256_setzero_si256(); }
+  NQUEENS_AVX512 static Vector both(Vector a, Vector b) { return _mm256_and_si256(a, b); }
+  NQUEENS_AVX512 static Vector add(Vector a, Vector b) { return _mm256_add_epi64(a, b); }
+  NQUEENS_AVX512 static Vector popcount(Vector a) { return _mm256_popcnt_epi64(a); }
+  NQUEENS_AVX512 static std::uint64_t sum(Vector a) {
+    alignas(32) std::array<std::uint64_t, 4> sums{};
+    _mm256_store_si256(reinterpret_cast<__m256i*>(sums.data()), a);
+    return sums[0] + sums[1] + sums[2] + sums[3];
+  }
+};
 
 // Four queries at a time keep four independent AND chains in flight while the block's tables
 // stay in L1.
-template <std::size_t Active>
-NQUEENS_AVX512 std::uint64_t count_matches_avx512_fixed(const MatchJob& job) {
+template <typename Lanes, std::size_t Active>
+NQUEENS_AVX512 std::uint64_t count_matches_fixed(const MatchJob& job) {
+  using V = typename Lanes::Vector;
   constexpr std::size_t kQueriesAtOnce = 4;
-  __m512i total = _mm512_setzero_si512();
+  V total = Lanes::zero();
   for (std::size_t block = 0; block < job.blocks; ++block) {
     const char* table = reinterpret_cast<const char*>(job.tables) + block * job.block_bytes;
     const std::uint16_t* offsets = job.offsets;
     std::size_t query = 0;
     for (; query + kQueriesAtOnce <= job.queries; query += kQueriesAtOnce, offsets += kQueriesAtOnce * Active) {
-      __m512i first = entry(table, offsets[0]);
-      __m512i second = entry(table, offsets[Active]);
-      __m512i third = entry(table, offsets[2 * Active]);
-      __m512i fourth = entry(table, offsets[3 * Active]);
+      V first = Lanes::entry(table, offsets[0]);
+      V second = Lanes::entry(table, offsets[Active]);
+      V third = Lanes::entry(table, offsets[2 * Active]);
+      V fourth = Lanes::entry(table, offsets[3 * Active]);
       for (std::size_t chunk = 1; chunk < Active; ++chunk) {
-        first = _mm512_and_si512(first, entry(table, offsets[chunk]));
-        second = _mm512_and_si512(second, entry(table, offsets[Active + chunk]));
-        third = _mm512_and_si512(third, entry(table, offsets[2 * Active + chunk]));
-        fourth = _mm512_and_si512(fourth, entry(table, offsets[3 * Active + chunk]));
+        first = Lanes::both(first, Lanes::entry(table, offsets[chunk]));
+        second = Lanes::both(second, Lanes::entry(table, offsets[Active + chunk]));
+        third = Lanes::both(third, Lanes::entry(table, offsets[2 * Active + chunk]));
+        fourth = Lanes::both(fourth, Lanes::entry(table, offsets[3 * Active + chunk]));
       }
-      const __m512i pair_sum = _mm512_add_epi64(_mm512_popcnt_epi64(first), _mm512_popcnt_epi64(second));
-      const __m512i other_sum = _mm512_add_epi64(_mm512_popcnt_epi64(third), _mm512_popcnt_epi64(fourth));
-      total = _mm512_add_epi64(total, _mm512_add_epi64(pair_sum, other_sum));
+      const V pair_sum = Lanes::add(Lanes::popcount(first), Lanes::popcount(second));
+      const V other_sum = Lanes::add(Lanes::popcount(third), Lanes::popcount(fourth));
+      total = Lanes::add(total, Lanes::add(pair_sum, other_sum));
     }
     for (; query < job.queries; ++query, offsets += Active) {
-      __m512i lanes = entry(table, offsets[0]);
+      V lanes = Lanes::entry(table, offsets[0]);
       for (std::size_t chunk = 1; chunk < Active; ++chunk)
-        lanes = _mm512_and_si512(lanes, entry(table, offsets[chunk]));
-      total = _mm512_add_epi64(total, _mm512_popcnt_epi64(lanes));
+        lanes = Lanes::both(lanes, Lanes::entry(table, offsets[chunk]));
+      total = Lanes::add(total, Lanes::popcount(lanes));
     }
   }
-  // Stored and summed by hand: GCC 12's _mm512_reduce_add_epi64 trips -Wuninitialized.
-  alignas(64) std::array<std::uint64_t, 8> sums{};
-  _mm512_store_si512(sums.data(), total);
-  std::uint64_t sum = 0;
-  for (const std::uint64_t lane_sum : sums) sum += lane_sum;
-  return sum;
+  return Lanes::sum(total);
 }
 
-template <std::size_t... Active>
-constexpr auto avx512_kernels(std::index_sequence<Active...>) {
-  return std::array{&count_matches_avx512_fixed<Active + 1>...};
+template <typename Lanes, std::size_t... Active>
+constexpr auto kernels(std::index_sequence<Active...>) {
+  return std::array{&count_matches_fixed<Lanes, Active + 1>...};
 }
 
 }  // namespace
 
 std::uint64_t count_matches_avx512(const MatchJob& job) {
-  static constexpr auto kKernels = avx512_kernels(std::make_index_sequence<kMaxActiveChunks>{});
+  static constexpr auto kKernels = kernels<WideLanes>(std::make_index_sequence<kMaxActiveChunks>{});
+  return kKernels[job.active - 1](job);
+}
+
+std::uint64_t count_matches_avx512_narrow(const MatchJob& job) {
+  static constexpr auto kKernels = kernels<NarrowLanes>(std::make_index_sequence<kMaxActiveChunks>{});
   return kKernels[job.active - 1](job);
 }
 

@@ -92,7 +92,7 @@ SlotSizes compatible_queries(const SlotSizes& groups, std::size_t slots) {
 // The work of a split on the first `count` bits (0: no split), from the slot sizes on all of
 // the widest split's bits: each slot's blocks answer the queries of every group the slot is
 // compatible with.
-SplitWork split_work(const SlotSizes& stored, const SlotSizes& queries, int count, std::size_t lanes) {
+SplitWork split_work(const SlotSizes& stored, const SlotSizes& queries, int count, BlockLanes lanes) {
   const std::size_t slots = std::size_t{1} << count;
   SlotSizes stored_in(slots);
   SlotSizes queries_in(slots);
@@ -106,7 +106,7 @@ SplitWork split_work(const SlotSizes& stored, const SlotSizes& queries, int coun
   for (std::size_t slot = 0; slot < slots; ++slot) {
     const auto keys = static_cast<std::size_t>(std::ceil(stored_in[slot]));
     if (keys == 0 || meeting[slot] <= 0) continue;
-    const auto blocks = static_cast<double>(blocks_of(keys, lanes));
+    const double blocks = load_blocks(PartSizes{keys, 0}, lanes);
     work.blocks += blocks;
     work.block_queries += blocks * meeting[slot];
   }
@@ -207,7 +207,7 @@ double split_ns(const SplitWork& work) {
 }
 
 std::vector<SplitWork> split_works(const KeyParts& stored, const KeyParts& queries, const SlotBits& widest,
-                                   std::size_t lanes) {
+                                   BlockLanes lanes) {
   const SlotSizes stored_sizes = sampled_slot_sizes(stored, widest);
   const SlotSizes query_sizes = sampled_slot_sizes(queries, widest);
   std::vector<SplitWork> works;
@@ -217,7 +217,7 @@ std::vector<SplitWork> split_works(const KeyParts& stored, const KeyParts& queri
 }
 
 // The split (maybe none) the cost model finds cheapest.
-SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key_bits, std::size_t lanes) {
+SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key_bits, BlockLanes lanes) {
   const int most_bits = widest_split_bits(std::min(size_of(stored), size_of(queries)));
   const SlotBits widest = most_shared_bits(stored, queries, key_bits, most_bits);
   const std::vector<SplitWork> works = split_works(stored, queries, widest, lanes);

@@ -69,12 +69,12 @@ struct SplitWork {
 double split_ns(const SplitWork& work);
 
 //! The work of a split on each first 0 .. widest.count of `widest`'s bits (0: no split), for a
-//! matcher of `lanes` keys a block.
+//! matcher of those block widths.
 std::vector<SplitWork> split_works(const KeyParts& stored, const KeyParts& queries, const SlotBits& widest,
-                                   std::size_t lanes);
+                                   BlockLanes lanes);
 
-//! The split (maybe none) the cost model finds cheapest for a matcher of `lanes` keys a block.
-SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key_bits, std::size_t lanes);
+//! The split (maybe none) the cost model finds cheapest for a matcher of those block widths.
+SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key_bits, BlockLanes lanes);
 
 //! The weighted pairs of `stored` and `queries` (weights[stored part][query part]) counted slot
 //! by slot on `split`'s bits.

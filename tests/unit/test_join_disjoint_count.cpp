@@ -108,6 +108,30 @@ TEST_P(DisjointCountTest, SizesAroundTheLaneCount) {
   }
 }
 
+TEST_P(DisjointCountTest, SizesAroundTheNarrowLaneCount) {
+  // Loads of a few hundred keys take narrow blocks where the path has them (AVX-512: 256 keys),
+  // each part of a weighted load apart; one prepared query serves both widths.
+  std::mt19937_64 rng(25);
+  DisjointCounter counter(GetParam());
+  const std::size_t narrow = counter.narrow_lanes();
+  if (narrow == 0) GTEST_SKIP() << "the " << nqueens::join::to_string(GetParam()) << " path has no narrow blocks";
+  const int key_bits = 40;
+  const double density = balanced_density(key_bits);
+  for (const std::size_t stored_size : {narrow - 1, narrow, narrow + 1, 2 * narrow + 1, 3 * narrow}) {
+    const auto stored = random_keys(rng, stored_size, key_bits, density);
+    const auto queries = random_keys(rng, 301, key_bits, density);
+    expect_matches_naive(counter, stored, queries, key_bits);
+    const std::size_t first_part = stored_size / 3;
+    const nqueens::join::KeyParts parts = {std::span(stored).first(first_part), std::span(stored).subspan(first_part)};
+    counter.load_parts(parts, key_bits);
+    const auto counts = counter.count_by_part(queries);
+    EXPECT_EQ(counts[0], naive_count({stored.begin(), stored.begin() + static_cast<std::ptrdiff_t>(first_part)},
+                                     queries, key_bits));
+    EXPECT_EQ(counts[1],
+              naive_count({stored.begin() + static_cast<std::ptrdiff_t>(first_part), stored.end()}, queries, key_bits));
+  }
+}
+
 TEST_P(DisjointCountTest, EveryKeyWidth) {
   std::mt19937_64 rng(12);
   for (int key_bits = 1; key_bits <= 64; ++key_bits) {
@@ -373,7 +397,7 @@ TEST_P(DisjointCountTest, DeepSlotSplitsStayExact) {
   b.insert(b.end(), keys[3].begin(), keys[3].end());
   const nqueens::join::KeyParts a_parts = {std::span(a).first(sizes[0]), std::span(a).subspan(sizes[0])};
   const nqueens::join::KeyParts b_parts = {std::span(b).first(sizes[2]), std::span(b).subspan(sizes[2])};
-  EXPECT_GT(nqueens::join::detail::cheapest_split(a_parts, b_parts, key_bits, counter.lanes()).count, 5);
+  EXPECT_GT(nqueens::join::detail::cheapest_split(a_parts, b_parts, key_bits, counter.block_lanes()).count, 5);
   std::uint64_t weighted = 0;
   for (std::size_t i = 0; i < 2; ++i)
     for (std::size_t j = 0; j < 2; ++j)
