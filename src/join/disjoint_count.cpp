@@ -247,6 +247,7 @@ DisjointCounter::DisjointCounter(MatchPath path, int chunk_bits)
     : path_(checked(path)),
       chunk_bits_(checked_chunk_bits(chunk_bits)),
       lane_words_(lane_words_of(path)),
+      // Narrow blocks have AVX2's layout (256 lanes), built by its builder and counted by AVX-512VL.
       narrow_words_(path == MatchPath::avx512 ? detail::kAvx2LaneWords : 0),
       load_words_(lane_words_),
       gathers_bits_(path != MatchPath::scalar && detail::fast_bit_gather()) {}

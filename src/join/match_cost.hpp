@@ -20,7 +20,7 @@ inline std::size_t blocks_of(std::size_t keys, std::size_t lanes) { return (keys
 inline std::size_t size_of(const KeyParts& parts) { return parts[0].size() + parts[1].size(); }
 
 //! A narrow block (AVX-512's 256 keys) is built and answers a query in about this share of a
-//! wide one's time: 1.5 ns a query against 2.4 for sides of 100 to 256 keys (Zen 4), where both
+//! wide one's time: 1.4 ns a query against 2.4 for loads of 100 to 256 keys (Zen 4), where both
 //! take one block.
 inline constexpr double kNarrowBlockShare = 0.6;
 
