@@ -316,12 +316,13 @@ std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options, joi
   return std::make_unique<JoinEngine>(memory, std::move(variant));
 }
 
-// One-thread bench medians at N = 16 to 19 (bench-122f8c8.csv; N = 19 in "N = 19 to 22"), the CPU
-// time of the two-thread counts at N = 20 to 22, and the plan that timed every band at N = 24
-// (1.05 M s). N = 23 was not measured: it lies between its neighbours, and from N = 24 on each N
-// costs the mean growth from 22 to 24 (13.5 times, odd and even N alike).
-constexpr RoughCost kJoinRoughCosts[] = {{16, 0.0557}, {17, 0.820}, {18, 2.19},   {19, 13.9},
-                                         {20, 67.8},   {21, 803.4}, {22, 5742.4}, {24, 1.05e6}};
+// One-thread bench medians at N = 16 to 19 and the CPU time of the two-thread counts at N = 20
+// to 22 (docs/data/figures at e5ef57a; N = 21 and 22 in long-runs.md at e5ef57a and d016326, the
+// same matcher), and N = 24 projected from a warm sample of 400 units (long-runs.md). N = 23 was
+// not measured: it lies between its neighbours, and from N = 24 on each N costs the mean growth
+// from 22 to 24 (9.7 times, odd and even N alike).
+constexpr RoughCost kJoinRoughCosts[] = {{16, 0.0605}, {17, 0.981}, {18, 1.72},   {19, 14.5},
+                                         {20, 62.6},   {21, 637.3}, {22, 2840.2}, {24, 2.69e5}};
 
 const EngineDescription& join_engine_description() {
   static const EngineDescription description{

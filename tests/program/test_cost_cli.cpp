@@ -74,10 +74,10 @@ TEST_F(CostCli, ForceRunsItAnyway) {
   EXPECT_TRUE(contains(r->err, "`nqueens plan -n 30` measures an estimate")) << r->err;
 }
 
-// N = 24 on two threads takes days: announced (thread time, wall time, memory, the way to a
+// N = 24 on one thread takes days: announced (thread time, wall time, memory, the way to a
 // measured estimate), then set up with its phases on stderr, one progress line each interval.
 TEST_F(CostCli, DaysAreAnnouncedAndTheSetupShowsItsPhases) {
-  harness::Process process = start({"count", "-n", "24", "-t", "2", "--progress-interval", "0.1"});
+  harness::Process process = start({"count", "-n", "24", "-t", "1", "--progress-interval", "0.1"});
   ASSERT_TRUE(process.wait_for_stderr("[progress] N=24: setting up: ", std::chrono::seconds(60)));
   process.signal(SIGTERM);
   const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(20));
@@ -87,23 +87,23 @@ TEST_F(CostCli, DaysAreAnnouncedAndTheSetupShowsItsPhases) {
   ASSERT_FALSE(lines.empty());
   const std::string& announced = lines.front();
   EXPECT_TRUE(contains(announced, "[warning] N=24: a whole count with the join engine takes about ")) << r->err;
-  EXPECT_TRUE(contains(announced, " days on 2 threads (")) << announced;
+  EXPECT_TRUE(contains(announced, " days on 1 thread (")) << announced;
   EXPECT_TRUE(contains(announced, " days of thread time) and memory up to the budget of ")) << announced;
   EXPECT_TRUE(contains(announced, "`nqueens plan -n 24` measures an estimate")) << announced;
   EXPECT_TRUE(contains(r->err, " elapsed")) << r->err;
 }
 
-// bench says so before it times a run past an hour (the join at N = 22 on one thread is about
-// an hour and a half), as count does, instead of timing it in silence.
+// bench says so before it times a run past an hour (the join at N = 23 on one thread is about
+// eight hours), as count does, instead of timing it in silence.
 TEST_F(CostCli, BenchAnnouncesALongRunBeforeTimingIt) {
-  harness::Process process = start({"bench", "-n", "22", "-t", "1", "--engines", "join", "--no-baseline"});
+  harness::Process process = start({"bench", "-n", "23", "-t", "1", "--engines", "join", "--no-baseline"});
   ASSERT_TRUE(
-      process.wait_for_stderr("N=22: a whole count with the join engine takes about ", std::chrono::seconds(30)));
+      process.wait_for_stderr("N=23: a whole count with the join engine takes about ", std::chrono::seconds(30)));
   process.signal(SIGTERM);
   const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(30));
   ASSERT_TRUE(r);
   EXPECT_TRUE(contains(r->err, " on 1 thread (")) << r->err;
-  EXPECT_TRUE(contains(r->err, "`nqueens plan -n 22` measures an estimate")) << r->err;
+  EXPECT_TRUE(contains(r->err, "`nqueens plan -n 23` measures an estimate")) << r->err;
 }
 
 // Under an hour nothing is announced: a small count's stderr stays empty.

@@ -76,8 +76,8 @@ TEST(RoughCost, NeverFallsAsNGrows) {
   });
 }
 
-// What the limits of `count` rest on, with the engine `auto` counts each N with: N = 22 passes
-// an hour on one thread, N = 30 a year on a thousand, and N = 27 on two threads is decades.
+// What the limits of `count` rest on, with the engine `auto` counts each N with: N = 23 passes
+// an hour on one thread, N = 30 a year on a thousand, and N = 27 on two threads is years.
 TEST(RoughCost, PlacesTheSizesUsersAskAbout) {
   constexpr double kHour = 3600, kYear = 365.25 * 24 * kHour;
   const auto automatic = [](int n) -> double {
@@ -90,12 +90,12 @@ TEST(RoughCost, PlacesTheSizesUsersAskAbout) {
     }
     return seconds(engine, n);
   };
-  if (automatic(22) < 0 || automatic(25) < 0 || automatic(27) < 0 || automatic(30) < 0)
+  if (automatic(22) < 0 || automatic(23) < 0 || automatic(25) < 0 || automatic(27) < 0 || automatic(30) < 0)
     GTEST_SKIP() << "auto takes an engine without measurements here";
-  EXPECT_GT(rough_wall_seconds(automatic(22), 1), kHour);
+  EXPECT_GT(rough_wall_seconds(automatic(23), 1), kHour);
   EXPECT_LT(rough_wall_seconds(automatic(22), 2), kHour);
   EXPECT_GT(rough_wall_seconds(automatic(30), 1000), kYear);
-  EXPECT_GT(rough_wall_seconds(automatic(27), 2), 10 * kYear);
+  EXPECT_GT(rough_wall_seconds(automatic(27), 2), kYear);
   EXPECT_LT(rough_wall_seconds(automatic(25), 2), kYear);
 }
 
