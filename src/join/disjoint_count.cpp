@@ -62,6 +62,11 @@ int checked_chunk_bits(int chunk_bits) {
   return chunk_bits;
 }
 
+// Prepared offsets count kEntryUnitBytes: the entry of the scalar and AVX2 paths and of AVX-512's
+// narrow blocks (its wide kernel scales them).
+static_assert(detail::kScalarLaneWords * sizeof(std::uint64_t) == detail::kEntryUnitBytes &&
+              detail::kAvx2LaneWords * sizeof(std::uint64_t) == detail::kEntryUnitBytes);
+
 std::uint64_t low_bits(int count) { return count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1; }
 
 // Builds one block's tables with the lanes as a vector of Words words (GCC vector extension):

@@ -19,8 +19,9 @@ namespace {
 // Prepared offsets count 32-byte entry units (see kEntryUnitBytes): a wide entry spans two.
 struct WideLanes {
   using Vector = __m512i;
+  static constexpr std::size_t kUnitsPerEntry = kAvx512LaneWords * sizeof(std::uint64_t) / kEntryUnitBytes;
   NQUEENS_AVX512 static Vector entry(const char* table, std::uint16_t offset) {
-    return _mm512_load_si512(reinterpret_cast<const void*>(table + 2 * std::size_t{offset}));
+    return _mm512_load_si512(reinterpret_cast<const void*>(table + kUnitsPerEntry * offset));
   }
   NQUEENS_AVX512 static Vector zero() { return _mm512_setzero_si512(); }
   NQUEENS_AVX512 static Vector both(Vector a, Vector b) { return _mm512_and_si512(a, b); }
