@@ -22,6 +22,7 @@ namespace nqueens {
 struct FileCheck {
   std::string source;                    //!< the file's name
   bool journal = true;                   //!< a journal, or else a shard file
+  int format = 0;                        //!< the file's format (its journal format or shard format_version)
   RunHeader header;                      //!< the run the file belongs to
   ShardSpec shard{0, 0};                 //!< a shard file's shard ({0, 0}: a journal, or --units)
   std::string unit_list;                 //!< a --units shard file's list

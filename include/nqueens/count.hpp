@@ -34,11 +34,13 @@ struct CountResult {
   std::optional<Count> half_turn_fixed;     //!< S180, set with `unique`
   std::optional<Count> quarter_turn_fixed;  //!< S90, set with `unique`
   std::string engine;                       //!< the engine that counted (never "auto")
-  Symmetry symmetry = Symmetry::full;       //!< the symmetry mode the engine counted in
-  int split_depth = 0;                      //!< rows per unit of an engine that splits by rows; 0 otherwise
-  std::size_t work_units = 0;               //!< the run's units
-  int threads = 0;                          //!< the threads that counted
-  double seconds = 0;                       //!< wall time of this process's count
+  //! The engine's settings as the run used them, each it takes (EngineInfo::settings), resolved:
+  //! the dfs engine's "symmetry" and its "split-depth" as chosen from N. Empty for an engine
+  //! that takes none.
+  EngineSettings settings;
+  std::size_t work_units = 0;  //!< the run's units
+  int threads = 0;             //!< the threads that counted
+  double seconds = 0;          //!< wall time of this process's count
   //! The sum over the units of the result of the wall time each took on its worker thread
   //! (close to their CPU time: a worker runs one unit at a time), in every run that counted
   //! them: units replayed from a journal or read from shard files included.

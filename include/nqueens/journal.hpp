@@ -1,16 +1,20 @@
 #pragma once
 // The checkpoint journal: an append-only text file that makes a long count resumable.
 //
-//   nqueens-journal 3 version=0.1.0 engine=dfs n=16 symmetry=full split_depth=3 units=1234 fingerprint=... crc=...
+//   nqueens-journal 4 version=0.1.0 engine=dfs n=16 split_depth=3 symmetry=full units=1234 fingerprint=... crc=...
 //   U 17 5208 0 0 0 651 2810374 48211 9f3c01aa  <- unit 17: total, orbits 1/2/4/8, nodes, microseconds, CRC-32
 //
-// The first line is the run header (run_header.hpp); then one line per finished unit, in the
+// The first line is the run header (run_header.hpp: the engine's settings are the words between
+// n and units); then one line per finished unit, in the
 // order units finished. The header carries a CRC-32 of its text, each record the CRC-32 of its
 // text bound to the run (unit_checksum), so a record spliced in from another run's journal is
 // refused like a damaged one. A record's time is the wall time its kernel call took on its
 // worker thread, in whole microseconds; two records of one unit with equal counts are repeats
-// whatever their times. This build reads and writes format 3 only: journals of formats 1 and 2,
-// written by development builds before the first release, are refused unchanged. A line is
+// whatever their times. This build writes format 4 and reads formats 3 and 4: format 3 gave every
+// header the fields symmetry and split_depth, read into the settings (none where split_depth
+// is 0), and a run that opens such a journal rewrites it in format 4 with the same records.
+// Journals of formats 1 and 2, written by development builds before the first release, are
+// refused unchanged. A line is
 // written with one write(2) as soon as its unit finishes, so a killed process loses nothing but
 // units in flight; the file is fsync'ed at least once a second while a run appends to it.
 //
@@ -40,7 +44,7 @@
 namespace nqueens {
 
 //! The journal format this build reads and writes (the number after "nqueens-journal").
-inline constexpr int kJournalFormat = 3;
+inline constexpr int kJournalFormat = 4;
 
 //! The file is not a journal of this run (other N, mode, depth or unit list; or no journal at
 //! all, or one of an older format). Derives from std::invalid_argument: it is bad input, not a
@@ -73,6 +77,7 @@ struct JournalScan {
   std::size_t valid_bytes = 0;  //!< up to the end of the last complete line
   std::size_t torn_bytes = 0;   //!< after that: a torn last line, or damage (then in damaged)
   bool tail_damaged = false;    //!< those bytes are no torn record: damage
+  int format = kJournalFormat;  //!< the format the file is in: 3 or kJournalFormat
 
   //! Nothing damaged or conflicting: every line but a torn last one is a record to use.
   bool sound() const { return damaged.empty() && conflicting.empty(); }
@@ -95,7 +100,7 @@ NQUEENS_EXPORT std::string journal_header_line(const RunHeader& header);
 NQUEENS_EXPORT std::string journal_record_line(const RunHeader& header, const UnitCount& unit);
 
 //! Whether a file starting with `head` is taken for a journal: its first bytes are those of one,
-//! or differ from "nqueens-journal 3 " in at most two places (a journal whose header is damaged).
+//! or differ from "nqueens-journal 4 " in at most two places (a journal whose header is damaged).
 NQUEENS_EXPORT bool looks_like_journal(std::string_view head);
 
 //! Reads a journal's bytes and sorts its lines: sound records, repeats, conflicts, damage. Lines
@@ -181,6 +186,7 @@ class NQUEENS_EXPORT Journal {
   void close_file();
   void open_existing(const RunHeader& header, const std::string& bytes, std::size_t zero_tail, bool repair);
   void rewrite(const std::string& bytes, std::size_t zero_tail, JournalScan& scan);
+  void write_sound(const JournalScan& scan);  //!< replaces the file by scan's units in this format
   void write_all(std::string_view bytes);
   void flush_loop(std::stop_token stop);
 

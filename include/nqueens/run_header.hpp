@@ -10,19 +10,20 @@
 
 #include "nqueens/export.hpp"
 #include "nqueens/options.hpp"
-#include "nqueens/symmetry.hpp"
 
 namespace nqueens {
 
 //! The run a journal or shard file belongs to: what makes its unit ids mean the same units.
 struct RunHeader {
-  std::string version;                 //!< the tool version that wrote it (informational, see below)
-  std::string engine;                  //!< the engine's name: files of one engine are refused by another
-  int n = 0;                           //!< the board size
-  Symmetry symmetry = Symmetry::full;  //!< the symmetry mode of the units
-  int split_depth = 0;                 //!< dfs: rows fixed by the splitter; join: 0
-  std::size_t unit_count = 0;          //!< the run's units
-  std::uint64_t fingerprint = 0;       //!< fingerprint() of the unit list
+  std::string version;  //!< the tool version that wrote it (informational, see below)
+  std::string engine;   //!< the engine's name: files of one engine are refused by another
+  int n = 0;            //!< the board size
+  //! The engine's settings for this run, every one it takes, resolved (a split depth chosen from
+  //! N is written as chosen), by name and value as the command line spells them; empty for an
+  //! engine that takes none.
+  EngineSettings settings{};
+  std::size_t unit_count = 0;     //!< the run's units
+  std::uint64_t fingerprint = 0;  //!< fingerprint() of the unit list
 
   //! Field by field: the same run written by the same version.
   friend bool operator==(const RunHeader&, const RunHeader&) = default;
@@ -40,14 +41,20 @@ NQUEENS_EXPORT std::string header_mismatch(const RunHeader& expected, const RunH
 //! count.
 NQUEENS_EXPORT std::string header_problem(const RunHeader& header);
 
-//! One line of `key=value` words: "version=0.1.0 engine=dfs n=16 symmetry=full split_depth=3
-//! units=1234 fingerprint=00ab...". parse_header_text() reads it back, or returns nullopt.
+//! One line of `key=value` words: "version=0.1.0 engine=dfs n=16 split_depth=3 symmetry=full
+//! units=1234 fingerprint=00ab...", each setting between n and units, by name with '_' for '-'
+//! (setting_key()). parse_header_text() reads it back, or returns nullopt.
 NQUEENS_EXPORT std::string header_text(const RunHeader& header);
 NQUEENS_EXPORT std::optional<RunHeader> parse_header_text(std::string_view text);
 
 //! header_text() without the tool version: what every record of a run is bound to (its
 //! checksum covers it), so that a record moved into a file of another run fails its check.
 NQUEENS_EXPORT std::string run_identity(const RunHeader& header);
+
+//! How files and records spell a setting's name: "split-depth" -> "split_depth".
+NQUEENS_EXPORT std::string setting_key(std::string_view name);
+//! The setting name a file's key spells: "split_depth" -> "split-depth".
+NQUEENS_EXPORT std::string setting_name(std::string_view key);
 
 //! The fingerprint as 16 lower-case hex digits, as files store it.
 NQUEENS_EXPORT std::string fingerprint_hex(std::uint64_t fingerprint);

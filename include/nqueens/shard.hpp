@@ -2,12 +2,15 @@
 // Shards: a run cut into k fixed subsets of unit ids, counted anywhere (a batch scheduler's job
 // array, several machines), each written as a shard file, and merged back into one result.
 //
-// A shard file is JSON (format_version 3): the run header, the shard, threads and seconds with a
+// A shard file is JSON (format_version 4): the run header (its engine's settings an object of
+// their own), the shard, threads and seconds with a
 // CRC-32 over them, and one entry per unit with its counts, its time in microseconds and the
 // CRC-32 of its record text bound to the run (unit_record.hpp), so an edited count or time is
-// caught by id and an entry copied from another run's file is caught too. This build reads and
-// writes format_version 3 only: files of format_version 1 and 2, written by development builds
-// before the first release, are refused in one line that says so.
+// caught by id and an entry copied from another run's file is caught too. This build writes
+// format_version 4 and reads 3 and 4: format_version 3 gave every run the fields symmetry and
+// split_depth, read into the settings (none where split_depth is 0). Files of format_version 1
+// and 2, written by development builds before the first release, are refused in one line that
+// says so.
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -35,8 +38,8 @@ struct ShardSpec {
 //! The most shards a run is cut into: beyond this a request is a typo.
 inline constexpr int kMaxShards = 1'000'000;
 
-//! The shard file format_version this build reads and writes.
-inline constexpr int kShardFormat = 3;
+//! The shard file format_version this build writes (it reads 3 as well).
+inline constexpr int kShardFormat = 4;
 
 //! "i/k" with 1 <= i <= k <= kMaxShards. Throws std::invalid_argument with a one-line reason.
 NQUEENS_EXPORT ShardSpec parse_shard_spec(std::string_view text);
@@ -61,6 +64,9 @@ struct ShardFile {
   //! bit flipped back made its checksum hold. False: as far as the damaged line reads them,
   //! unchecked ({0, 0}, "", 0 and 0 where it does not).
   bool head_trusted = true;
+  //! The format_version the file is in (3 or kShardFormat): its entries are bound to its run as
+  //! that format writes the run.
+  int format_version = kShardFormat;
 };
 
 //! The file is not a readable shard file (not JSON, not laid out as written and missing fields

@@ -5,7 +5,7 @@
     scripts/dev/scaling-model.py JOURNAL... --simulate [--latency-us 100] [--policy work] ...
 
 Each JOURNAL is a finished checkpoint journal (`nqueens count -n N --checkpoint FILE`): one record
-per work unit with its search nodes and, in format 3 journals, the microseconds its kernel call
+per work unit with its search nodes and, in format 3 and 4 journals, the microseconds its kernel call
 took on its worker thread. The unit's cost is its time (--cost time), or its nodes (--cost
 nodes: nearly proportional to time for the dfs engine, not for the join's units); --cost auto,
 the default, takes the times when every unit has one and nodes otherwise (format 2 journals,
@@ -55,7 +55,7 @@ import heapq
 import sys
 
 # Words of a unit record by journal format: "U id total o1 o2 o4 o8 nodes [microseconds] crc".
-RECORD_WORDS = {2: 9, 3: 10}
+RECORD_WORDS = {2: 9, 3: 10, 4: 10}
 NODES, MICROSECONDS = 7, 8
 
 
@@ -73,7 +73,7 @@ def read_journal(path, sample=False):
         fail(f"{path}: not a checkpoint journal (its first line is not an nqueens-journal header)")
     version = int(first[1])
     if version not in RECORD_WORDS:
-        fail(f"{path}: a journal of format {version}; this script reads formats 2 and 3")
+        fail(f"{path}: a journal of format {version}; this script reads formats 2 to 4")
     header = dict(word.split("=", 1) for word in first[2:] if "=" in word)
     if "units" not in header or not header["units"].isdigit():
         fail(f"{path}: the journal header gives no unit count")
@@ -301,7 +301,7 @@ def simulate_table(args, paths, threads, ranks):
     for path in paths:
         header, units = read_journal(path, args.sample)
         if not all(microseconds is not None for _, microseconds in units):
-            fail(f"{path}: --simulate needs every unit's time (a format 3 journal)")
+            fail(f"{path}: --simulate needs every unit's time (a format 3 or 4 journal)")
         times = [float(microseconds) for _, microseconds in units]
         if args.sample:
             times = expand_sample(times, int(header["units"]))

@@ -18,6 +18,7 @@
 #include "run/registry.hpp"
 #include "shell/cost_notice.hpp"
 #include "shell/count_options.hpp"
+#include "shell/engine_settings.hpp"
 #include "shell/logging.hpp"
 #include "shell/report.hpp"
 
@@ -83,7 +84,7 @@ nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, 
   json["threads"] = r.threads;
   json["total"] = count_json(r.totals.total);
   json["unique"] = r.unique ? count_json(*r.unique) : nlohmann::ordered_json(nullptr);
-  json["symmetry"] = std::string(to_string(r.symmetry));
+  add_settings_json(json, r.settings);
   add_timing(json, timing, repeats);
   json["solutions_per_second"] = seconds > 0 ? static_cast<double>(r.totals.total) / seconds : 0.0;
   json["nodes"] = count_json(r.totals.nodes);
@@ -94,7 +95,6 @@ nlohmann::ordered_json bench_record(const CountResult& r, const Timing& timing, 
   json["baseline_seconds"] = optional_number(baseline ? std::optional(baseline->timing.median_seconds) : std::nullopt);
   json["vs_baseline"] = optional_number(ratio(baseline_timing));
   json["work_units"] = r.work_units;
-  json["split_depth"] = r.split_depth;
   json["largest_unit_share"] = path.largest_unit_share;
   json["ceiling_16"] = path.ceiling_16;
   json["ceiling_64"] = path.ceiling_64;

@@ -272,7 +272,7 @@ Json check_json(const FileCheck& check, const std::optional<RecountReport>& reco
                  {"missing_count", check.missing.size()},
                  {"total", count_json(check.totals.total)},
                  {"nodes", count_json(check.totals.nodes)},
-                 {"format", check.journal ? kJournalFormat : kShardFormat},
+                 {"format", check.format},
                  {"unit_seconds", unit_seconds(check.unit_time.microseconds)},
                  {"advice", recount && !recount->all_equal() ? std::string(kWrongAdvice) : advice(check)}});
   if (recount) record["recount"] = recount_json(*recount);

@@ -12,6 +12,7 @@
 #include "dfs/split.hpp"
 #include "engine/catalogue.hpp"
 #include "nqueens/board.hpp"
+#include "text/text_numbers.hpp"
 
 namespace nqueens {
 
@@ -71,22 +72,26 @@ std::unique_ptr<Engine> make(int n, const CountOptions& options) {
   return make_dfs_engine(split(n, settings.symmetry, settings.split_depth));
 }
 
-// split() clamps the depth to N on the smallest boards, and a depth-d split has at most N^d prefixes.
+// split() clamps the depth to N on the smallest boards, and a depth-d split has at most N^d
+// prefixes. The catalogue has held both settings to their declared values already.
 std::string problem_with(const RunHeader& header) {
-  if (header.split_depth < std::min(header.n, kMinSplitDepth) ||
-      header.split_depth > std::min(header.n, kMaxSplitDepth))
-    return "split depth " + std::to_string(header.split_depth) + " is impossible for N=" + std::to_string(header.n);
+  const std::string& symmetry = header.settings.at(std::string(kDfsSettings[0].name));
+  if (!parse_symmetry(symmetry)) return "a dfs run has no symmetry mode " + symmetry;
+  const std::string& depth_text = header.settings.at(std::string(kDfsSettings[1].name));
+  const int depth = detail::parse_whole<int>(depth_text).value_or(-1);
+  if (depth < std::min(header.n, kMinSplitDepth) || depth > std::min(header.n, kMaxSplitDepth))
+    return "split depth " + depth_text + " is impossible for N=" + std::to_string(header.n);
   std::size_t prefixes = 1;
-  for (int row = 0; row < header.split_depth; ++row) prefixes *= static_cast<std::size_t>(header.n);
+  for (int row = 0; row < depth; ++row) prefixes *= static_cast<std::size_t>(header.n);
   if (header.unit_count > prefixes)
     return std::to_string(header.unit_count) + " units is more than N=" + std::to_string(header.n) + " has at depth " +
-           std::to_string(header.split_depth);
+           std::to_string(depth);
   return "";
 }
 
-std::string run_options(const RunHeader& header) {
-  return " --symmetry " + std::string(to_string(header.symmetry)) + " --split-depth " +
-         std::to_string(header.split_depth);
+// Only a search cut by every symmetry counts whole orbits.
+bool counts_orbits(const RunHeader& header) {
+  return parse_symmetry(header.settings.at(std::string(kDfsSettings[0].name))) == Symmetry::full;
 }
 
 std::string cpu_path() { return detail::breadth_path(); }
@@ -108,13 +113,13 @@ const EngineDescription& dfs_engine_description() {
       .preferred_for = preferred_for,
       .make = make,
       .header_problem = problem_with,
-      .run_options = run_options,
       .partial_runs_report_unique = true,
       .yardstick = true,
       .cpu_path_key = "dfs_kernel",
       .cpu_path = cpu_path,
-      .settings = kDfsSettingNames,
+      .settings = kDfsSettings,
       .rough_costs = kDfsRoughCosts,
+      .counts_orbits = counts_orbits,
   };
   return description;
 }

@@ -32,10 +32,15 @@ DfsSettings read_dfs_settings(const EngineSettings& given) {
     } else if (name == "split-depth") {
       settings.split_depth = split_depth_of(value);
     } else {
-      throw std::invalid_argument("it takes --symmetry and --split-depth, not --" + name);
+      throw std::invalid_argument("the dfs engine takes --symmetry and --split-depth, not --" + name);
     }
   }
   return settings;
+}
+
+EngineSettings dfs_header_settings(Symmetry symmetry, int split_depth) {
+  return {{std::string(kDfsSettings[0].name), std::string(to_string(symmetry))},
+          {std::string(kDfsSettings[1].name), std::to_string(split_depth)}};
 }
 
 }  // namespace nqueens

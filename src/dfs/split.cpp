@@ -1,5 +1,7 @@
 #include "dfs/split.hpp"
 
+#include "dfs/dfs_settings.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -162,7 +164,8 @@ std::uint64_t extensions(const WorkUnit& unit, int n, int rows_left) {
 std::uint64_t estimated_cost(const WorkUnit& unit, int n) { return extensions(unit, n, 2); }
 
 RunHeader make_header(const WorkPlan& plan) {
-  return {kVersion, "dfs", plan.n, plan.symmetry, plan.split_depth, plan.units.size(), fingerprint(plan)};
+  return {kVersion,         "dfs", plan.n, dfs_header_settings(plan.symmetry, plan.split_depth), plan.units.size(),
+          fingerprint(plan)};
 }
 
 }  // namespace nqueens

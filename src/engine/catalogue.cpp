@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "nqueens/board.hpp"
+#include "text/text_numbers.hpp"
 
 namespace nqueens {
 
@@ -29,7 +30,53 @@ std::string header_problem(const RunHeader& header) {
     return "N=" + std::to_string(header.n) + " is outside " + std::to_string(kMinN) + ".." + std::to_string(kMaxN);
   const EngineDescription* engine = find_engine(header.engine);
   if (!engine) return "no engine of this build is called '" + header.engine + "' (engines: " + engine_choices() + ")";
+  // Names only: a header holds the values a run resolved (a split depth clamped to a tiny N),
+  // which the engine's own check holds to what its runs can have.
+  for (const auto& [name, value] : header.settings)
+    if (!find_setting(*engine, name)) return settings_problem(*engine, {{name, value}});
+  for (const SettingDescription& setting : engine->settings)
+    if (!header.settings.contains(setting.name))
+      return "a " + std::string(engine->name) + " run has a --" + std::string(setting.name) +
+             ", but the file gives none";
   return engine->header_problem(header);
+}
+
+const SettingDescription* find_setting(const EngineDescription& engine, std::string_view name) {
+  for (const SettingDescription& setting : engine.settings)
+    if (setting.name == name) return &setting;
+  return nullptr;
+}
+
+std::string setting_value_problem(const SettingDescription& setting, std::string_view value) {
+  if (value == setting.default_value) return "";
+  const std::string option = "--" + std::string(setting.name);
+  if (!setting.whole_number()) {
+    std::string listed;
+    for (const std::string_view choice : setting.choices) {
+      if (choice == value) return "";
+      listed += (listed.empty() ? "" : ", ") + std::string(choice);
+    }
+    return option + " must be one of " + listed + ", not " + std::string(value);
+  }
+  const auto number = detail::parse_whole<long long>(value);
+  if (number && *number >= setting.least && *number <= setting.most) return "";
+  return option + " must be a whole number from " + std::to_string(setting.least) + " to " +
+         std::to_string(setting.most) + ", not " + std::string(value);
+}
+
+std::string settings_problem(const EngineDescription& engine, const EngineSettings& settings) {
+  for (const auto& [name, value] : settings) {
+    const SettingDescription* setting = find_setting(engine, name);
+    if (!setting) {
+      std::string taken;
+      for (const SettingDescription& known : engine.settings)
+        taken += (taken.empty() ? "--" : " and --") + std::string(known.name);
+      return "the " + std::string(engine.name) + " engine takes " +
+             (taken.empty() ? "no --" + name : taken + ", not --" + name);
+    }
+    if (std::string why = setting_value_problem(*setting, value); !why.empty()) return why;
+  }
+  return "";
 }
 
 std::string settings_refused(const CountOptions& options, std::string_view because) {
@@ -44,7 +91,11 @@ std::string settings_refused(const CountOptions& options, std::string_view becau
 
 std::string run_options_text(const RunHeader& header) {
   std::string text = "-n " + std::to_string(header.n) + " --engine " + header.engine;
-  if (const EngineDescription* engine = find_engine(header.engine)) text += engine->run_options(header);
+  const EngineDescription* engine = find_engine(header.engine);
+  if (!engine) return text;
+  for (const SettingDescription& setting : engine->settings)
+    if (const auto value = header.settings.find(setting.name); value != header.settings.end())
+      text += " --" + std::string(setting.name) + " " + value->second;
   return text;
 }
 

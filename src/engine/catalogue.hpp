@@ -27,6 +27,21 @@ struct RoughCost {
   double thread_seconds;
 };
 
+//! A setting an engine takes (CountOptions::settings), declared once by its engine: the command
+//! line's option (--<name>) with its help and completion, the run header's word and the
+//! records' column (<name> with '_' for '-', setting_key()) are all made from it. Its value is
+//! the default, one of `choices` or, where there are none, a whole number from `least` to `most`.
+struct SettingDescription {
+  std::string_view name;           //!< "split-depth": --split-depth
+  std::string_view help;           //!< one line for --help
+  std::string_view default_value;  //!< what the engine takes when it is not given ("0": chosen from N)
+  std::span<const std::string_view> choices = {};
+  long long least = 0;
+  long long most = 0;
+  //! Whether results and records show the value as a number (a whole-number setting) or a word.
+  bool whole_number() const { return choices.empty(); }
+};
+
 struct EngineDescription {
   std::string_view name;     //!< as --engine, run headers and results spell it
   std::string_view summary;  //!< one line for --help and `version`
@@ -38,13 +53,11 @@ struct EngineDescription {
   bool (*preferred_for)(int n, const CountOptions& options);
   //! Builds the run's units (called only when refusal() is empty), on the caller's arena.
   std::unique_ptr<Engine> (*make)(int n, const CountOptions& options);
-  //! Why no run of this engine can have `header` (N, symmetry, split depth and unit count
-  //! checked against what the splitter can make); "" when one could. Files are checked with it
-  //! before anything is sized by their unit count.
+  //! Why no run of this engine can have `header` (N, the unit count and its settings' values
+  //! checked against what the splitter can make; the settings are already known to be those it
+  //! declares, each present); "" when one could. Files are checked with it before anything is
+  //! sized by their unit count.
   std::string (*header_problem)(const RunHeader& header);
-  //! The `count` options beyond -n and --engine that make the run of `header` again
-  //! (" --symmetry none --split-depth 3"), for the advice of check and merge; often "".
-  std::string (*run_options)(const RunHeader& header);
   //! Whether a part of a run (a shard, a unit list) reports unique counts. False where units
   //! carry weights of partial structures, whose share in a part means nothing on its own.
   bool partial_runs_report_unique;
@@ -62,11 +75,16 @@ struct EngineDescription {
   std::string (*memory_plan)(int n, const CountOptions& options) = nullptr;
   //! Who chose cpu_path, as `version` says it: "(on this CPU)".
   std::string_view path_seen_by = "this CPU";
-  //! The CountOptions::settings it takes, by name; refusal() refuses any other.
-  std::span<const std::string_view> settings = {};
+  //! The settings it takes (CountOptions::settings), in the order --help and run options show
+  //! them; a run's header holds each of them, resolved.
+  std::span<const SettingDescription> settings = {};
   //! Thread-seconds of whole runs at measured N, ascending (at least two for an estimate); empty
   //! for an engine whose speed depends on what it runs on (a device), which is then not announced.
   std::span<const RoughCost> rough_costs = {};
+  //! Whether the run of `header` counts whole symmetry orbits, which give the unique count and
+  //! the counts of boards fixed by a turn; null: always. False where a setting cut the search by
+  //! less than every symmetry.
+  bool (*counts_orbits)(const RunHeader& header) = nullptr;
 };
 
 //! The name --engine takes for "the fastest engine for this N".
@@ -89,7 +107,18 @@ std::string engine_choices();
 std::string settings_refused(const CountOptions& options, std::string_view because);
 
 //! "-n 17 --engine dfs --symmetry none --split-depth 3": `count` options for the run of
-//! `header`, for the advice of check and merge.
+//! `header` (every setting it holds, in its engine's order), for the advice of check and merge.
 std::string run_options_text(const RunHeader& header);
+
+//! The setting of that name `engine` declares, or nullptr.
+const SettingDescription* find_setting(const EngineDescription& engine, std::string_view name);
+
+//! Why `value` is no value of `setting`: "--split-depth must be a whole number from 1 to 8, not
+//! 0"; "" when it is one (its default included).
+std::string setting_value_problem(const SettingDescription& setting, std::string_view value);
+
+//! Why `engine` cannot take `settings`: a name it does not declare ("the join engine takes no
+//! --symmetry"), or a value that setting cannot have; "" when it takes them all.
+std::string settings_problem(const EngineDescription& engine, const EngineSettings& settings);
 
 }  // namespace nqueens

@@ -18,6 +18,7 @@ FileCheck check_journal(const JournalScan& scan, std::string source) {
   FileCheck check;
   check.source = std::move(source);
   check.header = scan.header;
+  check.format = scan.format;
   check.sound = scan.units.size();
   check.repeated = scan.repeated;
   check.damaged = scan.damaged;
@@ -46,6 +47,7 @@ FileCheck check_shard(const ShardFile& file, std::span<const std::size_t> expect
   check.source = file.source;
   check.journal = false;
   check.header = file.header;
+  check.format = file.format_version;
   check.shard = file.shard;
   check.unit_list = file.unit_list;
   check.damaged = file.damaged;

@@ -16,6 +16,7 @@
 #include "files/file_io.hpp"
 #include "files/journal_reading.hpp"
 #include "files/line_repair.hpp"
+#include "records/format3.hpp"
 #include "text/text_numbers.hpp"
 
 namespace nqueens {
@@ -25,14 +26,18 @@ using namespace journal_reading;  // this file's own: read unqualified here
 namespace {
 
 constexpr std::string_view kMagic = "nqueens-journal ";
-// kJournalFormat, the one this build reads and writes: records end in the unit's time. Formats
+// kJournalFormat, the one this build writes: the engine's settings in the header as words of
+// their own. Format 3 (the header's fixed symmetry and split_depth words, records bound to them)
+// is read too (records/format3.hpp), and rewritten in this format when a run opens it. Formats
 // 1 (records checked on their own text) and 2 (records without the time) were written by
 // development builds before the first release; they are refused, never read.
-constexpr std::string_view kFormatPrefix = "3 ";
+constexpr std::string_view kFormatPrefix = "4 ";
+constexpr std::string_view kFormat3Prefix = "3 ";
+constexpr std::string_view kFormat3Preamble = "nqueens-journal 3 ";
 // The first bytes of every journal of this build; a file whose first bytes differ from them in
 // at most kMaxPreambleDamage places is taken for a journal whose header is damaged (one flipped
 // bit made "not an nqueens journal" of a journal of 183,481 records).
-constexpr std::string_view kPreamble = "nqueens-journal 3 ";
+constexpr std::string_view kPreamble = "nqueens-journal 4 ";
 constexpr std::size_t kMaxPreambleDamage = 2;
 constexpr std::string_view kCrcKey = " crc=";
 // A journal whose header is damaged, read with no run to bound its size (`check`): at most this.
@@ -102,7 +107,11 @@ std::optional<std::string_view> checked_text(std::string_view line, std::string_
   return text;
 }
 
-std::uint32_t run_checksum(const RunHeader& header) { return crc32(run_identity(header) + '\n'); }
+// Whether a journal's first line is of format 3, whose records are bound to the header as that
+// format wrote it.
+bool format3_line(std::string_view line) { return line.starts_with(kFormat3Preamble); }
+
+std::uint32_t run_checksum(const RunHeader& header, bool format3) { return detail::record_binding(header, format3); }
 
 // The unit of a record line that checks out under the run whose checksum is `run_crc`.
 std::optional<UnitCount> checked_unit(std::string_view line, std::uint32_t run_crc) {
@@ -126,7 +135,7 @@ void for_each_record_line(std::string_view bytes, std::size_t begin, Visit visit
 }
 
 std::size_t records_checking_out(std::string_view bytes, std::size_t begin, const RunHeader& run) {
-  const std::uint32_t run_crc = run_checksum(run);
+  const std::uint32_t run_crc = run_checksum(run, format3_line(bytes));
   std::size_t count = 0;
   for_each_record_line(bytes, begin, [&](std::size_t, std::string_view line) {
     if (const auto unit = checked_unit(line, run_crc); unit && unit->id < run.unit_count) ++count;
@@ -144,13 +153,13 @@ bool exact_magic(std::string_view bytes) {
 // header line whose checksum fails is this format's, damaged: one flipped bit turns "3" into "2".
 void check_format(std::string_view bytes, std::string_view name) {
   const std::string_view after_magic = bytes.substr(std::min(bytes.size(), kMagic.size()));
-  if (after_magic.starts_with(kFormatPrefix)) return;
+  if (after_magic.starts_with(kFormatPrefix) || after_magic.starts_with(kFormat3Prefix)) return;
   const std::size_t end = bytes.find('\n');
   if (end != std::string_view::npos && !checked_text(without_cr(bytes.substr(0, end)), kCrcKey)) return;
   for (const std::string_view older : {"1 ", "2 "})
     if (after_magic.starts_with(older))
       throw JournalMismatch(std::string(name) + ": a format " + older[0] +
-                            " journal, written by a development build of nqueens; this build reads format " +
+                            " journal, written by a development build of nqueens; this build reads formats 3 and " +
                             std::to_string(kJournalFormat) + " only: count the run again");
   if (end == std::string_view::npos) return;
   throw JournalMismatch(std::string(name) + " is a journal in a format this build does not read ('" +
@@ -159,6 +168,7 @@ void check_format(std::string_view bytes, std::string_view name) {
 
 // The run of a header line's text (without its checksum), if it is one of this format.
 std::optional<RunHeader> header_of_text(std::string_view text) {
+  if (format3_line(text)) return detail::parse_format3_header_text(text.substr(kFormat3Preamble.size()));
   if (!text.starts_with(kPreamble)) return std::nullopt;
   return parse_header_text(text.substr(kPreamble.size()));
 }
@@ -197,7 +207,9 @@ std::vector<RunHeader> header_candidates(std::string_view line) {
     for (const std::string& text : detail::single_bit_repairs(split->first, split->first.size(), split->second))
       add(header_of_text(text));
   const std::string_view text = split ? split->first : line;
-  if (text.size() > kPreamble.size()) add(parse_header_text(text.substr(kPreamble.size())));
+  if (text.size() > kPreamble.size())
+    add(format3_line(text) ? detail::parse_format3_header_text(text.substr(kPreamble.size()))
+                           : parse_header_text(text.substr(kPreamble.size())));
   return candidates;
 }
 
@@ -278,8 +290,8 @@ std::string unknown_run(std::string_view bytes, std::size_t begin, std::string_v
 // Nothing is sized by the header's unit count: only by the records the file holds.
 class RecordSorter {
  public:
-  RecordSorter(const RunHeader& header, JournalScan& scan)
-      : header_(header), run_crc_(run_checksum(header)), scan_(scan) {}
+  RecordSorter(const RunHeader& header, bool format3, JournalScan& scan)
+      : header_(header), run_crc_(run_checksum(header, format3)), scan_(scan) {}
 
   void add(std::size_t line_number, std::string_view line) {
     ++scan_.lines;
@@ -463,7 +475,9 @@ JournalScan scan_journal(std::string_view bytes, std::string_view name, const Ru
     scan.damaged.push_back({1, head.problem + " (the run it names was recovered from the " + std::to_string(best) +
                                    " records that check out under it)"});
   }
-  RecordSorter records(scan.header, scan);
+  const bool format3 = format3_line(bytes);
+  if (format3) scan.format = 3;
+  RecordSorter records(scan.header, format3, scan);
   for_each_record_line(bytes, begin, [&records](std::size_t line, std::string_view text) { records.add(line, text); });
   records.finish();
   std::size_t end = begin;

@@ -120,16 +120,19 @@ void Journal::open_existing(const RunHeader& header, const std::string& bytes, s
   // Of another run: refused (by read_journal_file already when its header is sound).
   JournalScan scan = scan_journal(bytes, path_.string(), &header);
   scan.torn_bytes += zero_tail;
+  end_ = scan.valid_bytes;
   if (!scan.sound()) {
     if (!repair) throw JournalCorrupt(scan.problem(path_.string()) + repair_advice(path_.string()));
     rewrite(bytes, zero_tail, scan);
+  } else if (scan.format != kJournalFormat && unwritable_.empty()) {
+    // Appended records are bound to this format's header: the file is rewritten in it first.
+    write_sound(scan);
   } else if (scan.torn_bytes > 0 && unwritable_.empty()) {
     if (ftruncate(fd_, static_cast<off_t>(scan.valid_bytes)) != 0)
       throw std::runtime_error(io_error("cannot cut the torn last line of journal", path_));
     sync();
   }
   dropped_bytes_ = scan.torn_bytes;
-  end_ = scan.valid_bytes;
   recorded_ = std::move(scan.units);
 }
 
@@ -151,6 +154,14 @@ void Journal::rewrite(const std::string& bytes, std::size_t zero_tail, JournalSc
     if (zero_tail > 0 && ::truncate(backup.c_str(), static_cast<off_t>(bytes.size() + zero_tail)) != 0)
       throw std::runtime_error(io_error("cannot write", backup));
   }
+  write_sound(scan);
+  repaired_ = JournalRepair{scan.units.size(), scan.damaged.size(), scan.conflicting.size(), backup};
+  scan.torn_bytes = 0;
+}
+
+// Atomically, as --repair rewrites (a crash leaves the old file or the new one); the lock moves
+// to the new file.
+void Journal::write_sound(const JournalScan& scan) {
   std::string sound = journal_header_line(header_);
   for (const UnitCount& unit : scan.units) sound += journal_record_line(header_, unit);
   detail::WritePolicy ours;
@@ -158,9 +169,7 @@ void Journal::rewrite(const std::string& bytes, std::size_t zero_tail, JournalSc
   detail::write_file_atomically(path_, sound, ours);
   close_file();
   open_file();
-  repaired_ = JournalRepair{scan.units.size(), scan.damaged.size(), scan.conflicting.size(), backup};
-  scan.valid_bytes = sound.size();
-  scan.torn_bytes = 0;
+  end_ = sound.size();
 }
 
 Journal::~Journal() {

@@ -26,7 +26,9 @@ namespace {
 
 // Development builds before the first release wrote format_version 1 (no header checksum, unit
 // checksums over the unit's own text) and 2 (no unit times); they are refused, never read.
+// Format_version 3 gave the run two fixed fields for the dfs engine's settings; it is read.
 constexpr int kOldestFormat = 1;
+constexpr int kFormat3 = 3;
 
 using detail::kMaxEntryBytes;
 using detail::kMaxHeaderBytes;
@@ -34,24 +36,34 @@ using detail::without_cr;
 
 // ---- writing ----------------------------------------------------------------------------------
 
-Json run_json(const RunHeader& header) {
-  return {{"version", header.version},
-          {"engine", header.engine},
-          {"n", header.n},
-          {"symmetry", std::string(to_string(header.symmetry))},
-          {"split_depth", header.split_depth},
-          {"units", header.unit_count},
-          {"fingerprint", fingerprint_hex(header.fingerprint)}};
+Json run_json(const RunHeader& header, int format_version) {
+  Json json = {{"version", header.version}, {"engine", header.engine}, {"n", header.n}};
+  if (format_version == kFormat3) {
+    const std::optional<detail::Format3Fields> fields = detail::format3_fields(header);
+    json["symmetry"] = fields ? fields->symmetry : "";
+    json["split_depth"] = fields ? fields->split_depth : 0;
+  } else {
+    Json settings = Json::object();
+    for (const auto& [name, value] : header.settings) settings[setting_key(name)] = value;
+    json["settings"] = std::move(settings);
+  }
+  json["units"] = header.unit_count;
+  json["fingerprint"] = fingerprint_hex(header.fingerprint);
+  return json;
 }
 
-Json unit_json(const RunHeader& run, const UnitCount& unit) {
+std::uint32_t entry_checksum(const RunHeader& run, int format_version, const UnitCount& unit) {
+  return crc32(unit_record_text(unit), detail::record_binding(run, format_version == kFormat3));
+}
+
+Json unit_json(const RunHeader& run, int format_version, const UnitCount& unit) {
   const Tally& t = unit.tally;
   return {{"id", unit.id},
           {"total", t.total},
           {"orbits", {t.orbits[0], t.orbits[1], t.orbits[2], t.orbits[3]}},
           {"nodes", t.nodes},
           {"microseconds", unit.microseconds},
-          {"crc", checksum_hex(unit_checksum(run, unit))}};
+          {"crc", checksum_hex(entry_checksum(run, format_version, unit))}};
 }
 
 Json shard_spec_json(const ShardFile& shard) {
@@ -64,8 +76,8 @@ Json shard_spec_json(const ShardFile& shard) {
 // (N, the shard, the seconds) shows.
 Json head_json(const ShardFile& shard) {
   return {{"format", kFormat},
-          {"format_version", kShardFormat},
-          {"run", run_json(shard.header)},
+          {"format_version", shard.format_version},
+          {"run", run_json(shard.header, shard.format_version)},
           {"shard", shard_spec_json(shard)},
           {"threads", shard.threads},
           {"seconds", shard.seconds}};
@@ -89,11 +101,13 @@ void check_format_version(const Json& json, const std::string& source, bool entr
     return;
   }
   const auto version = json["format_version"].get<std::uint64_t>();
-  if (version >= kOldestFormat && version < kShardFormat && (checked || !entries_timed))
+  if (version >= kOldestFormat && version < kFormat3 && (checked || !entries_timed))
     throw ShardFileError(source + ": a format " + std::to_string(version) +
                          " shard file, written by a development build of nqueens; this build reads format " +
-                         std::to_string(kShardFormat) + " only: count the shard again");
-  if (checked && version != kShardFormat) read.fail("unknown format_version " + std::to_string(version));
+                         std::to_string(kFormat3) + " and " + std::to_string(kShardFormat) +
+                         " only: count the shard again");
+  if (checked && version != kShardFormat && version != kFormat3)
+    read.fail("unknown format_version " + std::to_string(version));
 }
 
 std::string entry_of(const Json& json, Entry& entry) {
@@ -124,8 +138,8 @@ std::string entry_of(const Json& json, Entry& entry) {
   return {};
 }
 
-bool fits(const Entry& entry, const RunHeader& run) {
-  return entry.unit.id < run.unit_count && entry.crc == unit_checksum(run, entry.unit);
+bool fits(const Entry& entry, const RunHeader& run, int format_version) {
+  return entry.unit.id < run.unit_count && entry.crc == entry_checksum(run, format_version, entry.unit);
 }
 
 void sort_entries(const std::vector<Entry>& entries, ShardFile& file) {
@@ -133,7 +147,7 @@ void sort_entries(const std::vector<Entry>& entries, ShardFile& file) {
   for (const Entry& entry : entries) {
     if (entry.unit.id >= file.header.unit_count)
       file.damaged.push_back({entry.line, "unit id " + std::to_string(entry.unit.id) + " is out of range"});
-    else if (fits(entry, file.header))
+    else if (fits(entry, file.header, file.format_version))
       file.units.push_back(entry.unit);
     else
       file.altered.push_back(entry.unit.id);
@@ -183,7 +197,7 @@ ShardFile parse_document(std::string_view text, std::string source) {
     read.fail("\"format\" is not \"nqueens-shard\"");
   check_format_version(json, file.source, text.find("\"microseconds\"") != std::string_view::npos, false);
   const int version = read.number<int>(json, "format_version");
-  if (version != kShardFormat) read.fail("unknown format_version " + std::to_string(version));
+  if (version != kShardFormat && version != kFormat3) read.fail("unknown format_version " + std::to_string(version));
   read.head(json, file);
   if (read.text(json, "crc") != head_checksum(file))
     read.fail("the header fails its checksum (the run, the shard, threads or seconds were changed)");
@@ -207,7 +221,7 @@ std::string shard_json(const ShardFile& shard) {
   text.pop_back();  // reopen the object to add the units, one per line
   text += ",\"units\":[";
   for (std::size_t i = 0; i < shard.units.size(); ++i)
-    text += (i ? ",\n" : "\n") + unit_json(shard.header, shard.units[i]).dump();
+    text += (i ? ",\n" : "\n") + unit_json(shard.header, shard.format_version, shard.units[i]).dump();
   return text + "\n]}\n";
 }
 

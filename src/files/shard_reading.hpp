@@ -16,6 +16,7 @@
 
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_ranges.hpp"
+#include "records/format3.hpp"
 #include "text/text_numbers.hpp"
 
 namespace nqueens::shard_reading {
@@ -56,6 +57,24 @@ struct Reader {
     return value.get<std::string>();
   }
 
+  // The engine's settings: an object of strings, or format_version 3's two fields.
+  EngineSettings settings(const Json& run) const {
+    if (!run.is_object() || !run.contains("settings")) {
+      const auto settings = detail::format3_settings(text(run, "symmetry"), number<int>(run, "split_depth"));
+      if (!settings) fail("no run has symmetry " + text(run, "symmetry") + " without a split depth");
+      return *settings;
+    }
+    const Json& given = run["settings"];
+    if (!given.is_object()) fail("\"settings\" is not an object");
+    EngineSettings read;
+    for (const auto& [key, value] : given.items()) {
+      if (!value.is_string() || value.get_ref<const std::string&>().empty())
+        fail("the setting \"" + key + "\" is not a word");
+      read.emplace(setting_name(key), value.get<std::string>());
+    }
+    return read;
+  }
+
   // The run's fields, not yet held to what this build can run.
   RunHeader run_fields(const Json& run) const {
     RunHeader h;
@@ -63,10 +82,7 @@ struct Reader {
     h.engine = text(run, "engine");
     if (h.engine.empty()) fail("no engine");
     h.n = number<int>(run, "n");
-    const auto symmetry = parse_symmetry(text(run, "symmetry"));
-    if (!symmetry) fail("unknown symmetry mode");
-    h.symmetry = *symmetry;
-    h.split_depth = number<int>(run, "split_depth");
+    h.settings = settings(run);
     h.unit_count = number<std::size_t>(run, "units");
     const std::string print = text(run, "fingerprint");
     const auto fingerprint = detail::parse_whole<std::uint64_t>(print, 16);
@@ -102,6 +118,7 @@ struct Reader {
   // Everything before the units: the run, the shard, threads and seconds. The checksum is the
   // caller's to compare.
   void head(const Json& json, ShardFile& file) const {
+    file.format_version = number<int>(json, "format_version");
     file.header = header(field(json, "run"));
     shard(field(json, "shard"), file);
     file.threads = number<int>(json, "threads");
@@ -128,8 +145,9 @@ struct Entry {
 // The fields of an entry object into `entry`; "" or why it is no entry.
 std::string entry_of(const Json& json, Entry& entry);
 
-// Whether an entry is one of `run`'s units and its checksum holds under that run.
-bool fits(const Entry& entry, const RunHeader& run);
+// Whether an entry is one of `run`'s units and its checksum holds under that run, as a file of
+// `format_version` binds its entries to it.
+bool fits(const Entry& entry, const RunHeader& run, int format_version);
 
 // Sorts the entries under the file's run: intact ones into `units`, the others into `altered`
 // (a checksum that fails) or `damaged` (an id outside the run).

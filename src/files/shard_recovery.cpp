@@ -18,9 +18,16 @@ using detail::kMaxCorrectedShardLine;
 using detail::kMaxEntryBytes;
 using detail::without_cr;
 
-std::size_t entries_fitting(const std::vector<Entry>& entries, const RunHeader& run) {
-  return static_cast<std::size_t>(
-      std::count_if(entries.begin(), entries.end(), [&run](const Entry& entry) { return fits(entry, run); }));
+std::size_t entries_fitting(const std::vector<Entry>& entries, const ShardFile& file) {
+  return static_cast<std::size_t>(std::count_if(entries.begin(), entries.end(), [&file](const Entry& entry) {
+    return fits(entry, file.header, file.format_version);
+  }));
+}
+
+// The format_version a damaged header line says, where it still says one this build reads.
+int format_version_of(const Json& json) {
+  if (json.is_object() && json.contains("format_version") && json["format_version"] == 3) return 3;
+  return kShardFormat;
 }
 
 }  // namespace
@@ -123,6 +130,7 @@ std::vector<ShardFile> head_candidates(std::string_view line, const std::string&
     file.source = source;
     try {
       file.header = Reader{file.source}.run_fields(json["run"]);
+      file.format_version = json["run"].is_object() && !json["run"].contains("settings") ? 3 : kShardFormat;
     } catch (const ShardFileError&) {
       break;
     }
@@ -256,11 +264,12 @@ ShardFile parse_lines(const std::vector<std::string_view>& lines, const std::str
       other.header = run;
       other.shard = {0, 0};
       other.head_trusted = false;
+      other.format_version = format_version_of(loose);
       candidates.push_back(other);
     }
     std::size_t best = 0;
     for (const ShardFile& candidate : candidates)
-      if (const std::size_t fit = entries_fitting(entries, candidate.header); fit > best) {
+      if (const std::size_t fit = entries_fitting(entries, candidate); fit > best) {
         best = fit;
         file = candidate;
       }

@@ -101,8 +101,6 @@ std::string gpu_memory_plan(int n, const CountOptions& options) {
          device_plan(options);
 }
 
-std::string run_options(const RunHeader& /*header*/) { return ""; }
-
 }  // namespace
 
 const EngineDescription& gpu_engine_description() {
@@ -113,7 +111,6 @@ const EngineDescription& gpu_engine_description() {
       .preferred_for = preferred_for,
       .make = make,
       .header_problem = join::header_problem,
-      .run_options = run_options,
       .partial_runs_report_unique = false,
       .yardstick = false,
       .cpu_path_key = "gpu_devices",

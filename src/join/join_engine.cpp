@@ -133,7 +133,7 @@ class JoinEngine final : public Engine {
     std::vector<std::uint64_t> costs = join::estimated_costs(plan_);
     // The rotation unit goes first: one search, longer than a typical unit at large n.
     costs.push_back(costs.empty() ? 1 : *std::max_element(costs.begin(), costs.end()) + 1);
-    RunHeader header{kVersion, variant_.engine, memory.n, Symmetry::full, 0, costs.size(), run_fingerprint(plan_)};
+    RunHeader header{kVersion, variant_.engine, memory.n, {}, costs.size(), run_fingerprint(plan_)};
     set_units(std::move(header), std::move(costs));
   }
 
@@ -274,10 +274,6 @@ std::size_t run_unit_count(int n) {
 
 std::string join::header_problem(const RunHeader& header) {
   if (std::string why = join::unsupported_reason(header.n); !why.empty()) return why;
-  if (header.symmetry != Symmetry::full)
-    return "a join run folds every symmetry, but the file gives symmetry " + std::string(to_string(header.symmetry));
-  if (header.split_depth != 0)
-    return "a join run has no split depth, but the file gives " + std::to_string(header.split_depth);
   if (const std::size_t units = run_unit_count(header.n); header.unit_count != units)
     return "a join run of N=" + std::to_string(header.n) + " has " + std::to_string(units) + " units, not " +
            std::to_string(header.unit_count);
@@ -287,8 +283,6 @@ std::string join::header_problem(const RunHeader& header) {
 namespace {
 
 std::string problem_with(const RunHeader& header) { return join::header_problem(header); }
-
-std::string run_options(const RunHeader& /*header*/) { return ""; }
 
 // The matcher's vector path, and "+pext" where it packs keys with PEXT (join/bit_gather.hpp).
 std::string cpu_path() {
@@ -332,7 +326,6 @@ const EngineDescription& join_engine_description() {
       .preferred_for = preferred_for,
       .make = make,
       .header_problem = problem_with,
-      .run_options = run_options,
       // Its units carry weights of partial structures: a part's share of unique counts means nothing.
       .partial_runs_report_unique = false,
       .yardstick = false,

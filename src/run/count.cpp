@@ -18,9 +18,11 @@ namespace nqueens {
 
 std::vector<EngineInfo> available_engines() {
   std::vector<EngineInfo> engines;
-  for (const EngineDescription* engine : registered_engines())
-    engines.push_back({std::string(engine->name), std::string(engine->summary),
-                       std::vector<std::string>(engine->settings.begin(), engine->settings.end())});
+  for (const EngineDescription* engine : registered_engines()) {
+    EngineInfo info{std::string(engine->name), std::string(engine->summary), {}};
+    for (const SettingDescription& setting : engine->settings) info.settings.emplace_back(setting.name);
+    engines.push_back(std::move(info));
+  }
   return engines;
 }
 

@@ -28,6 +28,7 @@ const EngineDescription& choose_engine(int n, const CountOptions& options) {
     for (const EngineDescription* engine : registered_engines()) {
       if (!engine->preferred_for(n, options)) continue;
       why = engine->refusal(n, options);
+      if (why.empty()) why = settings_problem(*engine, options.settings);
       if (why.empty()) return *engine;
     }
     throw std::invalid_argument("no engine can count N=" + std::to_string(n) + ": " + why);
@@ -35,7 +36,9 @@ const EngineDescription& choose_engine(int n, const CountOptions& options) {
   const EngineDescription* engine = find_engine(options.engine);
   if (!engine)
     throw std::invalid_argument("unknown engine '" + options.engine + "' (engines: " + engine_choices() + ")");
-  if (const std::string why = engine->refusal(n, options); !why.empty())
+  std::string why = engine->refusal(n, options);
+  if (why.empty()) why = settings_problem(*engine, options.settings);
+  if (!why.empty())
     throw std::invalid_argument("the " + options.engine + " engine cannot count N=" + std::to_string(n) + ": " + why);
   return *engine;
 }
@@ -58,9 +61,7 @@ std::string memory_plan(const RunRequest& request) {
 CountOptions options_of(const RunHeader& header) {
   CountOptions options;
   options.engine = header.engine;
-  // As the command line gives them: only what differs from every engine's default.
-  if (header.symmetry != Symmetry::full) options.settings["symmetry"] = std::string(to_string(header.symmetry));
-  if (header.split_depth != 0) options.settings["split-depth"] = std::to_string(header.split_depth);
+  options.settings = header.settings;
   return options;
 }
 

@@ -35,7 +35,7 @@ std::unique_ptr<Engine> make_engine(int n, const CountOptions& options);
 //! std::invalid_argument when the budget is too small.
 std::string memory_plan(const RunRequest& request);
 
-//! The options that make the run of `header` again: its engine, symmetry and split depth.
+//! The options that make the run of `header` again: its engine and that engine's settings.
 CountOptions options_of(const RunHeader& header);
 
 }  // namespace nqueens

@@ -172,14 +172,14 @@ CountResult make_count_result(const RunHeader& header, const Totals& totals, con
   result.totals = totals;
   result.unit_microseconds = unit_time.microseconds;
   const EngineDescription* engine = find_engine(header.engine);
-  if (header.symmetry == Symmetry::full && (whole_run || (engine && engine->partial_runs_report_unique))) {
+  const bool orbits = engine && (!engine->counts_orbits || engine->counts_orbits(header));
+  if (orbits && (whole_run || engine->partial_runs_report_unique)) {
     result.unique = totals.unique();
     result.half_turn_fixed = totals.half_turn_fixed();
     result.quarter_turn_fixed = totals.quarter_turn_fixed();
   }
   result.engine = header.engine;
-  result.symmetry = header.symmetry;
-  result.split_depth = header.split_depth;
+  result.settings = header.settings;
   result.work_units = header.unit_count;
   result.threads = threads;
   result.seconds = seconds;

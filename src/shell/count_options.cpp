@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
@@ -10,6 +11,7 @@
 
 #include "checkpoint_path.hpp"
 #include "engine/memory_budget.hpp"
+#include "engine_settings.hpp"
 #include "files/file_io.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/symmetry.hpp"
@@ -36,11 +38,17 @@ std::string check_shard_spec(const std::string& text) {
 // --output "" the shard file on stdout, both without a word.
 std::string check_file_name(const std::string& text) { return text.empty() ? "the file name is empty" : ""; }
 
-// 0 stands for "chosen from N" inside (SearchArgs::split_depth's default); given on the command
-// line it is no depth any engine takes, and was silently taken for the default.
-std::string check_split_depth(const std::string& text) {
-  return detail::parse_whole<int>(text) == 0 ? "0 is no split depth (leave --split-depth out to have it chosen from N)"
-                                             : "";
+// A whole-number setting given on the command line lies in its declared range: its default may
+// lie outside it ("0": chosen from N), and given, it would silently be taken for the default.
+std::string check_whole_setting(const SettingDescription& setting, const std::string& text) {
+  const auto value = detail::parse_whole<long long>(text);
+  if (value && *value >= setting.least && *value <= setting.most) return "";
+  std::string words(setting.name);
+  std::replace(words.begin(), words.end(), '-', ' ');
+  if (value && std::to_string(*value) == setting.default_value)
+    return text + " is no " + words + " (leave --" + std::string(setting.name) + " out to have its default)";
+  return "the " + words + " must be a whole number from " + std::to_string(setting.least) + " to " +
+         std::to_string(setting.most) + ", not " + detail::echo(text);
 }
 
 // The most bytes `--units @FILE` reads: the ids of every unit of the largest run, one by one,
@@ -145,22 +153,28 @@ void add_search_options(CLI::App& command, SearchArgs& args) {
   command.add_option("--engine", args.engine, engine_option_help())
       ->check(CLI::IsMember(engine_names()))
       ->capture_default_str();
-  command.add_option("--symmetry", args.symmetry, "Symmetry used to cut the search: none, mirror or full (dfs)")
-      ->check(CLI::IsMember({"none", "mirror", "full"}))
-      ->capture_default_str();
-  command
-      .add_option("--split-depth", args.split_depth,
-                  "Rows fixed per work unit, for an engine that splits by rows (default: chosen from N)")
-      ->check(CLI::NonNegativeNumber)
-      ->check(check_split_depth);
+  // Only a setting given is passed on: an engine that does not take it refuses it, and `auto`
+  // passes over that engine.
+  for (const auto& [setting, engines] : declared_settings()) {
+    const std::string name(setting->name);
+    CLI::Option* option = command.add_option_function<std::string>(
+        "--" + name, [&args, name](const std::string& value) { args.settings[name] = value; },
+        std::string(setting->help) + " (" + engines + ")");
+    if (setting->whole_number()) {
+      option->type_name("INT");
+      option->check(CLI::Validator(
+          [setting = setting](std::string& text) { return check_whole_setting(*setting, text); }, "", name));
+    } else {
+      option->check(CLI::IsMember(std::vector<std::string>(setting->choices.begin(), setting->choices.end())));
+      option->default_str(std::string(setting->default_value));
+    }
+  }
 }
 
 CountOptions search_options(const SearchArgs& args) {
   CountOptions options;
   options.engine = args.engine;
-  // Only what differs from the defaults: an engine without these settings refuses any given.
-  if (args.symmetry != "full") options.settings["symmetry"] = args.symmetry;
-  if (args.split_depth != 0) options.settings["split-depth"] = std::to_string(args.split_depth);
+  options.settings = args.settings;
   return options;
 }
 

@@ -17,8 +17,7 @@ namespace nqueens::shell {
 //! The options that choose how N is counted, shared by count and bench.
 struct SearchArgs {
   std::string engine = "auto";
-  std::string symmetry = "full";
-  int split_depth = 0;
+  EngineSettings settings;  //!< the engine settings given, by name (every engine's options)
 };
 
 struct CountArgs {
@@ -46,8 +45,9 @@ std::vector<std::string> engine_names();
 //! --engine's help: every engine with its one-line summary.
 std::string engine_option_help();
 
-//! Registers --engine, --symmetry and --split-depth, the options that shape the search (count
-//! and bench).
+//! Registers --engine and an option for each setting an engine declares (--symmetry,
+//! --split-depth, ...), made from the declarations: the options that shape the search (count,
+//! plan and bench). A setting two engines declare is one option.
 void add_search_options(CLI::App& command, SearchArgs& args);
 
 //! The board sizes of a command that needs them: positional N or -n, either one (`nqueens count
@@ -64,7 +64,7 @@ void add_memory_option(CLI::App& command, std::string& memory, const std::string
 //! Registers every `count` option on `command`, bound to `args`.
 void add_count_options(CLI::App& command, CountArgs& args);
 
-//! The engine's options: engine, symmetry, split depth, threads per process (0: every hardware
+//! The engine's options: engine and its settings, threads per process (0: every hardware
 //! thread) and --memory (0 when not given: see settle_memory_budget).
 CountOptions engine_options(const CountArgs& args);
 

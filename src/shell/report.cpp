@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "build_info.hpp"
+#include "engine_settings.hpp"
 #include "nqueens/oeis.hpp"
 #include "run/registry.hpp"
 #include "standard_output.hpp"
@@ -296,8 +297,7 @@ nlohmann::ordered_json to_json(const CountRecord& record) {
   json["nodes"] = count_json(r.totals.nodes);
   json["nodes_per_second"] = per_second(counted.nodes);
   json["threads"] = r.threads;
-  json["symmetry"] = std::string(to_string(r.symmetry));
-  json["split_depth"] = r.split_depth;
+  add_settings_json(json, r.settings);
   json["work_units"] = r.work_units;
   json["engine"] = r.engine;
   json["half_turn_fixed"] = r.half_turn_fixed ? count_json(*r.half_turn_fixed) : nlohmann::ordered_json(nullptr);

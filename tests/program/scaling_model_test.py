@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """scripts/dev/scaling-model.py on journals this test makes: real ones written by `nqueens count
---checkpoint` (format 3, timed units; dfs and join), and hand-made ones whose costs give
+--checkpoint` (format 4, timed units; dfs and join), and hand-made ones whose costs give
 schedules worked out by hand, in format 2 (nodes only) and 3, with a repeated record and a torn
 last line. Unfinished and damaged journals are refused. --simulate (nqueens-mpi's protocol, event
 by event) is held to its bounds on the real journals and to runs traced by hand on small ones:

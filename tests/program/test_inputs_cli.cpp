@@ -463,8 +463,9 @@ TEST_F(InputsCli, SeveralSizesCheckEveryJournalBeforeCountingTheFirst) {
   const Outcome other = run({"count", "-n", "9", "--symmetry", "none", "--checkpoint", "journals/n9.journal", "-q"});
   ASSERT_EQ(other.exit_code, 0) << describe(other);
   const std::string bytes = read_bytes(file("journals/n9.journal"));
-  expect_refused(run({"count", "-n", "8-9", "--checkpoint", "journals", "-q"}),
-                 "journals/n9.journal is the journal of a different run: the symmetry mode is none there, full here");
+  expect_refused(
+      run({"count", "-n", "8-9", "--checkpoint", "journals", "-q"}),
+      "journals/n9.journal is the journal of a different run: the setting --symmetry is none there, full here");
   EXPECT_FALSE(fs::exists(file("journals/n8.journal"))) << "N = 8 was counted first";
   EXPECT_EQ(read_bytes(file("journals/n9.journal")), bytes);
 

@@ -253,9 +253,10 @@ TEST_F(ResumeCli, OlderJournalFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
     SCOPED_TRACE(testing::Message() << "format " << format);
     const std::string bytes = as_older_format(format, current, 40);
     write_bytes(journal, bytes);
-    const std::string line = journal + ": a format " + std::to_string(format) +
-                             " journal, written by a development build of nqueens; this build reads format 3 only: "
-                             "count the run again";
+    const std::string line =
+        journal + ": a format " + std::to_string(format) +
+        " journal, written by a development build of nqueens; this build reads formats 3 and 4 only: "
+        "count the run again";
     for (const bool repair : {false, true}) {
       std::vector<std::string> args = {"count", "-n", "12", "--engine", "dfs", "--checkpoint", journal};
       if (repair) args.push_back("--repair");
@@ -295,8 +296,8 @@ TEST_F(ResumeCli, JournalOfAnotherRunIsRefusedWithExitCode2) {
   const std::string bytes = read_bytes(journal);
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"-n", "13", "--engine", "dfs"}, "N is 12 there, 13 here"},
-      {{"-n", "12", "--symmetry", "mirror"}, "the symmetry mode is full there, mirror here"},
-      {{"-n", "12", "--split-depth", "4"}, "the split depth is 3 there, 4 here"},
+      {{"-n", "12", "--symmetry", "mirror"}, "the setting --symmetry is full there, mirror here"},
+      {{"-n", "12", "--split-depth", "4"}, "the setting --split-depth is 3 there, 4 here"},
       {{"-n", "12", "--engine", "join"}, "the engine is dfs there, join here (to resume it, give --engine dfs;"}};
   for (const auto& [options, message] : cases) {
     std::vector<std::string> args = {"count", "--checkpoint", journal};
@@ -873,7 +874,7 @@ TEST_F(ResumeCli, CraftedUnitCountsDoNotSizeTheMemory) {
     argv.insert(argv.end(), args.begin(), args.end());
     return harness::run_program(argv, harness::Options::captured_in(directory()));
   };
-  nqueens::RunHeader crafted{"0.1.0", "join", 23, nqueens::Symmetry::full, 0, 0, 0x0123456789abcdefu};
+  nqueens::RunHeader crafted{"0.1.0", "join", 23, {}, 0, 0x0123456789abcdefu};
   for (const std::size_t units : {std::size_t{160'000'000}, std::size_t{400'000'000}}) {
     SCOPED_TRACE(testing::Message() << units << " units");
     crafted.unit_count = units;
@@ -1338,11 +1339,11 @@ TEST_F(ShardCli, OlderShardFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
   for (const int format : {1, 2}) {
     SCOPED_TRACE(testing::Message() << "format " << format);
     std::string text = read_bytes(files[0]);
-    text.replace(text.find("\"format_version\":3"), 18, "\"format_version\":" + std::to_string(format));
+    text.replace(text.find("\"format_version\":4"), 18, "\"format_version\":" + std::to_string(format));
     text = std::regex_replace(text, std::regex(",\"microseconds\":[0-9]+"), "");
     write_bytes(old, text);
     const std::string line = old + ": a format " + std::to_string(format) +
-                             " shard file, written by a development build of nqueens; this build reads format 3 "
+                             " shard file, written by a development build of nqueens; this build reads format 3 and 4 "
                              "only: count the shard again";
     const Outcome merged = merge({old, files[1]});
     EXPECT_EQ(merged.exit_code, 3) << describe(merged);

@@ -54,9 +54,9 @@ TEST(FuzzRegressions, ShardFileOfNoBoardSizeOrDepthIsRefused) {
   file.header = header_with_units(16);
   file.threads = 1;
   const std::string good = nqueens::shard_json(file);
-  for (const auto& [from, to] :
-       {std::pair{"\"n\":8", "\"n\":33"}, std::pair{"\"n\":8", "\"n\":0"},
-        std::pair{"\"split_depth\":2", "\"split_depth\":5"}, std::pair{"\"split_depth\":2", "\"split_depth\":1"}}) {
+  for (const auto& [from, to] : {std::pair{"\"n\":8", "\"n\":33"}, std::pair{"\"n\":8", "\"n\":0"},
+                                 std::pair{"\"split_depth\":\"2\"", "\"split_depth\":\"5\""},
+                                 std::pair{"\"split_depth\":\"2\"", "\"split_depth\":\"1\""}}) {
     std::string bad = good;
     bad.replace(bad.find(from), std::string(from).size(), to);
     EXPECT_THROW(nqueens::parse_shard_json(bad, "bad.json"), nqueens::ShardFileError) << to;

@@ -25,6 +25,7 @@
 #include "nqueens/check.hpp"
 #include "nqueens/journal.hpp"
 #include "nqueens/nqueens.hpp"
+#include "run/registry.hpp"
 #include "run/resume_engine.hpp"
 #include "run/run.hpp"
 #include "run/schedule.hpp"
@@ -109,10 +110,10 @@ std::string crc_hex(const std::string& text, std::uint32_t before = 0) {
 }
 
 // N = 10 split at depth 2 into 29 units; the fingerprint is of that unit list.
-const std::string kIdentityOfN10 = "engine=dfs n=10 symmetry=full split_depth=2 units=29 fingerprint=04299b8b3905321d";
+const std::string kIdentityOfN10 = "engine=dfs n=10 split_depth=2 symmetry=full units=29 fingerprint=04299b8b3905321d";
 
 TEST_F(JournalTest, NewJournalHoldsOnlyTheHeader) {
-  const std::string text = "nqueens-journal 3 version=" + std::string(nqueens::kVersion) + " " + kIdentityOfN10;
+  const std::string text = "nqueens-journal 4 version=" + std::string(nqueens::kVersion) + " " + kIdentityOfN10;
   EXPECT_EQ(read_bytes(make_journal(0)), text + " crc=" + crc_hex(text) + "\n");
 }
 
@@ -274,9 +275,9 @@ TEST_F(JournalTest, JournalOfAnotherRunIsRefusedUntouched) {
   expect_refused<JournalMismatch>(path, nqueens::make_header(nqueens::split(11, Symmetry::full)),
                                   "N is 10 there, 11 here");
   expect_refused<JournalMismatch>(path, nqueens::make_header(nqueens::split(10, Symmetry::mirror)),
-                                  "the symmetry mode is full there, mirror here");
+                                  "the setting --symmetry is full there, mirror here");
   expect_refused<JournalMismatch>(path, nqueens::make_header(nqueens::split(10, Symmetry::full, 3)),
-                                  "the split depth is 2 there, 3 here");
+                                  "the setting --split-depth is 2 there, 3 here");
   RunHeader other_units = header_;
   other_units.fingerprint ^= 1;
   expect_refused<JournalMismatch>(path, other_units, "fingerprint");
@@ -507,8 +508,8 @@ TEST_F(JournalTest, CrlfLineEndsAreLineEnds) {
 // its run but had no unit time.
 std::string older_journal(int format, const RunHeader& header, const UnitCount& unit) {
   const std::string run = format == 1 ? "version=" + header.version + " n=" + std::to_string(header.n) +
-                                            " symmetry=" + std::string(nqueens::to_string(header.symmetry)) +
-                                            " split_depth=" + std::to_string(header.split_depth) +
+                                            " symmetry=" + header.settings.at("symmetry") +
+                                            " split_depth=" + header.settings.at("split-depth") +
                                             " units=" + std::to_string(header.unit_count) +
                                             " fingerprint=" + nqueens::fingerprint_hex(header.fingerprint)
                                       : nqueens::header_text(header);
@@ -536,14 +537,71 @@ std::string mismatch_of(Read read) {
   return {};
 }
 
+// A journal of format 3 as it was written: the fixed fields symmetry and split_depth in its
+// header (full and 0 for an engine without settings), each record bound to them.
+std::string format3_journal(const RunHeader& header, const std::vector<UnitCount>& units) {
+  const std::string fields = header.settings.empty() ? "symmetry=full split_depth=0"
+                                                     : "symmetry=" + header.settings.at("symmetry") +
+                                                           " split_depth=" + header.settings.at("split-depth");
+  const std::string identity = "engine=" + header.engine + " n=" + std::to_string(header.n) + " " + fields +
+                               " units=" + std::to_string(header.unit_count) +
+                               " fingerprint=" + nqueens::fingerprint_hex(header.fingerprint);
+  const std::string head = "nqueens-journal 3 version=0.1.0 " + identity;
+  std::string bytes = head + " crc=" + crc_hex(head) + "\n";
+  for (const UnitCount& unit : units) {
+    const std::string text = nqueens::unit_record_text(unit);
+    bytes += text + " " + crc_hex(text, nqueens::crc32(identity + "\n")) + "\n";
+  }
+  return bytes;
+}
+
+// Format 3 is read, its fields into the run's settings, its records under the run as format 3
+// bound them; a run that resumes it rewrites it in this build's format, records and all.
+TEST_F(JournalTest, Format3JournalsAreReadAndRewrittenInThisFormatWhenResumed) {
+  const std::vector<UnitCount> units = {timed(plan_, 0, 11), timed(plan_, 5, 22)};
+  const std::string bytes = format3_journal(header_, units);
+  const nqueens::JournalScan scan = nqueens::scan_journal(bytes, "old.journal", &header_);
+  EXPECT_TRUE(scan.sound());
+  EXPECT_EQ(scan.format, 3);
+  EXPECT_EQ(scan.header, header_);
+  EXPECT_EQ(scan.units, units);
+  EXPECT_EQ(nqueens::check_journal(bytes, "old.journal").sound, 2u);
+  // A count edited fails its checksum under format 3's binding too.
+  std::string edited = bytes;
+  edited.replace(edited.find("\nU 0 ") + 5, 2, "33");
+  EXPECT_EQ(nqueens::scan_journal(edited, "old.journal", &header_).damaged.size(), 1u);
+
+  const fs::path path = dir_ / "old.journal";
+  write_bytes(path, bytes);
+  {
+    Journal journal(path, header_);
+    EXPECT_EQ(journal.recorded(), units);
+    journal.append(timed(plan_, 7, 33));
+  }
+  EXPECT_TRUE(read_bytes(path).starts_with("nqueens-journal 4 ")) << read_bytes(path);
+  Journal again(path, header_);
+  EXPECT_EQ(again.recorded().size(), 3u);
+
+  // An engine that takes no settings wrote symmetry=full split_depth=0: no settings.
+  nqueens::CountOptions join;
+  join.engine = "join";
+  const RunHeader joined = nqueens::make_engine(12, join)->header();
+  const std::vector<UnitCount> join_units = {{3, {4, {4, 0, 0, 0}, 9}, 17}};
+  const nqueens::JournalScan read = nqueens::scan_journal(format3_journal(joined, join_units), "join.journal");
+  EXPECT_TRUE(read.header.settings.empty());
+  EXPECT_EQ(read.header, joined);
+  EXPECT_EQ(read.units, join_units);
+}
+
 TEST_F(JournalTest, OlderFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
   const fs::path path = dir_ / "old.journal";
   for (const int format : {1, 2}) {
     SCOPED_TRACE(testing::Message() << "format " << format);
     const std::string bytes = older_journal(format, header_, counted(plan_, 0));
-    const std::string line = path.string() + ": a format " + std::to_string(format) +
-                             " journal, written by a development build of nqueens; this build reads format 3 only: "
-                             "count the run again";
+    const std::string line =
+        path.string() + ": a format " + std::to_string(format) +
+        " journal, written by a development build of nqueens; this build reads formats 3 and 4 only: "
+        "count the run again";
     write_bytes(path, bytes);
     for (const bool repair : {false, true}) {
       EXPECT_EQ(mismatch_of([&] { Journal journal(path, header_, repair); }), line) << "repair " << repair;
@@ -561,7 +619,7 @@ TEST_F(JournalTest, OlderFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
   }
   EXPECT_FALSE(fs::exists(dir_ / "old.journal.damaged"));
   // Another number is no format at all.
-  std::string other = "nqueens-journal 4 " + nqueens::header_text(header_);
+  std::string other = "nqueens-journal 5 " + nqueens::header_text(header_);
   other += " crc=" + nqueens::checksum_hex(nqueens::crc32(other)) + "\n";
   EXPECT_NE(mismatch_of([&] { nqueens::scan_journal(other, "j"); }).find("a format this build does not read"),
             std::string::npos);
@@ -578,7 +636,7 @@ TEST_F(JournalTest, EachUnitsTimeComesBackAndIsCoveredByItsChecksum) {
     journal.append(timed(plan_, 2, 7));
   }
   const std::string bytes = read_bytes(path);
-  EXPECT_TRUE(bytes.starts_with("nqueens-journal 3 ")) << bytes;
+  EXPECT_TRUE(bytes.starts_with("nqueens-journal 4 ")) << bytes;
   EXPECT_NE(bytes.find(" 123456789 "), std::string::npos) << bytes;
   {
     Journal reopened(path, header_);

@@ -72,18 +72,30 @@ TEST(RunHeader, TextRoundTripsForEveryEngine) {
   }
 }
 
+// A dfs run's settings as its header holds them.
+nqueens::EngineSettings dfs_settings(const std::string& symmetry, int depth) {
+  return {{"symmetry", symmetry}, {"split-depth", std::to_string(depth)}};
+}
+
 TEST(RunHeader, TextOfAHandMadeHeader) {
-  const RunHeader header{"0.1.0", "dfs", 16, Symmetry::mirror, 3, 1234, 0xab};
+  const RunHeader header{"0.1.0", "dfs", 16, dfs_settings("mirror", 3), 1234, 0xab};
   EXPECT_EQ(nqueens::header_text(header),
-            "version=0.1.0 engine=dfs n=16 symmetry=mirror split_depth=3 units=1234 fingerprint=00000000000000ab");
+            "version=0.1.0 engine=dfs n=16 split_depth=3 symmetry=mirror units=1234 fingerprint=00000000000000ab");
   EXPECT_EQ(nqueens::fingerprint_hex(~std::uint64_t{0}), "ffffffffffffffff");
   // Words in another order read the same: the text is keys and values, not positions.
   EXPECT_EQ(nqueens::parse_header_text(
                 "fingerprint=00000000000000ab units=1234 split_depth=3 symmetry=mirror n=16 engine=dfs version=0.1.0"),
             header);
   // parse_header_text reads any engine name: whether this build has it is header_problem's question.
-  const RunHeader other_engine{"0.1.0", "nonesuch", 16, Symmetry::full, 0, 1, 0};
+  const RunHeader other_engine{"0.1.0", "nonesuch", 16, {}, 1, 0};
   EXPECT_EQ(nqueens::parse_header_text(nqueens::header_text(other_engine)), other_engine);
+  EXPECT_EQ(nqueens::header_text(other_engine),
+            "version=0.1.0 engine=nonesuch n=16 units=1 fingerprint=0000000000000000");
+  // Any word besides the five of every header is a setting, named as the command line names it.
+  const auto tiled = nqueens::parse_header_text(
+      "version=0.1.0 engine=nonesuch n=16 tile_width=8 units=1 fingerprint=0000000000000000");
+  ASSERT_TRUE(tiled);
+  EXPECT_EQ(tiled->settings, (nqueens::EngineSettings{{"tile-width", "8"}}));
 }
 
 TEST(RunHeader, MalformedTextIsNotAHeader) {
@@ -95,8 +107,8 @@ TEST(RunHeader, MalformedTextIsNotAHeader) {
       "n=10 symmetry=full",
       // a header that names no engine is no header of this build
       "version=0.1.0 n=16 symmetry=full split_depth=3 units=1234 fingerprint=00000000000000ab",
-      good + " extra=1",
-      good + " n=16",  // a key twice
+      good + " n=16",           // a key twice
+      good + " split-depth=3",  // a setting spelt as an option, not as a key
       "version=0.1.0 engine=dfs n=16  symmetry=full split_depth=3 units=1234 fingerprint=00000000000000ab",  // two
                                                                                                              // spaces
       "version=0.1.0 engine=dfs n=16 symmetry=full split_depth=3 units=1234 00000000000000ab",               // no '='
@@ -105,8 +117,7 @@ TEST(RunHeader, MalformedTextIsNotAHeader) {
       "version=0.1.0 engine=dfs n=sixteen symmetry=full split_depth=3 units=1234 fingerprint=00000000000000ab",
       "version=0.1.0 engine=dfs n=-16 symmetry=full split_depth=3 units=1234 fingerprint=00000000000000ab",
       "version=0.1.0 engine=dfs n=+16 symmetry=full split_depth=3 units=1234 fingerprint=00000000000000ab",
-      "version=0.1.0 engine=dfs n=16 symmetry=Full split_depth=3 units=1234 fingerprint=00000000000000ab",
-      "version=0.1.0 engine=dfs n=16 symmetry=full split_depth=3.5 units=1234 fingerprint=00000000000000ab",
+      "version=0.1.0 engine=dfs n=16 symmetry= split_depth=3 units=1234 fingerprint=00000000000000ab",
       "version=0.1.0 engine=dfs n=16 symmetry=full split_depth=3 units=1234x fingerprint=00000000000000ab",
       "version=0.1.0 engine=dfs n=16 symmetry=full split_depth=3 units=1234 fingerprint=0000000000000xab",
       "version=0.1.0 engine=dfs n=16 symmetry=full split_depth=3 units=1234 fingerprint=1ffffffffffffffff",
@@ -118,7 +129,7 @@ TEST(RunHeader, MalformedTextIsNotAHeader) {
 // ---- header_mismatch: the first field that differs, both values named --------------------------
 
 TEST(RunHeader, MismatchNamesTheFirstFieldThatDiffers) {
-  const RunHeader here{"0.1.0", "dfs", 10, Symmetry::full, 3, 100, 0x2};
+  const RunHeader here{"0.1.0", "dfs", 10, dfs_settings("full", 3), 100, 0x2};
   auto found = [&here](auto change) {
     RunHeader there = here;
     change(there);
@@ -126,8 +137,14 @@ TEST(RunHeader, MismatchNamesTheFirstFieldThatDiffers) {
   };
   EXPECT_EQ(found([](RunHeader& h) { h.engine = "join"; }), "the engine is join there, dfs here");
   EXPECT_EQ(found([](RunHeader& h) { h.n = 11; }), "N is 11 there, 10 here");
-  EXPECT_EQ(found([](RunHeader& h) { h.symmetry = Symmetry::none; }), "the symmetry mode is none there, full here");
-  EXPECT_EQ(found([](RunHeader& h) { h.split_depth = 4; }), "the split depth is 4 there, 3 here");
+  EXPECT_EQ(found([](RunHeader& h) { h.settings["symmetry"] = "none"; }),
+            "the setting --symmetry is none there, full here");
+  EXPECT_EQ(found([](RunHeader& h) { h.settings["split-depth"] = "4"; }),
+            "the setting --split-depth is 4 there, 3 here");
+  EXPECT_EQ(found([](RunHeader& h) { h.settings.erase("split-depth"); }),
+            "the setting --split-depth is absent there, 3 here");
+  EXPECT_EQ(found([](RunHeader& h) { h.settings["tile-width"] = "8"; }),
+            "the setting --tile-width is 8 there, absent here");
   EXPECT_EQ(found([](RunHeader& h) { h.unit_count = 99; }), "the unit count is 99 there, 100 here");
   EXPECT_EQ(found([](RunHeader& h) {
               h.fingerprint = 0x1;
@@ -141,14 +158,14 @@ TEST(RunHeader, MismatchNamesTheFirstFieldThatDiffers) {
   EXPECT_EQ(found([](RunHeader& h) {
               h.engine = "join";
               h.n = 12;
-              h.split_depth = 0;
+              h.settings.clear();
             }),
             "the engine is join there, dfs here");
   EXPECT_EQ(found([](RunHeader& h) {
-              h.split_depth = 2;
+              h.settings["split-depth"] = "2";
               h.unit_count = 7;
             }),
-            "the split depth is 2 there, 3 here");
+            "the setting --split-depth is 2 there, 3 here");
 }
 
 TEST(RunHeader, RealRunsOfTwoEnginesOrTwoSizesMismatch) {
@@ -215,18 +232,28 @@ TEST(RunHeader, TooManyUnitsAreRefusedForEveryEngine) {
 
 TEST(RunHeader, DfsRefusesSplitDepthsItsSplitterNeverMakes) {
   RunHeader header = nqueens::make_header(nqueens::split(12, Symmetry::full, 3));
-  for (const int depth : {-1, 0, nqueens::kMinSplitDepth - 1, nqueens::kMaxSplitDepth + 1, 100}) {
-    header.split_depth = depth;
-    EXPECT_EQ(nqueens::header_problem(header), "split depth " + std::to_string(depth) + " is impossible for N=12");
+  for (const std::string& depth :
+       std::vector<std::string>{"-1", "x", "0", "100", std::to_string(nqueens::kMinSplitDepth - 1),
+                                std::to_string(nqueens::kMaxSplitDepth + 1)}) {
+    header.settings["split-depth"] = depth;
+    EXPECT_EQ(nqueens::header_problem(header), "split depth " + depth + " is impossible for N=12");
   }
+  header.settings["split-depth"] = "3";
+  header.settings["symmetry"] = "half";
+  EXPECT_EQ(nqueens::header_problem(header), "a dfs run has no symmetry mode half");
+  header.settings["symmetry"] = "full";
+  header.settings.erase("split-depth");
+  EXPECT_EQ(nqueens::header_problem(header), "a dfs run has a --split-depth, but the file gives none");
+  header.settings["colour"] = "red";
+  EXPECT_EQ(nqueens::header_problem(header), "the dfs engine takes --symmetry and --split-depth, not --colour");
   // The smallest boards clamp the depth to N: depth 2 is the only one of N = 2, 1 the only one of N = 1.
   RunHeader two = nqueens::make_header(nqueens::split(2, Symmetry::none));
-  EXPECT_EQ(two.split_depth, 2);
-  two.split_depth = 3;
+  EXPECT_EQ(two.settings.at("split-depth"), "2");
+  two.settings["split-depth"] = "3";
   EXPECT_EQ(nqueens::header_problem(two), "split depth 3 is impossible for N=2");
   RunHeader one = nqueens::make_header(nqueens::split(1, Symmetry::none));
-  EXPECT_EQ(one.split_depth, 1);
-  one.split_depth = 2;
+  EXPECT_EQ(one.settings.at("split-depth"), "1");
+  one.settings["split-depth"] = "2";
   EXPECT_EQ(nqueens::header_problem(one), "split depth 2 is impossible for N=1");
 }
 
@@ -240,12 +267,13 @@ TEST(RunHeader, DfsAllowsAtMostNToTheDepthUnits) {
 
 TEST(RunHeader, JoinRefusesASymmetryModeOrASplitDepth) {
   const RunHeader real = real_header(*nqueens::find_engine("join"));
+  EXPECT_TRUE(real.settings.empty());
   RunHeader mirror = real;
-  mirror.symmetry = Symmetry::mirror;
-  EXPECT_EQ(nqueens::header_problem(mirror), "a join run folds every symmetry, but the file gives symmetry mirror");
+  mirror.settings["symmetry"] = "mirror";
+  EXPECT_EQ(nqueens::header_problem(mirror), "the join engine takes no --symmetry");
   RunHeader deep = real;
-  deep.split_depth = 3;
-  EXPECT_EQ(nqueens::header_problem(deep), "a join run has no split depth, but the file gives 3");
+  deep.settings["split-depth"] = "3";
+  EXPECT_EQ(nqueens::header_problem(deep), "the join engine takes no --split-depth");
 }
 
 // A header claiming 160 M units of a join run of N = 23 (which has 19.6 M) passed the old bound
@@ -275,17 +303,13 @@ TEST(RunHeader, ReferenceRefusesWhatItsOneUnitPerColumnRunCannotBe) {
   large.n = 15;
   large.unit_count = 15;
   EXPECT_EQ(nqueens::header_problem(large), "a reference run has N <= 14");
-  const std::string shape = "a reference run of N=" + std::to_string(real.n) + " has " + std::to_string(real.n) +
-                            " units, full symmetry and no split depth";
   RunHeader units = real;
   units.unit_count = real.unit_count - 1;
-  EXPECT_EQ(nqueens::header_problem(units), shape);
+  EXPECT_EQ(nqueens::header_problem(units),
+            "a reference run of N=" + std::to_string(real.n) + " has " + std::to_string(real.n) + " units");
   RunHeader none = real;
-  none.symmetry = Symmetry::none;
-  EXPECT_EQ(nqueens::header_problem(none), shape);
-  RunHeader deep = real;
-  deep.split_depth = 2;
-  EXPECT_EQ(nqueens::header_problem(deep), shape);
+  none.settings["symmetry"] = "none";
+  EXPECT_EQ(nqueens::header_problem(none), "the reference engine takes no --symmetry");
 }
 
 }  // namespace

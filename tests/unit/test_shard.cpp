@@ -25,6 +25,7 @@
 #include "nqueens/nqueens.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_ranges.hpp"
+#include "run/registry.hpp"
 #include "run/run.hpp"
 #include "run/schedule.hpp"
 #include "support/test_support.hpp"
@@ -431,7 +432,7 @@ TEST(Shard, ImpossibleValuesAreRefused) {
   expect_unreadable(crafted("\"seconds\":0.5", "\"seconds\":-0.5"), "\"seconds\" is not a time");
   expect_unreadable(crafted("\"threads\":1", "\"threads\":0"), "\"threads\" is 0");
   expect_unreadable(crafted("\"index\":1,\"count\":1", "\"index\":2,\"count\":1"), "does not exist");
-  expect_unreadable(crafted("\"format_version\":3", "\"format_version\":4"), "unknown format_version 4");
+  expect_unreadable(crafted("\"format_version\":4", "\"format_version\":5"), "unknown format_version 5");
   // An entry without its time is that entry's damage only.
   const ShardFile untimed = nqueens::parse_shard_json(replaced(good, "\"microseconds\":0,", ""), "untimed.json");
   ASSERT_EQ(untimed.damaged.size(), 1u);
@@ -451,7 +452,7 @@ TEST(Shard, EachUnitsTimeRoundTripsAndIsCoveredByItsChecksum) {
   const WorkPlan plan = nqueens::split(10, Symmetry::full);
   const ShardFile written = timed_shard(plan, 1, 1, 1000);
   const std::string text = nqueens::shard_json(written);
-  EXPECT_NE(text.find("\"format_version\":3"), std::string::npos);
+  EXPECT_NE(text.find("\"format_version\":4"), std::string::npos);
   const ShardFile read = nqueens::parse_shard_json(text, "timed.json");
   ASSERT_EQ(read.units.size(), written.units.size());
   for (std::size_t i = 0; i < read.units.size(); ++i)
@@ -487,11 +488,21 @@ TEST(Shard, EntriesWithEqualCountsAndOtherTimesAreDuplicatesNotConflicts) {
 
 // ---- shard files of older formats: refused in one line, never changed ----------------------
 
-// A shard file of a format that development builds wrote before the first release, built by
-// hand as those builds wrote it. Format 1 had no engine and no header checksum, and checked each
-// entry on its own text; format 2 had both and bound each entry to its run, but no unit times.
+// The fields formats 1 to 3 gave every run for the dfs engine's two settings: full and 0 for an
+// engine without them.
+std::pair<std::string, std::string> fixed_fields(const nqueens::RunHeader& h) {
+  if (h.settings.empty()) return {"full", "0"};
+  return {h.settings.at("symmetry"), h.settings.at("split-depth")};
+}
+
+// A shard file of an older format, built by hand as the builds that wrote it did. Formats 1 and
+// 2 were written by development builds before the first release: format 1 had no engine and no
+// header checksum, and checked each entry on its own text; format 2 had both and bound each
+// entry to its run, but no unit times. Format 3 added the times; like the others, it gave the
+// run the fixed fields symmetry and split_depth, and bound each entry to them.
 std::string older_shard(int format, const ShardFile& file) {
   const nqueens::RunHeader& h = file.header;
+  const auto [symmetry, depth] = fixed_fields(h);
   // Appended piece by piece: GCC 12 takes a long chain of + for an overlapping memcpy (-Wrestrict).
   std::string head = "{\"format\":\"nqueens-shard\",\"format_version\":";
   head += std::to_string(format);
@@ -500,8 +511,8 @@ std::string older_shard(int format, const ShardFile& file) {
   head += "\",";
   if (format != 1) head += "\"engine\":\"" + h.engine + "\",";
   head += "\"n\":" + std::to_string(h.n);
-  head += ",\"symmetry\":\"" + std::string(nqueens::to_string(h.symmetry));
-  head += "\",\"split_depth\":" + std::to_string(h.split_depth);
+  head += ",\"symmetry\":\"" + symmetry;
+  head += "\",\"split_depth\":" + depth;
   head += ",\"units\":" + std::to_string(h.unit_count);
   head += ",\"fingerprint\":\"" + nqueens::fingerprint_hex(h.fingerprint);
   head += "\"},\"shard\":{\"index\":" + std::to_string(file.shard.index);
@@ -511,7 +522,10 @@ std::string older_shard(int format, const ShardFile& file) {
   std::string text = head.substr(0, head.size() - 1);
   if (format != 1) text += ",\"crc\":\"" + nqueens::checksum_hex(nqueens::crc32(head)) + "\"";
   text += ",\"units\":[";
-  const std::uint32_t bound = format == 1 ? 0 : nqueens::crc32(nqueens::run_identity(h) + "\n");
+  const std::string identity = "engine=" + h.engine + " n=" + std::to_string(h.n) + " symmetry=" + symmetry +
+                               " split_depth=" + depth + " units=" + std::to_string(h.unit_count) +
+                               " fingerprint=" + nqueens::fingerprint_hex(h.fingerprint);
+  const std::uint32_t bound = format == 1 ? 0 : nqueens::crc32(identity + "\n");
   for (std::size_t i = 0; i < file.units.size(); ++i) {
     const nqueens::Tally& t = file.units[i].tally;
     std::string record = "U";
@@ -520,6 +534,7 @@ std::string older_shard(int format, const ShardFile& file) {
       record += ' ';
       record += std::to_string(field);
     }
+    if (format == 3) record += " " + std::to_string(file.units[i].microseconds);
     text += i ? ",\n" : "\n";
     text += "{\"id\":" + std::to_string(file.units[i].id);
     text += ",\"total\":" + std::to_string(t.total);
@@ -529,9 +544,49 @@ std::string older_shard(int format, const ShardFile& file) {
       text += std::to_string(t.orbits[o]);
     }
     text += "],\"nodes\":" + std::to_string(t.nodes);
+    if (format == 3) text += ",\"microseconds\":" + std::to_string(file.units[i].microseconds);
     text += ",\"crc\":\"" + nqueens::checksum_hex(nqueens::crc32(record, bound)) + "\"}";
   }
   return text + "\n]}\n";
+}
+
+// Format 3 is read: its fixed fields become the run's settings (none for an engine that takes
+// none), its entries check out under the run as format 3 bound them, as a file laid out as
+// written and as one JSON document, and it merges with a file of this build's format.
+TEST(Shard, Format3FilesAreReadWithTheirFieldsAsSettings) {
+  const WorkPlan plan = nqueens::split(10, Symmetry::mirror, 3);
+  const ShardFile first = timed_shard(plan, 1, 2, 100);
+  const ShardFile second = timed_shard(plan, 2, 2, 200);
+  const std::string text = older_shard(3, first);
+  const nlohmann::json document = nlohmann::json::parse(text);
+  for (const std::string& written : {text, document.dump(2)}) {
+    const ShardFile read = nqueens::parse_shard_json(written, "old.json");
+    EXPECT_EQ(read.format_version, 3);
+    EXPECT_EQ(read.header, first.header);
+    EXPECT_EQ(read.header.settings, (nqueens::EngineSettings{{"symmetry", "mirror"}, {"split-depth", "3"}}));
+    EXPECT_EQ(read.units, first.units);
+    EXPECT_TRUE(read.altered.empty() && read.damaged.empty());
+    const std::vector<ShardFile> both = {read, second};
+    const MergeReport report = nqueens::merge_shards(both);
+    EXPECT_TRUE(report.complete());
+    EXPECT_EQ(report.totals.total, 724u);
+  }
+  // An entry's count edited still fails its checksum under the format's binding.
+  const ShardFile edited =
+      nqueens::parse_shard_json(std::regex_replace(text, std::regex("\"total\":0,"), "\"total\":1,"), "x.json");
+  EXPECT_FALSE(edited.altered.empty());
+  // An engine without settings wrote symmetry full and split depth 0: no settings at all.
+  nqueens::CountOptions join_options;
+  join_options.engine = "join";
+  const auto join = nqueens::make_engine(12, join_options);
+  ShardFile joined;
+  joined.header = join->header();
+  joined.threads = 1;
+  for (std::size_t id = 0; id < 3; ++id) joined.units.push_back({id, {id, {id, 0, 0, 0}, 5}, 7});
+  const ShardFile read = nqueens::parse_shard_json(older_shard(3, joined), "join.json");
+  EXPECT_TRUE(read.header.settings.empty());
+  EXPECT_EQ(read.header, joined.header);
+  EXPECT_EQ(read.units, joined.units);
 }
 
 TEST(Shard, OlderFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
@@ -544,7 +599,7 @@ TEST(Shard, OlderFormatsAreRefusedInOneLineAndLeftAsTheyAre) {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
     const std::string line = path.string() + ": a format " + std::to_string(format) +
                              " shard file, written by a development build of nqueens; this build reads format 3 "
-                             "only: count the shard again";
+                             "and 4 only: count the shard again";
     for (const bool whole_file : {true, false}) {
       try {
         if (whole_file)

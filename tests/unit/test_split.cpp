@@ -103,7 +103,7 @@ TEST(Split, PlanDoesNotDependOnThreads) {
   for (int n : {6, 12}) {
     const auto one = nqueens::count(n, test_support::options(Symmetry::full, 1));
     const auto three = nqueens::count(n, test_support::options(Symmetry::full, 3));
-    EXPECT_EQ(one.split_depth, three.split_depth);
+    EXPECT_EQ(one.settings.at("split-depth"), three.settings.at("split-depth"));
     EXPECT_EQ(one.work_units, three.work_units);
   }
 }
