@@ -30,7 +30,8 @@ std::string kernel_for(const BuiltKernels& kernels, int major, int minor) {
   for (const int arch : kernels.machine_code)
     if (arch / 10 == major && arch <= device && arch > best) best = arch;
   if (best != 0) return "sm_" + std::to_string(best);
-  if (kernels.ptx != 0 && kernels.ptx <= device) return "PTX compute_" + std::to_string(kernels.ptx) + ", compiled at load";
+  if (kernels.ptx != 0 && kernels.ptx <= device)
+    return "PTX compute_" + std::to_string(kernels.ptx) + ", compiled at load";
   return "";
 }
 

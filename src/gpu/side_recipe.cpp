@@ -38,9 +38,8 @@ std::uint32_t offset_of(const join::QuarterSlice& slice, std::uint32_t set) {
 
 }  // namespace
 
-SideRecipe side_recipe(const join::QuarterSlice& north, const join::QuarterSlice& south,
-                       const join::UnitLayout& layout, const join::SideLayout& side, const join::SideFold* fold,
-                       std::vector<SetPairing>& pairings) {
+SideRecipe side_recipe(const join::QuarterSlice& north, const join::QuarterSlice& south, const join::UnitLayout& layout,
+                       const join::SideLayout& side, const join::SideFold* fold, std::vector<SetPairing>& pairings) {
   SideRecipe recipe;
   recipe.north = quadrant_map(layout, side.north);
   recipe.south = quadrant_map(layout, side.south);

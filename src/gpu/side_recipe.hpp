@@ -18,9 +18,8 @@ QuadrantMap quadrant_map(const join::UnitLayout& layout, const join::Quadrant& q
 //! fold) choosing its north column sets; appends its pairings to `pairings`, and returns a recipe
 //! whose entries start at 0 (the caller places the slices). A side that cannot hold a half (its
 //! rows and columns differ in number) gets no pairing.
-SideRecipe side_recipe(const join::QuarterSlice& north, const join::QuarterSlice& south,
-                       const join::UnitLayout& layout, const join::SideLayout& side, const join::SideFold* fold,
-                       std::vector<SetPairing>& pairings);
+SideRecipe side_recipe(const join::QuarterSlice& north, const join::QuarterSlice& south, const join::UnitLayout& layout,
+                       const join::SideLayout& side, const join::SideFold* fold, std::vector<SetPairing>& pairings);
 
 //! The most entries one group of `slice` holds: the scratch build_side needs for its keys.
 std::uint32_t largest_group(const join::QuarterSlice& slice);

@@ -40,8 +40,8 @@ Built build_from_slices(const join::QuarterSlice& north, const join::QuarterSlic
   entries.insert(entries.end(), south.entries().begin(), south.entries().end());
   std::vector<std::uint64_t> north_keys(largest_group(north) + 1), south_keys(largest_group(south) + 1);
   Built built;
-  const std::uint64_t count = build_side(recipe, pairings.data(), entries.data(), north_keys.data(),
-                                         south_keys.data(), nullptr, &built.ties);
+  const std::uint64_t count =
+      build_side(recipe, pairings.data(), entries.data(), north_keys.data(), south_keys.data(), nullptr, &built.ties);
   built.keys.resize(count);
   const std::uint64_t written = build_side(recipe, pairings.data(), entries.data(), north_keys.data(),
                                            south_keys.data(), built.keys.data(), &built.ties);
