@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "gpu/tiles_on_host.hpp"
+
 namespace nqueens::gpu {
 
 namespace {
@@ -129,25 +131,9 @@ void TileBatch::clear() {
 }
 
 std::vector<std::uint64_t> count_on_host(const TileBatch& batch, Chunking chunking, std::uint32_t threads) {
-  std::vector<std::uint32_t> shared(chunking.shared_words());
   std::vector<std::uint64_t> pairs(batch.jobs().size(), 0);
-  for (const MatchTile& tile : batch.tiles()) {
-    const TileJob& job = batch.jobs()[tile.job];
-    for (std::uint32_t thread = 0; thread < threads; ++thread)
-      build_planes(job, tile, batch.keys().data(), chunking, shared.data(), thread, threads);
-    for (std::uint32_t thread = 0; thread < threads; ++thread)
-      build_entries(job, tile, chunking, shared.data(), thread, threads);
-    // Each lane's sums over the queries of each part, as the lanes of a block's warps add them.
-    const std::uint32_t* starts = batch.starts().data() + job.starts_first;
-    for (std::uint32_t lane = 0; lane < 32; ++lane) {
-      LaneSums sums[2];
-      for_each_query_range(job, tile, starts, [&](std::uint32_t begin, std::uint32_t end, int part) {
-        for (std::uint32_t query = begin; query < end; ++query)
-          match_query(shared.data(), shared[lane], batch.keys()[job.query_first + query], chunking, lane, sums[part]);
-      });
-      pairs[tile.job] += weighted_pairs(job, sums[0], sums[1]);
-    }
-  }
+  match_tiles_on_host(batch.keys().data(), batch.jobs().data(), batch.tiles().data(), batch.starts().data(),
+                      static_cast<std::uint32_t>(batch.tiles().size()), chunking, pairs.data(), threads);
   return pairs;
 }
 

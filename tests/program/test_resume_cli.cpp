@@ -3,10 +3,8 @@
 // wrong, torn and damaged journals, and sharded and merged with files missing, doubled and
 // edited. The files the program writes are read back with the library.
 #include <fcntl.h>
-#include <linux/fs.h>
 #include <signal.h>
 #include <sys/file.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -757,26 +755,7 @@ TEST_F(ResumeCli, CheckpointNamingADirectoryHoldsThatNsJournal) {
 
 // ---- files that are not what they seem -----------------------
 
-// Makes `path` unwritable: by its mode, and for root (whom modes do not stop) by the immutable
-// attribute where the file system has one. False when neither works here.
-void set_immutable(const fs::path& path, bool immutable) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  int flags = 0;
-  if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
-    flags = immutable ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
-    ioctl(fd, FS_IOC_SETFLAGS, &flags);
-  }
-  if (fd >= 0) ::close(fd);
-}
-
-bool make_read_only(const fs::path& path, bool read_only = true) {
-  if (!read_only && geteuid() == 0) set_immutable(path, false);
-  fs::permissions(path, read_only ? fs::perms::owner_read : fs::perms::owner_read | fs::perms::owner_write);
-  if (read_only && geteuid() == 0) set_immutable(path, true);
-  const int probe = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (probe >= 0) ::close(probe);
-  return probe < 0;
-}
+using harness::make_read_only;
 
 // A finished journal that could not be opened for writing ended the run with exit 3 and no result.
 TEST_F(ResumeCli, FinishedReadOnlyJournalStillPrintsItsResult) {
@@ -801,6 +780,68 @@ TEST_F(ResumeCli, UnfinishedReadOnlyJournalSaysWhyItCannotGoOn) {
   EXPECT_EQ(r.exit_code, 3) << describe(r);
   EXPECT_TRUE(contains(r.err, "cannot write to journal") && contains(r.err, "1 units are left to count")) << r.err;
   EXPECT_EQ(read_bytes(journal), bytes);
+}
+
+// A later N's journal that could not be written was found after N = 8 was counted and printed:
+// every N's journal is tried first, and nothing is counted, printed or left behind.
+TEST_F(ResumeCli, ALaterNsReadOnlyJournalIsFoundBeforeTheFirstNIsCounted) {
+  const fs::path journals = file("w");
+  const std::vector<std::string> args = {"count", "-n", "8,9",          "--engine",       "dfs",
+                                         "-t",    "2",  "--checkpoint", journals.string()};
+  ASSERT_EQ(run(args).exit_code, 0);
+  fs::remove(journals / "n8.journal");
+  std::string bytes = read_bytes(journals / "n9.journal");
+  bytes.resize(bytes.rfind('\n', bytes.size() - 2) + 1);  // its last unit never finished
+  write_bytes(journals / "n9.journal", bytes);
+  if (!make_read_only(journals / "n9.journal")) GTEST_SKIP() << "no way to make a file read-only here";
+  const Outcome refused = run(args);
+  make_read_only(journals / "n9.journal", false);
+  EXPECT_EQ(refused.exit_code, 3) << describe(refused);
+  EXPECT_EQ(refused.out, "") << describe(refused);
+  EXPECT_EQ(harness::lines_of(refused.err).size(), 1u) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "cannot write to journal") && contains(refused.err, "n9.journal")) << refused.err;
+  EXPECT_FALSE(fs::exists(journals / "n8.journal"));
+  EXPECT_EQ(read_bytes(journals / "n9.journal"), bytes);
+}
+
+// A read-only folder: N = 8's finished journal was printed before n9.journal could not be made.
+// A finished journal in it still answers its N alone.
+TEST_F(ResumeCli, AReadOnlyJournalFolderIsFoundBeforeTheFirstNIsPrinted) {
+  const fs::path journals = file("w");
+  ASSERT_EQ(run({"count", "-n", "8", "--engine", "dfs", "--checkpoint", (journals / "n8.journal").string()}).exit_code,
+            0);
+  if (!make_read_only(journals)) GTEST_SKIP() << "no way to make a folder read-only here";
+  const Outcome refused = run({"count", "-n", "8,9", "--engine", "dfs", "--checkpoint", journals.string()});
+  const Outcome answered =
+      run({"count", "-n", "8", "--engine", "dfs", "--checkpoint", (journals / "n8.journal").string()});
+  make_read_only(journals, false);
+  EXPECT_EQ(refused.exit_code, 3) << describe(refused);
+  EXPECT_EQ(refused.out, "") << describe(refused);
+  EXPECT_EQ(harness::lines_of(refused.err).size(), 1u) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "cannot write to journal") && contains(refused.err, "n9.journal")) << refused.err;
+  EXPECT_EQ(answered.exit_code, 0) << describe(answered);
+  EXPECT_EQ(std::distance(fs::directory_iterator(journals), fs::directory_iterator()), 1) << "left behind";
+}
+
+// --repair writes the sound records beside a damaged journal: in a read-only folder that was found
+// once N = 8 had been printed.
+TEST_F(ResumeCli, ARepairThatCannotWriteBesideTheJournalIsFoundBeforeTheFirstNIsPrinted) {
+  const fs::path journals = file("w");
+  const std::vector<std::string> args = {"count", "-n", "8,9", "--engine", "dfs", "--checkpoint", journals.string()};
+  ASSERT_EQ(run(args).exit_code, 0);
+  std::string bytes = read_bytes(journals / "n9.journal");
+  const std::size_t second_record = bytes.find('\n', bytes.find('\n') + 1) + 1;
+  bytes[second_record + 2] = bytes[second_record + 2] == '1' ? '2' : '1';  // a record that fails its checksum
+  write_bytes(journals / "n9.journal", bytes);
+  if (!make_read_only(journals)) GTEST_SKIP() << "no way to make a folder read-only here";
+  std::vector<std::string> repair = args;
+  repair.emplace_back("--repair");
+  const Outcome refused = run(repair);
+  make_read_only(journals, false);
+  EXPECT_EQ(refused.exit_code, 3) << describe(refused);
+  EXPECT_EQ(refused.out, "") << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "cannot write to journal") && contains(refused.err, "n9.journal")) << refused.err;
+  EXPECT_EQ(read_bytes(journals / "n9.journal"), bytes);
 }
 
 // /dev/zero or /dev/full behind a symlink, and a 2 GB sparse file, ended in std::bad_alloc.

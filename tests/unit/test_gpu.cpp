@@ -9,9 +9,11 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu/gpu_devices.hpp"
+#include "gpu/kernel_architectures.hpp"
 #include "gpu/slot_split.hpp"
 #include "gpu/tile_batch.hpp"
 #include "gpu/tile_match.hpp"
@@ -186,6 +188,37 @@ TEST(GpuTiles, EveryChunkingHasAKernelAndFitsItsSharedMemory) {
   }
   EXPECT_EQ(chunking_for(42).width, 7) << "N = 22: six reads of 7 bits, not seven of 6";
   EXPECT_EQ(chunking_for(42).chunks, 6);
+}
+
+// The driver's rules: a binary runs on its own major version from its minor one up, PTX on its
+// own architecture and every later one.
+TEST(GpuKernels, ACardRunsTheNewestBinaryOfItsMajorVersionElseThePtx) {
+  const BuiltKernels built{{75, 80, 86, 89, 90, 100, 110, 120}, 121};
+  EXPECT_EQ(kernel_for(built, 7, 5), "sm_75");
+  EXPECT_EQ(kernel_for(built, 8, 7), "sm_86");
+  EXPECT_EQ(kernel_for(built, 8, 9), "sm_89");
+  EXPECT_EQ(kernel_for(built, 9, 0), "sm_90");
+  EXPECT_EQ(kernel_for(built, 10, 0), "sm_100");
+  EXPECT_EQ(kernel_for(built, 10, 3), "sm_100");
+  EXPECT_EQ(kernel_for(built, 12, 1), "sm_120");
+  EXPECT_EQ(kernel_for(built, 13, 0), "PTX compute_121, compiled at load");
+  EXPECT_EQ(kernel_for(built, 7, 0), "") << "older than sm_75";
+  const BuiltKernels without_10{{75, 80, 86, 89, 90, 120}, 120};
+  EXPECT_EQ(kernel_for(without_10, 10, 0), "") << "PTX for 12.0 does not load on 10.0";
+  EXPECT_EQ(built_kernels_text(built),
+            "sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_110 sm_120 machine code, PTX compute_121");
+  EXPECT_EQ(built_kernels_text({}), "none");
+}
+
+// This build (with CUDA) has a kernel for every card from compute capability 7.5 to the newest
+// its toolkit knows, and one that later cards compile.
+TEST(GpuKernels, ThisBuildServesEveryCardFromSm75Up) {
+  const BuiltKernels& built = built_kernels();
+  if (built.machine_code.empty()) GTEST_SKIP() << "a build without CUDA: " << devices().problem;
+  for (const auto& [major, minor] : std::vector<std::pair<int, int>>{{7, 5}, {8, 0}, {8, 6}, {8, 9}, {9, 0}, {12, 0}})
+    EXPECT_NE(kernel_for(built, major, minor), "") << major << "." << minor;
+  EXPECT_GE(built.ptx, built.machine_code.back());
+  EXPECT_NE(kernel_for(built, 99, 0), "") << "a card newer than the toolkit compiles the PTX";
 }
 
 // A join engine whose pairs go through the tiled matcher on this CPU, in small batches so that
