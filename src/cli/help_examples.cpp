@@ -63,6 +63,9 @@ const std::map<std::string, std::vector<Example>>& examples_by_command() {
        {{"nqueens check n18.journal", "is the journal whole? what is damaged, missing, counted so far"},
         {"nqueens check --format json s*.json", "shard files, one JSON record each"},
         {"nqueens check --recount 20 --seed 7 s3.json", "count 20 of its units again: are its records right?"}}},
+      {"status",
+       {{"nqueens status shards-n21-k32", "a run in shards: done, running, missing; what remains"},
+        {"nqueens status --format json shards-n21-k32", "the same as one JSON object"}}},
   };
   return examples;
 }
