@@ -1597,6 +1597,31 @@ TEST_F(ShardCli, CheckRecountOfGenuineFilesSaysAllEqualAndStatesTheSeed) {
   EXPECT_EQ(Json::parse(again.out)["recount"]["units"], first["units"]);
 }
 
+// The draw states what it can catch: of M records, K drawn meet one wrong record with
+// probability K / M, and k wrong ones with 1 - C(M - k, K) / C(M, K), worked out here term by term.
+TEST_F(ShardCli, CheckRecountStatesTheChanceOfCatchingWrongRecords) {
+  const std::string journal = file("n11.journal").string();
+  count(11, {"--checkpoint", journal, "--engine", "dfs"});
+  const std::size_t records = nqueens::scan_journal(read_bytes(journal), journal).units.size();
+  const Outcome r = run({"check", "--recount", "5", "--seed", "7", "--format", "json", journal});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const Json recount = Json::parse(r.out)["recount"];
+  EXPECT_NEAR(recount["catch_one_wrong"].get<double>(), 5.0 / static_cast<double>(records), 1e-12);
+  const auto caught = [records](std::size_t wrong) {
+    long double missed = 1;
+    for (std::size_t i = 0; i < 5; ++i)
+      missed *= static_cast<long double>(records - wrong - i) / static_cast<long double>(records - i);
+    return 1 - missed;
+  };
+  std::size_t k = 1;
+  while (caught(k) < 0.99L) ++k;
+  EXPECT_EQ(recount["wrong_caught_99"], k);
+  const Outcome text = run({"check", "--recount", "5", "--seed", "7", journal});
+  EXPECT_TRUE(contains(text.out, "with " + std::to_string(k) + " or more, 99 %")) << text.out;
+  const Outcome all = run({"check", "--recount", std::to_string(records), journal});
+  EXPECT_TRUE(contains(all.out, "all equal (every record recounted: any wrong record is caught)")) << all.out;
+}
+
 // The same seed draws the same units of a file, whatever else differs (threads, format).
 TEST_F(ShardCli, CheckRecountDrawsTheSameUnitsForTheSameSeed) {
   const std::string journal = file("n12.journal").string();
