@@ -35,8 +35,8 @@ void check(bool ok) {
 }
 
 // Two runs with valid headers (unit counts within N^depth): A of N = 8, B of N = 9.
-const RunHeader kRunA{"0.1.0", "dfs", 8, nqueens::Symmetry::full, 2, 16, 0x0123456789abcdefu};
-const RunHeader kRunB{"0.1.0", "dfs", 9, nqueens::Symmetry::full, 2, 16, 0x0fedcba987654321u};
+const RunHeader kRunA{"0.1.0", "dfs", 8, {{"symmetry", "full"}, {"split-depth", "2"}}, 16, 0x0123456789abcdefu};
+const RunHeader kRunB{"0.1.0", "dfs", 9, {{"symmetry", "full"}, {"split-depth", "2"}}, 16, 0x0fedcba987654321u};
 constexpr std::size_t kUnits = 16;
 
 nqueens::UnitCount unit_of(std::size_t id, std::uint64_t salt) {

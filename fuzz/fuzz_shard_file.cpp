@@ -34,8 +34,8 @@ void check(bool ok) {
   if (!ok) std::abort();
 }
 
-const RunHeader kRunA{"0.1.0", "dfs", 8, nqueens::Symmetry::full, 2, 16, 0x0123456789abcdefu};
-const RunHeader kRunB{"0.1.0", "dfs", 9, nqueens::Symmetry::full, 2, 16, 0x0fedcba987654321u};
+const RunHeader kRunA{"0.1.0", "dfs", 8, {{"symmetry", "full"}, {"split-depth", "2"}}, 16, 0x0123456789abcdefu};
+const RunHeader kRunB{"0.1.0", "dfs", 9, {{"symmetry", "full"}, {"split-depth", "2"}}, 16, 0x0fedcba987654321u};
 constexpr std::size_t kUnits = 16;
 
 nqueens::ShardFile sound_file(const RunHeader& run, std::uint64_t salt) {

@@ -108,8 +108,11 @@ std::optional<std::string_view> checked_text(std::string_view line, std::string_
 }
 
 // Whether a journal's first line is of format 3, whose records are bound to the header as that
-// format wrote it.
-bool format3_line(std::string_view line) { return line.starts_with(kFormat3Preamble); }
+// format wrote it: by its format digit, so that damage elsewhere in its first words still
+// leaves its records checked under the right binding.
+bool format3_line(std::string_view line) {
+  return line.size() > kFormat3Preamble.size() && line.substr(kMagic.size(), kFormat3Prefix.size()) == kFormat3Prefix;
+}
 
 std::uint32_t run_checksum(const RunHeader& header, bool format3) { return detail::record_binding(header, format3); }
 
@@ -168,7 +171,8 @@ void check_format(std::string_view bytes, std::string_view name) {
 
 // The run of a header line's text (without its checksum), if it is one of this format.
 std::optional<RunHeader> header_of_text(std::string_view text) {
-  if (format3_line(text)) return detail::parse_format3_header_text(text.substr(kFormat3Preamble.size()));
+  if (text.starts_with(kFormat3Preamble))
+    return detail::parse_format3_header_text(text.substr(kFormat3Preamble.size()));
   if (!text.starts_with(kPreamble)) return std::nullopt;
   return parse_header_text(text.substr(kPreamble.size()));
 }

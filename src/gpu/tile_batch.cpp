@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
+
+#include "gpu/tiles_on_host.hpp"
 
 namespace nqueens::gpu {
 
@@ -45,6 +48,23 @@ void TileBatch::append_in_buckets(join::KeyParts parts, const SlotSplit& split, 
     for (const std::uint64_t value : parts[part]) keys_[used_ + next[buckets_[key++]]++] = value;
 }
 
+// The side to store, and its split: the one that leaves the device fewer passes, each table
+// counted at what building it costs (a tile per cut of kQueriesPerTile queries unsplit, one per
+// slot split). Weighing passes alone stores the larger side wherever its tiles are few, and
+// builds its tables again for every cut of the many queries; a side large enough to split may
+// still be worth storing whole, its split sparing more than its tables cost.
+std::pair<bool, SlotSplit> TileBatch::store_and_split(join::KeyParts east, join::KeyParts west, int key_bits) const {
+  const std::size_t east_keys = size_of(east), west_keys = size_of(west);
+  if (!rule_.store_by_price) {  // passes alone, for measuring against the same build
+    const bool east_stored = tiles_of(east_keys) * west_keys <= tiles_of(west_keys) * east_keys;
+    return {east_stored, choose_split(east_stored ? east : west, east_stored ? west : east, key_bits, rule_)};
+  }
+  PricedSplit east_stored = price_split(east, west, key_bits, rule_);
+  PricedSplit west_stored = price_split(west, east, key_bits, rule_);
+  if (east_stored.passes <= west_stored.passes) return {true, east_stored.split};
+  return {false, west_stored.split};
+}
+
 std::size_t TileBatch::keys_of(join::KeyParts east, join::KeyParts west) { return size_of(east) + size_of(west); }
 
 // The query side goes in once, by part and then group; the stored side slot by slot, each
@@ -54,11 +74,9 @@ bool TileBatch::add(std::size_t slot, join::KeyParts east, join::KeyParts west, 
   const std::size_t east_keys = size_of(east), west_keys = size_of(west);
   if (east_keys == 0 || west_keys == 0) return true;
   if (used_ + east_keys + west_keys > keys_.size()) return false;
-  // A tile costs its table and a pass per query: store the side that makes fewer passes.
-  const bool east_stored = tiles_of(east_keys) * west_keys <= tiles_of(west_keys) * east_keys;
+  const auto [east_stored, split] = store_and_split(east, west, key_bits);
   const join::KeyParts& stored = east_stored ? east : west;
   const join::KeyParts& queries = east_stored ? west : east;
-  const SlotSplit split = choose_split(stored, queries, key_bits, rule_);
   const std::uint32_t groups = split.groups();
 
   TileJob job;
@@ -129,25 +147,9 @@ void TileBatch::clear() {
 }
 
 std::vector<std::uint64_t> count_on_host(const TileBatch& batch, Chunking chunking, std::uint32_t threads) {
-  std::vector<std::uint32_t> shared(chunking.shared_words());
   std::vector<std::uint64_t> pairs(batch.jobs().size(), 0);
-  for (const MatchTile& tile : batch.tiles()) {
-    const TileJob& job = batch.jobs()[tile.job];
-    for (std::uint32_t thread = 0; thread < threads; ++thread)
-      build_planes(job, tile, batch.keys().data(), chunking, shared.data(), thread, threads);
-    for (std::uint32_t thread = 0; thread < threads; ++thread)
-      build_entries(job, tile, chunking, shared.data(), thread, threads);
-    // Each lane's sums over the queries of each part, as the lanes of a block's warps add them.
-    const std::uint32_t* starts = batch.starts().data() + job.starts_first;
-    for (std::uint32_t lane = 0; lane < 32; ++lane) {
-      LaneSums sums[2];
-      for_each_query_range(job, tile, starts, [&](std::uint32_t begin, std::uint32_t end, int part) {
-        for (std::uint32_t query = begin; query < end; ++query)
-          match_query(shared.data(), shared[lane], batch.keys()[job.query_first + query], chunking, lane, sums[part]);
-      });
-      pairs[tile.job] += weighted_pairs(job, sums[0], sums[1]);
-    }
-  }
+  match_tiles_on_host(batch.keys().data(), batch.jobs().data(), batch.tiles().data(), batch.starts().data(),
+                      static_cast<std::uint32_t>(batch.tiles().size()), chunking, pairs.data(), threads);
   return pairs;
 }
 
