@@ -13,6 +13,16 @@ std::size_t size_of(join::KeyParts parts) { return parts[0].size() + parts[1].si
 
 std::uint64_t tiles_of(std::size_t keys) { return (keys + kTileLanes - 1) / kTileLanes; }
 
+// What storing a side of `stored` keys against `queries` costs a device, in query passes: each
+// of its tiles answers every query, and builds its table once per cut of kQueriesPerTile queries
+// (a table costs about kBuildPasses passes). Passes alone would store the larger side wherever
+// its tiles are few, and build its tables again for every cut of the many queries.
+double storing_cost(std::size_t stored, std::size_t queries, double table_passes) {
+  const std::uint64_t cuts = (queries + kQueriesPerTile - 1) / kQueriesPerTile;
+  return static_cast<double>(tiles_of(stored)) *
+         (static_cast<double>(queries) + table_passes * static_cast<double>(cuts));
+}
+
 }  // namespace
 
 // Copies a side's keys into keys_ from used_, sorted into buckets by a counting sort: bucket
@@ -56,8 +66,8 @@ bool TileBatch::add(std::size_t slot, join::KeyParts east, join::KeyParts west, 
   const std::size_t east_keys = size_of(east), west_keys = size_of(west);
   if (east_keys == 0 || west_keys == 0) return true;
   if (used_ + east_keys + west_keys > keys_.size()) return false;
-  // A tile costs its table and a pass per query: store the side that makes fewer passes.
-  const bool east_stored = tiles_of(east_keys) * west_keys <= tiles_of(west_keys) * east_keys;
+  const bool east_stored = storing_cost(east_keys, west_keys, rule_.stored_table_passes) <=
+                           storing_cost(west_keys, east_keys, rule_.stored_table_passes);
   const join::KeyParts& stored = east_stored ? east : west;
   const join::KeyParts& queries = east_stored ? west : east;
   const SlotSplit split = choose_split(stored, queries, key_bits, rule_);

@@ -118,7 +118,10 @@ TEST(GpuTiles, EveryJobOfABatchMatchesThePairsOneByOne) {
   for (const Case& c : cases) sides.push_back(case_sides(c, random));
   for (std::size_t i = 0; i < cases.size(); ++i)
     ASSERT_TRUE(batch.add(i, sides[i].east(), sides[i].west(), cases[i].weights, cases[i].bits));
-  EXPECT_GT(batch.jobs().size(), cases.size() + 16) << "the sides with dense bits are split into slots";
+  std::vector<std::size_t> jobs_of(cases.size(), 0);
+  for (const std::size_t slot : batch.slots()) ++jobs_of[slot];
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    EXPECT_EQ(jobs_of[i] > 1, cases[i].dense_bits > 0) << "case " << i << ": the sides with dense bits are split";
   for (const bool seven : {false, true}) {
     const Chunking chunking = seven ? chunking_for(batch.key_bits()) : Chunking{6, (batch.key_bits() + 5) / 6};
     const std::vector<std::uint64_t> pairs = pairs_by_slot(batch, count_on_host(batch, chunking), cases.size());
@@ -175,6 +178,24 @@ TEST(GpuTiles, ABatchRefusesAJobItHasNoRoomFor) {
   EXPECT_EQ(batch.jobs().size(), 1u);
   EXPECT_TRUE(batch.add(2, {one, {}}, {}, join::kOnePart, 3)) << "an empty side adds nothing and needs no room";
   EXPECT_EQ(batch.jobs().size(), 1u);
+}
+
+// 20,000 keys against 200,000: stored, the larger side makes 196 tiles of 20,000 queries, which
+// are two cuts each (392 tables, 3.9e6 passes); the smaller makes 20 tiles of 13 cuts (260
+// tables, 4.0e6 passes). With a table at kBuildPasses passes, the smaller side is the cheaper.
+TEST(GpuTiles, TheStoredSideIsTheOneWhosePassesAndTablesCostLess) {
+  std::mt19937_64 random(5);
+  const std::vector<std::uint64_t> few = random_keys(20000, 40, 0.3, random);
+  const std::vector<std::uint64_t> many = random_keys(200000, 40, 0.3, random);
+  std::vector<std::uint64_t> storage(few.size() + many.size());
+  for (const bool few_east : {true, false}) {
+    TileBatch batch(storage, SplitRule{0});
+    ASSERT_TRUE(few_east ? batch.add(0, {few, {}}, {many, {}}, join::kOnePart, 40)
+                         : batch.add(0, {many, {}}, {few, {}}, join::kOnePart, 40));
+    ASSERT_EQ(batch.jobs().size(), 1u);
+    EXPECT_EQ(batch.jobs()[0].stored_count, few.size()) << (few_east ? "east" : "west");
+    EXPECT_EQ(batch.tiles().size(), 20u * 13u) << "a table per tile and cut of the queries";
+  }
 }
 
 TEST(GpuTiles, EveryChunkingHasAKernelAndFitsItsSharedMemory) {
