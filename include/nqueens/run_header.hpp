@@ -45,6 +45,7 @@ NQUEENS_EXPORT std::string header_problem(const RunHeader& header);
 //! units=1234 fingerprint=00ab...", each setting between n and units, by name with '_' for '-'
 //! (setting_key()). parse_header_text() reads it back, or returns nullopt.
 NQUEENS_EXPORT std::string header_text(const RunHeader& header);
+//! The header a line of header_text() describes, or nullopt for a line that is not one.
 NQUEENS_EXPORT std::optional<RunHeader> parse_header_text(std::string_view text);
 
 //! header_text() without the tool version: what every record of a run is bound to (its
