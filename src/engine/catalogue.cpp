@@ -70,9 +70,9 @@ std::string settings_problem(const EngineDescription& engine, const EngineSettin
     if (!setting) {
       std::string taken;
       for (const SettingDescription& known : engine.settings)
-        taken += (taken.empty() ? "--" : " and --") + std::string(known.name);
-      return "the " + std::string(engine.name) + " engine takes " +
-             (taken.empty() ? "no --" + name : taken + ", not --" + name);
+        taken.append(taken.empty() ? "--" : " and --").append(known.name);
+      std::string why = "the " + std::string(engine.name) + " engine takes ";
+      return taken.empty() ? why.append("no --").append(name) : why.append(taken).append(", not --").append(name);
     }
     if (std::string why = setting_value_problem(*setting, value); !why.empty()) return why;
   }
