@@ -37,8 +37,16 @@ int run(const CountArgs& args) {
   CountOptions options = engine_options(args);
   check_every_size(sizes, options);
   settle_memory_budget(options, sizes);
-  const RunSettings session = run_settings(args, sizes);
-  const std::vector<RunRequest> requests = run_requests(session, sizes, options);  // each N's decisions, once
+  RunSettings session = run_settings(args, sizes);
+  std::vector<RunRequest> requests = run_requests(session, sizes, options);  // each N's decisions, once
+  // A whole count planned past a day keeps a journal: the one named, or one made by default.
+  if (const auto journal = default_journal(session, requests, resolve_threads(options.threads));
+      journal && !args.no_checkpoint) {
+    CountArgs journaled = args;
+    journaled.checkpoint = *journal;
+    session = run_settings(journaled, sizes);
+    requests = run_requests(session, sizes, options);
+  }
   announce_costs(session, requests, resolve_threads(options.threads), args.force);
   catch_interrupts();
   check_every_run(session, requests);  // every N's memory and journal, before N = sizes.front() is counted

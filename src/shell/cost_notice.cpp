@@ -8,6 +8,7 @@
 
 #include "engine/memory_budget.hpp"
 #include "plan/rough_cost.hpp"
+#include "shell/checkpoint_path.hpp"
 
 namespace nqueens::shell {
 
@@ -31,6 +32,15 @@ std::string cost_text(int n, std::string_view engine, double thread_seconds, int
   return fmt::format("N={}: a whole count with the {} engine takes about {} on {} ({} of thread time)", n, engine,
                      rough_duration_text(plan::rough_wall_seconds(thread_seconds, threads)), threads_text(threads),
                      rough_duration_text(thread_seconds));
+}
+
+// Where the run's finished units go: a long run without a journal loses them all to one
+// interruption.
+std::string journal_text(const RunSettings& session, int n, std::size_t sizes) {
+  if (!session.selection.whole()) return "a part of the run, priced whole";
+  if (!session.checkpoint) return "no journal: give --checkpoint FILE to keep finished units";
+  return fmt::format("finished units go to {} (the same command resumes)",
+                     journal_path(*session.checkpoint, n, sizes).string());
 }
 
 }  // namespace
@@ -58,10 +68,21 @@ void announce_costs(const RunSettings& session, std::span<const RunRequest> requ
           "runs it anyway",
           cost, n));
     spdlog::warn(
-        "{} and {} (measured on a 2-core x86-64 machine, a rough guide); `nqueens plan -n {}` measures an "
-        "estimate on this one",
-        cost, memory_text(request), n);
+        "{} and {} (the engine's cost model for a core of a 2-core x86-64 machine: `nqueens plan -n {}` "
+        "measures it on this one); {}",
+        cost, memory_text(request), n, journal_text(session, n, requests.size()));
   }
+}
+
+std::optional<std::string> default_journal(const RunSettings& session, std::span<const RunRequest> requests,
+                                           int threads) {
+  if (session.checkpoint || !session.selection.whole()) return std::nullopt;
+  for (const RunRequest& request : requests) {
+    const std::optional<double> thread_seconds = plan::rough_thread_seconds(*request.engine, request.n);
+    if (thread_seconds && plan::rough_wall_seconds(*thread_seconds, threads) > kJournalSeconds)
+      return requests.size() == 1 ? fmt::format("nqueens-n{}.journal", request.n) : std::string("nqueens-journals");
+  }
+  return std::nullopt;
 }
 
 }  // namespace nqueens::shell
