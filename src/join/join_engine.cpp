@@ -146,6 +146,9 @@ class JoinEngine final : public Engine {
                                              variant_.make_matcher ? variant_.make_matcher() : nullptr);
   }
 
+  // join/unit_cost.hpp: predicted nanoseconds on one core.
+  bool costs_predict_time() const override { return true; }
+
   std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const override {
     detail::setup_phase("grouping units by slices");
     struct Keyed {

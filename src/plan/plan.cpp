@@ -177,6 +177,7 @@ class Sample {
       rates.push_back(r);
     }
     if (positions.empty()) return pilot_rate(h, clock);
+    if (positions.size() >= 2 && engine_.costs_predict_time()) return level_rate(rates, kLeastRateStep);
     if (positions.size() >= 3 && priced_alike(strata_)) return level_rate(rates, kLeastRateStep);
     return carried_rate(positions, rates, static_cast<double>(h), kLeastRateStep);
   }
