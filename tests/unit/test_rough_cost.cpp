@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
+#include <regex>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -93,6 +96,23 @@ TEST(RoughCost, PlacesTheSizesUsersAskAbout) {
   EXPECT_GT(rough_wall_seconds(automatic(30), 1000), kYear);
   EXPECT_GT(rough_wall_seconds(automatic(27), 2), kYear);
   EXPECT_LT(rough_wall_seconds(automatic(25), 2), kYear);
+}
+
+// docs/usage.md says from which N a count on two threads is refused: the program decides it.
+TEST(RoughCost, TheUsageGuideNamesTheFirstSizeRefusedOnTwoThreads) {
+  std::ifstream in(std::string(NQUEENS_SOURCE_DIR) + "/docs/usage.md");
+  const std::string usage((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(usage, match, std::regex(R"(that is\s+N = (\d+) and above on two threads)")));
+  const int first = std::stoi(match[1]);
+  constexpr double kYear = 365.25 * 24 * 3600;
+  const auto wall = [](int n) {
+    nqueens::CountOptions options;
+    options.engine = std::string(nqueens::kAutomaticEngine);
+    return rough_wall_seconds(seconds(nqueens::choose_engine(n, options), n), 2);
+  };
+  EXPECT_LE(wall(first - 1), kYear) << "N=" << first - 1 << " is refused too";
+  EXPECT_GT(wall(first), kYear) << "N=" << first << " is not refused";
 }
 
 TEST(RoughCost, EnginesWithoutMeasurementsHaveNone) {
