@@ -16,6 +16,8 @@ packages+=(dpkg-dev)
 packages+=(doxygen)
 # The docs_transcripts test (scripts/docs-transcripts.py: the examples in README.md and docs/usage.md).
 packages+=(python3)
+# The slurm_cluster test: a one-node Slurm (Slurm 22.05 on Debian 12) with its own munge key.
+packages+=(slurmctld slurmd slurm-client munge)
 packages+=("$@")  # extras, e.g. scripts/setup.sh libbenchmark-dev python3-matplotlib (scripts/dev/plot-bench.py)
 
 missing=()
@@ -28,5 +30,14 @@ echo "setup: installing ${missing[*]}" >&2
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
+# Slurm's and munge's daemons are installed for the tests, which start their own: the system's
+# are not started (slurmctld without a slurm.conf fails, and its package's install with it).
+# policy-rc.d is Debian's switch for that, in place only while this script installs.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+  $sudo chmod 755 "$policy"
+  trap '$sudo rm -f "$policy"' EXIT
+fi
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

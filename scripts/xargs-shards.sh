@@ -14,17 +14,25 @@ n=${1:?$usage}
 k=${2:?$usage}
 p=${3:-2}
 shift $(( $# < 3 ? $# : 3 ))
-# The program: $NQUEENS when set, else `nqueens` on the PATH (an installed one), else the release
-# build of the checkout this script is in, wherever it is run from.
+# The program: $NQUEENS when set; else the nqueens of the installation this script belongs to
+# (PREFIX/bin/nqueens for PREFIX/share/nqueens/scripts, or one in the script's own folder); else
+# the one on the PATH; else the release build of the checkout this script is in. Wherever the
+# script is run from.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 if [[ -n "${NQUEENS:-}" ]]; then
   binary=$NQUEENS
+elif [[ $here == */share/nqueens/scripts && -x ${here%/share/nqueens/scripts}/bin/nqueens ]]; then
+  binary=${here%/share/nqueens/scripts}/bin/nqueens
+elif [[ -x $here/nqueens ]]; then
+  binary=$here/nqueens
 elif ! binary=$(command -v nqueens); then
-  binary="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/release/nqueens"
+  binary="$(dirname "$here")/build/release/nqueens"
 fi
 [ -x "$binary" ] || {
-  echo "xargs-shards: no nqueens on the PATH and $binary is not built; set NQUEENS=path/to/nqueens" >&2
+  echo "xargs-shards: no nqueens beside this script or on the PATH, and $binary is not built; set NQUEENS=path/to/nqueens" >&2
   exit 2
 }
+[[ $binary == /* ]] || binary=$PWD/$binary
 dir=${OUT_DIR:-shards-n$n-k$k}
 mkdir -p "$dir"
 
@@ -71,9 +79,15 @@ interrupted() {  # interrupted STATUS ARGS...: ARGS are the extra count options,
     for pid in $shards; do while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done; done
   fi
   echo "xargs-shards: interrupted; the finished units are in the journals in $dir." >&2
+  # The command as it can be pasted: the settings that chose the folder and the program, the
+  # script by absolute paths, the arguments quoted (the status is not one of them).
+  local status=$1 settings=""
+  shift
+  settings+="OUT_DIR=$(printf '%q' "$(cd "$dir" && pwd)") "
+  [[ -z "${NQUEENS:-}" ]] || settings+="NQUEENS=$(printf '%q' "$binary") "
   echo "xargs-shards: to resume, run this script again with the same arguments:" >&2
-  echo "  ${OUT_DIR:+OUT_DIR=$(printf '%q' "$OUT_DIR") }$0 $(printf '%q ' "$n" "$k" "$p" "$@")" >&2
-  exit "$1"
+  echo "  $settings$(printf '%q ' "$here/$(basename "${BASH_SOURCE[0]}")" "$n" "$k" "$p" "$@")" >&2
+  exit "$status"
 }
 args=("$@")
 trap 'interrupted 130 "${args[@]}"' INT

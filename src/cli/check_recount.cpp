@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <random>
 #include <span>
@@ -62,6 +63,41 @@ CLI::Validator whole_number(std::uint64_t least, const std::string& what) {
       "");
 }
 
+// The probability that a draw of `drawn` of `records` meets at least one of `wrong` records:
+// 1 - C(records - wrong, drawn) / C(records, drawn), the hypergeometric chance of missing them all
+// taken from 1, as a product of `drawn` ratios so that no binomial coefficient is formed.
+double catch_probability(std::size_t records, std::size_t drawn, std::size_t wrong) {
+  if (wrong == 0 || drawn == 0 || records == 0) return 0;
+  if (drawn + wrong > records) return 1;
+  double log_miss = 0;
+  for (std::size_t i = 0; i < drawn; ++i)
+    log_miss += std::log1p(-static_cast<double>(wrong) / static_cast<double>(records - i));
+  return -std::expm1(log_miss);
+}
+
+// The fewest wrong records that the draw meets with probability 0.99 or more.
+std::size_t wrong_caught_99(std::size_t records, std::size_t drawn) {
+  constexpr double kSure = 0.99;
+  std::size_t low = 1;
+  std::size_t high = records;
+  while (low < high) {
+    const std::size_t middle = low + (high - low) / 2;
+    if (catch_probability(records, drawn, middle) >= kSure)
+      high = middle;
+    else
+      low = middle + 1;
+  }
+  return low;
+}
+
+// "a file with 1 wrong record is caught with probability 3.9 %; with 115 or more, 99 %".
+std::string power_text(const RecountReport& report) {
+  const std::size_t drawn = report.drawn.size();
+  if (drawn >= report.records) return "every record recounted: any wrong record is caught";
+  return fmt::format("a file with 1 wrong record is caught with probability {:.3g} %; with {} or more, 99 %",
+                     100 * catch_probability(report.records, drawn, 1), wrong_caught_99(report.records, drawn));
+}
+
 }  // namespace
 
 CLI::Option* add_recount_options(CLI::App& command, RecountArgs& args) {
@@ -105,7 +141,7 @@ RecountReport recount_records(std::unique_ptr<Engine> engine, RunArena& arena, c
 std::string recount_text(const RecountReport& report) {
   std::string text =
       fmt::format("{} of {} units recounted (seed {}): ", report.drawn.size(), report.records, report.seed);
-  if (report.all_equal()) return text + "all equal";
+  if (report.all_equal()) return text + "all equal (" + power_text(report) + ")";
   for (std::size_t i = 0; i < report.differ.size() && i < kMaxNamed; ++i)
     text += (i == 0 ? "" : ", ") + difference_text(report.differ[i]);
   if (report.differ.size() > kMaxNamed) text += fmt::format(", ... ({} units differ in all)", report.differ.size());
@@ -118,8 +154,14 @@ nlohmann::ordered_json recount_json(const RecountReport& report) {
     differ.push_back({{"id", unit.recorded.id},
                       {"recorded", tally_json(unit.recorded.tally)},
                       {"recounted", tally_json(unit.recounted)}});
-  return {{"seed", report.seed},       {"units", format_id_ranges(report.drawn)}, {"recounted", report.drawn.size()},
-          {"records", report.records}, {"all_equal", report.all_equal()},         {"differ", differ}};
+  return {{"seed", report.seed},
+          {"units", format_id_ranges(report.drawn)},
+          {"recounted", report.drawn.size()},
+          {"records", report.records},
+          {"all_equal", report.all_equal()},
+          {"differ", differ},
+          {"catch_one_wrong", catch_probability(report.records, report.drawn.size(), 1)},
+          {"wrong_caught_99", wrong_caught_99(report.records, report.drawn.size())}};
 }
 
 }  // namespace nqueens::cli

@@ -23,6 +23,7 @@ Registered add_merge_command(CLI::App& app);
 Registered add_version_command(CLI::App& app);
 Registered add_check_command(CLI::App& app);
 Registered add_plan_command(CLI::App& app);
+Registered add_status_command(CLI::App& app);
 
 //! Puts examples at the end of the program's and every known subcommand's --help.
 void add_help_examples(CLI::App& app);

@@ -39,21 +39,23 @@ int run(const CountArgs& args) {
   settle_memory_budget(options, sizes);
   RunSettings session = run_settings(args, sizes);
   std::vector<RunRequest> requests = run_requests(session, sizes, options);  // each N's decisions, once
+  const int threads = threads_that_run(resolve_threads(options.threads));
   // A whole count planned past a day keeps a journal: the one named, or one made by default.
-  if (const auto journal = default_journal(session, requests, resolve_threads(options.threads));
-      journal && !args.no_checkpoint) {
+  if (const auto journal = default_journal(session, requests, threads); journal && !args.no_checkpoint) {
     CountArgs journaled = args;
     journaled.checkpoint = *journal;
     session = run_settings(journaled, sizes);
     requests = run_requests(session, sizes, options);
   }
-  announce_costs(session, requests, resolve_threads(options.threads), args.force);
+  announce_costs(session, requests, threads, args.force);
   catch_interrupts();
   check_every_run(session, requests);  // every N's memory and journal, before N = sizes.front() is counted
   // Every N's journal, before the first N is counted: the header of the run count_run will open.
-  check_journal_headers(session, sizes, [&requests](int n, const RunSettings&) {
+  const auto header_of = [&requests](int n, const RunSettings&) {
     return make_engine(request_for(requests, n))->header();
-  });
+  };
+  check_journal_headers(session, sizes, header_of);
+  check_journals_writable(session, sizes, header_of);
   if (session.checkpoint) create_journal_directory(*session.checkpoint, sizes.size());
   if (!session.selection.whole())
     return run_shard(args, sizes, requests.front(), settings_for_size(session, sizes.front(), 1));

@@ -58,11 +58,16 @@ const std::map<std::string, std::vector<Example>>& examples_by_command() {
       {"merge",
        {{"nqueens merge shards/shard-*.json", "the result of a run counted in shards"},
         {"nqueens merge --verify --format json s*.json", "checked against the OEIS, as JSON Lines"},
-        {"nqueens merge --missing todo.txt s*.json", "the ids to recount, for `count --units @todo.txt`"}}},
+        {"nqueens merge --missing todo.txt s*.json", "the ids to recount, for `count --units @todo.txt`"},
+        {"nqueens merge --subtotals mine.txt s*.json", "per-unit counts and a CRC, for others to compare"},
+        {"nqueens merge --compare theirs.txt s*.json", "every unit whose counts differ from another run's"}}},
       {"check",
        {{"nqueens check n18.journal", "is the journal whole? what is damaged, missing, counted so far"},
         {"nqueens check --format json s*.json", "shard files, one JSON record each"},
         {"nqueens check --recount 20 --seed 7 s3.json", "count 20 of its units again: are its records right?"}}},
+      {"status",
+       {{"nqueens status shards-n21-k32", "a run in shards: done, running, missing; what remains"},
+        {"nqueens status --format json shards-n21-k32", "the same as one JSON object"}}},
   };
   return examples;
 }

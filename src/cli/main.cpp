@@ -144,6 +144,7 @@ int run_program(int argc, char** argv) {
       add_merge_command(app),
       add_version_command(app),
       add_check_command(app),
+      add_status_command(app),
   };
   // clang-format on
   require_decimal_numbers(app);

@@ -22,6 +22,7 @@
 #include "shell/report.hpp"
 #include "shell/verify.hpp"
 #include "text/echo.hpp"
+#include "unit_subtotals.hpp"
 
 namespace nqueens::cli {
 
@@ -34,6 +35,8 @@ struct MergeArgs {
   std::string json_counts = "number";
   bool wide = false;
   std::string missing_file;
+  std::string subtotals_file;  // --subtotals: the per-unit subtotals written here
+  std::string compare_file;    // --compare: another run's subtotals, compared unit by unit
   LogArgs log;
 };
 
@@ -206,6 +209,41 @@ detail::WritePolicy missing_policy(const MergeArgs& args) {
   return policy;
 }
 
+detail::WritePolicy subtotals_policy(const MergeArgs& args) {
+  detail::WritePolicy policy{"--subtotals", "the subtotals file", {}};
+  for (const std::string& file : args.files)
+    policy.inputs.push_back({file, "the shard file " + detail::shown_path(file)});
+  if (!args.compare_file.empty()) policy.inputs.push_back({args.compare_file, "the --compare file"});
+  if (!args.subtotals_file.empty()) policy.target(args.subtotals_file);
+  return policy;
+}
+
+// --subtotals and --compare, on a complete merge: the per-unit file written, and every unit whose
+// counts differ from the other run's named on stderr. True when the runs agree (or nothing was
+// compared).
+bool subtotals_agree(const MergeArgs& args, const MergeReport& report, const std::vector<ShardFile>& shards,
+                     const detail::WritePolicy& policy) {
+  if (args.subtotals_file.empty() && args.compare_file.empty()) return true;
+  const Subtotals here = subtotals_of(report.header, shards);
+  const std::string text = subtotals_text(here);
+  if (!args.subtotals_file.empty()) {
+    detail::write_file_atomically(args.subtotals_file, text, policy);
+    spdlog::info("{}: the subtotals of {} units, {}", detail::shown_path(args.subtotals_file), here.units.size(),
+                 text.substr(text.rfind("crc="), 12));
+  }
+  if (args.compare_file.empty()) return true;
+  const Subtotals there = read_subtotals(args.compare_file);
+  const std::string name = detail::shown_path(args.compare_file);
+  const std::vector<std::string> differences = subtotal_differences(here, there, name);
+  for (const std::string& difference : differences) fmt::print(stderr, "nqueens: error: {}\n", difference);
+  if (differences.empty())
+    spdlog::info("every one of the {} units agrees with {} (crc={})", here.units.size(), name, there.crc);
+  else
+    fmt::print(stderr, "nqueens: error: {} unit{} from {}\n", differences.size(),
+               differences.size() == 1 ? " differs" : "s differ", name);
+  return differences.empty();
+}
+
 // A journal or a file of no kind of ours is bad input, named as what it is, before any shard file
 // is read: only a file that starts like a shard file and does not read is a damaged one.
 void refuse_other_kinds(const std::vector<std::string>& paths) {
@@ -229,6 +267,7 @@ void refuse_other_kinds(const std::vector<std::string>& paths) {
 int run(const MergeArgs& args) {
   apply_logging(args.log);
   const detail::WritePolicy policy = missing_policy(args);
+  const detail::WritePolicy subtotals_write = subtotals_policy(args);
   refuse_other_kinds(args.files);
   const std::vector<ShardFile> shards = read_shards(args.files);
   const MergeReport report = merge_shards(shards);
@@ -250,7 +289,8 @@ int run(const MergeArgs& args) {
   reporter->begin({"merge", record.result.threads, {record.result.n}, args.wide});
   reporter->row(to_json(record));
   reporter->end();
-  return record.verified == false ? kMismatch : kOk;
+  const bool agree = subtotals_agree(args, report, shards, subtotals_write);
+  return record.verified == false || !agree ? kMismatch : kOk;
 }
 
 }  // namespace
@@ -272,6 +312,16 @@ Registered add_merge_command(CLI::App& app) {
                    "When units are missing, write their ids to this file, for `nqueens count --units @FILE`")
       ->type_name("FILE")
       ->check([](const std::string& text) { return text.empty() ? std::string("the file name is empty") : ""; });
+  command
+      ->add_option("--subtotals", args->subtotals_file,
+                   "Write the run's per-unit subtotals (id, counts; a CRC of the whole) to this file")
+      ->type_name("FILE")
+      ->check([](const std::string& text) { return text.empty() ? std::string("the file name is empty") : ""; });
+  command
+      ->add_option("--compare", args->compare_file,
+                   "Compare with another run's --subtotals FILE unit by unit; exit 1 on any difference")
+      ->type_name("FILE")
+      ->check([](const std::string& path) { return detail::not_regular_file(path); });
   add_logging_options(*command, args->log);
   return {command, [args] { return run(*args); }};
 }

@@ -3,6 +3,7 @@
 
 #include "gpu/cuda_driver.hpp"
 #include "gpu/gpu_devices.hpp"
+#include "gpu/kernel_architectures.hpp"
 
 namespace nqueens::gpu {
 
@@ -64,7 +65,8 @@ std::string devices_text() {
     std::snprintf(line, sizeof line, "%s%s, %.1f GiB, compute capability %d.%d, %d multiprocessors",
                   text.empty() ? "" : "; ", device.name.c_str(), static_cast<double>(device.memory_bytes) / (1 << 30),
                   device.major, device.minor, device.multiprocessors);
-    text += line;
+    const std::string kernel = kernel_for(built_kernels(), device.major, device.minor);
+    text += line + (kernel.empty() ? std::string(", no kernel of this build runs on it") : ", runs " + kernel);
   }
   std::snprintf(line, sizeof line, " (driver %d.%d)", found.driver_version / 1000, found.driver_version % 1000 / 10);
   return text + line;

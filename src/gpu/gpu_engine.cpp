@@ -10,6 +10,7 @@
 #include "engine/catalogue.hpp"
 #include "engine/memory_budget.hpp"
 #include "gpu/gpu_devices.hpp"
+#include "gpu/kernel_architectures.hpp"
 #include "gpu/slot_split.hpp"
 #include "join/join_engine.hpp"
 
@@ -66,13 +67,26 @@ std::string device_memory_problem(const CountOptions& options) {
   return "";
 }
 
+// A device whose compute capability none of the built kernels serves (older than sm_75, or
+// a newer major version than this build's machine code with no PTX it can compile).
+std::string kernel_problem() {
+  for (const gpu::DeviceInfo& device : gpu::devices().list)
+    if (gpu::kernel_for(gpu::built_kernels(), device.major, device.minor).empty())
+      return "this build has no kernel for " + device.name + " (compute capability " + std::to_string(device.major) +
+             "." + std::to_string(device.minor) + "): it holds " + gpu::built_kernels_text(gpu::built_kernels());
+  return "";
+}
+
 std::string refusal(int n, const CountOptions& options) {
   if (const std::string& why = gpu::devices().problem; !why.empty()) return why;
+  if (std::string why = kernel_problem(); !why.empty()) return why;
   if (std::string why = join_engine_description().refusal(n, options); !why.empty()) return why;
   return device_memory_problem(options);
 }
 
-bool preferred_for(int n, const CountOptions& /*options*/) { return n >= kFasterFrom && !gpu::devices().list.empty(); }
+bool preferred_for(int n, const CountOptions& /*options*/) {
+  return n >= kFasterFrom && !gpu::devices().list.empty() && kernel_problem().empty();
+}
 
 std::string device_plan(const CountOptions& options) {
   const std::size_t devices = gpu::devices().list.size();
@@ -103,6 +117,11 @@ std::string gpu_memory_plan(int n, const CountOptions& options) {
 
 std::string run_options(const RunHeader& /*header*/) { return ""; }
 
+// `version`'s line: the devices, the kernel each runs, and every architecture built in.
+std::string devices_and_kernels() {
+  return gpu::devices_text() + "; kernels: " + gpu::built_kernels_text(gpu::built_kernels());
+}
+
 }  // namespace
 
 const EngineDescription& gpu_engine_description() {
@@ -117,7 +136,7 @@ const EngineDescription& gpu_engine_description() {
       .partial_runs_report_unique = false,
       .yardstick = false,
       .cpu_path_key = "gpu_devices",
-      .cpu_path = gpu::devices_text,
+      .cpu_path = devices_and_kernels,
       .memory_plan = gpu_memory_plan,
       .path_seen_by = "this machine",
   };

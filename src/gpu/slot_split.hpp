@@ -51,6 +51,12 @@ class SlotSplit {
   std::array<std::array<std::uint8_t, 256>, kMaxSplitBits> patterns_{};  // per such byte, by its value
 };
 
+//! A tile's table costs about as much as this many queries answered against it: building the bit
+//! planes reads each stored key once per key bit, and each entry waits on the one it extends. A
+//! split must spare more passes than the tables it adds (on an H100, 512 split the sides of
+//! N = 20 and 21 where it did not pay).
+inline constexpr double kBuildPasses = 1024;
+
 //! Which row sets are split.
 struct SplitRule {
   int max_bits = kMaxSplitBits;  //!< 0: none
@@ -63,16 +69,13 @@ struct SplitRule {
   //! the host a few nanoseconds a key, as much as enumerating them, so a split that only trims
   //! the device's work would make the host the bottleneck.
   double most_passes_kept = 0.5;
+  //! What a tile's table costs in query passes when choosing which side to store (TileBatch::add);
+  //! 0 weighs the passes alone, for measuring the choice against the same build.
+  double stored_table_passes = kBuildPasses;
 };
 
 //! The split of `stored` against `queries` under `rule` that makes the fewest tile passes, if it
 //! spares enough of them; otherwise none.
 SlotSplit choose_split(join::KeyParts stored, join::KeyParts queries, int key_bits, const SplitRule& rule = {});
-
-//! A tile's table costs about as much as this many queries answered against it: building the bit
-//! planes reads each stored key once per key bit, and each entry waits on the one it extends. A
-//! split must spare more passes than the tables it adds (on an H100, 512 split the sides of
-//! N = 20 and 21 where it did not pay).
-inline constexpr double kBuildPasses = 1024;
 
 }  // namespace nqueens::gpu

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "gpu/tiles_on_host.hpp"
+
 namespace nqueens::gpu {
 
 namespace {
@@ -10,6 +12,16 @@ namespace {
 std::size_t size_of(join::KeyParts parts) { return parts[0].size() + parts[1].size(); }
 
 std::uint64_t tiles_of(std::size_t keys) { return (keys + kTileLanes - 1) / kTileLanes; }
+
+// What storing a side of `stored` keys against `queries` costs a device, in query passes: each
+// of its tiles answers every query, and builds its table once per cut of kQueriesPerTile queries
+// (a table costs about kBuildPasses passes). Passes alone would store the larger side wherever
+// its tiles are few, and build its tables again for every cut of the many queries.
+double storing_cost(std::size_t stored, std::size_t queries, double table_passes) {
+  const std::uint64_t cuts = (queries + kQueriesPerTile - 1) / kQueriesPerTile;
+  return static_cast<double>(tiles_of(stored)) *
+         (static_cast<double>(queries) + table_passes * static_cast<double>(cuts));
+}
 
 }  // namespace
 
@@ -54,8 +66,8 @@ bool TileBatch::add(std::size_t slot, join::KeyParts east, join::KeyParts west, 
   const std::size_t east_keys = size_of(east), west_keys = size_of(west);
   if (east_keys == 0 || west_keys == 0) return true;
   if (used_ + east_keys + west_keys > keys_.size()) return false;
-  // A tile costs its table and a pass per query: store the side that makes fewer passes.
-  const bool east_stored = tiles_of(east_keys) * west_keys <= tiles_of(west_keys) * east_keys;
+  const bool east_stored = storing_cost(east_keys, west_keys, rule_.stored_table_passes) <=
+                           storing_cost(west_keys, east_keys, rule_.stored_table_passes);
   const join::KeyParts& stored = east_stored ? east : west;
   const join::KeyParts& queries = east_stored ? west : east;
   const SlotSplit split = choose_split(stored, queries, key_bits, rule_);
@@ -129,25 +141,9 @@ void TileBatch::clear() {
 }
 
 std::vector<std::uint64_t> count_on_host(const TileBatch& batch, Chunking chunking, std::uint32_t threads) {
-  std::vector<std::uint32_t> shared(chunking.shared_words());
   std::vector<std::uint64_t> pairs(batch.jobs().size(), 0);
-  for (const MatchTile& tile : batch.tiles()) {
-    const TileJob& job = batch.jobs()[tile.job];
-    for (std::uint32_t thread = 0; thread < threads; ++thread)
-      build_planes(job, tile, batch.keys().data(), chunking, shared.data(), thread, threads);
-    for (std::uint32_t thread = 0; thread < threads; ++thread)
-      build_entries(job, tile, chunking, shared.data(), thread, threads);
-    // Each lane's sums over the queries of each part, as the lanes of a block's warps add them.
-    const std::uint32_t* starts = batch.starts().data() + job.starts_first;
-    for (std::uint32_t lane = 0; lane < 32; ++lane) {
-      LaneSums sums[2];
-      for_each_query_range(job, tile, starts, [&](std::uint32_t begin, std::uint32_t end, int part) {
-        for (std::uint32_t query = begin; query < end; ++query)
-          match_query(shared.data(), shared[lane], batch.keys()[job.query_first + query], chunking, lane, sums[part]);
-      });
-      pairs[tile.job] += weighted_pairs(job, sums[0], sums[1]);
-    }
-  }
+  match_tiles_on_host(batch.keys().data(), batch.jobs().data(), batch.tiles().data(), batch.starts().data(),
+                      static_cast<std::uint32_t>(batch.tiles().size()), chunking, pairs.data(), threads);
   return pairs;
 }
 

@@ -163,11 +163,14 @@ void check_runs(const World& world, Job& job) {
       // The engine every rank builds (mpi_count.cpp): the one rank 0 requests for N's run
       // (run_request: `auto` resumes a journal with the engine it was started with).
       job.requests = run_requests(job.session, job.sizes, job.options);
-      announce_costs(job.session, job.requests, world.size() * resolve_threads(job.options.threads), job.args.force);
+      announce_costs(job.session, job.requests, threads_that_run(resolve_threads(job.options.threads), world.size()),
+                     job.args.force);
       check_every_run(job.session, job.requests, false);
-      check_journal_headers(job.session, job.sizes, [&job](int n, const RunSettings&) {
+      const auto header_of = [&job](int n, const RunSettings&) {
         return make_engine(request_for(job.requests, n))->header();
-      });
+      };
+      check_journal_headers(job.session, job.sizes, header_of);
+      check_journals_writable(job.session, job.sizes, header_of);
     } catch (const std::invalid_argument& refused) {
       code = kUsage;
       message = refused.what();

@@ -7,6 +7,7 @@
 
 #include "files/file_io.hpp"
 #include "files/journal_header.hpp"
+#include "files/write_probe.hpp"
 #include "nqueens/journal.hpp"
 #include "text/echo.hpp"
 
@@ -88,6 +89,38 @@ void check_journal_headers(const RunSettings& session, const std::vector<int>& s
     if (const std::string why = header_mismatch(expected, *found); !why.empty())
       throw JournalMismatch(detail::shown_path(*settings.checkpoint) + " is the journal of a different run: " + why +
                             journal_mismatch_advice(*settings.checkpoint, expected.engine));
+  }
+}
+
+namespace {
+
+// Whether the journal at `path`, which this process cannot write, holds every unit of the run
+// `header` describes: then it answers the run without a write.
+bool holds_whole_run(const fs::path& path, const RunHeader& header) {
+  std::error_code unknown;
+  if (!fs::exists(path, unknown)) return false;
+  try {
+    const Journal journal(path, header, false);
+    return journal.recorded().size() == header.unit_count;
+  } catch (const std::exception&) {  // damaged or held: the refusal to write says enough
+    return false;
+  }
+}
+
+}  // namespace
+
+void check_journals_writable(const RunSettings& session, const std::vector<int>& sizes, const RunHeaderOf& header_of) {
+  if (!session.checkpoint) return;
+  for (const int n : sizes) {
+    const RunSettings settings = settings_for_size(session, n, sizes.size());
+    const fs::path& journal = *settings.checkpoint;
+    const std::string refusal = detail::write_refusal(journal, "journal", settings.repair);
+    if (refusal.empty()) continue;
+    std::error_code unknown;
+    const bool exists = fs::exists(journal, unknown);
+    if (exists && sizes.size() == 1) continue;  // its opening says how many units are left, before any is counted
+    if (exists && settings.selection.whole() && holds_whole_run(journal, header_of(n, settings))) continue;
+    throw std::runtime_error(refusal + ": nothing was counted");
   }
 }
 

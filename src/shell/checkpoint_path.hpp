@@ -40,6 +40,14 @@ using RunHeaderOf = std::function<RunHeader(int n, const RunSettings& settings)>
 //! Journal, which repairs it or says why it cannot. Nothing is written.
 void check_journal_headers(const RunSettings& session, const std::vector<int>& sizes, const RunHeaderOf& header_of);
 
+//! Every N's journal can be written, tried on the real file system (detail::write_refusal: the
+//! journal opened for writing, or created and removed; FILE.partial too under --repair) before the
+//! first N is counted, so that a read-only file, folder or mount is found before N = 8 of
+//! `-n 8,9` is printed. A journal that cannot be written may still answer a run it holds whole:
+//! with several sizes it is read (`header_of`) and passes when it holds every unit; with one N its
+//! own opening, before anything is counted, decides. Throws std::runtime_error (exit 3).
+void check_journals_writable(const RunSettings& session, const std::vector<int>& sizes, const RunHeaderOf& header_of);
+
 //! `session` for board size `n` of a run of `sizes` sizes: its checkpoint, if any, is N's journal.
 RunSettings settings_for_size(const RunSettings& session, int n, std::size_t sizes);
 

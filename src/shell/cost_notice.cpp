@@ -28,10 +28,10 @@ std::string memory_text(const RunRequest& request) {
 }
 
 // "N=25: a whole count with the join engine takes about 82 days on 2 threads (164 days of thread time)".
-std::string cost_text(int n, std::string_view engine, double thread_seconds, int threads) {
-  return fmt::format("N={}: a whole count with the {} engine takes about {} on {} ({} of thread time)", n, engine,
-                     rough_duration_text(plan::rough_wall_seconds(thread_seconds, threads)), threads_text(threads),
-                     rough_duration_text(thread_seconds));
+std::string cost_text(int n, std::string_view engine, double thread_seconds, const ThreadsThatRun& threads) {
+  return fmt::format("N={}: a whole count with the {} engine takes about {} on {} ({} of thread time{})", n, engine,
+                     rough_duration_text(plan::rough_wall_seconds(thread_seconds, threads.running)),
+                     threads_text(threads.running), rough_duration_text(thread_seconds), threads.note());
 }
 
 // Where the run's finished units go: a long run without a journal loses them all to one
@@ -53,13 +53,14 @@ std::string rough_duration_text(double seconds) {
   return fmt::format("{:.1e} years", seconds / kYear);
 }
 
-void announce_costs(const RunSettings& session, std::span<const RunRequest> requests, int threads, bool force) {
+void announce_costs(const RunSettings& session, std::span<const RunRequest> requests, const ThreadsThatRun& threads,
+                    bool force) {
   for (const RunRequest& request : requests) {
     const int n = request.n;
     const EngineDescription& engine = *request.engine;
     const std::optional<double> thread_seconds = plan::rough_thread_seconds(engine, n);
     if (!thread_seconds) continue;
-    const double wall = plan::rough_wall_seconds(*thread_seconds, threads);
+    const double wall = plan::rough_wall_seconds(*thread_seconds, threads.running);
     if (wall <= kAnnouncedSeconds) continue;
     const std::string cost = cost_text(n, engine.name, *thread_seconds, threads);
     if (wall > kRefusedSeconds && !force && session.selection.whole())

@@ -9,6 +9,7 @@
 
 #include "run/run_request.hpp"
 #include "supervisor.hpp"
+#include "threads_that_run.hpp"
 
 namespace nqueens::shell {
 
@@ -22,11 +23,13 @@ inline constexpr double kRefusedSeconds = 365.25 * 24 * 3600;
 std::string rough_duration_text(double seconds);
 
 //! Announces (spdlog warn) each request's N whose whole run (with the engine run_request chose
-//! for it) should take more than kAnnouncedSeconds on `threads` threads in all,
+//! for it) should take more than kAnnouncedSeconds on the threads that will run (`threads.running`,
+//! saying so when more were asked for),
 //! and throws std::invalid_argument naming the first N past kRefusedSeconds unless `force`. A
 //! part of a run (--shard, --units) is announced but never refused: its share of the cost is
 //! known only once the engine is built. Engines without measurements are passed over.
-void announce_costs(const RunSettings& session, std::span<const RunRequest> requests, int threads, bool force);
+void announce_costs(const RunSettings& session, std::span<const RunRequest> requests, const ThreadsThatRun& threads,
+                    bool force);
 
 //! The journal a whole count keeps by default when one of its N should take more than
 //! kJournalSeconds on `threads` threads and none is named: nqueens-n<N>.journal in the current

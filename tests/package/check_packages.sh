@@ -48,6 +48,8 @@ holds nqueens usr/share/bash-completion/completions/nqueens
 holds nqueens usr/share/doc/nqueens/README.md
 holds nqueens usr/share/doc/nqueens/LICENSE
 holds nqueens usr/share/doc/nqueens/docs/usage.md
+holds nqueens usr/share/nqueens/scripts/slurm-shards.sh
+holds nqueens usr/share/nqueens/scripts/xargs-shards.sh
 if grep -q '^NQUEENS_MAN:BOOL=ON' "$build/CMakeCache.txt"; then holds nqueens usr/share/man/man1/nqueens.1; fi
 lacks nqueens '^usr/include/'
 lacks nqueens '\.a$'

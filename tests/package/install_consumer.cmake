@@ -93,7 +93,8 @@ endforeach()
 if(EXISTS ${prefix}/bin/nqueens)
   set(docs share/bash-completion/completions/nqueens share/zsh/vendor-completions/_nqueens
            share/fish/vendor_completions.d/nqueens.fish share/doc/nqueens/README.md
-           share/doc/nqueens/docs/usage.md share/doc/nqueens/docs/algorithm.md)
+           share/doc/nqueens/docs/usage.md share/doc/nqueens/docs/algorithm.md
+           share/nqueens/scripts/slurm-shards.sh share/nqueens/scripts/xargs-shards.sh)
   if(EXISTS ${BUILD_DIR}/nqueens.1)  # made when help2man was found
     list(APPEND docs share/man/man1/nqueens.1)
   endif()
@@ -102,6 +103,15 @@ if(EXISTS ${prefix}/bin/nqueens)
       message(FATAL_ERROR "${doc} was not installed with the program")
     endif()
   endforeach()
+  # The installed shard script runs the installed program, with no nqueens on the PATH, from
+  # another folder: N = 8 in 2 shards, merged and verified (92).
+  execute_process(COMMAND env -u NQUEENS PATH=/usr/bin:/bin OUT_DIR=${prefix}/../shards-n8
+                          ${prefix}/share/nqueens/scripts/xargs-shards.sh 8 2 1
+                  WORKING_DIRECTORY /
+                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status EQUAL 0 OR NOT out MATCHES "92")
+    message(FATAL_ERROR "the installed xargs-shards.sh did not count N = 8 with the installed nqueens (exit ${status}): ${out}${err}")
+  endif()
   # Every file the installed README and manual link to is installed beside them.
   file(GLOB installed_docs ${prefix}/share/doc/nqueens/*.md ${prefix}/share/doc/nqueens/docs/*.md)
   foreach(doc IN LISTS installed_docs)

@@ -39,7 +39,7 @@ expect_line slurm.log "^squeue --me -h --name=$merge_name -o %i$"
 # --mem holds the program's own resident memory, which differs by a MiB or two between runs.
 expect_mem_near() {
   local want=${1%M} memory=$2 line got
-  line=$(grep -E -- "^sbatch --parsable --array=1-3 --cpus-per-task=2 --mem=[0-9]+M .*,MEMORY=$memory " slurm.log | head -1)
+  line=$(grep -E -- "^sbatch --parsable --array=1-3 --cpus-per-task=2 --mem=[0-9]+M .*,MEMORY=$memory," slurm.log | head -1)
   [[ -n "$line" ]] || fail "no sbatch line asks for --mem with MEMORY=$memory: $(cat slurm.log)"
   got=$(grep -Eo -- "--mem=[0-9]+M" <<<"$line")
   got=${got#--mem=}
@@ -56,6 +56,9 @@ expect_mem_near "$plan_mem" "$plan_memory"
 expect_line submit.txt "--mem=[0-9]+M a task, count --memory $plan_memory"
 expect_line "$script" "^#SBATCH --requeue$"
 expect_line "$script" "^#SBATCH --open-mode=append$"
+
+# The submission prints the command that runs shards again, every setting given.
+expect_line submit.txt "^  ARRAY=I N=10 K=3 CPUS=2 TIME=04:00:00 GRACE=300 MEM=[0-9]+M MEMORY=$plan_memory OUT_DIR=$out NQUEENS=$binary $script $"
 
 # Shards 2 and 3 again while the first merge (1002) is still queued: it is kept, not doubled.
 : >slurm.log
@@ -87,7 +90,7 @@ if grep -q "^sbatch" slurm.log; then fail "jobs were submitted although squeue f
 # MEM and MEMORY given: taken as they are. MEMORY alone: --mem is plan's under that budget.
 : >slurm.log
 MEM=5G MEMORY=3G N=10 K=3 CPUS=2 NQUEENS="$binary" OUT_DIR="$work/runs/mem" bash "$script" >/dev/null
-expect_line slurm.log "^sbatch --parsable --array=1-3 --cpus-per-task=2 --mem=5G .*,MEMORY=3G "
+expect_line slurm.log "^sbatch --parsable --array=1-3 --cpus-per-task=2 --mem=5G .*,MEMORY=3G,"
 plan=$("$binary" plan -n 10 -t 2 --sample-seconds 0.001 --memory 1M --format json)
 plan_mem=$(sed -n 's/.*"slurm_mem":"\([0-9]*M\)".*/\1/p' <<<"$plan")
 : >slurm.log
@@ -99,6 +102,36 @@ status=0
 N=10 K=3 NQUEENS=/bin/false OUT_DIR="$work/runs/mem" bash "$script" >/dev/null 2>&1 || status=$?
 [[ $status -ne 0 ]] || fail "the script went on after plan failed"
 if grep -q "^sbatch" slurm.log; then fail "jobs were submitted although plan failed"; fi
+
+# Further arguments are count options: they reach sbatch after the script (Slurm gives them to
+# every task) and the re-run command.
+: >slurm.log
+MEM=1G MEMORY=64M N=10 K=3 CPUS=2 NQUEENS="$binary" OUT_DIR="$work/runs/extra" bash "$script" --engine dfs \
+  --progress-interval 5 >extra.txt
+expect_line slurm.log "^sbatch --parsable --array=1-3 .*,SHARDS_SCRIPT=$script $script --engine dfs --progress-interval 5$"
+expect_line extra.txt "NQUEENS=$binary $script --engine dfs --progress-interval 5 $"
+
+# Without NQUEENS: installed as PREFIX/share/nqueens/scripts/slurm-shards.sh, it runs
+# PREFIX/bin/nqueens, before one on the PATH; run from a relative OUT_DIR, the tasks get it whole.
+mkdir -p "$work/prefix/bin" "$work/prefix/share/nqueens/scripts" "$work/wrong"
+ln -s "$binary" "$work/prefix/bin/nqueens"
+cp "$script" "$work/prefix/share/nqueens/scripts/"
+printf '#!/bin/sh\nexit 99\n' >"$work/wrong/nqueens"
+chmod +x "$work/wrong/nqueens"
+: >slurm.log
+env -u NQUEENS PATH="$work/wrong:$PATH" MEM=1G MEMORY=64M N=10 K=3 OUT_DIR=runs/relative \
+  "$work/prefix/share/nqueens/scripts/slurm-shards.sh" >installed.txt || fail "the installed script exited $?"
+expect_line slurm.log "^sbatch --parsable --array=1-3 .*,NQUEENS=$work/prefix/bin/nqueens,OUT_DIR=$work/runs/relative,"
+# A copy with no nqueens beside it, on the PATH or in a build tree: one line, exit 2, nothing submitted.
+mkdir -p "$work/lone/scripts"
+cp "$script" "$work/lone/scripts/"
+: >slurm.log
+status=0
+env -u NQUEENS PATH="$fakes:/usr/bin:/bin" N=10 K=3 OUT_DIR=runs/none bash "$work/lone/scripts/slurm-shards.sh" \
+  >/dev/null 2>none.txt || status=$?
+((status == 2)) || fail "with no nqueens to run, the script exited $status, not 2"
+expect_line none.txt "^slurm-shards: no nqueens beside this script or on the PATH, and $work/lone/build/release/nqueens is not built"
+if grep -q "^sbatch" slurm.log; then fail "jobs were submitted with no nqueens to run"; fi
 
 # ---- array tasks: what Slurm sets, a rerun's task count included ---------------------------------
 task() {  # task I [VAR=VALUE...]: array task I of the rerun of job 1001, 2 CPUs, N=10 in 3 shards
@@ -153,8 +186,14 @@ expect_line merged18.jsonl '"total":666090624[,}]'
 # ---- a failure that is not the time limit is not requeued ----------------------------------------
 : >slurm.log
 status=0
-task 3 NQUEENS=/bin/false OUT_DIR="$work/runs/false" >false.log 2>&1 || status=$?
+task 3 NQUEENS=/bin/false MEM=1G MEMORY=64M OUT_DIR="$work/runs/false" >false.log 2>&1 || status=$?
 [[ $status -eq 1 ]] || fail "a failing task exited $status, not 1"
 if grep -q "^scontrol" slurm.log; then fail "a failed task was requeued"; fi
+# Its log ends with the command that runs it again; pasted, it submits that shard with the same settings.
+rerun=$(grep -A1 "run it again with:" false.log | tail -1)
+[[ -n "$rerun" ]] || fail "the failed task printed no command to run it again: $(cat false.log)"
+: >slurm.log
+(cd / && bash -c "$rerun") >/dev/null || fail "the pasted re-run command exited $?: $rerun"
+expect_line slurm.log "^sbatch --parsable --array=3 --cpus-per-task=2 --mem=1G .*NQUEENS=/bin/false,OUT_DIR=$work/runs/false,MEMORY=64M,"
 
 echo "slurm-shards.sh: submission, one merge per directory, --array reruns, tasks, time limit and requeue all behave"

@@ -64,6 +64,20 @@ TEST_F(CostCli, CenturiesAreRefusedWithoutForce) {
 
 // --force lets N = 30 past the refusal: it is announced, and its setup starts (stopped here by
 // SIGTERM, with the interrupt's exit code, rather than waited for).
+// Asking for threads the machine does not have bought a warning of days in place of the
+// refusal: a cost is priced on the threads that run at once, and says more were asked for.
+TEST_F(CostCli, ThreadsTheMachineDoesNotHaveAreNotPriced) {
+  harness::Process process = start({"count", "-n", "29", "-t", "4096"});
+  const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(20));
+  ASSERT_TRUE(r) << "no answer within 20 s: the refusal must come before the setup";
+  EXPECT_EQ(r->exit_code, 2) << describe(*r);
+  EXPECT_EQ(r->out, "");
+  ASSERT_EQ(lines_of(r->err).size(), 1u) << r->err;
+  EXPECT_TRUE(contains(r->err, " years on ")) << r->err;
+  EXPECT_TRUE(contains(r->err, "; 4096 threads were asked for, but this machine runs at most ")) << r->err;
+  EXPECT_TRUE(ran_in_empty_directory());
+}
+
 TEST_F(CostCli, ForceRunsItAnyway) {
   harness::Process process = start({"count", "-n", "30", "-t", "2", "--force", "--progress-interval", "0.1"});
   ASSERT_TRUE(process.wait_for_stderr("N=30: a whole count", std::chrono::seconds(20)));

@@ -411,6 +411,26 @@ TEST_F(Mpi, CheckpointOfSeveralSizesKeepsOneJournalPerN) {
   EXPECT_EQ(Json::parse(lines_of(again.out)[1])["total"], 352);
 }
 
+// Rank 0 tries every N's journal before any rank counts: N = 8 was counted and printed before
+// n9.journal, read-only, ended the job.
+TEST_F(Mpi, ALaterNsReadOnlyJournalEndsTheJobBeforeAnyNIsCounted) {
+  const fs::path journals = dir_ / "w";
+  const std::vector<std::string> args = {"count", "-n", "8,9",          "--engine",       "dfs",
+                                         "-t",    "1",  "--checkpoint", journals.string()};
+  ASSERT_EQ(single(args).exit_code, 0);
+  fs::remove(journals / "n8.journal");
+  std::string bytes = read_bytes(journals / "n9.journal");
+  bytes.resize(bytes.rfind('\n', bytes.size() - 2) + 1);  // its last unit never finished
+  std::ofstream(journals / "n9.journal", std::ios::binary | std::ios::trunc) << bytes;
+  if (!harness::make_read_only(journals / "n9.journal")) GTEST_SKIP() << "no way to make a file read-only here";
+  const Outcome refused = ranks(2, args);
+  harness::make_read_only(journals / "n9.journal", false);
+  EXPECT_EQ(refused.exit_code, 3) << describe(refused);
+  EXPECT_EQ(refused.out, "") << describe(refused);
+  EXPECT_EQ(count_prefixed(refused.err, "nqueens-mpi: error: cannot write to journal"), 1u) << describe(refused);
+  EXPECT_FALSE(fs::exists(journals / "n8.journal"));
+}
+
 // ---- failures end the job, with one line ------------------------------------------------------------
 
 TEST_F(Mpi, BadInputExits2WithOneErrorLineAndNoOutput) {

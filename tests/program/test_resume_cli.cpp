@@ -3,10 +3,8 @@
 // wrong, torn and damaged journals, and sharded and merged with files missing, doubled and
 // edited. The files the program writes are read back with the library.
 #include <fcntl.h>
-#include <linux/fs.h>
 #include <signal.h>
 #include <sys/file.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +16,7 @@
 #include <random>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -32,6 +31,7 @@
 #include "nqueens/nqueens.hpp"
 #include "nqueens/shard.hpp"
 #include "nqueens/unit_ranges.hpp"
+#include "nqueens/unit_record.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"
 #include "run/schedule.hpp"
@@ -757,26 +757,7 @@ TEST_F(ResumeCli, CheckpointNamingADirectoryHoldsThatNsJournal) {
 
 // ---- files that are not what they seem -----------------------
 
-// Makes `path` unwritable: by its mode, and for root (whom modes do not stop) by the immutable
-// attribute where the file system has one. False when neither works here.
-void set_immutable(const fs::path& path, bool immutable) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  int flags = 0;
-  if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
-    flags = immutable ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
-    ioctl(fd, FS_IOC_SETFLAGS, &flags);
-  }
-  if (fd >= 0) ::close(fd);
-}
-
-bool make_read_only(const fs::path& path, bool read_only = true) {
-  if (!read_only && geteuid() == 0) set_immutable(path, false);
-  fs::permissions(path, read_only ? fs::perms::owner_read : fs::perms::owner_read | fs::perms::owner_write);
-  if (read_only && geteuid() == 0) set_immutable(path, true);
-  const int probe = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (probe >= 0) ::close(probe);
-  return probe < 0;
-}
+using harness::make_read_only;
 
 // A finished journal that could not be opened for writing ended the run with exit 3 and no result.
 TEST_F(ResumeCli, FinishedReadOnlyJournalStillPrintsItsResult) {
@@ -801,6 +782,68 @@ TEST_F(ResumeCli, UnfinishedReadOnlyJournalSaysWhyItCannotGoOn) {
   EXPECT_EQ(r.exit_code, 3) << describe(r);
   EXPECT_TRUE(contains(r.err, "cannot write to journal") && contains(r.err, "1 units are left to count")) << r.err;
   EXPECT_EQ(read_bytes(journal), bytes);
+}
+
+// A later N's journal that could not be written was found after N = 8 was counted and printed:
+// every N's journal is tried first, and nothing is counted, printed or left behind.
+TEST_F(ResumeCli, ALaterNsReadOnlyJournalIsFoundBeforeTheFirstNIsCounted) {
+  const fs::path journals = file("w");
+  const std::vector<std::string> args = {"count", "-n", "8,9",          "--engine",       "dfs",
+                                         "-t",    "2",  "--checkpoint", journals.string()};
+  ASSERT_EQ(run(args).exit_code, 0);
+  fs::remove(journals / "n8.journal");
+  std::string bytes = read_bytes(journals / "n9.journal");
+  bytes.resize(bytes.rfind('\n', bytes.size() - 2) + 1);  // its last unit never finished
+  write_bytes(journals / "n9.journal", bytes);
+  if (!make_read_only(journals / "n9.journal")) GTEST_SKIP() << "no way to make a file read-only here";
+  const Outcome refused = run(args);
+  make_read_only(journals / "n9.journal", false);
+  EXPECT_EQ(refused.exit_code, 3) << describe(refused);
+  EXPECT_EQ(refused.out, "") << describe(refused);
+  EXPECT_EQ(harness::lines_of(refused.err).size(), 1u) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "cannot write to journal") && contains(refused.err, "n9.journal")) << refused.err;
+  EXPECT_FALSE(fs::exists(journals / "n8.journal"));
+  EXPECT_EQ(read_bytes(journals / "n9.journal"), bytes);
+}
+
+// A read-only folder: N = 8's finished journal was printed before n9.journal could not be made.
+// A finished journal in it still answers its N alone.
+TEST_F(ResumeCli, AReadOnlyJournalFolderIsFoundBeforeTheFirstNIsPrinted) {
+  const fs::path journals = file("w");
+  ASSERT_EQ(run({"count", "-n", "8", "--engine", "dfs", "--checkpoint", (journals / "n8.journal").string()}).exit_code,
+            0);
+  if (!make_read_only(journals)) GTEST_SKIP() << "no way to make a folder read-only here";
+  const Outcome refused = run({"count", "-n", "8,9", "--engine", "dfs", "--checkpoint", journals.string()});
+  const Outcome answered =
+      run({"count", "-n", "8", "--engine", "dfs", "--checkpoint", (journals / "n8.journal").string()});
+  make_read_only(journals, false);
+  EXPECT_EQ(refused.exit_code, 3) << describe(refused);
+  EXPECT_EQ(refused.out, "") << describe(refused);
+  EXPECT_EQ(harness::lines_of(refused.err).size(), 1u) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "cannot write to journal") && contains(refused.err, "n9.journal")) << refused.err;
+  EXPECT_EQ(answered.exit_code, 0) << describe(answered);
+  EXPECT_EQ(std::distance(fs::directory_iterator(journals), fs::directory_iterator()), 1) << "left behind";
+}
+
+// --repair writes the sound records beside a damaged journal: in a read-only folder that was found
+// once N = 8 had been printed.
+TEST_F(ResumeCli, ARepairThatCannotWriteBesideTheJournalIsFoundBeforeTheFirstNIsPrinted) {
+  const fs::path journals = file("w");
+  const std::vector<std::string> args = {"count", "-n", "8,9", "--engine", "dfs", "--checkpoint", journals.string()};
+  ASSERT_EQ(run(args).exit_code, 0);
+  std::string bytes = read_bytes(journals / "n9.journal");
+  const std::size_t second_record = bytes.find('\n', bytes.find('\n') + 1) + 1;
+  bytes[second_record + 2] = bytes[second_record + 2] == '1' ? '2' : '1';  // a record that fails its checksum
+  write_bytes(journals / "n9.journal", bytes);
+  if (!make_read_only(journals)) GTEST_SKIP() << "no way to make a folder read-only here";
+  std::vector<std::string> repair = args;
+  repair.emplace_back("--repair");
+  const Outcome refused = run(repair);
+  make_read_only(journals, false);
+  EXPECT_EQ(refused.exit_code, 3) << describe(refused);
+  EXPECT_EQ(refused.out, "") << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "cannot write to journal") && contains(refused.err, "n9.journal")) << refused.err;
+  EXPECT_EQ(read_bytes(journals / "n9.journal"), bytes);
 }
 
 // /dev/zero or /dev/full behind a symlink, and a 2 GB sparse file, ended in std::bad_alloc.
@@ -1525,6 +1568,65 @@ TEST_F(ShardCli, MergeOfShardsOfTwoSplitsSaysSo) {
   EXPECT_FALSE(contains(r.err, "no file for shard")) << "the hints of one split would mislead: " << r.err;
 }
 
+// ---- merge --subtotals and --compare ----------------------------------------------------------
+
+// Two runs of the same units, cut into 4 and into 3 shards on other thread counts, write the same
+// subtotals file byte for byte (so its CRC alone says they agree), and compare equal.
+TEST_F(ShardCli, SubtotalsOfTwoLayoutsAreOneFileAndCompareEqual) {
+  const std::string a = file("a.subtotals").string();
+  const std::string b = file("b.subtotals").string();
+  ASSERT_EQ(merge(shards(13, 4, "a"), {"--subtotals", a}).exit_code, 0);
+  std::vector<std::string> three;
+  for (int i = 1; i <= 3; ++i) {
+    three.push_back(file("b-" + std::to_string(i) + ".json").string());
+    const Outcome r =
+        run({"count", "-n", "13", "-t", "1", "--shard", std::to_string(i) + "/3", "--output", three.back()});
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+  }
+  const Outcome compared = merge(three, {"--subtotals", b, "--compare", a, "--log-level", "info"});
+  EXPECT_EQ(compared.exit_code, 0) << describe(compared);
+  EXPECT_TRUE(contains(compared.err, "every one of the 351 units agrees with")) << compared.err;
+  const std::string text = read_bytes(a);
+  EXPECT_EQ(text, read_bytes(b));
+  EXPECT_EQ(text.rfind("nqueens-subtotals 1 n=13 symmetry=full ", 0), 0U) << text.substr(0, 100);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 351 + 2);
+}
+
+// Another run's file with two units' totals changed and its CRC made anew (a forged file, or a
+// run that went wrong): each unit is named with both counts, and merge exits 1. The same edit
+// without the CRC made anew is refused as no file of merge's (exit 2).
+TEST_F(ShardCli, CompareNamesEveryUnitThatDiffers) {
+  const std::string ours = file("ours.subtotals").string();
+  const std::vector<std::string> files = shards(12, 2);
+  ASSERT_EQ(merge(files, {"--subtotals", ours}).exit_code, 0);
+  std::vector<std::string> lines;
+  std::istringstream in(read_bytes(ours));
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  for (const std::size_t unit : {5U, 40U}) {
+    std::istringstream fields(lines[unit + 1]);
+    std::string id;
+    std::uint64_t total = 0;
+    std::string rest;
+    fields >> id >> total;
+    std::getline(fields, rest);
+    lines[unit + 1] = id + " " + std::to_string(total + 8) + rest;
+  }
+  std::string body;
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) body += lines[i] + "\n";
+  const std::string theirs = file("theirs.subtotals").string();
+  std::ofstream(theirs) << body << lines.back() << "\n";
+  const Outcome unsigned_edit = merge(files, {"--compare", theirs});
+  EXPECT_EQ(unsigned_edit.exit_code, 2) << describe(unsigned_edit);
+  EXPECT_TRUE(contains(unsigned_edit.err, "its end line says")) << unsigned_edit.err;
+  std::ofstream(theirs) << body << "end units=" << lines.size() - 2
+                        << " crc=" << nqueens::checksum_hex(nqueens::crc32(body)) << "\n";
+  const Outcome r = merge(files, {"--compare", theirs});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_TRUE(contains(r.err, "unit 5: total ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "unit 40: total ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "2 units differ from")) << r.err;
+}
+
 // ---- check --recount -------------------------------------------------------------------------
 
 // `check --recount K` of a journal and of a shard file as a run wrote them: K of each file's
@@ -1554,6 +1656,31 @@ TEST_F(ShardCli, CheckRecountOfGenuineFilesSaysAllEqualAndStatesTheSeed) {
   const Outcome again = run({"check", "--recount", "2", "--seed", first["seed"].dump(), journal, "--format", "json"});
   ASSERT_EQ(again.exit_code, 0) << describe(again);
   EXPECT_EQ(Json::parse(again.out)["recount"]["units"], first["units"]);
+}
+
+// The draw states what it can catch: of M records, K drawn meet one wrong record with
+// probability K / M, and k wrong ones with 1 - C(M - k, K) / C(M, K), worked out here term by term.
+TEST_F(ShardCli, CheckRecountStatesTheChanceOfCatchingWrongRecords) {
+  const std::string journal = file("n11.journal").string();
+  count(11, {"--checkpoint", journal, "--engine", "dfs"});
+  const std::size_t records = nqueens::scan_journal(read_bytes(journal), journal).units.size();
+  const Outcome r = run({"check", "--recount", "5", "--seed", "7", "--format", "json", journal});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const Json recount = Json::parse(r.out)["recount"];
+  EXPECT_NEAR(recount["catch_one_wrong"].get<double>(), 5.0 / static_cast<double>(records), 1e-12);
+  const auto caught = [records](std::size_t wrong) {
+    long double missed = 1;
+    for (std::size_t i = 0; i < 5; ++i)
+      missed *= static_cast<long double>(records - wrong - i) / static_cast<long double>(records - i);
+    return 1 - missed;
+  };
+  std::size_t k = 1;
+  while (caught(k) < 0.99L) ++k;
+  EXPECT_EQ(recount["wrong_caught_99"], k);
+  const Outcome text = run({"check", "--recount", "5", "--seed", "7", journal});
+  EXPECT_TRUE(contains(text.out, "with " + std::to_string(k) + " or more, 99 %")) << text.out;
+  const Outcome all = run({"check", "--recount", std::to_string(records), journal});
+  EXPECT_TRUE(contains(all.out, "all equal (every record recounted: any wrong record is caught)")) << all.out;
 }
 
 // The same seed draws the same units of a file, whatever else differs (threads, format).

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/xargs-shards.sh: a small run sharded and merged, each shard with its share of the memory; a run interrupted by SIGTERM (to the
 # script) or SIGINT (to its process group, as Ctrl-C does) exits 143 or 130, not xargs' 123, leaves
-# no shard running, names the script in its resume hint, and running the script again with the
-# same arguments resumes from the journals and finishes.
+# no shard running, and prints a resume command that, pasted in another directory, resumes from the
+# journals and finishes; nqueens is found on the PATH; extra count options reach every shard.
 #   tests/program/xargs_shards_test.sh path/to/nqueens path/to/xargs-shards.sh
 set -euo pipefail
 set -m  # background jobs keep SIGINT (a script's background job starts with it ignored)
@@ -41,6 +41,17 @@ env -u NQUEENS PATH="$work/bin:$PATH" OUT_DIR=on-path bash "$script" 9 2 1 >path
   fail "N=9 with nqueens on the PATH exited $?: $(cat path.txt)"
 grep -q 352 path.txt || fail "no total 352 with nqueens on the PATH: $(cat path.txt)"
 
+# Installed as PREFIX/share/nqueens/scripts/xargs-shards.sh: PREFIX/bin/nqueens, before one on the
+# PATH (here one that fails).
+mkdir -p prefix/bin prefix/share/nqueens/scripts wrong
+ln -s "$binary" prefix/bin/nqueens
+cp "$script" prefix/share/nqueens/scripts/
+printf '#!/bin/sh\nexit 99\n' >wrong/nqueens
+chmod +x wrong/nqueens
+env -u NQUEENS PATH="$work/wrong:$PATH" OUT_DIR=installed prefix/share/nqueens/scripts/xargs-shards.sh 9 2 1 \
+  >installed.txt 2>&1 || fail "the installed script exited $?: $(cat installed.txt)"
+grep -q 352 installed.txt || fail "no total 352 from the installed script: $(cat installed.txt)"
+
 runner=""
 cleanup() {  # a failed check must not leave the run and its shards behind
   if [[ -n "$runner" ]]; then kill -KILL -- "-$runner" 2>/dev/null || true; fi
@@ -50,7 +61,7 @@ trap cleanup EXIT
 
 interrupt() {  # interrupt SIGNAL STATUS TARGET: N=18 in 4 shards, 2 at a time, stopped once journals exist
   local out="$work/n18-$1" status=0
-  OUT_DIR="$out" bash "$script" 18 4 2 >"$1.txt" 2>&1 &
+  OUT_DIR="$out" bash "$script" 18 4 2 --progress-interval 60 >"$1.txt" 2>&1 &
   runner=$!
   for _ in $(seq 200); do [[ -s "$out/shard-1.journal" ]] && break; sleep 0.05; done
   [[ -s "$out/shard-1.journal" ]] || fail "no journal in $out: $(cat "$1.txt")"
@@ -61,15 +72,19 @@ interrupt() {  # interrupt SIGNAL STATUS TARGET: N=18 in 4 shards, 2 at a time, 
   runner=""
   [[ $status -eq $2 ]] || fail "interrupted by SIG$1, it exited $status, not $2: $(cat "$1.txt")"
   grep -q "run this script again with the same arguments" "$1.txt" || fail "no resume hint: $(cat "$1.txt")"
-  grep -Fq "OUT_DIR=$out $script 18 4 2" "$1.txt" || fail "the hint does not name the script: $(cat "$1.txt")"
+  grep -Fxq "  OUT_DIR=$out NQUEENS=$binary $script 18 4 2 --progress-interval 60 " "$1.txt" ||
+    fail "the hint is not the command with its settings and arguments: $(cat "$1.txt")"
   if pgrep -f -- "--checkpoint $out/" >/dev/null; then fail "shards still run after SIG$1"; fi
   [[ ! -e "$out/shard-4.json" ]] || fail "shard 4 was started after SIG$1"
 }
 interrupt TERM 143 script
 interrupt INT 130 group
 
-# Again with the same arguments: resumes from the journals and merges the right total.
-OUT_DIR="$work/n18-INT" bash "$script" 18 4 2 >resume.txt 2>&1 || fail "the resumed run exited $?: $(cat resume.txt)"
+# The hint pasted as it is, from another directory: resumes from the journals and merges the
+# right total.
+hint=$(grep -A1 "run this script again" INT.txt | tail -1)
+mkdir -p elsewhere
+(cd elsewhere && env -u OUT_DIR -u NQUEENS bash -c "$hint") >resume.txt 2>&1 || fail "the pasted hint exited $?: $(cat resume.txt)"
 grep -q 666090624 resume.txt || fail "the resumed run's total is not 666090624: $(cat resume.txt)"
 
 echo "xargs-shards.sh: shards merged; SIGTERM and SIGINT exit 143 and 130 with a resume hint"

@@ -1,9 +1,11 @@
 #include "support/program_harness.hpp"
 
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -292,6 +294,45 @@ fs::path fresh_test_directory(const std::string& prefix) {
 std::string read_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+namespace {
+
+// The immutable attribute, where the file system has one: it stops root, whom modes do not.
+void set_immutable(const fs::path& path, bool immutable) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int flags = 0;
+  if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+    flags = immutable ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
+    ioctl(fd, FS_IOC_SETFLAGS, &flags);
+  }
+  if (fd >= 0) ::close(fd);
+}
+
+// Whether a file can be written at `path` now: opened for writing, or for a folder, created in it.
+bool writable(const fs::path& path) {
+  if (fs::is_directory(path)) {
+    const fs::path probe = path / ".writable";
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return false;
+    ::close(fd);
+    fs::remove(probe);
+    return true;
+  }
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd >= 0) ::close(fd);
+  return fd >= 0;
+}
+
+}  // namespace
+
+bool make_read_only(const fs::path& path, bool read_only) {
+  const bool folder = fs::is_directory(path);
+  if (!read_only && geteuid() == 0) set_immutable(path, false);
+  const fs::perms readable = folder ? fs::perms::owner_read | fs::perms::owner_exec : fs::perms::owner_read;
+  fs::permissions(path, read_only ? readable : readable | fs::perms::owner_write);
+  if (read_only && geteuid() == 0) set_immutable(path, true);
+  return writable(path) != read_only;
 }
 
 }  // namespace harness

@@ -109,4 +109,9 @@ std::filesystem::path fresh_test_directory(const std::string& prefix);
 //! A whole file's bytes ("" if it cannot be read).
 std::string read_bytes(const std::filesystem::path& path);
 
+//! Makes the file or folder at `path` read-only (or writable again): by its mode, and for root,
+//! whom modes do not stop, by the immutable attribute where the file system has one. True when
+//! it worked (no file can be written there now, or one can again); false when nothing works here.
+bool make_read_only(const std::filesystem::path& path, bool read_only = true);
+
 }  // namespace harness

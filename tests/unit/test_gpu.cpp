@@ -9,9 +9,11 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu/gpu_devices.hpp"
+#include "gpu/kernel_architectures.hpp"
 #include "gpu/slot_split.hpp"
 #include "gpu/tile_batch.hpp"
 #include "gpu/tile_match.hpp"
@@ -116,7 +118,10 @@ TEST(GpuTiles, EveryJobOfABatchMatchesThePairsOneByOne) {
   for (const Case& c : cases) sides.push_back(case_sides(c, random));
   for (std::size_t i = 0; i < cases.size(); ++i)
     ASSERT_TRUE(batch.add(i, sides[i].east(), sides[i].west(), cases[i].weights, cases[i].bits));
-  EXPECT_GT(batch.jobs().size(), cases.size() + 16) << "the sides with dense bits are split into slots";
+  std::vector<std::size_t> jobs_of(cases.size(), 0);
+  for (const std::size_t slot : batch.slots()) ++jobs_of[slot];
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    EXPECT_EQ(jobs_of[i] > 1, cases[i].dense_bits > 0) << "case " << i << ": the sides with dense bits are split";
   for (const bool seven : {false, true}) {
     const Chunking chunking = seven ? chunking_for(batch.key_bits()) : Chunking{6, (batch.key_bits() + 5) / 6};
     const std::vector<std::uint64_t> pairs = pairs_by_slot(batch, count_on_host(batch, chunking), cases.size());
@@ -175,6 +180,24 @@ TEST(GpuTiles, ABatchRefusesAJobItHasNoRoomFor) {
   EXPECT_EQ(batch.jobs().size(), 1u);
 }
 
+// 20,000 keys against 200,000: stored, the larger side makes 196 tiles of 20,000 queries, which
+// are two cuts each (392 tables, 3.9e6 passes); the smaller makes 20 tiles of 13 cuts (260
+// tables, 4.0e6 passes). With a table at kBuildPasses passes, the smaller side is the cheaper.
+TEST(GpuTiles, TheStoredSideIsTheOneWhosePassesAndTablesCostLess) {
+  std::mt19937_64 random(5);
+  const std::vector<std::uint64_t> few = random_keys(20000, 40, 0.3, random);
+  const std::vector<std::uint64_t> many = random_keys(200000, 40, 0.3, random);
+  std::vector<std::uint64_t> storage(few.size() + many.size());
+  for (const bool few_east : {true, false}) {
+    TileBatch batch(storage, SplitRule{0});
+    ASSERT_TRUE(few_east ? batch.add(0, {few, {}}, {many, {}}, join::kOnePart, 40)
+                         : batch.add(0, {many, {}}, {few, {}}, join::kOnePart, 40));
+    ASSERT_EQ(batch.jobs().size(), 1u);
+    EXPECT_EQ(batch.jobs()[0].stored_count, few.size()) << (few_east ? "east" : "west");
+    EXPECT_EQ(batch.tiles().size(), 20u * 13u) << "a table per tile and cut of the queries";
+  }
+}
+
 TEST(GpuTiles, EveryChunkingHasAKernelAndFitsItsSharedMemory) {
   for (int bits = 1; bits <= kMaxKeyBits; ++bits) {
     const Chunking chosen = chunking_for(bits);
@@ -186,6 +209,37 @@ TEST(GpuTiles, EveryChunkingHasAKernelAndFitsItsSharedMemory) {
   }
   EXPECT_EQ(chunking_for(42).width, 7) << "N = 22: six reads of 7 bits, not seven of 6";
   EXPECT_EQ(chunking_for(42).chunks, 6);
+}
+
+// The driver's rules: a binary runs on its own major version from its minor one up, PTX on its
+// own architecture and every later one.
+TEST(GpuKernels, ACardRunsTheNewestBinaryOfItsMajorVersionElseThePtx) {
+  const BuiltKernels built{{75, 80, 86, 89, 90, 100, 110, 120}, 121};
+  EXPECT_EQ(kernel_for(built, 7, 5), "sm_75");
+  EXPECT_EQ(kernel_for(built, 8, 7), "sm_86");
+  EXPECT_EQ(kernel_for(built, 8, 9), "sm_89");
+  EXPECT_EQ(kernel_for(built, 9, 0), "sm_90");
+  EXPECT_EQ(kernel_for(built, 10, 0), "sm_100");
+  EXPECT_EQ(kernel_for(built, 10, 3), "sm_100");
+  EXPECT_EQ(kernel_for(built, 12, 1), "sm_120");
+  EXPECT_EQ(kernel_for(built, 13, 0), "PTX compute_121, compiled at load");
+  EXPECT_EQ(kernel_for(built, 7, 0), "") << "older than sm_75";
+  const BuiltKernels without_10{{75, 80, 86, 89, 90, 120}, 120};
+  EXPECT_EQ(kernel_for(without_10, 10, 0), "") << "PTX for 12.0 does not load on 10.0";
+  EXPECT_EQ(built_kernels_text(built),
+            "sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_110 sm_120 machine code, PTX compute_121");
+  EXPECT_EQ(built_kernels_text({}), "none");
+}
+
+// This build (with CUDA) has a kernel for every card from compute capability 7.5 to the newest
+// its toolkit knows, and one that later cards compile.
+TEST(GpuKernels, ThisBuildServesEveryCardFromSm75Up) {
+  const BuiltKernels& built = built_kernels();
+  if (built.machine_code.empty()) GTEST_SKIP() << "a build without CUDA: " << devices().problem;
+  for (const auto& [major, minor] : std::vector<std::pair<int, int>>{{7, 5}, {8, 0}, {8, 6}, {8, 9}, {9, 0}, {12, 0}})
+    EXPECT_NE(kernel_for(built, major, minor), "") << major << "." << minor;
+  EXPECT_GE(built.ptx, built.machine_code.back());
+  EXPECT_NE(kernel_for(built, 99, 0), "") << "a card newer than the toolkit compiles the PTX";
 }
 
 // A join engine whose pairs go through the tiled matcher on this CPU, in small batches so that

@@ -1,0 +1,78 @@
+#pragma once
+// A model of the gpu engine on a device, for planning where no device is at hand: the engine's
+// batches replayed on this CPU exactly as a counting thread makes them (the join's enumeration,
+// the tile batches, slot splits and tiles), with a recorder in place of the device that tallies
+// what each batch would cost it, and a few constants per card (kept as data in device_model.cpp)
+// that turn those tallies into seconds. The pairs themselves are not counted.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "gpu/slot_split.hpp"
+
+namespace nqueens::gpu {
+
+//! What one card does, from its specification and the built kernels (scripts/dev/kernel-
+//! instructions.py reads pass_instructions from the cubin), and the host it was measured on.
+struct CardModel {
+  std::string_view name;
+  int multiprocessors = 0;
+  double clock_ghz = 0;              //!< sustained SM clock
+  int schedulers = 4;                //!< warp instructions issued per multiprocessor and cycle
+  double pass_instructions = 0;      //!< warp instructions of one query's pass over one tile
+  double copy_bytes_per_second = 0;  //!< pinned host-to-device copies over its bus
+  int host_threads = 0;              //!< the threads that feed it (one counting thread each)
+  //! The share of the issue ceiling the kernels reach: fitted to the one device measurement
+  //! (device_model.cpp), and taken for every card.
+  double issue_share = 1;
+  std::string_view source;  //!< where the figures come from
+};
+
+//! The cards the model knows, by name ("H100", "H200", "A100", "L40S", "RTX 4090", "B200", ...).
+std::span<const CardModel> known_cards();
+//! The card named `name` (case-insensitive, as known_cards() names them); nullptr if unknown.
+const CardModel* find_card(std::string_view name);
+
+//! What the replayed batches hold, summed: scaled to the whole run when only a sample of its
+//! batches was replayed.
+struct DeviceWork {
+  double keys = 0;             //!< halves' keys sent (each side's, once)
+  double tables = 0;           //!< tile tables built (a tile per 1024 stored keys and cut of queries)
+  double passes = 0;           //!< query passes: one per query and tile it meets
+  double pair_tests = 0;       //!< passes times the stored keys of their tiles
+  double bytes_to_device = 0;  //!< keys, jobs, tiles and query ranges
+  double bytes_to_host = 0;    //!< a count per job
+  double batches = 0;
+  double host_seconds = 0;  //!< thread time of this CPU enumerating and batching (no matching)
+};
+
+struct ModelledRun {
+  int n = 0;
+  std::string card;
+  DeviceWork work;
+  std::size_t batches_replayed = 0, batches_total = 0;
+  double share_replayed = 1;    //!< of the run's estimated cost
+  double device_seconds = 0;    //!< tables and passes at the card's issue rate, times its issue_share
+  double transfer_seconds = 0;  //!< bytes each way at its copy rate
+  double host_seconds = 0;      //!< the replay's host thread time over the card's host threads
+  //! The predicted wall time: the three overlap (two batches in turn per thread), so the slowest sets it.
+  double seconds = 0;
+  std::string bound_by;  //!< "host", "device" or "transfers"
+};
+
+//! How much of a run to replay, and under which split rule.
+struct Replay {
+  double most_seconds = 1e300;          //!< stop after about this long (and one batch that sent work)
+  std::size_t most_batches = SIZE_MAX;  //!< or after this many batches
+  SplitRule rule{};                     //!< the engine's (a measurement may change it)
+};
+
+//! Replays n's gpu run on this thread and prices it on `card`: every batch, or, as far as
+//! `replay` allows, a sample spread over the run (in bit-reversed order of the batches), scaled
+//! to the whole by the engine's estimated costs of the units replayed. Throws
+//! std::invalid_argument for an n the join cannot count.
+ModelledRun modelled_run(int n, const CardModel& card, const Replay& replay = {});
+
+}  // namespace nqueens::gpu

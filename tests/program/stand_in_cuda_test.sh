@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The gpu engine's device path (device_matcher.cpp: buffers, batches, launches, errors) through
+# the tests' stand-in CUDA driver (tests/support/stand_in_cuda), which runs the kernel's host form:
+# counts verified against the OEIS, two devices, out of memory at each allocation, a launch
+# failure, and a SIGTERM in the middle of a batch, then resumed.
+#   tests/program/stand_in_cuda_test.sh path/to/nqueens path/to/folder/of/libcuda.so.1
+set -euo pipefail
+
+binary=$1
+export LD_LIBRARY_PATH="$2${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/nqueens-stand-in.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
+"$binary" version | grep -q 'gpu devices:  Stand-in GPU 0, .*compute capability 9.0.*runs sm_90' ||
+  fail "version does not see the stand-in device: $("$binary" version | grep 'gpu devices')"
+
+"$binary" count -n 4-16 --engine gpu --verify --threads 2 >"$work/out" 2>"$work/err" ||
+  fail "count -n 4-16 --engine gpu --verify exited $?: $(tail -3 "$work/err")"
+grep -q '14772512' "$work/out" || fail "no count of N=16 in: $(cat "$work/out")"
+
+NQUEENS_STAND_IN_DEVICES=2 "$binary" count -n 13-14 --engine gpu --verify --threads 3 >/dev/null 2>"$work/err" ||
+  fail "two devices, three threads: exited $?: $(tail -3 "$work/err")"
+
+# Each allocation in turn fails, device and pinned: a one-line error naming it, exit 3; the
+# allocations run out before the count does, and then it succeeds.
+for what in alloc pinned; do
+  failed=0
+  for call in 1 2 3 4 5 6 7 8 9 10 11 12; do
+    status=0
+    NQUEENS_STAND_IN_FAIL=$what:$call "$binary" count -n 12 --engine gpu --threads 1 >/dev/null 2>"$work/err" ||
+      status=$?
+    [[ $status -eq 0 ]] && break
+    [[ $status -eq 3 ]] || fail "$what:$call exited $status, not 3: $(cat "$work/err")"
+    grep -q 'out of memory' "$work/err" || fail "$what:$call does not say out of memory: $(cat "$work/err")"
+    [[ $(grep -c . "$work/err") -le 2 ]] || fail "$what:$call: more than a line or two: $(cat "$work/err")"
+    failed=$((failed + 1))
+  done
+  [[ $status -eq 0 ]] || fail "$what: every one of 12 allocations failed the run"
+  [[ $failed -ge 2 ]] || fail "$what: only $failed allocations could fail a run"
+done
+
+status=0
+NQUEENS_STAND_IN_FAIL=launch:2 "$binary" count -n 12 --engine gpu >/dev/null 2>"$work/err" || status=$?
+[[ $status -eq 3 ]] || fail "a launch failure exited $status, not 3: $(cat "$work/err")"
+grep -q 'launch' "$work/err" || fail "a launch failure is not named: $(cat "$work/err")"
+
+# SIGTERM while a batch is being counted: the run stops with 143 and a journal, and resumes to
+# the verified total.
+status=0
+NQUEENS_STAND_IN_SIGTERM_AT=3 "$binary" count -n 15 --engine gpu --threads 1 --checkpoint "$work/n15.journal" \
+  >/dev/null 2>"$work/err" || status=$?
+[[ $status -eq 143 ]] || fail "SIGTERM in a batch exited $status, not 143: $(cat "$work/err")"
+[[ -s "$work/n15.journal" ]] || fail "no journal after SIGTERM"
+"$binary" count -n 15 --engine gpu --threads 1 --checkpoint "$work/n15.journal" --verify >"$work/out" 2>"$work/err" ||
+  fail "the resumed run exited $?: $(tail -3 "$work/err")"
+grep -q '2279184' "$work/out" || fail "the resumed run's total: $(cat "$work/out")"
+echo ok

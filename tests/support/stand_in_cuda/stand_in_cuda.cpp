@@ -1,0 +1,199 @@
+// A stand-in for the CUDA driver (libcuda.so.1), for tests only: the calls the gpu engine makes
+// (src/gpu/cuda_driver.cpp), on this CPU. Device memory is host memory, copies are memcpy, and a
+// launch of a matching kernel runs its host form (gpu/tiles_on_host.hpp) at once, so that the
+// engine's buffers, batches, launches and errors run on machines without a GPU.
+//
+// Set by the environment:
+//   NQUEENS_STAND_IN_DEVICES=N       devices it shows (default 1; 0: none)
+//   NQUEENS_STAND_IN_FAIL=WHAT:K     the K-th call (from 1) of WHAT fails: alloc (cuMemAlloc:
+//                                    out of memory), pinned (cuMemAllocHost: out of memory),
+//                                    launch (cuLaunchKernel: launch failure)
+//   NQUEENS_STAND_IN_SIGTERM_AT=K    the K-th launch sends the process SIGTERM before it counts
+#include <cuda.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "gpu/tiles_on_host.hpp"
+
+namespace {
+
+using nqueens::gpu::Chunking;
+
+int devices() {
+  const char* text = std::getenv("NQUEENS_STAND_IN_DEVICES");
+  return text ? std::atoi(text) : 1;
+}
+
+// Whether this call of `what` is the one NQUEENS_STAND_IN_FAIL names.
+bool fails(const char* what, std::atomic<int>& calls) {
+  const int call = ++calls;
+  const char* text = std::getenv("NQUEENS_STAND_IN_FAIL");
+  if (!text) return false;
+  const std::string spec(text);
+  const std::size_t colon = spec.find(':');
+  return colon != std::string::npos && spec.substr(0, colon) == what && std::atoi(spec.c_str() + colon + 1) == call;
+}
+
+std::atomic<int> allocations{0}, pinned_allocations{0}, launches{0};
+
+// A function handle: the kernel's chunking, from its name (nq_match_w<width>_c<chunks>).
+struct Function {
+  Chunking chunking;
+};
+
+CUdevice checked_device(int index) { return index; }
+
+}  // namespace
+
+extern "C" {
+
+CUresult cuInit(unsigned int) { return CUDA_SUCCESS; }
+
+CUresult cuDriverGetVersion(int* version) {
+  *version = 13000;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorString(CUresult error, const char** text) {
+  switch (error) {
+    case CUDA_ERROR_OUT_OF_MEMORY: *text = "out of memory (stand-in driver)"; break;
+    case CUDA_ERROR_LAUNCH_FAILED: *text = "unspecified launch failure (stand-in driver)"; break;
+    case CUDA_ERROR_NOT_FOUND: *text = "named symbol not found (stand-in driver)"; break;
+    case CUDA_ERROR_INVALID_DEVICE: *text = "invalid device ordinal (stand-in driver)"; break;
+    default: *text = "error (stand-in driver)";
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int* count) {
+  *count = devices();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice* device, int index) {
+  if (index < 0 || index >= devices()) return CUDA_ERROR_INVALID_DEVICE;
+  *device = checked_device(index);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char* name, int length, CUdevice device) {
+  std::snprintf(name, static_cast<std::size_t>(length), "Stand-in GPU %d", device);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceTotalMem(std::size_t* bytes, CUdevice) {
+  *bytes = std::size_t{16} << 30;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice) {
+  switch (attribute) {
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 4; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *value = 227 * 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: *value = 228 * 1024; break;
+    default: *value = 0;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device) {
+  *context = reinterpret_cast<CUcontext>(static_cast<std::uintptr_t>(device) + 1);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+
+CUresult cuModuleLoadData(CUmodule* module, const void* image) {
+  *module = reinterpret_cast<CUmodule>(const_cast<void*>(image));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(CUfunction* function, CUmodule, const char* name) {
+  int width = 0, chunks = 0;
+  if (std::sscanf(name, "nq_match_w%d_c%d", &width, &chunks) != 2) return CUDA_ERROR_NOT_FOUND;
+  *function = reinterpret_cast<CUfunction>(new Function{{width, chunks}});  // lives as long as the process
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) { return CUDA_SUCCESS; }
+
+CUresult cuMemGetInfo(std::size_t* free, std::size_t* total) {
+  *total = std::size_t{16} << 30;
+  *free = *total;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc(CUdeviceptr* pointer, std::size_t bytes) {
+  if (fails("alloc", allocations)) return CUDA_ERROR_OUT_OF_MEMORY;
+  void* memory = std::malloc(bytes);
+  if (!memory) return CUDA_ERROR_OUT_OF_MEMORY;
+  *pointer = reinterpret_cast<CUdeviceptr>(memory);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree(CUdeviceptr pointer) {
+  std::free(reinterpret_cast<void*>(pointer));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAllocHost(void** pointer, std::size_t bytes) {
+  if (fails("pinned", pinned_allocations)) return CUDA_ERROR_OUT_OF_MEMORY;
+  *pointer = std::malloc(bytes);
+  return *pointer ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult cuMemFreeHost(void* pointer) {
+  std::free(pointer);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoDAsync(CUdeviceptr to, const void* from, std::size_t bytes, CUstream) {
+  if (bytes) std::memcpy(reinterpret_cast<void*>(to), from, bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoHAsync(void* to, CUdeviceptr from, std::size_t bytes, CUstream) {
+  if (bytes) std::memcpy(to, reinterpret_cast<const void*>(from), bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr to, unsigned char value, std::size_t bytes, CUstream) {
+  if (bytes) std::memset(reinterpret_cast<void*>(to), value, bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream* stream, unsigned int) {
+  static std::atomic<std::uintptr_t> next{1};
+  *stream = reinterpret_cast<CUstream>(next++);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+
+CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+
+// The kernel's arguments as nq_match_* takes them: keys, jobs, tiles, starts, tile count, pairs.
+CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigned int, unsigned int, unsigned int block_x,
+                        unsigned int, unsigned int, unsigned int, CUstream, void** arguments, void**) {
+  if (fails("launch", launches)) return CUDA_ERROR_LAUNCH_FAILED;
+  if (const char* at = std::getenv("NQUEENS_STAND_IN_SIGTERM_AT"); at && std::atoi(at) == launches.load())
+    std::raise(SIGTERM);
+  const auto pointer = [&](int i) { return reinterpret_cast<void*>(*static_cast<CUdeviceptr*>(arguments[i])); };
+  nqueens::gpu::match_tiles_on_host(
+      static_cast<const std::uint64_t*>(pointer(0)), static_cast<const nqueens::gpu::TileJob*>(pointer(1)),
+      static_cast<const nqueens::gpu::MatchTile*>(pointer(2)), static_cast<const std::uint32_t*>(pointer(3)),
+      *static_cast<std::uint32_t*>(arguments[4]), reinterpret_cast<Function*>(function)->chunking,
+      static_cast<std::uint64_t*>(pointer(5)), block_x);
+  return CUDA_SUCCESS;
+}
+
+}  // extern "C"

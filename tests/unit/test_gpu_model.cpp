@@ -1,0 +1,113 @@
+// The gpu engine's device model (gpu/device_model.hpp): its replay of the engine's batches
+// against the join's own enumeration (every key sent once, every pair of halves tested once where
+// no split or cut applies), a sampled replay scaled to the whole, and the pricing.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "engine/engine.hpp"
+#include "gpu/device_model.hpp"
+#include "join/diagonal_fold.hpp"
+#include "join/half_boards.hpp"
+#include "join/join_engine.hpp"
+#include "join/join_layout.hpp"
+#include "join/join_plan.hpp"
+#include "join/slice_cache.hpp"
+
+namespace nqueens::gpu {
+namespace {
+
+struct Halves {
+  double keys = 0, pairs = 0;  // every side's halves; east times west, row set by row set
+};
+
+// The join's own enumeration: a folded side holds the halves ranking at least the unit's rank.
+Halves joins_halves(int n) {
+  join::SliceCache cache(n, UINT64_MAX);
+  join::HalfEnumerator enumerator;
+  join::KeyBuffer keys;
+  Halves halves;
+  for (const join::JoinUnit& unit : join::split(n).units)
+    for (const std::uint32_t rows : join::row_sets(n, unit)) {
+      const join::UnitLayout layout = join::layout_of(n, join::with_rows(unit, rows));
+      const join::DiagonalFold fold = join::diagonal_fold(layout);
+      double side_sizes[2] = {0, 0};
+      for (const bool east : {true, false}) {
+        const join::SideLayout& side = east ? layout.east : layout.west;
+        const auto north = cache.get(side.north_rows), south = cache.get(side.south_rows);
+        if (unit.kind == join::JoinCase::off_centre)
+          enumerator.enumerate({north->slice}, {south->slice}, layout, side, keys);
+        else
+          enumerator.enumerate_folded({north->slice}, {south->slice}, layout, side, east ? fold.east : fold.west, keys);
+        side_sizes[east ? 0 : 1] = static_cast<double>(keys.size());
+      }
+      // A row set with an empty side sends neither.
+      if (side_sizes[0] > 0 && side_sizes[1] > 0) halves.keys += side_sizes[0] + side_sizes[1];
+      halves.pairs += side_sizes[0] * side_sizes[1];
+    }
+  return halves;
+}
+
+// Up to N = 16 no side is split into slots (they hold a few tiles) and none has a cut of queries:
+// each stored key meets each query once.
+TEST(GpuModel, AFullReplaySendsEveryHalfOnceAndTestsEveryPairOnce) {
+  for (const int n : {8, 12, 15, 16}) {
+    SCOPED_TRACE("N=" + std::to_string(n));
+    const ModelledRun run = modelled_run(n, *find_card("H100"));
+    const Halves want = joins_halves(n);
+    EXPECT_EQ(run.batches_replayed, run.batches_total);
+    EXPECT_EQ(run.work.keys, want.keys);
+    EXPECT_EQ(run.work.pair_tests, want.pairs);
+    EXPECT_GE(run.work.tables, 1);
+    EXPECT_GE(run.work.bytes_to_device, 8 * run.work.keys) << "every key, and the jobs and tiles";
+    EXPECT_GT(run.work.host_seconds, 0);
+  }
+}
+
+TEST(GpuModel, ASampledReplayIsScaledToTheWholeRun) {
+  const ModelledRun whole = modelled_run(16, *find_card("H100"));
+  // Stops after the first batch that sends work.
+  const ModelledRun sample = modelled_run(16, *find_card("H100"), {.most_seconds = 0});
+  EXPECT_LE(sample.batches_replayed, 2u);
+  EXPECT_LT(sample.share_replayed, 1.0);
+  EXPECT_GT(sample.share_replayed, 0.0);
+  EXPECT_EQ(sample.batches_total, whole.batches_total);
+  // A batch of the run's costliest units, scaled by the estimated costs: the same order of
+  // magnitude as the whole.
+  EXPECT_GT(sample.work.keys, whole.work.keys / 10);
+  EXPECT_LT(sample.work.keys, whole.work.keys * 10);
+}
+
+TEST(GpuModel, TheSlowestOfHostDeviceAndTransfersSetsTheTime) {
+  const CardModel& h100 = *find_card("h100");
+  const ModelledRun run = modelled_run(14, h100);
+  EXPECT_EQ(run.seconds, std::max({run.device_seconds, run.transfer_seconds, run.host_seconds}));
+  EXPECT_EQ(run.host_seconds, run.work.host_seconds / h100.host_threads);
+  const double issue = h100.multiprocessors * h100.schedulers * h100.clock_ghz * 1e9;
+  EXPECT_DOUBLE_EQ(run.device_seconds,
+                   (run.work.passes + run.work.tables * 1024) * h100.pass_instructions / (issue * h100.issue_share));
+  EXPECT_DOUBLE_EQ(run.transfer_seconds,
+                   (run.work.bytes_to_device + run.work.bytes_to_host) / h100.copy_bytes_per_second);
+  const std::string bound = run.seconds == run.host_seconds     ? "host"
+                            : run.seconds == run.device_seconds ? "device"
+                                                                : "transfers";
+  EXPECT_EQ(run.bound_by, bound);
+}
+
+TEST(GpuModel, CardsAreFoundByNameWhateverTheCase) {
+  EXPECT_NE(find_card("H100"), nullptr);
+  EXPECT_EQ(find_card("rtx 4090"), find_card("RTX 4090"));
+  EXPECT_EQ(find_card("H1000"), nullptr);
+  for (const CardModel& card : known_cards()) {
+    EXPECT_GT(card.multiprocessors * card.clock_ghz * card.pass_instructions * card.copy_bytes_per_second, 0)
+        << card.name;
+    EXPECT_GT(card.host_threads, 0) << card.name;
+    EXPECT_GT(card.issue_share, 0) << card.name;
+    EXPECT_LE(card.issue_share, 1) << card.name;
+  }
+}
+
+}  // namespace
+}  // namespace nqueens::gpu
