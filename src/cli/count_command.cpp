@@ -39,9 +39,9 @@ int run(const CountArgs& args) {
   settle_memory_budget(options, sizes);
   RunSettings session = run_settings(args, sizes);
   std::vector<RunRequest> requests = run_requests(session, sizes, options);  // each N's decisions, once
-  const int threads = threads_that_run(resolve_threads(options.threads));
+  const ThreadsThatRun threads = threads_that_run(resolve_threads(options.threads));
   // A whole count planned past a day keeps a journal: the one named, or one made by default.
-  if (const auto journal = default_journal(session, requests, threads); journal && !args.no_checkpoint) {
+  if (const auto journal = default_journal(session, requests, threads.running); journal && !args.no_checkpoint) {
     CountArgs journaled = args;
     journaled.checkpoint = *journal;
     session = run_settings(journaled, sizes);

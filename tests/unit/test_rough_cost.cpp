@@ -5,10 +5,10 @@
 
 #include <cmath>
 #include <fstream>
-#include <iterator>
-#include <regex>
 #include <iostream>
+#include <iterator>
 #include <optional>
+#include <regex>
 #include <string>
 
 #include "engine/catalogue.hpp"
