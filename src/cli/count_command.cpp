@@ -47,7 +47,8 @@ int run(const CountArgs& args) {
     session = run_settings(journaled, sizes);
     requests = run_requests(session, sizes, options);
   }
-  announce_costs(session, requests, threads, args.force);
+  // Announced before the memory plans, which take seconds to minutes at the largest N.
+  warn_each(announce_costs(session, requests, threads, args.force));
   catch_interrupts();
   check_every_run(session, requests);  // every N's memory and journal, before N = sizes.front() is counted
   // Every N's journal, before the first N is counted: the header of the run count_run will open.
