@@ -71,10 +71,10 @@ std::vector<std::string> announce_costs(const RunSettings& session, std::span<co
           "{}, past the limit of a year: nothing was counted; `nqueens plan -n {}` measures an estimate, --force "
           "runs it anyway",
           cost, n));
-    announced.push_back(fmt::format(
-        "{} and {} (the engine's cost model for a core of a 2-core x86-64 machine: `nqueens plan -n {}` "
-        "measures it on this one); {}",
-        cost, memory_text(request), n, journal_text(session, n, requests.size())));
+    announced.push_back(
+        fmt::format("{} and {} (the engine's cost model for a core of a 2-core x86-64 machine: `nqueens plan -n {}` "
+                    "measures it on this one); {}",
+                    cost, memory_text(request), n, journal_text(session, n, requests.size())));
   }
   return announced;
 }
