@@ -1,9 +1,9 @@
 // The gpu engine's device model (src/gpu/device_model.hpp) for one N: the run's batches replayed
 // on this thread, what they would cost a card, and the predicted wall time. Usage:
-//   gpu_model N [--card NAME] [--seconds S] [--batches B] [--table-passes P]
+//   gpu_model N [--card NAME] [--seconds S] [--batches B] [--store-by-passes]
 // --card: one of the model's cards (default H100); --seconds, --batches: replay about S seconds
-// or B batches, spread over the run, and scale (default: every batch); --table-passes: what the
-// choice of the stored side weighs a table at (SplitRule::stored_table_passes; 0: passes alone).
+// or B batches, spread over the run, and scale (default: every batch); --store-by-passes: the
+// stored side chosen by its passes alone (SplitRule::store_by_price false), for an A/B.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,17 +15,18 @@
 int main(int argc, char** argv) {
   using namespace nqueens::gpu;
   if (argc < 2) {
-    std::fprintf(stderr, "usage: gpu_model N [--card NAME] [--seconds S] [--batches B] [--table-passes P]\n");
+    std::fprintf(stderr, "usage: gpu_model N [--card NAME] [--seconds S] [--batches B] [--store-by-passes]\n");
     return 2;
   }
   const int n = std::atoi(argv[1]);
   std::string card_name = "H100";
   Replay replay;
-  for (int i = 2; i + 1 < argc; i += 2) {
+  for (int i = 2; i < argc; ++i)
+    if (std::strcmp(argv[i], "--store-by-passes") == 0) replay.rule.store_by_price = false;
+  for (int i = 2; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], "--card") == 0) card_name = argv[i + 1];
     if (std::strcmp(argv[i], "--seconds") == 0) replay.most_seconds = std::atof(argv[i + 1]);
     if (std::strcmp(argv[i], "--batches") == 0) replay.most_batches = std::strtoull(argv[i + 1], nullptr, 10);
-    if (std::strcmp(argv[i], "--table-passes") == 0) replay.rule.stored_table_passes = std::atof(argv[i + 1]);
   }
   const CardModel* card = find_card(card_name);
   if (!card) {

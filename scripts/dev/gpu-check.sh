@@ -14,6 +14,8 @@
 #                   estimate of the whole (shards carry about equal estimated work; default none)
 #   --cpu-sample-upto N  the same shard on the CPU join, past --cpu-upto up to N (default none)
 #   --shards K      the shards of a sampled N (default 16)
+#   --card NAME     the device model's card to price each timed N on (bench/gpu_model --card;
+#                   default: the first of the model's cards whose name the device's contains)
 #
 # Steps (each one logged to <out>/<step>.log, a summary line per step in <out>/summary.txt):
 #   facts      nvidia-smi, `nqueens version`
@@ -24,7 +26,8 @@
 #              the same command resumes and --verify agrees
 #   timing     N = 20.. on both engines, the CPU up to --cpu-upto, the GPU up to --gpu-upto;
 #              shard 1 of K of each larger N up to --sample-upto on the GPU (--cpu-sample-upto
-#              on the join)
+#              on the join); beside each GPU timing, the device model's prediction
+#              (bench/gpu_model N --seconds 20: a sample of the batches replayed on one host thread)
 #   sanitizer  compute-sanitizer (memcheck) on N = 12
 # The folder ends as <out>.tar.gz beside it too.
 set -uo pipefail
@@ -38,6 +41,7 @@ threads=$(nproc)
 sample_upto=0
 cpu_sample_upto=0
 shards=16
+card=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="$2"; shift 2 ;;
@@ -48,7 +52,8 @@ while [ $# -gt 0 ]; do
     --sample-upto) sample_upto="$2"; shift 2 ;;
     --cpu-sample-upto) cpu_sample_upto="$2"; shift 2 ;;
     --shards) shards="$2"; shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    --card) card="$2"; shift 2 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "gpu-check.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -116,8 +121,20 @@ for n in 16 17 18 19; do
   rm -f "$out/gpu-$n.journal" "$out/join-$n.journal"
 done
 
+model="$build/bench/gpu_model"
+if [ -z "$card" ] && command -v nvidia-smi >/dev/null; then
+  device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+  for known in H200 H100 A100 L40S "RTX 4090" "RTX 5090" B200; do
+    case "$device" in *"$known"*) card="$known"; break ;; esac
+  done
+fi
+
 for n in $(seq 20 "$gpu_upto"); do
   step "timing-gpu-$n" 900 "$nq" count -n "$n" --engine gpu --verify -t "$threads" --format csv
+  if [ -x "$model" ] && [ -n "$card" ]; then
+    "$model" "$n" --card "$card" --seconds 20 >"$out/model-$n.log" 2>&1
+    echo "model-$n                      $(tail -1 "$out/model-$n.log")" | tee -a "$summary"
+  fi
   if [ "$n" -le "$cpu_upto" ]; then
     step "timing-join-$n" 900 "$nq" count -n "$n" --engine join --verify -t "$threads" --format csv
   fi

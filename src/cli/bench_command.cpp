@@ -258,7 +258,7 @@ int run(BenchArgs args) {
   for (std::size_t i = 0; i < sizes.size(); ++i)
     for (const CountOptions& options : engines[i]) {
       const RunRequest request = request_run(sizes[i], options);
-      announce_costs({}, std::span(&request, 1), threads_that_run(args.threads.front()), true);
+      warn_each(announce_costs({}, std::span(&request, 1), threads_that_run(args.threads.front()), true));
     }
 
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));

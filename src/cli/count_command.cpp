@@ -39,7 +39,8 @@ int run(const CountArgs& args) {
   settle_memory_budget(options, sizes);
   const RunSettings session = run_settings(args, sizes);
   const std::vector<RunRequest> requests = run_requests(session, sizes, options);  // each N's decisions, once
-  announce_costs(session, requests, threads_that_run(resolve_threads(options.threads)), args.force);
+  // Announced before the memory plans, which take seconds to minutes at the largest N.
+  warn_each(announce_costs(session, requests, threads_that_run(resolve_threads(options.threads)), args.force));
   catch_interrupts();
   check_every_run(session, requests);  // every N's memory and journal, before N = sizes.front() is counted
   // Every N's journal, before the first N is counted: the header of the run count_run will open.

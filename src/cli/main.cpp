@@ -25,6 +25,7 @@
 #include "shell/logging.hpp"
 #include "shell/number_options.hpp"
 #include "shell/parse_errors.hpp"
+#include "shell/signals.hpp"
 #include "shell/standard_output.hpp"
 #include "shell/suggest.hpp"
 #include "text/echo.hpp"
@@ -153,6 +154,8 @@ int run_program(int argc, char** argv) {
   // A closed stdout must not kill the process: writes then fail with EPIPE, and the command
   // stops at that write and ends quietly (standard_output.hpp).
   std::signal(SIGPIPE, SIG_IGN);
+  // No FILE.partial outlives SIGINT, SIGTERM or SIGHUP (a count installs its own handlers later).
+  nqueens::shell::remove_temporaries_on_signal();
 
   if (argc < 2) {
     std::string usage = short_usage(app);

@@ -114,6 +114,13 @@ std::uint64_t address_space_left() {
 
 }  // namespace
 
+std::string address_space_limit_text() {
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return {};
+  return "the address-space limit (ulimit -v " + std::to_string(static_cast<std::uint64_t>(limit.rlim_cur) >> 10) +
+         ", in KiB)";
+}
+
 std::uint64_t cgroup_memory_limit(std::string_view proc_cgroup, const std::string& root) {
   std::uint64_t least = 0;
   const auto take = [&least](std::uint64_t value) {

@@ -34,6 +34,11 @@ struct MemoryLimit {
 };
 MemoryLimit memory_limit(int processes_on_machine = 1);
 
+//! "the address-space limit (ulimit -v 20000, in KiB)" when this process has one (RLIMIT_AS),
+//! else "": what refuses a thread's stack or an allocation under `ulimit -v`, for a message that
+//! names the limit that was met rather than one that was not (the process count, ulimit -u).
+std::string address_space_limit_text();
+
 //! The memory limit of the control group whose line of /proc/self/cgroup is in `proc_cgroup`,
 //! under the cgroup file system mounted at `root` (/sys/fs/cgroup): the least of its and its
 //! ancestors' memory.max (cgroup v2) or memory.limit_in_bytes (v1); 0 when none is set.

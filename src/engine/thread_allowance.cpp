@@ -12,6 +12,8 @@
 
 #include <oneapi/tbb/info.h>
 
+#include "engine/memory_budget.hpp"
+
 namespace nqueens {
 
 int hardware_threads() { return tbb::info::default_concurrency(); }
@@ -75,10 +77,14 @@ void prove_threads(int threads) {
   }
   gate.opened.notify_all();
   for (const pthread_t thread : started) pthread_join(thread, nullptr);
-  if (failure != 0)
+  if (failure != 0) {
+    // Under `ulimit -v` it is the stacks that do not fit: say so, so that the limit raised is the right one.
+    const std::string limit = address_space_limit_text();
     throw ThreadsUnavailable("cannot run " + std::to_string(threads) + " threads: the system started only " +
                              std::to_string(started.size() + 1) + " (" + std::strerror(failure) +
-                             "); ask for fewer threads");
+                             (limit.empty() ? "" : ", their stacks under " + limit) + "); ask for fewer threads" +
+                             (limit.empty() ? "" : " or raise the limit"));
+  }
   int known = proven.load();
   while (known < threads && !proven.compare_exchange_weak(known, threads)) {
   }

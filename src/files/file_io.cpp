@@ -193,6 +193,28 @@ fs::path WritePolicy::target(const fs::path& path) const {
   return target;
 }
 
+namespace {
+
+// The FILE.partial names held now, as C strings owned by their AtomicFile: what a signal
+// handler may read (a lock-free atomic pointer) and remove (unlink is async-signal-safe).
+std::array<std::atomic<const char*>, 16> held_temporaries{};
+static_assert(std::atomic<const char*>::is_always_lock_free);
+
+}  // namespace
+
+void remove_held_temporaries() noexcept {
+  for (std::atomic<const char*>& slot : held_temporaries)
+    if (const char* name = slot.exchange(nullptr)) ::unlink(name);
+}
+
+void AtomicFile::hold_temporary(bool held) {
+  const char* const name = temporary_.c_str();
+  for (std::atomic<const char*>& slot : held_temporaries) {
+    const char* expected = held ? nullptr : name;
+    if (slot.compare_exchange_strong(expected, held ? name : nullptr)) return;
+  }
+}
+
 AtomicFile::AtomicFile(const fs::path& path, const WritePolicy& policy)
     : target_(policy.target(path)),
       temporary_(temporary_path(target_)),
@@ -223,6 +245,7 @@ AtomicFile::AtomicFile(const fs::path& path, const WritePolicy& policy)
     throw FileInUse(shown_path(target_) + " was being written by another nqueens process at the same time");
   }
   fd_ = fd;
+  hold_temporary(true);
   hold_target();  // a refusal removes FILE.partial, ours while locked
   if (ftruncate(fd_, 0) != 0) fail("cannot truncate " + shown_path(temporary_), errno);  // what a killed run left
 }
@@ -252,6 +275,7 @@ void AtomicFile::release() {
   if (target_fd_ >= 0) ::close(target_fd_);
   target_fd_ = -1;
   if (fd_ < 0) return;
+  hold_temporary(false);
   ::unlink(temporary_.c_str());  // ours while the lock is held
   ::close(fd_);
   fd_ = -1;
@@ -277,7 +301,8 @@ void AtomicFile::commit() {
   hold_target();  // a journal started under the name since the start is not renamed over
   if (std::rename(temporary_.c_str(), target_.c_str()) != 0)
     fail("cannot rename " + shown_path(temporary_) + " to " + shown_path(target_), errno);
-  ::close(fd_);  // after the rename: the locks cover both names until it is done
+  hold_temporary(false);  // the name is the finished file's now
+  ::close(fd_);           // after the rename: the locks cover both names until it is done
   fd_ = -1;
   if (target_fd_ >= 0) ::close(target_fd_);
   target_fd_ = -1;

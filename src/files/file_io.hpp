@@ -109,8 +109,9 @@ class AtomicFile {
  private:
   [[noreturn]] void fail(const std::string& what, int error);  //!< "what: errno's reason"
   [[noreturn]] void fail(const std::string& message);
-  void hold_target();  //!< locks the file now at the target's name, unless held already: FileInUse
-  void release();      //!< removes the temporary file (ours while locked) and closes both files
+  void hold_target();              //!< locks the file now at the target's name, unless held already: FileInUse
+  void release();                  //!< removes the temporary file (ours while locked) and closes both files
+  void hold_temporary(bool held);  //!< lists (or unlists) it for remove_held_temporaries()
 
   std::filesystem::path target_, temporary_;
   std::string subject_;  //!< the target as the user named it, for a refusal
@@ -119,6 +120,11 @@ class AtomicFile {
   int fd_ = -1;
   int target_fd_ = -1;  //!< the file the rename replaces, locked while this one is written; -1: none yet
 };
+
+//! Removes the FILE.partial of every AtomicFile this process holds now, for a handler of a signal
+//! that ends the process (a destructor does not run then): async-signal-safe, and only names this
+//! process has locked. Up to 16 files at once are listed; a command writes one or two.
+void remove_held_temporaries() noexcept;
 
 //! AtomicFile in one call.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes, const WritePolicy& policy = {});

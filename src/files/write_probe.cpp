@@ -58,6 +58,7 @@ std::string write_refusal(const fs::path& path, std::string_view what, bool with
   const fs::path directory = path.has_parent_path() ? path.parent_path() : fs::path(".");
   if (!fs::is_directory(directory, unknown)) {
     const fs::path above = nearest_existing(directory);
+    if (!fs::is_directory(above, unknown)) return {};  // a file in the way: creating the folder says so
     if (const int error = make_directory_in(above)) return io_error(cannot, path, error);
     return {};
   }

@@ -20,22 +20,25 @@ namespace nqueens::gpu {
 namespace {
 
 // The cards' figures: SMs and sustained clocks from their specifications; a query's pass over a
-// tile from the sm_90 cubin of the 7-bit, 6-chunk kernel (N = 22's keys: scripts/dev/kernel-
-// instructions.py); copy rates as pinned copies reach on their bus (PCIe 4: about 25 GB/s, PCIe 5:
-// about 50); 16 feeding threads, as on the one machine a device was measured on: an H100 with 16
-// cores counted N = 22 in 72.1 s (docs/data/long-runs.md), where this model's replay (a sample of
-// 11 % of the run's estimated cost) finds the device's share 49.0 s at the issue ceiling, the
-// host's 20.2 s and the transfers' 10.8 s: the kernels reach 0.68 of the ceiling.
-constexpr double kPass = 44;
-constexpr double kIssueShare = 49.0 / 72.1;
+// tile from the cubin of the card's architecture, 7-bit 6-chunk kernel (N = 22's keys:
+// scripts/dev/kernel-instructions.py; six shared reads a pass, at one warp read per cycle per SM,
+// allow a pass every 6 cycles, under the 6.9 that 27.5 instructions on 4 schedulers take); copy
+// rates as pinned copies reach on their bus (PCIe 4: about 25 GB/s, PCIe 5: about 50); 16 feeding
+// threads, as on the one machine a device was measured on: an H100 with 16 cores counted N = 22 in
+// 72.1 s (docs/data/long-runs.md), storing the side of fewer passes, with kernels of 44
+// instructions a pass. This model's replay of that rule (`gpu_model 22 --batches 200
+// --store-by-passes`: 7 % of the run's estimated cost) finds the device's share 36.2 s at the issue
+// ceiling of those kernels, the host's 21.0 s and the transfers' 10.9 s: the run was the
+// device's, at half the ceiling (startup and waits included), a share taken for every card.
+constexpr double kIssueShare = 36.2 / 72.1;
 constexpr std::array kCards = {
-    CardModel{"H100", 132, 1.755, 4, kPass, 50e9, 16, kIssueShare, "H100 SXM5 80 GB, PCIe 5"},
-    CardModel{"H200", 132, 1.755, 4, kPass, 50e9, 16, kIssueShare, "H200 SXM 141 GB, PCIe 5"},
-    CardModel{"A100", 108, 1.41, 4, kPass, 25e9, 16, kIssueShare, "A100 SXM4, PCIe 4"},
-    CardModel{"L40S", 142, 2.52, 4, kPass, 25e9, 16, kIssueShare, "L40S, PCIe 4"},
-    CardModel{"RTX 4090", 128, 2.52, 4, kPass, 25e9, 16, kIssueShare, "GeForce RTX 4090, PCIe 4"},
-    CardModel{"RTX 5090", 170, 2.41, 4, kPass, 50e9, 16, kIssueShare, "GeForce RTX 5090, PCIe 5"},
-    CardModel{"B200", 148, 1.965, 4, kPass, 50e9, 16, kIssueShare, "B200, PCIe 5 host link"},
+    CardModel{"H100", 132, 1.755, 4, 27.5, 50e9, 16, kIssueShare, "H100 SXM5 80 GB, PCIe 5, sm_90"},
+    CardModel{"H200", 132, 1.755, 4, 27.5, 50e9, 16, kIssueShare, "H200 SXM 141 GB, PCIe 5, sm_90"},
+    CardModel{"A100", 108, 1.41, 4, 27.8, 25e9, 16, kIssueShare, "A100 SXM4, PCIe 4, sm_80"},
+    CardModel{"L40S", 142, 2.52, 4, 27.8, 25e9, 16, kIssueShare, "L40S, PCIe 4, sm_89"},
+    CardModel{"RTX 4090", 128, 2.52, 4, 27.8, 25e9, 16, kIssueShare, "GeForce RTX 4090, PCIe 4, sm_89"},
+    CardModel{"RTX 5090", 170, 2.41, 4, 28.5, 50e9, 16, kIssueShare, "GeForce RTX 5090, PCIe 5, sm_120"},
+    CardModel{"B200", 148, 1.965, 4, 28.5, 50e9, 16, kIssueShare, "B200, PCIe 5 host link, sm_100"},
 };
 
 bool same_name(std::string_view a, std::string_view b) {

@@ -12,14 +12,17 @@ namespace {
 // A warp's part of the sums over the queries [begin, end) of one part: the range is taken in
 // pieces of 32 queries, dealt to the block's warps in turn (`turn` counts the pieces dealt so
 // far in the tile, so that short ranges do not all fall to the first warps). A piece's 32
-// queries are read by the 32 lanes at once, one each, and handed round the warp, so that the
-// loop waits on no load from global memory; two queries per step keep two chains of shared
-// reads in flight.
+// queries are read by the 32 lanes at once, one each; each lane works out its query's chunk
+// offsets, and they are handed round the warp, one offset per chunk and query, so that the loop
+// waits on no load from global memory and unpacks no key: a chunk costs a shuffle, an add
+// folded into the shared read's address, the read and half an AND. Two queries per step keep
+// two chains of shared reads in flight.
 template <int Width, int Chunks>
 __device__ void warp_sums(const std::uint32_t* shared, std::uint32_t part1_word, const std::uint64_t* queries,
                           std::uint32_t begin, std::uint32_t end, std::uint32_t lane, std::uint32_t warp,
                           std::uint32_t warps, std::uint32_t& turn, LaneSums& sums) {
   constexpr Chunking chunking{Width, Chunks};
+  const std::uint32_t* lane_entries = shared + kTileWords + lane;
   const std::uint32_t pieces = (end - begin + 31) / 32;
   const std::uint32_t mine = (warp + warps - turn % warps) % warps;
   turn += pieces;
@@ -27,15 +30,29 @@ __device__ void warp_sums(const std::uint32_t* shared, std::uint32_t part1_word,
     const std::uint32_t first = begin + 32 * piece;
     const std::uint32_t held = min(32u, end - first);
     const std::uint64_t own = lane < held ? __ldg(queries + first + lane) : 0;
+    std::uint32_t offsets[Chunks];
+#pragma unroll
+    for (int chunk = 0; chunk < Chunks; ++chunk) offsets[chunk] = chunk_offset(own, chunk, chunking);
     std::uint32_t j = 0;
     for (; j + 1 < held; j += 2) {
-      const std::uint64_t a = __shfl_sync(0xffffffffu, own, static_cast<int>(j));
-      const std::uint64_t b = __shfl_sync(0xffffffffu, own, static_cast<int>(j + 1));
-      match_query(shared, part1_word, a, chunking, lane, sums);
-      match_query(shared, part1_word, b, chunking, lane, sums);
+      std::uint32_t fit_a = ~0u, fit_b = ~0u;
+#pragma unroll
+      for (int chunk = 0; chunk < Chunks; ++chunk) {
+        const std::uint32_t a = __shfl_sync(0xffffffffu, offsets[chunk], static_cast<int>(j));
+        const std::uint32_t b = __shfl_sync(0xffffffffu, offsets[chunk], static_cast<int>(j + 1));
+        fit_a &= entry_word(lane_entries, a, chunk, chunking);
+        fit_b &= entry_word(lane_entries, b, chunk, chunking);
+      }
+      add_fit(fit_a, part1_word, sums);
+      add_fit(fit_b, part1_word, sums);
     }
-    if (j < held)
-      match_query(shared, part1_word, __shfl_sync(0xffffffffu, own, static_cast<int>(j)), chunking, lane, sums);
+    if (j < held) {
+      std::uint32_t fit = ~0u;
+#pragma unroll
+      for (int chunk = 0; chunk < Chunks; ++chunk)
+        fit &= entry_word(lane_entries, __shfl_sync(0xffffffffu, offsets[chunk], static_cast<int>(j)), chunk, chunking);
+      add_fit(fit, part1_word, sums);
+    }
   }
 }
 

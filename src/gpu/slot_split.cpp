@@ -97,17 +97,19 @@ double tile_passes(const PatternCounts& stored, const PatternCounts& queries, in
   return passes;
 }
 
-}  // namespace
-
-SlotSplit choose_split(join::KeyParts stored, join::KeyParts queries, int key_bits, const SplitRule& rule) {
+bool may_split(join::KeyParts stored, join::KeyParts queries, const SplitRule& rule) {
   // A side that one tile holds is built once whatever the split: nothing to spare.
   const std::size_t least = std::max<std::size_t>(rule.least_stored, kTileLanes + 1);
-  if (size_of(stored) < least || size_of(queries) == 0 || rule.max_bits <= 0) return {};
+  return size_of(stored) >= least && size_of(queries) != 0 && rule.max_bits > 0;
+}
+
+PricedSplit choose_priced_split(join::KeyParts stored, join::KeyParts queries, int key_bits, const SplitRule& rule) {
   const SlotSplit widest = most_shared_bits(stored, queries, key_bits, rule.max_bits);
   const PatternCounts stored_counts = sampled_pattern_counts(stored, widest);
   const PatternCounts query_counts = sampled_pattern_counts(queries, widest);
   int best = 0;
-  double best_passes = tile_passes(stored_counts, query_counts, 0);
+  const double unsplit = tile_passes(stored_counts, query_counts, 0);
+  double best_passes = unsplit;
   for (int count = 1; count <= widest.count(); ++count) {
     const double passes = tile_passes(stored_counts, query_counts, count);
     if (passes < best_passes) {
@@ -115,8 +117,25 @@ SlotSplit choose_split(join::KeyParts stored, join::KeyParts queries, int key_bi
       best_passes = passes;
     }
   }
-  if (best_passes > rule.most_passes_kept * tile_passes(stored_counts, query_counts, 0)) return {};
-  return widest.first(best);
+  if (best_passes > rule.most_passes_kept * unsplit) return {{}, unsplit};
+  return {widest.first(best), best_passes};
+}
+
+}  // namespace
+
+PricedSplit price_split(join::KeyParts stored, join::KeyParts queries, int key_bits, const SplitRule& rule) {
+  if (!may_split(stored, queries, rule)) return {{}, unsplit_passes(size_of(stored), size_of(queries))};
+  return choose_priced_split(stored, queries, key_bits, rule);
+}
+
+double unsplit_passes(std::size_t stored, std::size_t queries) {
+  const double cuts = std::ceil(static_cast<double>(queries) / kQueriesPerTile);
+  return tiles_of(static_cast<double>(stored)) * (static_cast<double>(queries) + kBuildPasses * cuts);
+}
+
+SlotSplit choose_split(join::KeyParts stored, join::KeyParts queries, int key_bits, const SplitRule& rule) {
+  if (!may_split(stored, queries, rule)) return {};
+  return choose_priced_split(stored, queries, key_bits, rule).split;
 }
 
 }  // namespace nqueens::gpu

@@ -69,10 +69,24 @@ struct SplitRule {
   //! the host a few nanoseconds a key, as much as enumerating them, so a split that only trims
   //! the device's work would make the host the bottleneck.
   double most_passes_kept = 0.5;
-  //! What a tile's table costs in query passes when choosing which side to store (TileBatch::add);
-  //! 0 weighs the passes alone, for measuring the choice against the same build.
-  double stored_table_passes = kBuildPasses;
+  //! The stored side is the one whose passes, its tables and split counted, cost less
+  //! (TileBatch::add); false weighs the passes alone, for measuring against the same build.
+  bool store_by_price = true;
 };
+
+//! A split and the tile passes it leaves, each tile's table counted as kBuildPasses passes.
+struct PricedSplit {
+  SlotSplit split;
+  double passes = 0;
+};
+
+//! The split choose_split() makes of `stored` against `queries`, with its price; a side it never
+//! splits is priced unsplit_passes().
+PricedSplit price_split(join::KeyParts stored, join::KeyParts queries, int key_bits, const SplitRule& rule = {});
+
+//! `stored` keys against `queries` unsplit: each tile answers every query, and builds its table
+//! once per cut of kQueriesPerTile queries.
+double unsplit_passes(std::size_t stored, std::size_t queries);
 
 //! The split of `stored` against `queries` under `rule` that makes the fewest tile passes, if it
 //! spares enough of them; otherwise none.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 #include "gpu/tiles_on_host.hpp"
 
@@ -12,16 +13,6 @@ namespace {
 std::size_t size_of(join::KeyParts parts) { return parts[0].size() + parts[1].size(); }
 
 std::uint64_t tiles_of(std::size_t keys) { return (keys + kTileLanes - 1) / kTileLanes; }
-
-// What storing a side of `stored` keys against `queries` costs a device, in query passes: each
-// of its tiles answers every query, and builds its table once per cut of kQueriesPerTile queries
-// (a table costs about kBuildPasses passes). Passes alone would store the larger side wherever
-// its tiles are few, and build its tables again for every cut of the many queries.
-double storing_cost(std::size_t stored, std::size_t queries, double table_passes) {
-  const std::uint64_t cuts = (queries + kQueriesPerTile - 1) / kQueriesPerTile;
-  return static_cast<double>(tiles_of(stored)) *
-         (static_cast<double>(queries) + table_passes * static_cast<double>(cuts));
-}
 
 }  // namespace
 
@@ -57,6 +48,23 @@ void TileBatch::append_in_buckets(join::KeyParts parts, const SlotSplit& split, 
     for (const std::uint64_t value : parts[part]) keys_[used_ + next[buckets_[key++]]++] = value;
 }
 
+// The side to store, and its split: the one that leaves the device fewer passes, each table
+// counted at what building it costs (a tile per cut of kQueriesPerTile queries unsplit, one per
+// slot split). Weighing passes alone stores the larger side wherever its tiles are few, and
+// builds its tables again for every cut of the many queries; a side large enough to split may
+// still be worth storing whole, its split sparing more than its tables cost.
+std::pair<bool, SlotSplit> TileBatch::store_and_split(join::KeyParts east, join::KeyParts west, int key_bits) const {
+  const std::size_t east_keys = size_of(east), west_keys = size_of(west);
+  if (!rule_.store_by_price) {  // passes alone, for measuring against the same build
+    const bool east_stored = tiles_of(east_keys) * west_keys <= tiles_of(west_keys) * east_keys;
+    return {east_stored, choose_split(east_stored ? east : west, east_stored ? west : east, key_bits, rule_)};
+  }
+  PricedSplit east_stored = price_split(east, west, key_bits, rule_);
+  PricedSplit west_stored = price_split(west, east, key_bits, rule_);
+  if (east_stored.passes <= west_stored.passes) return {true, east_stored.split};
+  return {false, west_stored.split};
+}
+
 std::size_t TileBatch::keys_of(join::KeyParts east, join::KeyParts west) { return size_of(east) + size_of(west); }
 
 // The query side goes in once, by part and then group; the stored side slot by slot, each
@@ -66,11 +74,9 @@ bool TileBatch::add(std::size_t slot, join::KeyParts east, join::KeyParts west, 
   const std::size_t east_keys = size_of(east), west_keys = size_of(west);
   if (east_keys == 0 || west_keys == 0) return true;
   if (used_ + east_keys + west_keys > keys_.size()) return false;
-  const bool east_stored = storing_cost(east_keys, west_keys, rule_.stored_table_passes) <=
-                           storing_cost(west_keys, east_keys, rule_.stored_table_passes);
+  const auto [east_stored, split] = store_and_split(east, west, key_bits);
   const join::KeyParts& stored = east_stored ? east : west;
   const join::KeyParts& queries = east_stored ? west : east;
-  const SlotSplit split = choose_split(stored, queries, key_bits, rule_);
   const std::uint32_t groups = split.groups();
 
   TileJob job;

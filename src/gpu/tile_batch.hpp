@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "gpu/slot_split.hpp"
@@ -45,6 +46,7 @@ class TileBatch {
   void append_in_buckets(join::KeyParts parts, const SlotSplit& split, bool part_major,
                          std::vector<std::uint32_t>& starts);
   void add_tiles(const TileJob& job, const std::uint32_t* query_starts, std::size_t slot);
+  std::pair<bool, SlotSplit> store_and_split(join::KeyParts east, join::KeyParts west, int key_bits) const;
 
   std::span<std::uint64_t> keys_;
   SplitRule rule_;

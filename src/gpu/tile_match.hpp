@@ -138,18 +138,27 @@ struct LaneSums {
   std::uint32_t all = 0, part1 = 0;
 };
 
-//! Step 3, for one query and lane l: its pairs with the tile's stored keys 32 l .. 32 l + 31,
-//! added to `sums`. `part1_word` is shared[l], the lane's stored keys of part 1.
-NQUEENS_HOST_DEVICE void match_query(const std::uint32_t* shared, std::uint32_t part1_word, std::uint64_t query,
-                                     Chunking chunking, std::uint32_t lane, LaneSums& sums) {
-  const std::uint32_t* entries = shared + kTileWords + lane;
+//! A query's chunk `chunk` as the byte offset of its entry within the chunk's table (its value
+//! times an entry's kTileWords words). A warp works it out once per query, in the lane that loaded
+//! the query, and hands it round: each lane's read is then its own word's address, this offset
+//! and a constant per chunk (entry_word), with nothing of the key left to unpack per lane.
+NQUEENS_HOST_DEVICE std::uint32_t chunk_offset(std::uint64_t query, int chunk, Chunking chunking) {
   const std::uint64_t mask = (std::uint64_t{1} << chunking.width) - 1;
-  std::uint32_t fit = ~0u;
-  for (int chunk = 0; chunk < chunking.chunks; ++chunk) {
-    const std::uint32_t value = static_cast<std::uint32_t>((query >> (chunk * chunking.width)) & mask);
-    const std::uint32_t entry = ((static_cast<std::uint32_t>(chunk) << chunking.width) + value) * kTileWords;
-    fit &= entries[entry];
-  }
+  return static_cast<std::uint32_t>((query >> (chunk * chunking.width)) & mask) * (kTileWords * 4);
+}
+
+//! Lane l's word of the entry of chunk `chunk` that `offset` (chunk_offset) names;
+//! `lane_entries` is the address of the lane's word of entry (0, 0): shared + kTileWords + l.
+NQUEENS_HOST_DEVICE std::uint32_t entry_word(const std::uint32_t* lane_entries, std::uint32_t offset, int chunk,
+                                             Chunking chunking) {
+  const std::uint32_t chunk_bytes = (static_cast<std::uint32_t>(chunk) << chunking.width) * kTileWords * 4;
+  return *reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const unsigned char*>(lane_entries) + chunk_bytes +
+                                                 offset);
+}
+
+//! Adds a query's pairs with lane l's 32 stored keys to `sums`: `fit` has bit i set when stored
+//! key 32 l + i is disjoint from it, `part1_word` the lane's stored keys of part 1.
+NQUEENS_HOST_DEVICE void add_fit(std::uint32_t fit, std::uint32_t part1_word, LaneSums& sums) {
 #if defined(__CUDA_ARCH__)
   sums.all += static_cast<std::uint32_t>(__popc(fit));
   sums.part1 += static_cast<std::uint32_t>(__popc(fit & part1_word));
@@ -157,6 +166,17 @@ NQUEENS_HOST_DEVICE void match_query(const std::uint32_t* shared, std::uint32_t 
   sums.all += static_cast<std::uint32_t>(__builtin_popcount(fit));
   sums.part1 += static_cast<std::uint32_t>(__builtin_popcount(fit & part1_word));
 #endif
+}
+
+//! Step 3, for one query and lane l: its pairs with the tile's stored keys 32 l .. 32 l + 31,
+//! added to `sums`. `part1_word` is shared[l], the lane's stored keys of part 1.
+NQUEENS_HOST_DEVICE void match_query(const std::uint32_t* shared, std::uint32_t part1_word, std::uint64_t query,
+                                     Chunking chunking, std::uint32_t lane, LaneSums& sums) {
+  const std::uint32_t* lane_entries = shared + kTileWords + lane;
+  std::uint32_t fit = ~0u;
+  for (int chunk = 0; chunk < chunking.chunks; ++chunk)
+    fit &= entry_word(lane_entries, chunk_offset(query, chunk, chunking), chunk, chunking);
+  add_fit(fit, part1_word, sums);
 }
 
 //! Calls visit(begin, end, part) for each range of a tile's queries that its stored keys can be

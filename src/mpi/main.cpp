@@ -163,8 +163,8 @@ void check_runs(const World& world, Job& job) {
       // The engine every rank builds (mpi_count.cpp): the one rank 0 requests for N's run
       // (run_request: `auto` resumes a journal with the engine it was started with).
       job.requests = run_requests(job.session, job.sizes, job.options);
-      announce_costs(job.session, job.requests, threads_that_run(resolve_threads(job.options.threads), world.size()),
-                     job.args.force);
+      warn_each(announce_costs(job.session, job.requests,
+                               threads_that_run(resolve_threads(job.options.threads), world.size()), job.args.force));
       check_every_run(job.session, job.requests, false);
       const auto header_of = [&job](int n, const RunSettings&) {
         return make_engine(request_for(job.requests, n))->header();
@@ -256,6 +256,7 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
 int run_program(const World& world, int argc, char** argv) {
   set_up_logging(world);
   std::signal(SIGPIPE, SIG_IGN);  // a closed stdout is seen as EPIPE (standard_output.hpp), as by `nqueens`
+  remove_temporaries_on_signal();
   Job job;
   if (const std::optional<int> code = parse_job(world, argc, argv, job)) return *code;
   warn_if_bound_too_tightly(world, job.args.threads);

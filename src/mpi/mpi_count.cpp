@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -23,6 +24,7 @@
 #include "rank_arena.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"
+#include "shell/count_options.hpp"
 #include "shell/exit_codes.hpp"
 #include "shell/progress.hpp"
 #include "shell/signals.hpp"
@@ -370,8 +372,10 @@ void run_rank(const World& world, const Engine& engine, const std::vector<std::u
     counted = feed(world, engine, dispenser, arena, todo, role, threads, latency);
     role.finish();
     quiet_barrier(world);  // the ranks that finish first wait asleep, not spinning in MPI_Win_free
+  } catch (const std::bad_alloc&) {
+    abort_job(world, shell::out_of_memory_advice(), shell::kRuntime);
   } catch (const std::exception& error) {
-    abort_job(world, error.what(), shell::kRuntime);
+    abort_job(world, shell::failure_text(error), shell::kRuntime);
   }
   dispenser.close();
   spdlog::info("N={}: counted {} of {} units on this rank", engine.n(), counted, todo.size());

@@ -2,6 +2,8 @@
 
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
@@ -43,8 +45,9 @@ std::string rough_duration_text(double seconds) {
   return fmt::format("{:.1e} years", seconds / kYear);
 }
 
-void announce_costs(const RunSettings& session, std::span<const RunRequest> requests, const ThreadsThatRun& threads,
-                    bool force) {
+std::vector<std::string> announce_costs(const RunSettings& session, std::span<const RunRequest> requests,
+                                        const ThreadsThatRun& threads, bool force) {
+  std::vector<std::string> announced;
   for (const RunRequest& request : requests) {
     const int n = request.n;
     const EngineDescription& engine = *request.engine;
@@ -58,11 +61,16 @@ void announce_costs(const RunSettings& session, std::span<const RunRequest> requ
           "{}, past the limit of a year: nothing was counted; `nqueens plan -n {}` measures an estimate, --force "
           "runs it anyway",
           cost, n));
-    spdlog::warn(
-        "{} and {} (measured on a 2-core x86-64 machine, a rough guide); `nqueens plan -n {}` measures an "
-        "estimate on this one",
-        cost, memory_text(request), n);
+    announced.push_back(
+        fmt::format("{} and {} (measured on a 2-core x86-64 machine, a rough guide); `nqueens plan -n {}` measures an "
+                    "estimate on this one",
+                    cost, memory_text(request), n));
   }
+  return announced;
+}
+
+void warn_each(const std::vector<std::string>& announcements) {
+  for (const std::string& line : announcements) spdlog::warn("{}", line);
 }
 
 }  // namespace nqueens::shell

@@ -242,15 +242,36 @@ void add_count_options(CLI::App& command, CountArgs& args) {
 }
 
 std::string out_of_memory_advice() {
+  const std::string limit = address_space_limit_text();
+  if (!limit.empty())
+    return "out of memory (std::bad_alloc) under " + limit +
+           ", which holds the program, a stack per thread and the count's memory: raise the limit, give fewer "
+           "--threads, or give --memory a smaller budget than the log's (--log-level info states it)";
   return "out of memory (std::bad_alloc): the system gave this process less memory than the command needed; "
          "give --memory a smaller budget than the log's (--log-level info states it), or run where more memory is "
          "allowed (ulimit -v, the container's or the batch job's memory limit)";
 }
 
+namespace {
+
+// TBB's own words when it could not start a worker (it throws them as a std::runtime_error).
+bool thread_library_refused(const std::exception& error) {
+  return std::string_view(error.what()).starts_with("pthread_create has failed");
+}
+
+}  // namespace
+
 std::string failure_text(const std::exception& error) {
   const auto* system = dynamic_cast<const std::system_error*>(&error);
-  if (system == nullptr || system->code() != std::errc::resource_unavailable_try_again) return error.what();
-  return std::string("could not start a thread (") + system->what() +
+  const bool no_thread = (system != nullptr && system->code() == std::errc::resource_unavailable_try_again) ||
+                         thread_library_refused(error);
+  if (!no_thread) return error.what();
+  // Under an address-space limit a thread's stack is what does not fit: the process count is
+  // seldom the limit then, and blaming it sent users to the wrong setting.
+  if (const std::string limit = address_space_limit_text(); !limit.empty())
+    return std::string("could not start a thread (") + error.what() + "): its stack does not fit under " + limit +
+           "; raise the limit or give fewer --threads";
+  return std::string("could not start a thread (") + error.what() +
          "): this user's processes and threads are at the system's limit (ulimit -u, or the container's pids "
          "limit); end other processes, raise the limit, or give fewer --threads";
 }

@@ -8,6 +8,8 @@
 #include <mutex>
 #include <vector>
 
+#include "files/file_io.hpp"
+
 namespace nqueens::shell {
 
 namespace {
@@ -17,6 +19,12 @@ std::atomic<int> received{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 
 extern "C" void on_interrupt(int signal) { received.store(signal, std::memory_order_relaxed); }
+
+// Installed with SA_RESETHAND: raising the signal again ends the process as it would have.
+extern "C" void on_fatal_signal(int signal) {
+  nqueens::detail::remove_held_temporaries();
+  std::raise(signal);
+}
 
 std::mutex leftovers_lock;
 std::vector<std::filesystem::path> leftovers;  //!< guarded by leftovers_lock
@@ -33,7 +41,16 @@ void forget_on_interrupt(const std::filesystem::path& path) {
   leftovers.erase(std::remove(leftovers.begin(), leftovers.end(), path), leftovers.end());
 }
 
+void remove_temporaries_on_signal() {
+  struct sigaction action = {};
+  action.sa_handler = on_fatal_signal;
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaction(signal, &action, nullptr);
+}
+
 void remove_interrupt_leftovers() {
+  nqueens::detail::remove_held_temporaries();
   const std::lock_guard<std::mutex> guard(leftovers_lock);
   for (const std::filesystem::path& path : leftovers) ::unlink(path.c_str());
   leftovers.clear();

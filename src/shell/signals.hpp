@@ -25,6 +25,12 @@ void forget_on_interrupt(const std::filesystem::path& path);
 //! Removes those files: called by an interrupted process just before it ends.
 void remove_interrupt_leftovers();
 
+//! For a command that does not poll for interrupts (merge, check --repair), and until a count
+//! installs its own: SIGINT, SIGTERM and SIGHUP remove the temporary files the process holds
+//! (detail::remove_held_temporaries) and then end it the default way, so that no FILE.partial
+//! survives them. Call once, first thing.
+void remove_temporaries_on_signal();
+
 //! The shell's exit code for a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM).
 constexpr int interrupted_exit_code(int signal) { return 128 + signal; }
 

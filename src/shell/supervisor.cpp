@@ -1,11 +1,15 @@
 #include "supervisor.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <fstream>
 #include <memory>
@@ -268,6 +272,24 @@ void check_journal_free(const std::filesystem::path& journal) {
                             detail::shown_path(partial) + "): nothing was counted");
 }
 
+// A FILE.partial beside the journal that no process holds was left by a --repair killed before
+// its rename (every FILE.partial is locked while it is written): removed, and said, so that none
+// stays for good under a journal counted on without --repair.
+void remove_stale_temporaries(const std::filesystem::path& journal) {
+  std::filesystem::path backup = journal;
+  backup += ".damaged";
+  for (const std::filesystem::path& partial : {detail::temporary_path(journal), detail::temporary_path(backup)}) {
+    std::error_code unknown;
+    if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(partial, unknown))) continue;
+    if (!detail::locked_by_another(partial).empty()) continue;
+    if (::unlink(partial.c_str()) == 0)
+      spdlog::warn("removed {}, left by an earlier run killed while it wrote it", detail::shown_path(partial));
+    else
+      spdlog::warn("{} was left by an earlier run killed while it wrote it, and cannot be removed: {}",
+                   detail::shown_path(partial), std::strerror(errno));
+  }
+}
+
 }  // namespace
 
 void check_every_run(const RunSettings& session, std::span<const RunRequest> requests, bool watched) {
@@ -278,7 +300,9 @@ void check_every_run(const RunSettings& session, std::span<const RunRequest> req
       SetupWatch(request.n, settings).run(plan);
     else
       plan();
-    if (settings.checkpoint) check_journal_free(*settings.checkpoint);
+    if (!settings.checkpoint) continue;
+    check_journal_free(*settings.checkpoint);
+    remove_stale_temporaries(*settings.checkpoint);
   }
 }
 

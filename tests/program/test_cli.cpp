@@ -921,6 +921,28 @@ TEST(CliThreads, MoreThreadsThanTheSystemStartsIsExit3WithTheReason) {
   }
 }
 
+// Under a low address-space limit a thread's stack or an allocation does not fit: the one line
+// names that limit and a way on (it blamed `ulimit -u`, the process count, or was TBB's raw
+// "pthread_create has failed"). Which of them fails first depends on the limit, so a range of
+// limits is tried: each either counts or fails in one such line.
+TEST(CliThreads, ALowAddressSpaceLimitIsNamedAsTheLimitMet) {
+  if (kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  int failed = 0;
+  for (const int kib : {16000, 20000, 24000, 28000, 32000}) {
+    const std::string limit = "ulimit -v " + std::to_string(kib);
+    const harness::Outcome r = harness::run_program(
+        {"/bin/bash", "-c", limit + "; exec " + std::string(NQUEENS_BINARY) + " count -n 12 --engine dfs -t 2"});
+    if (r.exit_code == 0) continue;
+    ++failed;
+    EXPECT_EQ(r.exit_code, 3) << limit << ": " << describe(r);
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << limit << ": " << describe(r);
+    EXPECT_NE(r.err.find("the address-space limit (" + limit + ", in KiB)"), std::string::npos)
+        << limit << ": " << describe(r);
+    EXPECT_EQ(r.err.find("ulimit -u"), std::string::npos) << limit << ": " << describe(r);
+  }
+  EXPECT_GT(failed, 0) << "no limit tried was low enough to fail";
+}
+
 // ---- what a newcomer types first ------------------------------------------------------------
 
 TEST(CliNewcomer, BareProgramPrintsAShortUsageOnStderrAndExits2) {

@@ -78,6 +78,17 @@ TEST_F(CostCli, ThreadsTheMachineDoesNotHaveAreNotPriced) {
   EXPECT_TRUE(ran_in_empty_directory());
 }
 
+// `-n 25,30`: N = 25's days were announced before N = 30's refusal, two lines for a refusal.
+TEST_F(CostCli, ARefusalIsNotPrecededByTheAnnouncementOfASmallerN) {
+  harness::Process process = start({"count", "-n", "25,30", "-t", "2"});
+  const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(20));
+  ASSERT_TRUE(r) << "no answer within 20 s: the refusal must come before the setup";
+  EXPECT_EQ(r->exit_code, 2) << describe(*r);
+  EXPECT_EQ(r->out, "");
+  EXPECT_EQ(lines_of(r->err).size(), 1u) << r->err;
+  EXPECT_TRUE(contains(r->err, "N=30: a whole count")) << r->err;
+}
+
 TEST_F(CostCli, ForceRunsItAnyway) {
   harness::Process process = start({"count", "-n", "30", "-t", "2", "--force", "--progress-interval", "0.1"});
   ASSERT_TRUE(process.wait_for_stderr("N=30: a whole count", std::chrono::seconds(20)));

@@ -846,6 +846,23 @@ TEST_F(ResumeCli, ARepairThatCannotWriteBesideTheJournalIsFoundBeforeTheFirstNIs
   EXPECT_EQ(read_bytes(journals / "n9.journal"), bytes);
 }
 
+// A --repair killed before its renames left j.journal.partial (or the backup's
+// j.journal.damaged.partial), which stayed for good once the next run was a plain count: the next
+// count removes what no process holds, and says so.
+TEST_F(ResumeCli, AStaleTemporaryFileBesideAJournalIsRemovedByTheNextCount) {
+  const fs::path journal = file("j.journal");
+  const Json first = count(10, {"--checkpoint", journal.string()});
+  const fs::path partial = journal.string() + ".partial", backup_partial = journal.string() + ".damaged.partial";
+  write_bytes(partial, "nqueens-journal 3 half of it");
+  write_bytes(backup_partial, "half of a copy");
+  const Outcome r = run({"count", "-n", "10", "-t", "2", "--checkpoint", journal.string(), "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(numbers(last_record(r)), numbers(first));
+  EXPECT_FALSE(fs::exists(partial));
+  EXPECT_FALSE(fs::exists(backup_partial));
+  EXPECT_TRUE(contains(r.err, "removed " + partial.string() + ", left by an earlier run")) << r.err;
+}
+
 // /dev/zero or /dev/full behind a symlink, and a 2 GB sparse file, ended in std::bad_alloc.
 TEST_F(ResumeCli, DevicesAndHugeFilesAreRefusedWithoutReadingThem) {
   fs::create_symlink("/dev/zero", file("zero.journal"));
