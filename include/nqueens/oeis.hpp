@@ -8,6 +8,7 @@
 
 namespace nqueens {
 
+//! The largest N whose counts are published (and known to oeis_total() and oeis_unique()).
 inline constexpr int kOeisMaxN = 27;
 
 //! A000170(n) for 0 <= n <= 27.

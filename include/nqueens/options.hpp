@@ -36,8 +36,11 @@ struct Progress {
   double work_done = 0;         //!< 0 to 1: the cost of the units done over the cost of them all
 };
 
-//! Called after each finished unit, from whichever thread ran it (thread-safe, like the
-//! observer), and once before the first with what a checkpoint journal already held.
+//! Called once before the first unit with what a checkpoint journal already held, then as units
+//! finish: at most about ten times a second, and always when the last unit finishes. Calls come
+//! from the counting threads but one at a time, never two at once, and their values only grow;
+//! a slow callback holds up the workers that finish a unit meanwhile. For every unit, use
+//! CountOptions::on_unit_done.
 using ProgressObserver = std::function<void(const Progress& progress)>;
 
 //! How count() counts: the engine and its settings, threads, memory, a checkpoint journal, and
@@ -55,7 +58,7 @@ struct CountOptions {
   //! again with the same N and options. A journal of another run is refused (JournalMismatch).
   std::filesystem::path checkpoint{};
   UnitObserver on_unit_done{};     //!< not empty: called once per finished unit
-  ProgressObserver on_progress{};  //!< not empty: called as the count advances
+  ProgressObserver on_progress{};  //!< not empty: called as the count advances (throttled, serialised)
   //! Not null: once it reads true no further unit starts (units running finish), and count()
   //! throws Cancelled. Set it from the observer, another thread or a signal handler.
   const std::atomic<bool>* stop = nullptr;

@@ -43,6 +43,7 @@ NQUEENS_EXPORT std::string header_problem(const RunHeader& header);
 //! One line of `key=value` words: "version=0.1.0 engine=dfs n=16 symmetry=full split_depth=3
 //! units=1234 fingerprint=00ab...". parse_header_text() reads it back, or returns nullopt.
 NQUEENS_EXPORT std::string header_text(const RunHeader& header);
+//! The header a line of header_text() describes, or nullopt for a line that is not one.
 NQUEENS_EXPORT std::optional<RunHeader> parse_header_text(std::string_view text);
 
 //! header_text() without the tool version: what every record of a run is bound to (its

@@ -46,8 +46,8 @@ struct UnitTime {
 //! the CRC of both: crc32(b, crc32(a)) == crc32(a + b).
 NQUEENS_EXPORT std::uint32_t crc32(std::string_view bytes, std::uint32_t before = 0);
 
-//! The canonical text of one finished unit: "U <id> <total> <o1> <o2> <o4> <o8> <nodes> <us>",
-//! <us> its microseconds. Journal lines and shard-file checksums are both computed over it, so a
+//! The canonical text of one finished unit: "U <id> <total> <o1> <o2> <o4> <o8> <nodes> \<us\>",
+//! \<us\> its microseconds. Journal lines and shard-file checksums are both computed over it, so a
 //! unit's checksum is the same wherever it is stored, and covers its time.
 NQUEENS_EXPORT std::string unit_record_text(const UnitCount& unit);
 

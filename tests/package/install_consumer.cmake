@@ -74,15 +74,27 @@ foreach(header IN LISTS headers)
   endif()
 endforeach()
 
-# The example at the top of nqueens.hpp is the consumer built above, line for line: the
-# commented lines after its #include must stand in tests/package/consumer/main.cpp.
-file(STRINGS ${prefix}/include/nqueens/nqueens.hpp example REGEX "^//   .*nqueens::")
+# The example at the top of nqueens.hpp (its \code block, the API reference's main page) is the
+# consumer built above, line for line: its lines that call nqueens:: must stand in
+# tests/package/consumer/main.cpp.
+file(STRINGS ${prefix}/include/nqueens/nqueens.hpp header_lines)
+set(example "")
+set(in_code FALSE)
+foreach(line IN LISTS header_lines)
+  if(line MATCHES "^//! \\\\endcode")
+    break()
+  elseif(in_code AND line MATCHES "nqueens::")
+    list(APPEND example "${line}")
+  elseif(line MATCHES "^//! \\\\code")
+    set(in_code TRUE)
+  endif()
+endforeach()
 file(READ ${SOURCE_DIR}/consumer/main.cpp consumer)
 if(NOT example)
   message(FATAL_ERROR "nqueens/nqueens.hpp has no example at its top")
 endif()
 foreach(line IN LISTS example)
-  string(REGEX REPLACE "^//   " "" code "${line}")
+  string(REGEX REPLACE "^//! " "" code "${line}")
   string(FIND "${consumer}" "${code}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "the example in nqueens.hpp is not what tests/package/consumer/main.cpp builds: '${code}'")
