@@ -128,8 +128,10 @@ Registered add_plan_command(CLI::App& app) {
       *command, args->memory,
       "The count's memory budget, e.g. 512M, 4G (default: as for count): the plan is of a count under it");
   command
-      ->add_option("--sample-seconds", args->sample_seconds,
-                   "Sampling budget in seconds (default: 2 % of the predicted wall time, 3 to 60 s)")
+      ->add_option(
+          "--sample-seconds", args->sample_seconds,
+          "Sampling budget in seconds (default: 2 % of the predicted wall time, 3 to 60 s; up to 15 min for a run "
+          "priced past a day)")
       ->check(CLI::Range(0.001, 1e7));
   command->add_option("--confidence", args->confidence, "Confidence of the error bars")
       ->check(CLI::Range(0.5, 0.9999))
