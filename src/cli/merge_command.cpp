@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "file_kind.hpp"
@@ -293,7 +294,17 @@ int run(const MergeArgs& args) {
                unit_time_text(record.result, std::nullopt));
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"merge", record.result.threads, {record.result.n}, args.wide});
-  reporter->row(to_json(record));
+  nlohmann::ordered_json row = to_json(record);
+  if (report.units_by_engine.size() > 1) {  // engines that share units: which counted how many
+    std::string counted;
+    for (const auto& [engine, units] : report.units_by_engine) {
+      row["units_by_engine"][engine] = units;
+      counted += fmt::format("{}{} {}", counted.empty() ? "" : ", ", engine, units);
+    }
+    spdlog::info("N={}: the units were counted by {} engines: {}", record.result.n, report.units_by_engine.size(),
+                 counted);
+  }
+  reporter->row(row);
   reporter->end();
   const bool agree = subtotals_agree(args, report, shards, subtotals_write);
   return record.verified == false || !agree ? kMismatch : kOk;

@@ -67,7 +67,14 @@ struct EngineDescription {
   //! Thread-seconds of whole runs at measured N, ascending (at least two for an estimate); empty
   //! for an engine whose speed depends on what it runs on (a device), which is then not announced.
   std::span<const RoughCost> rough_costs = {};
+  //! The engine whose units, and counts of them, this one shares ("join" for the join's units
+  //! counted on other hardware); empty: its own. One run's shard files may mix such engines.
+  std::string_view shares_units_of = {};
 };
+
+//! The engine whose units `engine` counts: shares_units_of where set, else `engine` itself (and
+//! an unknown name stays itself).
+std::string_view unit_family(std::string_view engine);
 
 //! The name --engine takes for "the fastest engine for this N".
 inline constexpr std::string_view kAutomaticEngine = "auto";

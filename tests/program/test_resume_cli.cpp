@@ -1669,6 +1669,37 @@ TEST_F(ShardCli, CompareNamesEveryUnitThatDiffers) {
   EXPECT_TRUE(contains(r.err, "2 units differ from")) << r.err;
 }
 
+// The join's units counted by two engines that share them (a join shard and a gpu shard, here a
+// join shard written again under the gpu engine's header, as a gpu run writes its counts): one
+// run to merge, whose result says which engine counted how many units. A dfs shard, whose
+// units are its own, is still another run.
+TEST_F(ShardCli, MergeMixesEnginesThatShareUnitsAndSaysWhichCountedWhat) {
+  std::vector<std::string> files;
+  for (int i = 1; i <= 2; ++i) {
+    files.push_back(file("join-" + std::to_string(i) + ".json").string());
+    const Outcome r = run({"count", "-n", "12", "-t", "2", "--engine", "join", "--shard", std::to_string(i) + "/2",
+                           "--output", files.back()});
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+  }
+  nqueens::ShardFile second = nqueens::parse_shard_json(read_bytes(files[1]), files[1]);
+  second.header.engine = "gpu";
+  files[1] = file("gpu-2.json").string();
+  std::ofstream(files[1]) << nqueens::shard_json(second);
+  const Outcome r = merge(files, {"--verify", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const Json result = last_record(r);
+  EXPECT_EQ(result["total"], 14200);
+  EXPECT_EQ(result["verified"], true);
+  const std::size_t first = nqueens::parse_shard_json(read_bytes(files[0]), files[0]).units.size();
+  EXPECT_EQ(result["units_by_engine"]["join"], first);
+  EXPECT_EQ(result["units_by_engine"]["gpu"], second.units.size());
+  const std::string dfs = file("dfs-2.json").string();
+  ASSERT_EQ(run({"count", "-n", "12", "--engine", "dfs", "--shard", "2/2", "--output", dfs}).exit_code, 0);
+  const Outcome mixed = merge({files[0], dfs});
+  EXPECT_EQ(mixed.exit_code, 2) << describe(mixed);
+  EXPECT_TRUE(contains(mixed.err, "belongs to a different run")) << mixed.err;
+}
+
 // ---- check --recount -------------------------------------------------------------------------
 
 // `check --recount K` of a journal and of a shard file as a run wrote them: K of each file's
