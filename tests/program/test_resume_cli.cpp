@@ -863,6 +863,29 @@ TEST_F(ResumeCli, AStaleTemporaryFileBesideAJournalIsRemovedByTheNextCount) {
   EXPECT_TRUE(contains(r.err, "removed " + partial.string() + ", left by an earlier run")) << r.err;
 }
 
+// A repair whose copy of the damaged journal (j.journal.damaged, a name the program chooses) was
+// being written by another process advised "give the output another name", which cannot be
+// followed: it says what holds it and what to do.
+TEST_F(ResumeCli, ARepairWhoseBackupIsBusyGivesAdviceThatCanBeFollowed) {
+  const fs::path journal = file("j.journal");
+  count(10, {"--checkpoint", journal.string()});
+  std::string bytes = read_bytes(journal);
+  const std::size_t second_record = bytes.find('\n', bytes.find('\n') + 1) + 1;
+  bytes[second_record + 2] = bytes[second_record + 2] == '1' ? '2' : '1';  // a record that fails its checksum
+  write_bytes(journal, bytes);
+  const fs::path busy = journal.string() + ".damaged.partial";
+  write_bytes(busy, "");
+  const int holder = ::open(busy.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(flock(holder, LOCK_EX | LOCK_NB), 0);
+  const Outcome r = run({"count", "-n", "10", "-t", "2", "--repair", "--checkpoint", journal.string()});
+  ::close(holder);
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_EQ(harness::lines_of(r.err).size(), 1u) << describe(r);
+  EXPECT_TRUE(contains(r.err, "run the repair again once it has ended")) << r.err;
+  EXPECT_FALSE(contains(r.err, "another name")) << r.err;
+  EXPECT_EQ(read_bytes(journal), bytes);
+}
+
 // /dev/zero or /dev/full behind a symlink, and a 2 GB sparse file, ended in std::bad_alloc.
 TEST_F(ResumeCli, DevicesAndHugeFilesAreRefusedWithoutReadingThem) {
   fs::create_symlink("/dev/zero", file("zero.journal"));
@@ -1314,6 +1337,8 @@ TEST_F(ShardCli, ALiveJournalIsNoOtherCommandsOutput) {
     const Outcome r = run(args);
     EXPECT_EQ(r.exit_code, 3) << args[0] << "\n" << describe(r);
     EXPECT_TRUE(contains(r.err, in_use)) << r.err;
+    // merge printed the missing list and the shard hint before the refusal.
+    EXPECT_EQ(harness::lines_of(r.err).size(), 1u) << args[0] << "\n" << describe(r);
   }
   EXPECT_FALSE(fs::exists(file("j.journal.partial")));
   counting.signal(SIGTERM);
