@@ -2,7 +2,7 @@
 // enumerated as the engine does (quarter-table pairs under the diagonal fold; for comparison, a
 // per-unit bitmask DFS of every half) and their keys joined with the disjoint-pair counter. Usage:
 // join_bench [n_low n_high] [--no-dfs] [--chunk-bits c] [--stride s] [--parts h] [--warm]
-//            [--widths FILE] | --tables
+//            [--widths FILE] | --tables | --unit-work n | --unit-times n stride first
 // --stride s times every s-th unit only (a quicker sample of a large n; totals are then partial).
 // --parts h times the engine's counter on every (s-th) unit twice, each side whole and each side
 // in parts of at most h halves (join_kernel.hpp), and checks that the two agree.
@@ -38,6 +38,7 @@
 #include "join/match_cost.hpp"
 #include "join/quarter_table.hpp"
 #include "join/slot_split.hpp"
+#include "join/unit_cost.hpp"
 #include "nqueens/oeis.hpp"
 
 namespace {
@@ -119,7 +120,7 @@ std::vector<double> ranks(const std::vector<double>& values) {
   return rank;
 }
 
-// Spearman's rank correlation: how well estimated_cost orders units by their real work.
+// Spearman's rank correlation: how well the cost model orders units by their real work.
 double rank_correlation(const std::vector<double>& x, const std::vector<double>& y) {
   const std::vector<double> rx = ranks(x), ry = ranks(y);
   const double mean = (static_cast<double>(x.size()) - 1) / 2;
@@ -153,6 +154,7 @@ void bench(int n, const Options& options) {
   SliceCache slices(n, UINT64_MAX);
   const double build_s = seconds_since(build_start);
   const JoinPlan plan = split(n);
+  const UnitCostModel model(n);
   HalfEnumerator east_halves, west_halves, unfolded;
   DfsHalfEnumerator dfs;
   KeyBuffer east, west;
@@ -207,7 +209,7 @@ void bench(int n, const Options& options) {
       f.dfs_s += seconds_since(start);
       f.dfs_halves += east.size() + west.size();
     }
-    estimated.push_back(static_cast<double>(estimated_cost(plan, unit)));
+    estimated.push_back(static_cast<double>(model.cost(unit)));
     measured.push_back(work);
   }
   const double cpu_s = thread_cpu_seconds() - cpu_start;
@@ -493,6 +495,41 @@ void bench_tables(int k_high) {
   }
 }
 
+// Every unit's work as the cost model sees it (unit_cost.hpp), one line a unit: id, row sets,
+// halves, the matcher's price in ns, the predicted ns. scripts/dev/fit-unit-costs.py joins these
+// lines with a journal's unit times to fit the model's constants.
+void print_unit_work(int n) {
+  const JoinPlan plan = split(n);
+  const UnitCostModel model(n);
+  std::printf("id row_sets halves matcher_ns predicted_ns\n");
+  for (std::size_t id = 0; id < plan.units.size(); ++id) {
+    const UnitWork work = model.work(plan.units[id]);
+    std::printf("%zu %.0f %.6g %.6g %.6g\n", id, work.row_sets, work.halves, work.matcher_ns,
+                predicted_ns(work, unit_cost_constants(n)));
+  }
+}
+
+// Every s-th unit from `first`, its slices built first (untimed), then counted by the engine's
+// counter and timed by the thread's CPU clock, one line a unit: id, CPU seconds, halves
+// enumerated, the cost model's predicted seconds. What scripts/dev/fit-unit-costs.py fits the
+// model to: CPU time, so that the figures hold on a machine that other work shares.
+void print_unit_times(int n, std::size_t stride, std::size_t first) {
+  const JoinPlan plan = split(n);
+  SliceCache slices(n, std::uint64_t{8} << 30);
+  JoinCounter counter(slices);
+  const UnitCostModel model(n);
+  std::printf("id cpu_seconds halves predicted_seconds\n");
+  for (std::size_t id = first; id < plan.units.size(); id += stride) {
+    counter.prepare(plan.units[id]);
+    const double start = thread_cpu_seconds();
+    const JoinCount counted = counter.count(plan.units[id]);
+    const double seconds = thread_cpu_seconds() - start;
+    std::printf("%zu %.6g %llu %.6g\n", id, seconds, static_cast<unsigned long long>(counted.halves),
+                1e-9 * static_cast<double>(model.cost(plan.units[id])));
+    std::fflush(stdout);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -502,6 +539,15 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--tables") == 0) {
       bench_tables(11);
+      return 0;
+    }
+    if (std::strcmp(argv[i], "--unit-work") == 0 && i + 1 < argc) {
+      print_unit_work(std::atoi(argv[i + 1]));
+      return 0;
+    }
+    if (std::strcmp(argv[i], "--unit-times") == 0 && i + 3 < argc) {
+      print_unit_times(std::atoi(argv[i + 1]), std::strtoull(argv[i + 2], nullptr, 10),
+                       std::strtoull(argv[i + 3], nullptr, 10));
       return 0;
     }
     if (std::strcmp(argv[i], "--no-dfs") == 0) {

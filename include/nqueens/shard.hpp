@@ -13,6 +13,7 @@
 // says so.
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -130,6 +131,9 @@ struct MergeReport {
   std::vector<UnitProblem> altered;      //!< stored checksum does not match the counts
   std::vector<std::string> versions;     //!< tool versions that wrote the files, if more than one
   UnitTime unit_time;                    //!< the time of the units summed in `totals`
+  //! The units each engine counted (the first file holding a unit counts it): one entry unless
+  //! the files mix engines that share units (join and gpu).
+  std::map<std::string, std::size_t> units_by_engine;
 
   //! Every unit exactly once in an intact entry: the totals are the run's. Altered entries
   //! count for nothing; when other files (a `count --units` recount) cover their units, the
@@ -138,7 +142,8 @@ struct MergeReport {
 };
 
 //! Checks that the shards cover every unit of their run exactly once and sums them. Throws
-//! std::invalid_argument if no files are given or they belong to different runs.
+//! std::invalid_argument if no files are given or they belong to different runs; files of engines
+//! that share units (the join's, counted by the join or the gpu engine) are of one run.
 NQUEENS_EXPORT MergeReport merge_shards(std::span<const ShardFile> shards);
 
 }  // namespace nqueens

@@ -37,10 +37,18 @@ int run(const CountArgs& args) {
   CountOptions options = engine_options(args);
   check_every_size(sizes, options);
   settle_memory_budget(options, sizes);
-  const RunSettings session = run_settings(args, sizes);
-  const std::vector<RunRequest> requests = run_requests(session, sizes, options);  // each N's decisions, once
+  RunSettings session = run_settings(args, sizes);
+  std::vector<RunRequest> requests = run_requests(session, sizes, options);  // each N's decisions, once
+  const ThreadsThatRun threads = threads_that_run(resolve_threads(options.threads));
+  // A whole count planned past a day keeps a journal: the one named, or one made by default.
+  if (const auto journal = default_journal(session, requests, threads.running); journal && !args.no_checkpoint) {
+    CountArgs journaled = args;
+    journaled.checkpoint = *journal;
+    session = run_settings(journaled, sizes);
+    requests = run_requests(session, sizes, options);
+  }
   // Announced before the memory plans, which take seconds to minutes at the largest N.
-  warn_each(announce_costs(session, requests, threads_that_run(resolve_threads(options.threads)), args.force));
+  warn_each(announce_costs(session, requests, threads, args.force));
   catch_interrupts();
   check_every_run(session, requests);  // every N's memory and journal, before N = sizes.front() is counted
   // Every N's journal, before the first N is counted: the header of the run count_run will open.

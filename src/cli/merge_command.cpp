@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "file_kind.hpp"
@@ -123,11 +124,12 @@ void print_shard_hints(const std::vector<ShardFile>& shards) {
 
 // How to count what is missing into one more file for the merge, instead of running it all
 // again: the ids in full on the command line when they are few, else through --missing FILE.
-void print_recount(const MergeReport& report, const std::string& missing_file, const detail::WritePolicy& policy) {
+void print_recount(const MergeReport& report, const std::string& missing_file, detail::AtomicFile* list) {
   if (report.missing.empty()) return;
   std::string units = format_id_ranges(report.missing, kMaxRecountRuns);
-  if (!missing_file.empty()) {
-    detail::write_file_atomically(missing_file, format_id_ranges(report.missing) + "\n", policy);
+  if (list != nullptr) {
+    list->write(format_id_ranges(report.missing) + "\n");
+    list->commit();
     units = "@" + detail::shown_path(missing_file);
   } else if (units.find("...") != std::string::npos) {
     fmt::print(stderr,
@@ -144,6 +146,11 @@ void print_recount(const MergeReport& report, const std::string& missing_file, c
 
 void print_report(const MergeReport& report, const std::vector<ShardFile>& shards, const std::string& missing_file,
                   const detail::WritePolicy& policy) {
+  // Claimed before anything is printed: a --missing file that cannot be written (a live
+  // journal, another process's FILE.partial) is refused in its one line, not after the report.
+  std::unique_ptr<detail::AtomicFile> list;
+  if (!report.missing.empty() && !missing_file.empty())
+    list = std::make_unique<detail::AtomicFile>(missing_file, policy);
   if (!report.missing.empty())
     fmt::print(stderr, "nqueens: error: missing ({} of {} units): {}\n", report.missing.size(),
                report.header.unit_count, id_ranges(report.missing));
@@ -151,7 +158,7 @@ void print_report(const MergeReport& report, const std::vector<ShardFile>& shard
   print_problems("conflicting counts", report.conflicting, shards);
   print_problems("altered (checksum does not match the counts)", report.altered, shards);
   if (!print_mixed_splits(shards)) print_shard_hints(shards);
-  print_recount(report, missing_file, policy);
+  print_recount(report, missing_file, list.get());
   fmt::print(stderr, "nqueens: error: no total: the files do not hold every unit of the run exactly once\n");
 }
 
@@ -287,7 +294,17 @@ int run(const MergeArgs& args) {
                unit_time_text(record.result, std::nullopt));
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"merge", record.result.threads, {record.result.n}, args.wide});
-  reporter->row(to_json(record));
+  nlohmann::ordered_json row = to_json(record);
+  if (report.units_by_engine.size() > 1) {  // engines that share units: which counted how many
+    std::string counted;
+    for (const auto& [engine, units] : report.units_by_engine) {
+      row["units_by_engine"][engine] = units;
+      counted += fmt::format("{}{} {}", counted.empty() ? "" : ", ", engine, units);
+    }
+    spdlog::info("N={}: the units were counted by {} engines: {}", record.result.n, report.units_by_engine.size(),
+                 counted);
+  }
+  reporter->row(row);
   reporter->end();
   const bool agree = subtotals_agree(args, report, shards, subtotals_write);
   return record.verified == false || !agree ? kMismatch : kOk;

@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include "commands.hpp"
 #include "engine/memory_budget.hpp"
 #include "nqueens/board.hpp"
+#include "nqueens/n_spec.hpp"
 #include "plan/plan.hpp"
 #include "run/registry.hpp"
 #include "shell/count_options.hpp"
@@ -25,7 +27,7 @@ namespace nqueens::cli {
 namespace {
 
 struct PlanArgs {
-  int n = 0;
+  std::string spec;  //!< -n: one N, or a list or range (22-28) planned one after another
   int threads = 0;
   int ranks = 1;
   int ranks_per_node = 1;
@@ -61,24 +63,19 @@ void log_bands(const plan::RunPlan& plan) {
   }
 }
 
-int run(const PlanArgs& args) {
-  apply_logging(args.log);
-  if (args.ranks_per_node > args.ranks)
-    throw std::invalid_argument(
-        fmt::format("--ranks-per-node {} is more than --ranks {}: a node holds some of the ranks", args.ranks_per_node,
-                    args.ranks));
-  const std::uint64_t program = resident_bytes();
+// One N's plan: its engine built as count builds it, its units sampled, its record printed.
+void plan_one(const PlanArgs& args, int n, std::uint64_t program) {
   CountOptions options = search_options(args.search);
   options.threads = resolve_threads(args.threads);
   if (!args.memory.empty()) options.memory_bytes = parse_memory_size(args.memory);
-  settle_memory_budget(options, {args.n});
+  settle_memory_budget(options, {n});
   // Built for the run's threads, as count builds it: its memory plan shares the budget among
   // them (each thread's buffers, the cache's blocks), and a budget too small for them is refused
   // as count refuses it. The sample is counted on this machine's cores at most (plan.cpp).
   const auto start = std::chrono::steady_clock::now();
-  const std::unique_ptr<Engine> engine = make_engine(args.n, options);
+  const std::unique_ptr<Engine> engine = make_engine(n, options);
   const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  spdlog::info("N={}: {}, built in {:.3f} s", args.n, engine->describe(), setup);
+  spdlog::info("N={}: {}, built in {:.3f} s", n, engine->describe(), setup);
 
   plan::PlanOptions planning;
   planning.threads = options.threads;
@@ -90,6 +87,18 @@ int run(const PlanArgs& args) {
   log_bands(record.plan);
   const nlohmann::ordered_json json = plan_json(record);
   print_stdout(args.format == "json" ? json.dump() + '\n' : plan_text(json));
+}
+
+int run(const PlanArgs& args) {
+  apply_logging(args.log);
+  if (args.ranks_per_node > args.ranks)
+    throw std::invalid_argument(
+        fmt::format("--ranks-per-node {} is more than --ranks {}: a node holds some of the ranks", args.ranks_per_node,
+                    args.ranks));
+  const std::vector<int> sizes = parse_n_spec(args.spec);
+  const std::uint64_t program = resident_bytes();
+  // Each N's engine is built and let go in turn: the next one's memory plan has the whole budget.
+  for (const int n : sizes) plan_one(args, n, program);
   return kOk;
 }
 
@@ -99,7 +108,11 @@ Registered add_plan_command(CLI::App& app) {
   auto args = std::make_shared<PlanArgs>();
   CLI::App* command = app.add_subcommand(
       "plan", "Estimate a count's thread time, wall time, memory and journal from a sample of its units");
-  command->add_option("-n,--n,N", args->n, "Board size (1..32)")->required()->check(CLI::Range(kMinN, kMaxN));
+  command
+      ->add_option("-n,--n,N", args->spec,
+                   "Board sizes (1..32): one N, a list or a range (22-28), each planned in turn; with --format json, "
+                   "one JSON object a line")
+      ->required();
   command->add_option("-t,--threads", args->threads, "Worker threads per process (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
   command->add_option("--ranks", args->ranks, "Processes counting at once: MPI ranks or shards run together")
@@ -115,8 +128,10 @@ Registered add_plan_command(CLI::App& app) {
       *command, args->memory,
       "The count's memory budget, e.g. 512M, 4G (default: as for count): the plan is of a count under it");
   command
-      ->add_option("--sample-seconds", args->sample_seconds,
-                   "Sampling budget in seconds (default: 2 % of the predicted wall time, 3 to 60 s)")
+      ->add_option(
+          "--sample-seconds", args->sample_seconds,
+          "Sampling budget in seconds (default: 2 % of the predicted wall time, 3 to 60 s; up to 15 min for a run "
+          "priced past a day)")
       ->check(CLI::Range(0.001, 1e7));
   command->add_option("--confidence", args->confidence, "Confidence of the error bars")
       ->check(CLI::Range(0.5, 0.9999))

@@ -79,6 +79,12 @@ std::string settings_problem(const EngineDescription& engine, const EngineSettin
   return "";
 }
 
+std::string_view unit_family(std::string_view engine) {
+  const EngineDescription* description = find_engine(engine);
+  if (description == nullptr || description->shares_units_of.empty()) return engine;
+  return description->shares_units_of;
+}
+
 std::string settings_refused(const CountOptions& options, std::string_view because) {
   if (options.settings.empty()) return "";
   std::string given;

@@ -85,7 +85,14 @@ struct EngineDescription {
   //! the counts of boards fixed by a turn; null: always. False where a setting cut the search by
   //! less than every symmetry.
   bool (*counts_orbits)(const RunHeader& header) = nullptr;
+  //! The engine whose units, and counts of them, this one shares ("join" for the join's units
+  //! counted on other hardware); empty: its own. One run's shard files may mix such engines.
+  std::string_view shares_units_of = {};
 };
+
+//! The engine whose units `engine` counts: shares_units_of where set, else `engine` itself (and
+//! an unknown name stays itself).
+std::string_view unit_family(std::string_view engine);
 
 //! The name --engine takes for "the fastest engine for this N".
 inline constexpr std::string_view kAutomaticEngine = "auto";

@@ -46,6 +46,10 @@ class Engine {
   //! A unit's estimated cost, in units of the engine's choosing: only for ordering and
   //! dealing work (costliest first, shards, progress), never for counts.
   std::uint64_t cost(std::size_t id) const { return costs_[id]; }
+  //! Whether cost() predicts a unit's time (a cost model fitted to timed units), rather than only
+  //! ranking units: then a plan carries the rate of the bands it timed to those it could not as
+  //! a level (seconds per unit of cost the same everywhere), not as a trend.
+  virtual bool costs_predict_time() const { return false; }
   //! Every unit id, costliest first (ties by id, so the order is deterministic).
   std::span<const std::size_t> costliest_first() const { return {order_.data(), order_.size()}; }
 

@@ -149,7 +149,14 @@ void Journal::rewrite(const std::string& bytes, std::size_t zero_tail, JournalSc
     backup += ".damaged." + std::to_string(copy);
   }
   if (!kept) {
-    detail::write_file_atomically(backup, bytes);
+    try {
+      detail::write_file_atomically(backup, bytes);
+    } catch (const detail::FileInUse&) {
+      // The copy's name is chosen here, not by the user: "give the output another name" could
+      // not be followed. Another process is writing it: a --repair of the same journal.
+      throw detail::FileInUse(backup.string() + ", where the repair keeps the damaged journal, is being written by " +
+                              "another nqueens process: nothing was changed; run the repair again once it has ended");
+    }
     // The zeros at its end, never read, are put back as a hole.
     if (zero_tail > 0 && ::truncate(backup.c_str(), static_cast<off_t>(bytes.size() + zero_tail)) != 0)
       throw std::runtime_error(io_error("cannot write", backup));

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/catalogue.hpp"
 #include "nqueens/shard.hpp"
 
 namespace nqueens {
@@ -21,10 +22,14 @@ void check_same_run(std::span<const ShardFile> shards) {
   // Missing ids are listed up to the unit count: a header from no real run must not size them.
   if (const std::string why = header_problem(shards.front().header); !why.empty())
     throw std::invalid_argument(shards.front().source + ": no run has this header: " + why);
-  for (const ShardFile& shard : shards)
-    if (const std::string why = header_mismatch(shards.front().header, shard.header); !why.empty())
+  const RunHeader& first = shards.front().header;
+  for (const ShardFile& shard : shards) {
+    RunHeader theirs = shard.header;
+    if (unit_family(theirs.engine) == unit_family(first.engine)) theirs.engine = first.engine;
+    if (const std::string why = header_mismatch(first, theirs); !why.empty())
       throw std::invalid_argument(shard.source + " belongs to a different run than " + shards.front().source + ": " +
                                   why);
+  }
 }
 
 // An intact entry where it was found: sorted by id, then file order.
@@ -40,8 +45,9 @@ bool tally_less(const Tally& a, const Tally& b) {
 
 // The places one id was found (in file order), a file's repeats of its own entry (equal counts)
 // left out: a repeated entry in one file is harmless, as in a journal and as `check` says.
-void classify(std::span<const Sighting> places, MergeReport& report) {
+void classify(std::span<const Sighting> places, std::span<const ShardFile> shards, MergeReport& report) {
   const Tally& first = places.front().unit->tally;
+  ++report.units_by_engine[shards[places.front().file].header.engine];
   report.totals += first;
   report.unit_time.add(places.front().unit->microseconds);
   UnitProblem problem{places.front().id, {}};
@@ -86,7 +92,7 @@ MergeReport merge_shards(std::span<const ShardFile> shards) {
     }
     for (; next_id < seen[first].id; ++next_id) report.missing.push_back(next_id);
     next_id = seen[first].id + 1;
-    classify(std::span<const Sighting>(seen).subspan(first, end - first), report);
+    classify(std::span<const Sighting>(seen).subspan(first, end - first), shards, report);
   }
   for (; next_id < report.header.unit_count; ++next_id) report.missing.push_back(next_id);
   // An altered entry covers nothing: its unit is reported as altered, and as missing too

@@ -136,6 +136,7 @@ const EngineDescription& gpu_engine_description() {
       .cpu_path = devices_and_kernels,
       .memory_plan = gpu_memory_plan,
       .path_seen_by = "this machine",
+      .shares_units_of = "join",
   };
   return description;
 }

@@ -21,6 +21,7 @@
 #include "join/join_memory.hpp"
 #include "join/join_plan.hpp"
 #include "join/rotation_fixed.hpp"
+#include "join/unit_cost.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/version.hpp"
 
@@ -144,6 +145,9 @@ class JoinEngine final : public Engine {
     return std::make_unique<JoinUnitCounter>(plan_, *slices_, block_bytes, memory_.halves_at_once,
                                              variant_.make_matcher ? variant_.make_matcher() : nullptr);
   }
+
+  // join/unit_cost.hpp: predicted nanoseconds on one core.
+  bool costs_predict_time() const override { return true; }
 
   std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const override {
     detail::setup_phase("grouping units by slices");
@@ -310,13 +314,13 @@ std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options, joi
   return std::make_unique<JoinEngine>(memory, std::move(variant));
 }
 
-// One-thread bench medians at N = 16 to 19 and the CPU time of the two-thread counts at N = 20
-// to 22 (docs/data/figures at e5ef57a; N = 21 and 22 in long-runs.md at e5ef57a and d016326, the
-// same matcher), and N = 24 projected from a warm sample of 400 units (long-runs.md). N = 23 was
-// not measured: it lies between its neighbours, and from N = 24 on each N costs the mean growth
-// from 22 to 24 (9.7 times, odd and even N alike).
-constexpr RoughCost kJoinRoughCosts[] = {{16, 0.0605}, {17, 0.981}, {18, 1.72},   {19, 14.5},
-                                         {20, 62.6},   {21, 637.3}, {22, 2840.2}, {24, 2.69e5}};
+// The cost model's thread time of each whole run (join/unit_cost.hpp, summed over the run's
+// units): docs/data/join-run-costs.csv, written by scripts/dev/fit-unit-costs.py, which fits the
+// model to units timed at N = 16 to 24 (docs/data/join-unit-fit.csv). A test holds this table to
+// the CSV, and the CSV to the model's sum over every unit where that is quick.
+constexpr RoughCost kJoinRoughCosts[] = {
+    {16, 0.0506},    {17, 0.6268},    {18, 1.17},      {19, 14.71},     {20, 36.95},     {21, 451.2},    {22, 1717},
+    {23, 1.768e+04}, {24, 1.692e+05}, {25, 9.867e+05}, {26, 3.371e+07}, {27, 1.068e+08}, {28, 9.738e+09}};
 
 const EngineDescription& join_engine_description() {
   static const EngineDescription description{

@@ -3,12 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cmath>
 #include <stdexcept>
 
-#include "engine/parallel_each.hpp"
 #include "join/join_layout.hpp"
-#include "join/quarter_table.hpp"
 
 namespace nqueens::join {
 
@@ -98,41 +95,6 @@ class Fnv1a {
   std::uint64_t hash_ = 0xcbf29ce484222325ull;
 };
 
-// Looked up, not computed: an off-centre unit of n = 27 has up to 1716 row sets, three
-// binomials per side each, and the cost model visits 4e8 row sets there.
-double binomial(int n, int r) {
-  static const auto table = [] {
-    std::array<std::array<double, 33>, 33> pascal{};
-    for (std::size_t i = 0; i < pascal.size(); ++i) {
-      pascal[i][0] = 1;
-      for (std::size_t j = 1; j <= i; ++j) pascal[i][j] = pascal[i - 1][j - 1] + (j < i ? pascal[i - 1][j] : 0);
-    }
-    return pascal;
-  }();
-  if (r < 0 || r > n || n >= static_cast<int>(table.size())) return 0;
-  return table[static_cast<std::size_t>(n)][static_cast<std::size_t>(r)];
-}
-
-// Halves of one side if each quadrant's placements spread evenly over its column sets.
-double estimated_halves(const SideLayout& side, int k, const std::vector<std::uint64_t>& per_row_set) {
-  const int north = std::popcount(side.north_rows);
-  const int south = std::popcount(side.south_rows);
-  const double north_per_column_set = double(per_row_set[side.north_rows]) / binomial(k, north);
-  const double south_per_column_set = double(per_row_set[side.south_rows]) / binomial(k, south);
-  return binomial(std::popcount(side.columns), north) * north_per_column_set * south_per_column_set;
-}
-
-std::uint64_t cost_of(int n, const JoinUnit& unit, const std::vector<std::uint64_t>& per_row_set) {
-  double cost = 0;
-  for (const std::uint32_t rows : row_sets(n, unit)) {
-    const UnitLayout layout = layout_of(n, with_rows(unit, rows));
-    const double east = estimated_halves(layout.east, layout.k, per_row_set);
-    const double west = estimated_halves(layout.west, layout.k, per_row_set);
-    cost += east * west + east + west;
-  }
-  return static_cast<std::uint64_t>(std::llround(cost));
-}
-
 }  // namespace
 
 std::string unsupported_reason(int n) {
@@ -192,20 +154,6 @@ std::uint64_t fingerprint(const JoinPlan& plan) {
     hash.add(unit.weight, 1);
   }
   return hash.value();
-}
-
-std::uint64_t estimated_cost(const JoinPlan& plan, const JoinUnit& unit) {
-  return cost_of(plan.n, unit, placements_per_row_set(plan.n / 2));
-}
-
-std::vector<std::uint64_t> estimated_costs(const JoinPlan& plan) {
-  std::vector<std::uint64_t> costs(plan.units.size());
-  if (costs.empty()) return costs;
-  // Fetched once, outside the loop: the cache behind it takes a lock.
-  const std::vector<std::uint64_t>& per_row_set = placements_per_row_set(plan.n / 2);
-  detail::parallel_each(costs.size(),
-                        [&](std::size_t id) { costs[id] = cost_of(plan.n, plan.units[id], per_row_set); });
-  return costs;
 }
 
 }  // namespace nqueens::join

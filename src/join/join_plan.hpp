@@ -55,9 +55,4 @@ std::size_t unit_count(int n);
 //! 64-bit FNV-1a over n and every unit's fields, in order.
 std::uint64_t fingerprint(const JoinPlan& plan);
 
-//! A cheap, deterministic guess of a unit's work (pair tests plus halves), only for ordering.
-std::uint64_t estimated_cost(const JoinPlan& plan, const JoinUnit& unit);
-//! estimated_cost of every unit, in the plan's order, computed in parallel.
-std::vector<std::uint64_t> estimated_costs(const JoinPlan& plan);
-
 }  // namespace nqueens::join

@@ -22,6 +22,14 @@ constexpr double kBudgetShare = 0.02;
 // A 1 s sample put N = 20 25 % high; 3 s, within 10 % (docs/performance.md, "Planning a run").
 constexpr double kLeastBudget = 3;
 constexpr double kMostBudget = 60;
+// A run the engine's cost model prices past a day may sample longer: kLongRunBudgetShare of its
+// predicted wall time, up to kMostLongRunBudget. At the frontier one unit of the costliest bands
+// takes seconds to minutes, and a minute's sample times the cheap bands only (N = 26: 3 of 16),
+// leaving most of the run to a rate carried from them; a quarter of an hour times them all, a
+// small price beside a run of months.
+constexpr double kLongRunSeconds = 24 * 3600;
+constexpr double kLongRunBudgetShare = 0.0005;
+constexpr double kMostLongRunBudget = 900;
 // Every stratum starts with this many units counted: the fewest that show a spread.
 constexpr std::size_t kFirstPerStratum = 2;
 // How much a round may grow the sample, largest first: a round that would overrun the budget
@@ -177,6 +185,7 @@ class Sample {
       rates.push_back(r);
     }
     if (positions.empty()) return pilot_rate(h, clock);
+    if (positions.size() >= 2 && engine_.costs_predict_time()) return level_rate(rates, kLeastRateStep);
     if (positions.size() >= 3 && priced_alike(strata_)) return level_rate(rates, kLeastRateStep);
     return carried_rate(positions, rates, static_cast<double>(h), kLeastRateStep);
   }
@@ -394,9 +403,9 @@ double first_units_seconds(const Sample& sample, std::size_t h, const PlanOption
 // would pass the budget is left untimed, and so is every costlier one: at an N where one unit
 // takes an hour the plan answers in its budget, from what it could time, rather than count for
 // hours.
-void first_round(Sample& sample, UnitTimer& timer, const PlanOptions& options,
+void first_round(Sample& sample, UnitTimer& timer, const PlanOptions& options, double most_budget,
                  std::chrono::steady_clock::time_point start) {
-  const double budget = options.sample_seconds > 0 ? options.sample_seconds : kMostBudget;
+  const double budget = options.sample_seconds > 0 ? options.sample_seconds : most_budget;
   sample.fly_pilot(timer, kPilotShare * budget, start);
   for (std::size_t h = sample.strata().size(); h-- > 0;) {
     if (seconds_since(start) + first_units_seconds(sample, h, options) > budget) {
@@ -411,21 +420,32 @@ void first_round(Sample& sample, UnitTimer& timer, const PlanOptions& options,
 }
 
 // The automatic budget: kBudgetShare of the counting's predicted wall time, within its bounds.
-double automatic_budget(double counting_seconds) {
-  return std::clamp(kBudgetShare * counting_seconds, kLeastBudget, kMostBudget);
+double automatic_budget(double counting_seconds, double most_budget) {
+  return std::clamp(kBudgetShare * counting_seconds, kLeastBudget, most_budget);
+}
+
+// The automatic budget's bound: kMostBudget, or for a run the cost model prices past a day on
+// `workers`, its share of that run, up to kMostLongRunBudget.
+double most_budget(const Engine& engine, std::size_t workers) {
+  if (!engine.costs_predict_time()) return kMostBudget;
+  double seconds = 0;
+  for (std::size_t id = 0; id < engine.unit_count(); ++id) seconds += 1e-9 * static_cast<double>(engine.cost(id));
+  const double wall = seconds / static_cast<double>(std::max<std::size_t>(workers, 1));
+  if (wall <= kLongRunSeconds) return kMostBudget;
+  return std::clamp(kLongRunBudgetShare * wall, kMostBudget, kMostLongRunBudget);
 }
 
 // Grows the sample round by round until the bar is narrow, every unit is counted, or the next
 // round would overrun the budget.
 void sample_until_done(Sample& sample, UnitTimer& timer, const PlanOptions& options, std::size_t workers,
-                       std::chrono::steady_clock::time_point start) {
+                       double most_budget, std::chrono::steady_clock::time_point start) {
   const double z = two_sided_z(options.confidence);
-  first_round(sample, timer, options, start);
+  first_round(sample, timer, options, most_budget, start);
   while (!sample.whole()) {
     const Estimate thread = sample.estimate(&TimedUnit::cpu_seconds);
     if (z * thread.standard_error <= options.target_precision * thread.total) return;
-    const double budget =
-        options.sample_seconds > 0 ? options.sample_seconds : automatic_budget(counting_seconds(sample, workers));
+    const double budget = options.sample_seconds > 0 ? options.sample_seconds
+                                                     : automatic_budget(counting_seconds(sample, workers), most_budget);
     const double left = budget - seconds_since(start);
     bool grown = false;
     for (const double growth : kGrowths) {
@@ -481,7 +501,8 @@ RunPlan plan_run(const Engine& engine, const PlanOptions& options) {
   const std::size_t workers = static_cast<std::size_t>(options.threads) * static_cast<std::size_t>(options.ranks);
   Sample sample(engine, make_strata(engine, options.strata));
   UnitTimer timer(engine, sampling_threads(options));
-  sample_until_done(sample, timer, options, workers, start);
+  const double most = most_budget(engine, workers);
+  sample_until_done(sample, timer, options, workers, most, start);
 
   RunPlan plan;
   plan.units = engine.unit_count();
@@ -513,7 +534,7 @@ RunPlan plan_run(const Engine& engine, const PlanOptions& options) {
   plan.sample_budget_seconds =
       options.sample_seconds > 0
           ? options.sample_seconds
-          : std::min(kMostBudget, std::max(automatic_budget(plan.counting_seconds), plan.sample_seconds));
+          : std::min(most, std::max(automatic_budget(plan.counting_seconds, most), plan.sample_seconds));
   advise(sample, options, plan.sample_seconds, plan);
   return plan;
 }

@@ -4,9 +4,11 @@
 // thread count (unit_timer.hpp), and estimates the run's total thread time with an error bar
 // (estimate.hpp). The sample grows in rounds until the bar is narrow or the sampling budget is
 // spent: by default 2 % of the wall time the plan predicts, at least 3 s and at most a
-// minute. A plan always answers within its budget: a band whose first units (their preparation
-// and their count, predicted from the cheaper bands) would pass it is not timed but estimated at
-// the rate of the nearest timed band, with an error that grows with the distance, and the plan
+// minute, or, for a run whose engine's cost model prices it past a day, 0.05 % of that run up to
+// a quarter of an hour. A plan always answers within its budget: a band whose first units (their
+// preparation and their count, predicted from the cheaper bands) would pass it is not timed but
+// estimated at the rate of the timed bands (their level, where the engine's costs predict time;
+// else their trend), with an error that grows with the distance, and the plan
 // says how much more sampling would narrow its bar. The rest follows from the estimate: the wall
 // time of a list schedule over threads x ranks workers (makespan.hpp), the engine's planned
 // memory, the journal's size.

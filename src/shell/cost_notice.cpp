@@ -10,6 +10,7 @@
 
 #include "engine/memory_budget.hpp"
 #include "plan/rough_cost.hpp"
+#include "shell/checkpoint_path.hpp"
 
 namespace nqueens::shell {
 
@@ -33,6 +34,15 @@ std::string cost_text(int n, std::string_view engine, double thread_seconds, con
   return fmt::format("N={}: a whole count with the {} engine takes about {} on {} ({} of thread time{})", n, engine,
                      rough_duration_text(plan::rough_wall_seconds(thread_seconds, threads.running)),
                      threads_text(threads.running), rough_duration_text(thread_seconds), threads.note());
+}
+
+// Where the run's finished units go: a long run without a journal loses them all to one
+// interruption.
+std::string journal_text(const RunSettings& session, int n, std::size_t sizes) {
+  if (!session.selection.whole()) return "a part of the run, priced whole";
+  if (!session.checkpoint) return "no journal: give --checkpoint FILE to keep finished units";
+  return fmt::format("finished units go to {} (the same command resumes)",
+                     journal_path(*session.checkpoint, n, sizes).string());
 }
 
 }  // namespace
@@ -62,15 +72,26 @@ std::vector<std::string> announce_costs(const RunSettings& session, std::span<co
           "runs it anyway",
           cost, n));
     announced.push_back(
-        fmt::format("{} and {} (measured on a 2-core x86-64 machine, a rough guide); `nqueens plan -n {}` measures an "
-                    "estimate on this one",
-                    cost, memory_text(request), n));
+        fmt::format("{} and {} (the engine's cost model for a core of a 2-core x86-64 machine: `nqueens plan -n {}` "
+                    "measures it on this one); {}",
+                    cost, memory_text(request), n, journal_text(session, n, requests.size())));
   }
   return announced;
 }
 
 void warn_each(const std::vector<std::string>& announcements) {
   for (const std::string& line : announcements) spdlog::warn("{}", line);
+}
+
+std::optional<std::string> default_journal(const RunSettings& session, std::span<const RunRequest> requests,
+                                           int threads) {
+  if (session.checkpoint || !session.selection.whole()) return std::nullopt;
+  for (const RunRequest& request : requests) {
+    const std::optional<double> thread_seconds = plan::rough_thread_seconds(*request.engine, request.n);
+    if (thread_seconds && plan::rough_wall_seconds(*thread_seconds, threads) > kJournalSeconds)
+      return requests.size() == 1 ? fmt::format("nqueens-n{}.journal", request.n) : std::string("nqueens-journals");
+  }
+  return std::nullopt;
 }
 
 }  // namespace nqueens::shell

@@ -3,6 +3,7 @@
 // (plan/rough_cost.hpp) on the threads given. A run past an hour is announced on the log; a
 // command with a run past a year is refused whole, unless --force, before any setup (which
 // takes minutes at the largest N) and before anything is counted.
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -13,8 +14,10 @@
 
 namespace nqueens::shell {
 
-//! Wall time past which a run is announced, and past which it is refused without --force.
+//! Wall time past which a run is announced, past which a whole run keeps a journal (by default
+//! when none is named), and past which it is refused without --force.
 inline constexpr double kAnnouncedSeconds = 3600;
+inline constexpr double kJournalSeconds = 24 * 3600;
 inline constexpr double kRefusedSeconds = 365.25 * 24 * 3600;
 
 //! "3.2 hours", "41 days", "17 years", "2.1e+05 years": a rough time in the unit that reads best.
@@ -32,5 +35,12 @@ std::string rough_duration_text(double seconds);
 
 //! Logs each announcement as a warning.
 void warn_each(const std::vector<std::string>& announcements);
+
+//! The journal a whole count keeps by default when one of its N should take more than
+//! kJournalSeconds on `threads` threads and none is named: nqueens-n<N>.journal in the current
+//! directory for one N, the directory nqueens-journals for several. nullopt when the session has
+//! a journal, counts a part of a run, or no N is that long.
+std::optional<std::string> default_journal(const RunSettings& session, std::span<const RunRequest> requests,
+                                           int threads);
 
 }  // namespace nqueens::shell

@@ -242,6 +242,11 @@ void add_count_options(CLI::App& command, CountArgs& args) {
           ->type_name("PATH")
           ->check(check_file_name);
   command
+      .add_flag("--no-checkpoint", args.no_checkpoint,
+                "Count a whole run planned past a day without a journal (it keeps one by default: "
+                "nqueens-n<N>.journal)")
+      ->excludes(checkpoint);
+  command
       .add_flag("--repair", args.repair,
                 "With --checkpoint: keep the sound records of a damaged journal (and a copy of the file) and count "
                 "the damaged or missing units again")

@@ -31,6 +31,7 @@ struct CountArgs {
   std::string json_counts = "number";
   bool wide = false;
   std::string checkpoint;
+  bool no_checkpoint = false;  //!< count a run planned past a day without its default journal
   bool repair = false;
   std::string shard;
   std::string units;

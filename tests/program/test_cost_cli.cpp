@@ -96,7 +96,7 @@ TEST_F(CostCli, ForceRunsItAnyway) {
   const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(20));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->exit_code, 128 + SIGTERM) << describe(*r);
-  EXPECT_TRUE(contains(r->err, "`nqueens plan -n 30` measures an estimate")) << r->err;
+  EXPECT_TRUE(contains(r->err, "`nqueens plan -n 30` measures it on this one")) << r->err;
 }
 
 // N = 24 on one thread takes days: announced (thread time, wall time, memory, the way to a
@@ -112,9 +112,11 @@ TEST_F(CostCli, DaysAreAnnouncedAndTheSetupShowsItsPhases) {
   ASSERT_FALSE(lines.empty());
   const std::string& announced = lines.front();
   EXPECT_TRUE(contains(announced, "[warning] N=24: a whole count with the join engine takes about ")) << r->err;
-  EXPECT_TRUE(contains(announced, " days on 1 thread (")) << announced;
-  EXPECT_TRUE(contains(announced, " days of thread time) and memory up to the budget of ")) << announced;
-  EXPECT_TRUE(contains(announced, "`nqueens plan -n 24` measures an estimate")) << announced;
+  EXPECT_TRUE(contains(announced, " hours on 1 thread (")) << announced;
+  EXPECT_TRUE(contains(announced, " hours of thread time) and memory up to the budget of ")) << announced;
+  EXPECT_TRUE(contains(announced, "`nqueens plan -n 24` measures it on this one")) << announced;
+  // Past a day, a whole count keeps a journal: by default, named on the first line.
+  EXPECT_TRUE(contains(announced, "finished units go to nqueens-n24.journal (the same command resumes)")) << announced;
   EXPECT_TRUE(contains(r->err, " elapsed")) << r->err;
 }
 
@@ -128,7 +130,21 @@ TEST_F(CostCli, BenchAnnouncesALongRunBeforeTimingIt) {
   const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(30));
   ASSERT_TRUE(r);
   EXPECT_TRUE(contains(r->err, " on 1 thread (")) << r->err;
-  EXPECT_TRUE(contains(r->err, "`nqueens plan -n 23` measures an estimate")) << r->err;
+  EXPECT_TRUE(contains(r->err, "`nqueens plan -n 23` measures it on this one")) << r->err;
+}
+
+// --no-checkpoint counts a run of days without the journal it would keep by default; a run
+// under a day keeps none unless asked.
+TEST_F(CostCli, NoCheckpointCountsADaysRunWithoutAJournal) {
+  harness::Process process = start({"count", "-n", "24", "-t", "1", "--no-checkpoint", "--progress-interval", "0.1"});
+  ASSERT_TRUE(process.wait_for_stderr("[progress] N=24: setting up: ", std::chrono::seconds(60)));
+  process.signal(SIGTERM);
+  const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(20));
+  ASSERT_TRUE(r);
+  const std::vector<std::string> lines = lines_of(r->err);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_TRUE(contains(lines.front(), "no journal: give --checkpoint FILE to keep finished units")) << r->err;
+  EXPECT_TRUE(ran_in_empty_directory()) << "a journal was made";
 }
 
 // Under an hour nothing is announced: a small count's stderr stays empty.

@@ -864,6 +864,29 @@ TEST_F(ResumeCli, AStaleTemporaryFileBesideAJournalIsRemovedByTheNextCount) {
   EXPECT_TRUE(contains(r.err, "removed " + partial.string() + ", left by an earlier run")) << r.err;
 }
 
+// A repair whose copy of the damaged journal (j.journal.damaged, a name the program chooses) was
+// being written by another process advised "give the output another name", which cannot be
+// followed: it says what holds it and what to do.
+TEST_F(ResumeCli, ARepairWhoseBackupIsBusyGivesAdviceThatCanBeFollowed) {
+  const fs::path journal = file("j.journal");
+  count(10, {"--checkpoint", journal.string()});
+  std::string bytes = read_bytes(journal);
+  const std::size_t second_record = bytes.find('\n', bytes.find('\n') + 1) + 1;
+  bytes[second_record + 2] = bytes[second_record + 2] == '1' ? '2' : '1';  // a record that fails its checksum
+  write_bytes(journal, bytes);
+  const fs::path busy = journal.string() + ".damaged.partial";
+  write_bytes(busy, "");
+  const int holder = ::open(busy.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(flock(holder, LOCK_EX | LOCK_NB), 0);
+  const Outcome r = run({"count", "-n", "10", "-t", "2", "--repair", "--checkpoint", journal.string()});
+  ::close(holder);
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_EQ(harness::lines_of(r.err).size(), 1u) << describe(r);
+  EXPECT_TRUE(contains(r.err, "run the repair again once it has ended")) << r.err;
+  EXPECT_FALSE(contains(r.err, "another name")) << r.err;
+  EXPECT_EQ(read_bytes(journal), bytes);
+}
+
 // /dev/zero or /dev/full behind a symlink, and a 2 GB sparse file, ended in std::bad_alloc.
 TEST_F(ResumeCli, DevicesAndHugeFilesAreRefusedWithoutReadingThem) {
   fs::create_symlink("/dev/zero", file("zero.journal"));
@@ -1315,6 +1338,8 @@ TEST_F(ShardCli, ALiveJournalIsNoOtherCommandsOutput) {
     const Outcome r = run(args);
     EXPECT_EQ(r.exit_code, 3) << args[0] << "\n" << describe(r);
     EXPECT_TRUE(contains(r.err, in_use)) << r.err;
+    // merge printed the missing list and the shard hint before the refusal.
+    EXPECT_EQ(harness::lines_of(r.err).size(), 1u) << args[0] << "\n" << describe(r);
   }
   EXPECT_FALSE(fs::exists(file("j.journal.partial")));
   counting.signal(SIGTERM);
@@ -1643,6 +1668,37 @@ TEST_F(ShardCli, CompareNamesEveryUnitThatDiffers) {
   EXPECT_TRUE(contains(r.err, "unit 5: total ")) << r.err;
   EXPECT_TRUE(contains(r.err, "unit 40: total ")) << r.err;
   EXPECT_TRUE(contains(r.err, "2 units differ from")) << r.err;
+}
+
+// The join's units counted by two engines that share them (a join shard and a gpu shard, here a
+// join shard written again under the gpu engine's header, as a gpu run writes its counts): one
+// run to merge, whose result says which engine counted how many units. A dfs shard, whose
+// units are its own, is still another run.
+TEST_F(ShardCli, MergeMixesEnginesThatShareUnitsAndSaysWhichCountedWhat) {
+  std::vector<std::string> files;
+  for (int i = 1; i <= 2; ++i) {
+    files.push_back(file("join-" + std::to_string(i) + ".json").string());
+    const Outcome r = run({"count", "-n", "12", "-t", "2", "--engine", "join", "--shard", std::to_string(i) + "/2",
+                           "--output", files.back()});
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+  }
+  nqueens::ShardFile second = nqueens::parse_shard_json(read_bytes(files[1]), files[1]);
+  second.header.engine = "gpu";
+  files[1] = file("gpu-2.json").string();
+  std::ofstream(files[1]) << nqueens::shard_json(second);
+  const Outcome r = merge(files, {"--verify", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const Json result = last_record(r);
+  EXPECT_EQ(result["total"], 14200);
+  EXPECT_EQ(result["verified"], true);
+  const std::size_t first = nqueens::parse_shard_json(read_bytes(files[0]), files[0]).units.size();
+  EXPECT_EQ(result["units_by_engine"]["join"], first);
+  EXPECT_EQ(result["units_by_engine"]["gpu"], second.units.size());
+  const std::string dfs = file("dfs-2.json").string();
+  ASSERT_EQ(run({"count", "-n", "12", "--engine", "dfs", "--shard", "2/2", "--output", dfs}).exit_code, 0);
+  const Outcome mixed = merge({files[0], dfs});
+  EXPECT_EQ(mixed.exit_code, 2) << describe(mixed);
+  EXPECT_TRUE(contains(mixed.err, "belongs to a different run")) << mixed.err;
 }
 
 // ---- check --recount -------------------------------------------------------------------------

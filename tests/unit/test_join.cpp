@@ -17,6 +17,7 @@
 #include "join/quarter_slice.hpp"
 #include "join/quarter_table.hpp"
 #include "join/slice_cache.hpp"
+#include "join/unit_cost.hpp"
 #include "reference/reference.hpp"
 
 namespace nqueens::join {
@@ -293,8 +294,12 @@ TEST(JoinPlan, UnsupportedSizesThrowWithTheReason) {
 
 TEST(JoinPlan, EstimatedCostIsDeterministicAndPositive) {
   const JoinPlan plan = split(15);
-  for (const JoinUnit& unit : plan.units) EXPECT_EQ(estimated_cost(plan, unit), estimated_cost(plan, unit));
-  EXPECT_GT(estimated_cost(plan, plan.units.front()), 0u);
+  const UnitCostModel model(15);
+  const std::vector<std::uint64_t> costs = estimated_costs(plan);
+  for (std::size_t id = 0; id < plan.units.size(); ++id) {
+    EXPECT_EQ(costs[id], model.cost(plan.units[id]));
+    EXPECT_GT(costs[id], 0u);
+  }
 }
 
 TEST(QuarterTable, EntryCountsMatchTheEstimate) {

@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <optional>
+#include <regex>
 #include <string>
 
 #include "engine/catalogue.hpp"
@@ -45,19 +48,15 @@ TEST(RoughCost, GivesTheMeasuredSecondsAtMeasuredSizes) {
   });
 }
 
+// An engine may leave sizes out of its table (the dfs engine measures the even N past 18 only).
 TEST(RoughCost, LiesGeometricallyBetweenMeasuredSizes) {
-  int gaps = 0;
-  for_each_measured_engine([&gaps](const EngineDescription& engine) {
-    for (std::size_t i = 1; i < engine.rough_costs.size(); ++i) {
-      const RoughCost& low = engine.rough_costs[i - 1];
-      const RoughCost& high = engine.rough_costs[i];
-      if (high.n - low.n != 2) continue;
-      ++gaps;
-      const double middle = seconds(engine, low.n + 1);
-      EXPECT_NEAR(middle, std::sqrt(low.thread_seconds * high.thread_seconds), 1e-9 * middle) << "N=" << low.n + 1;
-    }
-  });
-  EXPECT_GT(gaps, 0) << "no engine leaves a size between two measured ones";
+  constexpr RoughCost kGapped[] = {{10, 2.0}, {12, 50.0}, {15, 400.0}};
+  EngineDescription engine = *nqueens::registered_engines().front();
+  engine.rough_costs = kGapped;
+  EXPECT_NEAR(seconds(engine, 11), std::sqrt(2.0 * 50.0), 1e-9);
+  EXPECT_NEAR(seconds(engine, 13), 50.0 * 2.0, 1e-9);
+  EXPECT_NEAR(seconds(engine, 14), 50.0 * 4.0, 1e-9);
+  EXPECT_DOUBLE_EQ(seconds(engine, 9), 2.0) << "below the table: its first size";
 }
 
 TEST(RoughCost, GrowsPastTheLastMeasuredSizeByItsLastGrowth) {
@@ -97,6 +96,23 @@ TEST(RoughCost, PlacesTheSizesUsersAskAbout) {
   EXPECT_GT(rough_wall_seconds(automatic(30), 1000), kYear);
   EXPECT_GT(rough_wall_seconds(automatic(27), 2), kYear);
   EXPECT_LT(rough_wall_seconds(automatic(25), 2), kYear);
+}
+
+// docs/usage.md says from which N a count on two threads is refused: the program decides it.
+TEST(RoughCost, TheUsageGuideNamesTheFirstSizeRefusedOnTwoThreads) {
+  std::ifstream in(std::string(NQUEENS_SOURCE_DIR) + "/docs/usage.md");
+  const std::string usage((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(usage, match, std::regex(R"(that is\s+N = (\d+) and above on two threads)")));
+  const int first = std::stoi(match[1]);
+  constexpr double kYear = 365.25 * 24 * 3600;
+  const auto wall = [](int n) {
+    nqueens::CountOptions options;
+    options.engine = std::string(nqueens::kAutomaticEngine);
+    return rough_wall_seconds(seconds(nqueens::choose_engine(n, options), n), 2);
+  };
+  EXPECT_LE(wall(first - 1), kYear) << "N=" << first - 1 << " is refused too";
+  EXPECT_GT(wall(first), kYear) << "N=" << first << " is not refused";
 }
 
 TEST(RoughCost, EnginesWithoutMeasurementsHaveNone) {
