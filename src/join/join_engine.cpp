@@ -271,11 +271,11 @@ std::size_t run_unit_count(int n) {
   return slot.load();
 }
 
-// A join run splits by row sets: no split depth, and exactly the units split() makes, plus one
-// for the rotation-symmetric solutions. Its unit count is known without the plan (which takes
-// gigabytes at n = 27), so a file's header is held to it before anything is sized by it.
 }  // namespace
 
+// A join run has exactly the units split() makes, plus one for the rotation-symmetric solutions.
+// Its unit count is known without the plan (which takes gigabytes at n = 27), so a file's header
+// is held to it before anything is sized by it.
 std::string join::header_problem(const RunHeader& header) {
   if (std::string why = join::unsupported_reason(header.n); !why.empty()) return why;
   if (const std::size_t units = run_unit_count(header.n); header.unit_count != units)
