@@ -83,19 +83,23 @@ struct SideChances {
     for (std::size_t distance = 0; distance < static_cast<std::size_t>(layout.n); ++distance)
       by_distance[distance] = log_chance(clear_of_each_other(side.columns, static_cast<int>(distance)));
     for (int south = 0; south < layout.k; ++south)
-      for (std::uint32_t rest = side.north_rows; rest != 0; rest &= rest - 1)
-        from_north[static_cast<std::size_t>(south)] +=
-            by_distance[static_cast<std::size_t>(side.south.row0 + south - side.north.row0 - std::countr_zero(rest))];
+      for (std::uint32_t rest = side.north_rows; rest != 0; rest &= rest - 1) {
+        const int distance = side.south.row0 + south - side.north.row0 - std::countr_zero(rest);
+        from_north[static_cast<std::size_t>(south)] += by_distance[static_cast<std::size_t>(distance)];
+      }
   }
 
   // The log of the chance that every queen of a half with these rows is clear.
   double clear(const SideLayout& side) const {
     double sum = 0;
-    for (std::uint32_t rest = side.north_rows; rest != 0; rest &= rest - 1)
-      sum += fixed[static_cast<std::size_t>(side.north.row0 + std::countr_zero(rest))];
+    for (std::uint32_t rest = side.north_rows; rest != 0; rest &= rest - 1) {
+      const int row = side.north.row0 + std::countr_zero(rest);
+      sum += fixed[static_cast<std::size_t>(row)];
+    }
     for (std::uint32_t rest = side.south_rows; rest != 0; rest &= rest - 1) {
       const int local = std::countr_zero(rest);
-      sum += fixed[static_cast<std::size_t>(side.south.row0 + local)] + from_north[static_cast<std::size_t>(local)];
+      const int row = side.south.row0 + local;
+      sum += fixed[static_cast<std::size_t>(row)] + from_north[static_cast<std::size_t>(local)];
     }
     return sum;
   }
