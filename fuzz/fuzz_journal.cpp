@@ -25,6 +25,7 @@
 
 #include "nqueens/check.hpp"
 #include "nqueens/journal.hpp"
+#include "nqueens/unit_record.hpp"
 
 namespace {
 
@@ -59,9 +60,15 @@ void check_scan(std::string_view bytes, const nqueens::JournalScan& scan) {
   nqueens::UnitTime time;
   for (const nqueens::UnitCount& unit : scan.units) {
     check(unit.id < scan.header.unit_count);
-    std::string line = nqueens::journal_record_line(scan.header, unit);
-    line.pop_back();
-    check(bytes.find(line + '\n') != std::string_view::npos || bytes.find(line + "\r\n") != std::string_view::npos);
+    if (scan.format == nqueens::kJournalFormat) {
+      std::string line = nqueens::journal_record_line(scan.header, unit);
+      line.pop_back();
+      check(bytes.find(line + '\n') != std::string_view::npos || bytes.find(line + "\r\n") != std::string_view::npos);
+    } else {
+      // A format 3 record's checksum binds the header text format 3 wrote, which this build no
+      // longer writes: its line is found by its counts, the scan having checked its checksum.
+      check(bytes.find(nqueens::unit_record_text(unit) + ' ') != std::string_view::npos);
+    }
     ids.push_back(unit.id);
     time.add(unit.microseconds);
   }
