@@ -201,6 +201,7 @@ int run_program(int argc, char** argv) {
 // What run_program() does not handle itself (a logger that cannot be set up, memory running out
 // while options are parsed) still ends in one line on stderr and exit code 3, not std::terminate.
 int main(int argc, char** argv) {
+  nqueens::shell::share_heap_under_address_limit();
   nqueens::shell::load_unwinder();
   try {
     return run_program(argc, argv);

@@ -5,15 +5,19 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
+
+#include <oneapi/tbb/global_control.h>
 
 namespace nqueens {
 
@@ -97,8 +101,8 @@ std::uint64_t limit_value(std::string_view text) {
   return error == std::errc{} && end != text.data() ? value : 0;
 }
 
-// The address space this process may still map under RLIMIT_AS: the limit less what it has
-// mapped (VmSize), 0 when there is no limit.
+}  // namespace
+
 std::uint64_t address_space_left() {
   struct rlimit limit {};
   if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
@@ -112,7 +116,31 @@ std::uint64_t address_space_left() {
   return mapped < most ? most - mapped : 1;
 }
 
+std::uint64_t room_for_threads(int threads) {
+  if (threads <= 0) return 0;
+  const auto count = static_cast<std::uint64_t>(threads);
+  const std::uint64_t stack = tbb::global_control::active_value(tbb::global_control::thread_stack_size);
+  // 12 MiB and 256 KiB a thread were the least that never failed from 1 to 16 threads (with the
+  // heap kept to one arena, share_heap_under_address_limit); 4 MiB more is the margin.
+  constexpr std::uint64_t kLibrary = 16u << 20, kPerThread = 256u << 10;
+  return kLibrary + count * (stack + kPerThread);
+}
+
+namespace {
+
+std::atomic<const char*> current_stage{""};
+
 }  // namespace
+
+AllocationStage::AllocationStage(const char* what)
+    : outer_(current_stage.exchange(what)), uncaught_(std::uncaught_exceptions()) {}
+
+// Left in place while an exception leaves the stage, so that its handler can still name it.
+AllocationStage::~AllocationStage() {
+  if (std::uncaught_exceptions() == uncaught_) current_stage.store(outer_);
+}
+
+const char* AllocationStage::now() { return current_stage.load(); }
 
 std::string address_space_limit_text() {
   struct rlimit limit {};
@@ -151,20 +179,29 @@ std::uint64_t MemoryLimit::share(int processes) const {
   return per_process ? bytes : bytes / static_cast<std::uint64_t>(std::max(processes, 1));
 }
 
-MemoryLimit memory_limit(int processes_on_machine) {
+MemoryLimit memory_limit(int processes_on_machine, int threads) {
   MemoryLimit limit{physical_memory_bytes(), "physical memory"};
   const auto take = [&limit, processes_on_machine](const MemoryLimit& other) {
     if (other.bytes != 0 && (limit.bytes == 0 || other.share(processes_on_machine) < limit.share(processes_on_machine)))
       limit = other;
   };
   take({cgroup_memory_limit(small_file("/proc/self/cgroup"), "/sys/fs/cgroup"), "the control group's memory limit"});
-  take({address_space_left(), "the address space left under its limit (ulimit -v)", true});
+  if (const std::uint64_t left = address_space_left(); left != 0) {
+    // Threads that do not fit at all are refused as such when they start (prove_threads), with
+    // the limit that would hold them: a budget of nothing would be refused first, for the wrong reason.
+    const std::uint64_t room = left > room_for_threads(threads) ? room_for_threads(threads) : 0;
+    take({left - room,
+          room > 0 ? "the address space left under its limit (ulimit -v) after " + std::to_string(threads) +
+                         " threads' stacks"
+                   : std::string("the address space left under its limit (ulimit -v)"),
+          true});
+  }
   return limit;
 }
 
-DefaultBudget default_budget(int processes_on_machine) {
+DefaultBudget default_budget(int processes_on_machine, int threads) {
   const int processes = std::max(processes_on_machine, 1);
-  const MemoryLimit limit = memory_limit(processes);
+  const MemoryLimit limit = memory_limit(processes, threads);
   DefaultBudget budget;
   if (limit.bytes == 0) {
     budget.bytes = (std::uint64_t{1} << 30) / static_cast<std::uint64_t>(processes);
@@ -179,7 +216,9 @@ DefaultBudget default_budget(int processes_on_machine) {
   return budget;
 }
 
-std::uint64_t default_memory_budget(int processes_on_machine) { return default_budget(processes_on_machine).bytes; }
+std::uint64_t default_memory_budget(int processes_on_machine, int threads) {
+  return default_budget(processes_on_machine, threads).bytes;
+}
 
 std::uint64_t resolve_memory_budget(std::uint64_t requested) {
   return requested != 0 ? requested : default_memory_budget();

@@ -32,7 +32,34 @@ struct MemoryLimit {
   //! What one of `processes` processes on the machine may take of it.
   std::uint64_t share(int processes) const;
 };
-MemoryLimit memory_limit(int processes_on_machine = 1);
+//! With `threads` > 0, the address space counts only what is left after room_for_threads(threads).
+MemoryLimit memory_limit(int processes_on_machine = 1, int threads = 0);
+
+//! The address space this process may still map under RLIMIT_AS (`ulimit -v`): the limit less
+//! what it has mapped; 0 when there is no limit.
+std::uint64_t address_space_left();
+
+//! What `threads` threads take of the address space besides the count's memory: a stack each
+//! (oneTBB's size) and the thread library's own (its arena, each worker's bookkeeping), measured
+//! as the least that let every thread count start under `ulimit -v`, with a margin.
+std::uint64_t room_for_threads(int threads);
+
+//! What the process is allocating for, named in an out-of-memory failure: set for its scope by
+//! the stages of a run that allocate (building an engine, counting), "" outside them. A stage
+//! that an exception leaves stays named, for the handler that reports the failure.
+class AllocationStage {
+ public:
+  explicit AllocationStage(const char* what);
+  ~AllocationStage();
+  AllocationStage(const AllocationStage&) = delete;
+  AllocationStage& operator=(const AllocationStage&) = delete;
+  //! The innermost stage now, or "".
+  static const char* now();
+
+ private:
+  const char* outer_;
+  int uncaught_;
+};
 
 //! "the address-space limit (ulimit -v 20000, in KiB)" when this process has one (RLIMIT_AS),
 //! else "": what refuses a thread's stack or an allocation under `ulimit -v`, for a message that
@@ -46,15 +73,16 @@ std::uint64_t cgroup_memory_limit(std::string_view proc_cgroup, const std::strin
 
 //! The default budget: half of one process's share of memory_limit() (the rest is the program's,
 //! the allocator's and the system's) when `processes_on_machine` processes share the machine
-//! (the MPI ranks of one node); 1 GiB shared by them when the system does not say.
-std::uint64_t default_memory_budget(int processes_on_machine = 1);
+//! (the MPI ranks of one node), each running `threads` threads; 1 GiB shared by them when the
+//! system does not say.
+std::uint64_t default_memory_budget(int processes_on_machine = 1, int threads = 0);
 
 //! The default budget and where it comes from, for the log.
 struct DefaultBudget {
   std::uint64_t bytes = 0;
   std::string text;  //!< "9.4 GiB, half of physical memory (18.8 GiB); --memory SIZE sets another"
 };
-DefaultBudget default_budget(int processes_on_machine = 1);
+DefaultBudget default_budget(int processes_on_machine = 1, int threads = 0);
 
 //! The budget a run of CountOptions::memory_bytes = `requested` has (0: the default).
 std::uint64_t resolve_memory_budget(std::uint64_t requested);

@@ -1,9 +1,13 @@
 #include "engine/thread_allowance.hpp"
 
 #include <pthread.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -52,7 +56,39 @@ void* wait_at_gate(void* argument) {
 }
 
 // The largest count proven so far in this process: proving costs a thread start each.
-std::atomic<int> proven{1};
+std::atomic<int> proven{0};
+
+// Whether `bytes` of address space can still be mapped, tried by mapping them (no memory is
+// touched, so none is used): what the limit leaves, measured rather than reckoned.
+bool address_space_free(std::size_t bytes) {
+  void* const probe = ::mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (probe == MAP_FAILED) return false;
+  ::munmap(probe, bytes);
+  return true;
+}
+
+}  // namespace
+
+namespace {
+
+// Under `ulimit -v` it is the stacks and the thread library's own memory that do not fit: the
+// message says how much they need, how much was left, and the thread count or the limit that
+// would do, so that the setting changed is the right one and by enough.
+std::string address_space_refusal(int threads, std::uint64_t left, std::size_t stack) {
+  struct rlimit limit {};
+  getrlimit(RLIMIT_AS, &limit);
+  const std::uint64_t need = room_for_threads(threads);
+  const std::uint64_t limit_kib = static_cast<std::uint64_t>(limit.rlim_cur) >> 10;
+  const std::uint64_t raised_kib = limit_kib + (need > left ? (need - left + 1023) >> 10 : 0) + 1024;
+  int fitting = threads - 1;
+  while (fitting > 0 && room_for_threads(fitting) > left) --fitting;
+  return "cannot run " + std::to_string(threads) + " threads under " + address_space_limit_text() +
+         ": they need about " + format_bytes(need) + " of address space (a stack of " + format_bytes(stack) +
+         " each and the thread library's own) and " + format_bytes(left) + " is left; " +
+         (fitting > 0 ? "give --threads " + std::to_string(fitting) + " or fewer, or raise the limit to ulimit -v " +
+                            std::to_string(raised_kib)
+                      : "raise the limit to ulimit -v " + std::to_string(raised_kib) + " or more");
+}
 
 }  // namespace
 
@@ -62,6 +98,7 @@ void prove_threads(int threads) {
   pthread_attr_init(&attributes);
   const std::size_t stack = tbb::global_control::active_value(tbb::global_control::thread_stack_size);
   if (stack > 0) pthread_attr_setstacksize(&attributes, stack);
+  const std::uint64_t left = address_space_left();
   Gate gate;
   std::vector<pthread_t> started;
   int failure = 0;
@@ -70,6 +107,9 @@ void prove_threads(int threads) {
     failure = pthread_create(&thread, &attributes, wait_at_gate, &gate);
     if (failure == 0) started.push_back(thread);
   }
+  // The stacks are mapped now; the rest of the threads' room must be free beside them.
+  const std::uint64_t rest = room_for_threads(threads) - static_cast<std::uint64_t>(started.size()) * stack;
+  const bool room_left = failure == 0 && (left == 0 || address_space_free(rest));
   pthread_attr_destroy(&attributes);
   {
     const std::lock_guard<std::mutex> guard(gate.lock);
@@ -77,18 +117,17 @@ void prove_threads(int threads) {
   }
   gate.opened.notify_all();
   for (const pthread_t thread : started) pthread_join(thread, nullptr);
-  if (failure != 0) {
-    // Under `ulimit -v` it is the stacks that do not fit: say so, so that the limit raised is the right one.
-    const std::string limit = address_space_limit_text();
+  if (left != 0 && (failure != 0 || !room_left)) throw ThreadsUnavailable(address_space_refusal(threads, left, stack));
+  if (failure != 0)
     throw ThreadsUnavailable("cannot run " + std::to_string(threads) + " threads: the system started only " +
                              std::to_string(started.size() + 1) + " (" + std::strerror(failure) +
-                             (limit.empty() ? "" : ", their stacks under " + limit) + "); ask for fewer threads" +
-                             (limit.empty() ? "" : " or raise the limit"));
-  }
+                             "); ask for fewer threads");
   int known = proven.load();
   while (known < threads && !proven.compare_exchange_weak(known, threads)) {
   }
 }
+
+int proven_threads() { return std::max(proven.load(), 1); }
 
 }  // namespace detail
 

@@ -29,6 +29,9 @@ struct ThreadsUnavailable : std::runtime_error {
 //! Throws ThreadsUnavailable when the system refuses one.
 void prove_threads(int threads);
 
+//! The most threads proven in this process so far (at least 1): the threads a run started.
+int proven_threads();
+
 class ThreadAllowance {
  public:
   //! Lets TBB run `threads` threads in all, the calling thread included, while this lives.

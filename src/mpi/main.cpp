@@ -275,6 +275,7 @@ int run_program(const World& world, int argc, char** argv) {
 // Any other failure is this rank's alone: it says so and ends the whole job (exit 3), so that
 // no other rank waits for it in a collective call.
 int main(int argc, char** argv) {
+  share_heap_under_address_limit();
   load_unwinder();
   World world(argc, argv);
   try {

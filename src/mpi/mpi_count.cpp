@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -383,6 +384,29 @@ void run_rank(const World& world, const Engine& engine, const std::vector<std::u
 
 // ---- setting up one N ----------------------------------------------------------------------------
 
+// Every rank starts its threads and builds N's engine itself, and any rank may find its memory
+// or its address-space limit too small for that: every rank learns the verdict (agree_on_step),
+// so the job ends in one line from rank 0 with the way on, rather than MPI's abort.
+std::unique_ptr<Engine> build_engine(const World& world, const RunRequest& request, std::optional<RunArena>& arena) {
+  int code = shell::kOk;
+  std::string message;
+  std::unique_ptr<Engine> engine;
+  try {
+    // The rank's main thread stays out of the count (rank_arena.hpp): it builds the engine in
+    // the arena as `nqueens count` does, and then only hands units in.
+    arena.emplace(request.threads, RunArena::Caller::stays_apart);
+    engine = make_engine(request, *arena);
+  } catch (const std::bad_alloc&) {
+    code = shell::kRuntime;
+    message = shell::out_of_memory_advice();
+  } catch (const std::exception& error) {
+    code = shell::kRuntime;
+    message = shell::failure_text(error);
+  }
+  agree_on_step(world, code, message);
+  return engine;
+}
+
 // Every rank splits the board itself. Ranks built from different sources could list different
 // units; the fingerprint catches that before a single unit is counted.
 void check_same_plan(const World& world, const Engine& engine) {
@@ -484,17 +508,15 @@ std::optional<shell::RunOutcome> count_distributed(const World& world, int n, co
   if (world.root()) shell::log_resumed_engine(request, session);
   if (const std::string memory = memory_plan(request); !memory.empty() && world.root())
     spdlog::info("N={}: {}", n, memory);
-  // The rank's main thread stays out of the count (rank_arena.hpp): it builds the engine in the
-  // arena as `nqueens count` does, and then only hands units in.
-  RunArena arena(request.threads, RunArena::Caller::stays_apart);
-  std::unique_ptr<Engine> engine = make_engine(request, arena);
+  std::optional<RunArena> arena;
+  std::unique_ptr<Engine> engine = build_engine(world, request, arena);
   check_same_plan(world, *engine);
   const std::unique_ptr<Run> run = open_agreed(world, engine, session);
   if (!world.root()) {
-    count_as_worker(world, *engine, arena);
+    count_as_worker(world, *engine, *arena);
     return std::nullopt;
   }
-  return count_as_root(world, *run, arena, session, start);
+  return count_as_root(world, *run, *arena, session, start);
 }
 
 }  // namespace nqueens::mpi

@@ -5,7 +5,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -82,6 +84,29 @@ void broadcast(const World& world, std::vector<std::uint64_t>& values) {
   constexpr std::uint64_t kSlice = 1u << 28;
   for (std::uint64_t at = 0; at < size; at += kSlice)
     broadcast_asleep(world, values.data() + at, static_cast<int>(std::min(kSlice, size - at)), MPI_UINT64_T);
+}
+
+void agree_on_step(const World& world, int code, const std::string& message) {
+  const std::vector<std::uint64_t> codes = gather(world, static_cast<std::uint64_t>(code));
+  int failed = -1;
+  for (std::size_t rank = 0; rank < codes.size() && failed < 0; ++rank)
+    if (codes[rank] != 0) failed = static_cast<int>(rank);
+  broadcast(world, failed);
+  if (failed < 0) return;
+  int agreed = world.root() ? static_cast<int>(codes[static_cast<std::size_t>(failed)]) : 0;
+  broadcast(world, agreed);
+  std::string text = message;
+  if (failed != 0 && world.rank() == failed) {
+    MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, 0, 0, world.comm());
+  } else if (failed != 0 && world.root()) {
+    MPI_Status status;
+    MPI_Probe(failed, 0, world.comm(), &status);
+    int length = 0;
+    MPI_Get_count(&status, MPI_CHAR, &length);
+    text.assign(static_cast<std::size_t>(length), '\0');
+    MPI_Recv(text.data(), length, MPI_CHAR, failed, 0, world.comm(), MPI_STATUS_IGNORE);
+  }
+  throw AgreedExit(agreed, "rank " + std::to_string(failed) + ": " + text);
 }
 
 void abort_job(const World& world, const std::string& message, int code) {

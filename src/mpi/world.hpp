@@ -57,4 +57,10 @@ struct AgreedExit : std::runtime_error {
   int code;
 };
 
+//! The verdict of a step every rank took on its own (building N's engine, say): when a rank
+//! failed (`code` not 0 there), every rank throws AgreedExit with the code of the lowest rank
+//! that failed and its message, which that rank sends to rank 0 to print ("rank R: ..."). So a
+//! rank that ran out of memory ends the job in one line from rank 0, without an abort. Collective.
+void agree_on_step(const World& world, int code, const std::string& message);
+
 }  // namespace nqueens::mpi

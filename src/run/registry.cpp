@@ -3,6 +3,8 @@
 #include <array>
 #include <stdexcept>
 
+#include "engine/memory_budget.hpp"
+
 namespace nqueens {
 
 // Each made in its engine's folder (src/<engine>/<engine>_engine.cpp).
@@ -44,6 +46,7 @@ const EngineDescription& choose_engine(int n, const CountOptions& options) {
 }
 
 std::unique_ptr<Engine> make_engine(const RunRequest& request, RunArena& arena) {
+  const AllocationStage stage("building the engine (its unit list and tables)");
   return arena.execute([&] { return request.engine->make(request.n, request.options); });
 }
 

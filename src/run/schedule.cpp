@@ -16,6 +16,7 @@
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/partitioner.h>
 
+#include "engine/memory_budget.hpp"
 #include "engine/tsan_handoff.hpp"
 
 namespace nqueens {
@@ -106,6 +107,7 @@ Totals run_units(const Engine& engine, int threads, const UnitObserver& observer
 
 Totals run_timed_units(const Engine& engine, RunArena& arena, const TimedUnitObserver& observer,
                        std::span<const std::size_t> order, const std::atomic<bool>* stop) {
+  const AllocationStage stage("counting the units");
   tbb::enumerable_thread_specific<PaddedTotals> per_thread;
   CounterPool counters(engine);
   const Batches batches{order, engine.batch_starts(order)};

@@ -1,6 +1,8 @@
 #include "count_options.hpp"
 
+#include <malloc.h>
 #include <pthread.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -11,6 +13,7 @@
 
 #include "checkpoint_path.hpp"
 #include "engine/memory_budget.hpp"
+#include "engine/thread_allowance.hpp"
 #include "engine_settings.hpp"
 #include "files/file_io.hpp"
 #include "nqueens/shard.hpp"
@@ -260,15 +263,28 @@ void add_count_options(CLI::App& command, CountArgs& args) {
   add_logging_options(command, args.log);
 }
 
+namespace {
+
+// "--memory 54M": a budget in whole MiB, rounded down, as a user would type it.
+std::string memory_option(std::uint64_t bytes) { return "--memory " + std::to_string(bytes >> 20) + "M"; }
+
+}  // namespace
+
 std::string out_of_memory_advice() {
+  const std::string stage = AllocationStage::now();
+  const std::string what = "out of memory (std::bad_alloc)" + (stage.empty() ? std::string() : " while " + stage);
+  const std::uint64_t suggested = default_memory_budget(1, detail::proven_threads());
+  const bool budget_fits = suggested >= (std::uint64_t{1} << 20);
   const std::string limit = address_space_limit_text();
   if (!limit.empty())
-    return "out of memory (std::bad_alloc) under " + limit +
-           ", which holds the program, a stack per thread and the count's memory: raise the limit, give fewer "
-           "--threads, or give --memory a smaller budget than the log's (--log-level info states it)";
-  return "out of memory (std::bad_alloc): the system gave this process less memory than the command needed; "
-         "give --memory a smaller budget than the log's (--log-level info states it), or run where more memory is "
-         "allowed (ulimit -v, the container's or the batch job's memory limit)";
+    return what + " under " + limit + ", which holds the program, a stack per thread and the count's memory: " +
+           (budget_fits
+                ? "give " + memory_option(suggested) + " (half of what the limit leaves beside " +
+                      std::to_string(detail::proven_threads()) + " threads), fewer --threads, or raise the limit"
+                : "raise the limit or give fewer --threads");
+  return what + ": the system gave this process less memory than the command needed; " +
+         (budget_fits ? "give " + memory_option(suggested) + ", or " : std::string()) +
+         "run where more memory is allowed (ulimit -v, the container's or the batch job's memory limit)";
 }
 
 namespace {
@@ -302,6 +318,11 @@ void load_unwinder() {
     pthread_join(thread, nullptr);
 }
 
+void share_heap_under_address_limit() {
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) mallopt(M_ARENA_MAX, 1);
+}
+
 void check_every_size(const std::vector<int>& sizes, const CountOptions& options) {
   for (const int n : sizes) choose_engine(n, options);
 }
@@ -315,7 +336,8 @@ CountOptions engine_options(const CountArgs& args) {
 
 void settle_memory_budget(CountOptions& options, const std::vector<int>& sizes, int processes_on_machine) {
   if (options.memory_bytes != 0) return;
-  const DefaultBudget budget = default_budget(processes_on_machine);
+  // The threads of each process, and one more: the supervisor's or the MPI rank's own.
+  const DefaultBudget budget = default_budget(processes_on_machine, resolve_threads(options.threads) + 1);
   options.memory_bytes = budget.bytes;
   for (const int n : sizes)
     if (choose_engine(n, options).memory_plan) {

@@ -70,13 +70,17 @@ void add_count_options(CLI::App& command, CountArgs& args);
 CountOptions engine_options(const CountArgs& args);
 
 //! Without --memory, the default budget of one of `processes_on_machine` processes
-//! (default_budget), settled once before anything is allocated: the address space left under
-//! `ulimit -v` shrinks as the run maps memory, and every N must be planned under one budget.
+//! (default_budget, after the room its threads take), settled once before anything is allocated:
+//! the address space left under `ulimit -v` shrinks as the run maps memory, and every N must be
+//! planned under one budget.
 //! Where one of `sizes` has an engine whose memory is planned, the log says where it comes from.
 void settle_memory_budget(CountOptions& options, const std::vector<int>& sizes, int processes_on_machine = 1);
 
 //! What a program says when an allocation failed (std::bad_alloc) anywhere in a command: one
-//! line, with the way on, instead of a bare "std::bad_alloc" or an abort.
+//! line, with what was being allocated (AllocationStage) and the way on, instead of a bare
+//! "std::bad_alloc" or an abort. The --memory it names is the default budget as it stands now
+//! (the count's memory freed), after the room of the threads the run started: a budget the
+//! limit can hold beside them.
 std::string out_of_memory_advice();
 
 //! The message for a failure of a command, in one line: `error.what()`, except where a thread
@@ -89,6 +93,13 @@ std::string failure_text(const std::exception& error);
 //! under `ulimit -v`) aborts the process with "libgcc_s.so.1 must be installed for unwinding to
 //! work" instead of reporting std::bad_alloc. Each program's main() calls it first.
 void load_unwinder();
+
+//! Under an address-space limit (`ulimit -v`), keeps the C library to two heap arenas. Each
+//! further thread's arena reserves 64 MiB of address space: with a worker per core those
+//! reservations took the room that the threads' stacks had been proven to fit in, and a worker
+//! oneTBB then started failed (std::terminate). The count does not allocate on its hot path,
+//! so two arenas cost it nothing. Each program's main() calls it first.
+void share_heap_under_address_limit();
 
 //! Throws std::invalid_argument with the reason when an engine cannot count one of `sizes` with
 //! `options`: checked for every N before the first is counted, so that a list never fails halfway.

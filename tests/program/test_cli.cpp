@@ -943,6 +943,37 @@ TEST(CliThreads, ALowAddressSpaceLimitIsNamedAsTheLimitMet) {
   EXPECT_GT(failed, 0) << "no limit tried was low enough to fail";
 }
 
+// A limit too low for the threads asked for is refused before anything starts, with how much
+// they need and a thread count or limit that would do; each way on it names works (it advised a
+// smaller --memory, which no budget satisfied: the threads' stacks and the thread library's own
+// memory were not counted).
+TEST(CliThreads, TheWayOnFromALowAddressSpaceLimitWorks) {
+  if (kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  const auto under = [](const std::string& limit, const std::string& threads) {
+    return harness::run_program({"/bin/bash", "-c",
+                                 "ulimit -v " + limit + "; exec " + std::string(NQUEENS_BINARY) +
+                                     " count -n 12 --engine dfs --format csv -t " + threads});
+  };
+  const harness::Outcome refused = under("40000", "4");
+  ASSERT_EQ(refused.exit_code, 3) << describe(refused);
+  EXPECT_EQ(lines_of(refused.err).size(), 1u) << describe(refused);
+  EXPECT_EQ(refused.err.find("--memory"), std::string::npos) << describe(refused);
+  const std::string raise = "raise the limit to ulimit -v ";
+  const std::size_t at = refused.err.find(raise);
+  ASSERT_NE(at, std::string::npos) << describe(refused);
+  const std::string limit = std::to_string(std::stoul(refused.err.substr(at + raise.size())));
+  const harness::Outcome raised = under(limit, "4");
+  EXPECT_EQ(raised.exit_code, 0) << "ulimit -v " << limit << ": " << describe(raised);
+  EXPECT_NE(raised.out.find("\n12,14200,"), std::string::npos) << raised.out;
+  const std::string fewer = "give --threads ";
+  const std::size_t given = refused.err.find(fewer);
+  if (given != std::string::npos) {
+    const std::string threads = std::to_string(std::stoi(refused.err.substr(given + fewer.size())));
+    const harness::Outcome counted = under("40000", threads);
+    EXPECT_EQ(counted.exit_code, 0) << "-t " << threads << ": " << describe(counted);
+  }
+}
+
 // ---- what a newcomer types first ------------------------------------------------------------
 
 TEST(CliNewcomer, BareProgramPrintsAShortUsageOnStderrAndExits2) {

@@ -499,6 +499,28 @@ TEST_F(Mpi, TheJobPlansUnderTheLeastOfItsRanksDefaultBudgets) {
   EXPECT_FALSE(contains(*rank_1_budget, "shared by")) << *rank_1_budget;
 }
 
+// A rank whose limit cannot hold its threads (or their engine) ends the job in one line from
+// rank 0 that names the rank and the way on, exit 3: it was that rank's MPI_Abort, with Open
+// MPI's banner. mpirun without -q here, so that the banner would show.
+TEST_F(Mpi, ARankWithoutRoomEndsTheJobInOneLineWithoutAnAbort) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+#endif
+  std::vector<std::string> command = mpirun(2);
+  command.erase(std::find(command.begin(), command.end(), "-q"));
+  command.pop_back();  // the program, started through the shell instead
+  const std::string limit = R"(if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then ulimit -v 70000; fi; exec "$0" "$@")";
+  const Outcome failed = run(
+      command + std::vector<std::string>{"/bin/sh", "-c", limit, NQUEENS_MPI_BINARY, "count", "-n", "12", "-t", "2"});
+  EXPECT_EQ(failed.exit_code, 3) << describe(failed);
+  EXPECT_EQ(failed.out, "");
+  EXPECT_EQ(count_prefixed(failed.err, "nqueens-mpi: error: "), 1u) << describe(failed);
+  EXPECT_TRUE(contains(failed.err, "nqueens-mpi: error: rank 1: cannot run 3 threads under the address-space limit"))
+      << describe(failed);
+  EXPECT_TRUE(contains(failed.err, "raise the limit to ulimit -v ")) << describe(failed);
+  EXPECT_FALSE(contains(failed.err, "MPI_ABORT")) << describe(failed);
+}
+
 // A run of centuries is refused by rank 0, for every rank, in one line, before any setup; with
 // every rank's threads counted in the wall time it names.
 TEST_F(Mpi, CenturiesAreRefusedByRankZeroInOneLine) {
