@@ -19,9 +19,9 @@
 #include "nqueens/unit_ranges.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"
-#include "shell/logging.hpp"
-#include "shell/report.hpp"
-#include "shell/verify.hpp"
+#include "shell/options/logging.hpp"
+#include "shell/output/report.hpp"
+#include "shell/output/verify.hpp"
 #include "text/echo.hpp"
 #include "unit_subtotals.hpp"
 
@@ -276,6 +276,11 @@ int run(const MergeArgs& args) {
   const detail::WritePolicy policy = missing_policy(args);
   const detail::WritePolicy subtotals_write = subtotals_policy(args);
   refuse_other_kinds(args.files);
+  // A --missing FILE.partial of a merge killed outright (SIGKILL) goes now, whether or not this
+  // merge writes the list: nothing missing writes nothing, which left it for good.
+  if (!args.missing_file.empty())
+    if (const std::string said = detail::remove_stale_temporary(policy.target(args.missing_file)); !said.empty())
+      spdlog::warn("{}", said);
   const std::vector<ShardFile> shards = read_shards(args.files);
   const MergeReport report = merge_shards(shards);
   if (!report.versions.empty())

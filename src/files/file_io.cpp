@@ -165,6 +165,17 @@ std::string locked_by_another(const fs::path& path) {
   return use;
 }
 
+std::string remove_stale_temporary(const fs::path& target) {
+  const fs::path partial = temporary_path(target);
+  std::error_code unknown;
+  if (!fs::is_regular_file(fs::symlink_status(partial, unknown))) return {};
+  if (!locked_by_another(partial).empty()) return {};
+  if (::unlink(partial.c_str()) == 0)
+    return "removed " + shown_path(partial) + ", left by an earlier run killed while it wrote it";
+  return shown_path(partial) +
+         " was left by an earlier run killed while it wrote it, and cannot be removed: " + std::strerror(errno);
+}
+
 namespace {
 
 std::string subject_of(const WritePolicy& policy, const fs::path& path) {

@@ -82,6 +82,12 @@ std::string use_of_locked_file(int fd, const std::filesystem::path& path);
 //! waiting and let go at once: its use (use_of_locked_file), or "" when it is free or missing.
 std::string locked_by_another(const std::filesystem::path& path);
 
+//! A FILE.partial beside `target` that no process holds was left by a write killed before its
+//! rename (SIGKILL: every FILE.partial is locked while it is written, and removed on any other
+//! signal): removed. Returns what to tell the user ("removed FILE.partial, left by ..." or why it
+//! could not be), "" when there was none or another process holds it.
+std::string remove_stale_temporary(const std::filesystem::path& target);
+
 //! A file that appears whole or not at all: checked by the write policy, written under
 //! FILE.partial beside the file it names (a link's target) and renamed over it by commit(), with
 //! the file and its directory synced, so neither a crash nor a full disk leaves a half-written

@@ -1173,6 +1173,29 @@ TEST_F(ShardCli, MergedShardsEqualThePlainCount) {
   }
 }
 
+// A merge --missing killed outright (SIGKILL) leaves its FILE.partial, unlocked: the next merge
+// with that --missing removes it and says so, even when nothing is missing and no list is
+// written (it stayed for good then). One another process holds is left alone.
+TEST_F(ShardCli, AMergeKilledOutrightLeavesNoTemporaryPastTheNextMerge) {
+  const std::vector<std::string> files = shards(12, 2);
+  const fs::path list = file("missing.txt");
+  const fs::path partial = file("missing.txt.partial");
+  write_bytes(partial, "0-4");  // what a merge killed while it wrote the list leaves
+  const Outcome whole = merge(files, {"--missing", list.string()});
+  ASSERT_EQ(whole.exit_code, 0) << describe(whole);
+  EXPECT_FALSE(fs::exists(partial)) << describe(whole);
+  EXPECT_FALSE(fs::exists(list));
+  EXPECT_TRUE(contains(whole.err, "removed " + partial.string() + ", left by an earlier run killed")) << whole.err;
+
+  write_bytes(partial, "0-4");
+  const int holder = ::open(partial.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(flock(holder, LOCK_EX | LOCK_NB), 0);
+  const Outcome held = merge(files, {"--missing", list.string()});
+  ::close(holder);
+  EXPECT_EQ(held.exit_code, 0) << describe(held);
+  EXPECT_TRUE(fs::exists(partial)) << "another process's temporary file was removed";
+}
+
 // merge prints the count's text table: the columns that fit 80, or every one with --wide.
 TEST_F(ShardCli, MergedTextTableFitsEightyColumnsUnlessWide) {
   const std::vector<std::string> files = shards(12, 2);
