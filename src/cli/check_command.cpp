@@ -61,10 +61,21 @@ struct NotSuchFile : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// A --memory budget too small for the engine of a file's run: bad usage, not a stranger file.
+// A --memory budget too small for the engine of a file's run, or a --by its engine has not: bad
+// usage, not a stranger file.
 struct BudgetRefused : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
+
+// What --by asks for, or why the file's run cannot be recounted so: bad usage, like a budget refused.
+std::pair<std::unique_ptr<Engine>, RecountPath> recount_path(std::unique_ptr<Engine> own, const FileCheck& check,
+                                                             const RecountArgs& args, RunArena& arena) {
+  try {
+    return recount_engine(std::move(own), check.header, args, arena);
+  } catch (const std::invalid_argument& why) {
+    throw BudgetRefused(detail::shown_path(check.source) + ": " + why.what());
+  }
+}
 
 // The engine of the file's run, built by this build in `arena` (the threads a recount counts on)
 // and within the memory that `base` gives; refuses a run whose units differ here.
@@ -244,7 +255,7 @@ void print_text(const FileCheck& check, const std::optional<RecountReport>& reco
     say("  missing: {}: {}\n", counted(check.missing.size(), "unit"), format_id_ranges(check.missing, kMaxShown));
   say("  total over the sound records: {} (nodes {})\n", to_string(check.totals.total), to_string(check.totals.nodes));
   say("  unit time over the sound records: {:.3f} s\n", unit_seconds(check.unit_time.microseconds));
-  if (recount) say("  recount: {}\n", recount_text(*recount));
+  if (recount) say("  recount by {}\n  recount: {}\n", recount_path_text(recount->path), recount_text(*recount));
   say("  status: {}: {}\n", status(check, recount),
       recount && !recount->all_equal() ? std::string(kWrongAdvice) : advice(check));
 }
@@ -306,8 +317,10 @@ int check_one(const std::string& path, const CheckArgs& args, const CountOptions
     RunArena arena(resolve_threads(base.threads));
     CheckedFile checked = check_file(path, runs, base, arena);
     found = std::move(checked.check);
-    if (args.recount.units > 0)
-      recount = recount_records(std::move(checked.engine), arena, checked.records, args.recount);
+    if (args.recount.units > 0) {
+      auto [engine, by] = recount_path(std::move(checked.engine), *found, args.recount, arena);
+      recount = recount_records(std::move(engine), by, arena, checked.records, args.recount);
+    }
     code = found->whole() && (!recount || recount->all_equal()) ? kOk : kMismatch;
     record = check_json(*found, recount);
   } catch (const JournalCorrupt& damaged) {  // the run header itself, or the file's size

@@ -1822,6 +1822,53 @@ TEST_F(ShardCli, CheckRecountFindsARecordWrittenWrongUnderASoundChecksum) {
   EXPECT_EQ(differ["recounted"]["total"], genuine.total);
 }
 
+// --by independent recounts a join file with a second way of counting its units (a search on the
+// whole board): a total forged under a sound checksum differs from it, the nodes (its own) are
+// not held against the record, and the report names the path. An engine without such a path
+// (dfs) is refused in one line.
+TEST_F(ShardCli, CheckRecountByTheIndependentPathFindsAForgedJoinRecordAndNamesThePath) {
+  const std::string journal = file("n14.journal").string();
+  count(14, {"--checkpoint", journal, "--engine", "join"});
+  const Outcome sound = run({"check", "--recount", "1000000", "--by", "independent", "--format", "json", journal});
+  EXPECT_EQ(sound.exit_code, 0) << describe(sound);
+  const Json clean = Json::parse(sound.out)["recount"];
+  EXPECT_EQ(clean["by"], "independent");
+  EXPECT_TRUE(contains(clean["path"].get<std::string>(), "backtracking search")) << sound.out;
+  EXPECT_TRUE(clean["all_equal"].get<bool>()) << sound.out;
+
+  std::string bytes = read_bytes(journal);
+  const nqueens::JournalScan scan = nqueens::scan_journal(bytes, journal);
+  const nqueens::UnitCount victim = scan.units.at(scan.units.size() / 3);
+  nqueens::UnitCount forged = victim;
+  forged.tally.total += 2;
+  forged.tally.nodes += 7;
+  const std::string line = nqueens::journal_record_line(scan.header, victim);
+  ASSERT_NE(bytes.find(line), std::string::npos);
+  bytes.replace(bytes.find(line), line.size(), nqueens::journal_record_line(scan.header, forged));
+  write_bytes(journal, bytes);
+  ASSERT_EQ(run({"check", journal}).exit_code, 0) << "the edit is caught without recounting";
+
+  const Outcome r = run({"check", "--recount", "1000000", "--by", "independent", "--seed", "3", journal});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_TRUE(contains(r.out, "recount by independent: the join units' independent path")) << r.out;
+  EXPECT_TRUE(contains(r.out, "units recounted (seed 3): unit " + std::to_string(victim.id) +
+                                  " differs (total: recorded " + std::to_string(forged.tally.total) + ", recounted " +
+                                  std::to_string(victim.tally.total) + ")"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "status: wrong")) << r.out;
+  const Outcome same = run({"check", "--recount", "1000000", "--seed", "3", journal});
+  EXPECT_TRUE(contains(same.out, "recount by same: the run's own engine, join")) << same.out;
+
+  const std::string dfs = file("n9.journal").string();
+  count(9, {"--checkpoint", dfs, "--engine", "dfs"});
+  const Outcome refused = run({"check", "--recount", "3", "--by", "independent", dfs});
+  EXPECT_EQ(refused.exit_code, 2) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "the dfs engine's units have no independent recount path")) << refused.err;
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+  EXPECT_EQ(run({"check", "--by", "independent", dfs}).exit_code, 2) << "--by without --recount";
+  EXPECT_EQ(run({"check", "--recount", "3", "--by", "other", dfs}).exit_code, 2);
+}
+
 // A K that is no positive whole number, or a seed without --recount, is refused in one line.
 TEST_F(ShardCli, CheckRecountRefusesABadKInOneLine) {
   const std::string journal = file("n8.journal").string();
