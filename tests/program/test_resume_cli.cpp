@@ -1631,8 +1631,67 @@ TEST_F(ShardCli, SubtotalsOfTwoLayoutsAreOneFileAndCompareEqual) {
   EXPECT_TRUE(contains(compared.err, "every one of the 351 units agrees with")) << compared.err;
   const std::string text = read_bytes(a);
   EXPECT_EQ(text, read_bytes(b));
-  EXPECT_EQ(text.rfind("nqueens-subtotals 1 n=13 split_depth=3 symmetry=full ", 0), 0U) << text.substr(0, 100);
+  EXPECT_EQ(text.rfind("nqueens-subtotals 2 n=13 split_depth=3 symmetry=full ", 0), 0U) << text.substr(0, 100);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 351 + 2);
+}
+
+// A subtotals file of format 1, which gave every header symmetry and split_depth whatever the
+// engine (symmetry=full split_depth=0 for the join), is still read: its units compare equal with
+// a format-2 file of the same run, of the dfs engine and of the join. A format-1 header whose
+// fields stand for no run's settings is refused.
+TEST_F(ShardCli, SubtotalsOfFormatOneAreStillRead) {
+  // The file `written` with its first line replaced by `head` and its end line made anew.
+  const auto as_format1 = [this](const std::string& written, const std::string& head, const std::string& name) {
+    const std::string text = read_bytes(written);
+    const std::string units = text.substr(text.find('\n') + 1, text.rfind("end ") - text.find('\n') - 1);
+    const std::string body = head + "\n" + units;
+    const std::string path = file(name).string();
+    std::ofstream(path) << body << "end units=" << std::count(units.begin(), units.end(), '\n')
+                        << " crc=" << nqueens::checksum_hex(nqueens::crc32(body)) << "\n";
+    return path;
+  };
+  const auto fingerprint_of = [](const std::string& text) {
+    const std::size_t at = text.find("fingerprint=");
+    return text.substr(at, text.find('\n') - at);
+  };
+  const std::string dfs = file("dfs.subtotals").string();
+  const std::vector<std::string> dfs_files = shards(13, 2, "d");
+  ASSERT_EQ(merge(dfs_files, {"--subtotals", dfs}).exit_code, 0);
+  const std::string old_dfs = as_format1(
+      dfs, "nqueens-subtotals 1 n=13 symmetry=full split_depth=3 units=351 " + fingerprint_of(read_bytes(dfs)),
+      "old-dfs.subtotals");
+  const Outcome dfs_compared = merge(dfs_files, {"--compare", old_dfs, "--log-level", "info"});
+  EXPECT_EQ(dfs_compared.exit_code, 0) << describe(dfs_compared);
+  EXPECT_TRUE(contains(dfs_compared.err, "every one of the 351 units agrees with")) << dfs_compared.err;
+
+  std::vector<std::string> join_files;
+  for (int i = 1; i <= 2; ++i) {
+    join_files.push_back(file("j-" + std::to_string(i) + ".json").string());
+    ASSERT_EQ(run({"count", "-n", "12", "--engine", "join", "--shard", std::to_string(i) + "/2", "--output",
+                   join_files.back()})
+                  .exit_code,
+              0);
+  }
+  const std::string join = file("join.subtotals").string();
+  ASSERT_EQ(merge(join_files, {"--subtotals", join}).exit_code, 0);
+  const std::string join_text = read_bytes(join);
+  EXPECT_EQ(join_text.rfind("nqueens-subtotals 2 n=12 units=", 0), 0U) << join_text.substr(0, 100);
+  const std::string units =
+      join_text.substr(join_text.find("units="), join_text.find(" fingerprint") - join_text.find("units="));
+  const std::string old_join = as_format1(
+      join, "nqueens-subtotals 1 n=12 symmetry=full split_depth=0 " + units + " " + fingerprint_of(join_text),
+      "old-join.subtotals");
+  EXPECT_EQ(merge(join_files, {"--compare", old_join}).exit_code, 0);
+  const std::string written_late =
+      as_format1(join, "nqueens-subtotals 1 n=12 " + units + " " + fingerprint_of(join_text), "late-join.subtotals");
+  EXPECT_EQ(merge(join_files, {"--compare", written_late}).exit_code, 0);
+
+  const std::string bad = as_format1(
+      join, "nqueens-subtotals 1 n=12 symmetry=mirror split_depth=0 " + units + " " + fingerprint_of(join_text),
+      "bad.subtotals");
+  const Outcome refused = merge(join_files, {"--compare", bad});
+  EXPECT_EQ(refused.exit_code, 2) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "a header that does not read")) << refused.err;
 }
 
 // Another run's file with two units' totals changed and its CRC made anew (a forged file, or a
