@@ -14,7 +14,7 @@
 #include "engine/catalogue.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/unit_ranges.hpp"
-#include "shell/count_options.hpp"
+#include "shell/options/count_options.hpp"
 
 namespace nqueens::cli {
 

@@ -112,4 +112,91 @@ NQUEENS_HOST_DEVICE std::uint32_t bucket_of(std::uint32_t pattern, std::uint32_t
   return part_major ? part * groups + pattern : pattern * 2 + part;
 }
 
+//! How a side's halves are sorted into buckets on the device (what TileBatch does on the host
+//! with keys it was sent): by the pattern of their key on a slot split's `bits`, and their part
+//! (0: from the side's tied pairings), bucket_of(pattern, part, 1 << count, part_major).
+struct BucketRule {
+  std::uint8_t bits[kMaxSplitBits] = {};
+  std::int32_t count = 0;
+  bool part_major = true;
+};
+
+//! Takes the next place of `bucket`: a device's threads share the counters, the host runs alone.
+NQUEENS_HOST_DEVICE std::uint32_t take_place(std::uint32_t* next, std::uint32_t bucket) {
+#if defined(__CUDA_ARCH__)
+  return atomicAdd(next + bucket, 1u);
+#else
+  return next[bucket]++;
+#endif
+}
+
+//! The halves north entry `north` of `pairing` makes (a pairing of `side`, of part `part`),
+//! sorted into buckets by `rule`: each takes the next place of its bucket in `next`, and is
+//! written there in `out` (out may be null: then only counted, next[bucket] growing by its
+//! halves). The south entries' keys are worked out again for each north entry, so that a device
+//! thread needs no scratch; the order, south entry after south entry, is the join's. Returns how
+//! many halves it made.
+NQUEENS_HOST_DEVICE std::uint32_t sort_north_entry(const SideRecipe& side, const SetPairing& pairing,
+                                                   std::uint32_t part, std::uint32_t north,
+                                                   const join::QuarterEntry* entries, const BucketRule& rule,
+                                                   std::uint32_t* next, std::uint64_t* out) {
+  const join::QuarterEntry& north_entry = entries[side.north_entries + pairing.north_first + north];
+  if (side.north.attacks_fixed_queen(north_entry)) return 0;
+  const std::uint64_t north_key = side.north.key(north_entry);
+  const join::QuarterEntry* south = entries + side.south_entries + pairing.south_first;
+  const std::uint32_t groups = 1u << rule.count;
+  std::uint32_t made = 0;
+  for (std::uint32_t i = 0; i < pairing.south_count; ++i) {
+    if (side.south.attacks_fixed_queen(south[i])) continue;
+    const std::uint64_t south_key = side.south.key(south[i]);
+    if ((north_key & south_key) != 0) continue;
+    const std::uint64_t key = north_key | south_key;
+    const std::uint32_t bucket = bucket_of(split_pattern(key, rule.bits, rule.count), part, groups, rule.part_major);
+    const std::uint32_t place = take_place(next, bucket);
+    if (out) out[place] = key;
+    ++made;
+  }
+  return made;
+}
+
+//! Every half of `side` sorted into buckets, as sort_north_entry() sorts one north entry's:
+//! with `out` null, next[b] ends up holding how many fall in bucket b (next zeroed first); with
+//! `out`, next[b] holding where bucket b begins, each half is written in its bucket, in the
+//! join's order within it. Returns how many halves the side has.
+NQUEENS_HOST_DEVICE std::uint64_t sort_side(const SideRecipe& side, const SetPairing* pairings,
+                                            const join::QuarterEntry* entries, const BucketRule& rule,
+                                            std::uint32_t* next, std::uint64_t* out) {
+  std::uint64_t made = 0;
+  for (std::uint32_t p = 0; p < side.pairing_count; ++p) {
+    const SetPairing& pairing = pairings[side.pairing_first + p];
+    const std::uint32_t part = p < side.tied_pairings ? 0 : 1;
+    for (std::uint32_t north = 0; north < pairing.north_count; ++north)
+      made += sort_north_entry(side, pairing, part, north, entries, rule, next, out);
+  }
+  return made;
+}
+
+//! One side of a batch's row sets, as the sorting kernel (nq_sort_sides) takes it: its recipe,
+//! its buckets' counters from `next_first` among the batch's, and its keys from `keys_first`.
+struct SideSort {
+  SideRecipe recipe;
+  BucketRule rule;
+  std::uint32_t next_first = 0;
+  std::uint64_t keys_first = 0;
+};
+
+//! A block's work on one side: thread `thread` of `threads` takes every threads-th north entry
+//! of each pairing (sort_north_entry), counting (`keys` null) or writing the side's halves.
+NQUEENS_HOST_DEVICE void sort_side_in_block(const SideSort& side, const SetPairing* pairings,
+                                            const join::QuarterEntry* entries, std::uint32_t* next, std::uint64_t* keys,
+                                            std::uint32_t thread, std::uint32_t threads) {
+  std::uint64_t* out = keys ? keys + side.keys_first : nullptr;
+  for (std::uint32_t p = 0; p < side.recipe.pairing_count; ++p) {
+    const SetPairing& pairing = pairings[side.recipe.pairing_first + p];
+    const std::uint32_t part = p < side.recipe.tied_pairings ? 0 : 1;
+    for (std::uint32_t north = thread; north < pairing.north_count; north += threads)
+      sort_north_entry(side.recipe, pairing, part, north, entries, side.rule, next + side.next_first, out);
+  }
+}
+
 }  // namespace nqueens::gpu

@@ -3,6 +3,7 @@
 // stored keys. One kernel per chunking, so that each query's chunk loop is unrolled.
 #include <cstdint>
 
+#include "gpu/half_build.hpp"
 #include "gpu/tile_match.hpp"
 
 namespace nqueens::gpu {
@@ -114,3 +115,15 @@ NQUEENS_MATCH_KERNEL(7, 6)
 NQUEENS_MATCH_KERNEL(7, 7)
 NQUEENS_MATCH_KERNEL(7, 8)
 NQUEENS_MATCH_KERNEL(7, 9)
+
+// Each block takes sides (half_build.hpp) one after another and sorts their halves into buckets:
+// with `keys` null it counts each bucket's halves in `next`, else (next then holding where each
+// bucket begins) writes them there. The order within a bucket is the threads' (the counts do not
+// depend on it).
+extern "C" __global__ void __launch_bounds__(256)
+    nq_sort_sides(const nqueens::gpu::SideSort* sides, std::uint32_t side_count,
+                  const nqueens::gpu::SetPairing* pairings, const nqueens::join::QuarterEntry* entries,
+                  std::uint32_t* next, std::uint64_t* keys) {
+  for (std::uint32_t s = blockIdx.x; s < side_count; s += gridDim.x)
+    nqueens::gpu::sort_side_in_block(sides[s], pairings, entries, next, keys, threadIdx.x, blockDim.x);
+}
