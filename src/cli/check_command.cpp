@@ -78,17 +78,30 @@ std::pair<std::unique_ptr<Engine>, RecountPath> recount_path(std::unique_ptr<Eng
 }
 
 // The engine of the file's run, built by this build in `arena` (the threads a recount counts on)
-// and within the memory that `base` gives; refuses a run whose units differ here.
+// and within the memory that `base` gives; refuses a run whose units differ here. A run whose
+// engine cannot count on this machine (the gpu engine without a driver) gets the engine whose
+// units it shares, which deals the same shards and counts the same units.
 std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& source, const CountOptions& base,
                                   RunArena& arena) {
   CountOptions options = options_of(header);
   options.threads = base.threads;
   options.memory_bytes = base.memory_bytes;
+  RunHeader expected = header;
   RunRequest request;
   try {
     request = request_run(header.n, options);  // --threads is in range: only the engine can refuse
   } catch (const std::invalid_argument& why) {
-    throw NotSuchFile(source + ": no run of this build has its header: " + why.what());
+    const std::string family(unit_family(header.engine));
+    options.engine = family;
+    expected.engine = family;
+    try {
+      if (family == header.engine) throw;
+      request = request_run(header.n, options);
+      spdlog::info("{}: the {} engine cannot count here ({}): its units are checked with the {} engine's",
+                   detail::shown_path(source), header.engine, why.what(), family);
+    } catch (const std::invalid_argument&) {
+      throw NotSuchFile(source + ": no run of this build has its header: " + why.what());
+    }
   }
   std::unique_ptr<Engine> engine;
   try {
@@ -98,7 +111,7 @@ std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& so
   } catch (const std::invalid_argument& why) {
     throw BudgetRefused(detail::shown_path(source) + ": " + why.what());
   }
-  if (const std::string why = header_mismatch(engine->header(), header); !why.empty())
+  if (const std::string why = header_mismatch(engine->header(), expected); !why.empty())
     throw NotSuchFile(source + " belongs to a run this build does not make: " + why);
   return engine;
 }

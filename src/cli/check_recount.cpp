@@ -127,8 +127,13 @@ CLI::Option* add_recount_options(CLI::App& command, RecountArgs& args) {
 std::pair<std::unique_ptr<Engine>, RecountPath> recount_engine(std::unique_ptr<Engine> own, const RunHeader& header,
                                                                const RecountArgs& args, RunArena& arena) {
   if (args.by == "same") {
-    std::string text = "the run's own engine, " + header.engine;
-    if (const EngineDescription* engine = find_engine(header.engine); engine && !engine->cpu_path_key.empty())
+    // check built the engine whose units the run shares where the run's own cannot count here.
+    const std::string built = own->header().engine;
+    std::string text = built == header.engine ? "the run's own engine, " + built
+                                              : fmt::format("the {} engine, whose units the {} run shares (the {} "
+                                                            "engine cannot count on this machine)",
+                                                            built, header.engine, header.engine);
+    if (const EngineDescription* engine = find_engine(built); engine && !engine->cpu_path_key.empty())
       text += fmt::format(" ({} {})", engine->cpu_path_key, engine->cpu_path());
     return {std::move(own), RecountPath{"same", text + "; every count compared", Compared::every_count}};
   }
