@@ -1754,6 +1754,10 @@ TEST_F(ShardCli, MergeMixesEnginesThatShareUnitsAndSaysWhichCountedWhat) {
   const std::size_t first = nqueens::parse_shard_json(read_bytes(files[0]), files[0]).units.size();
   EXPECT_EQ(result["units_by_engine"]["join"], first);
   EXPECT_EQ(result["units_by_engine"]["gpu"], second.units.size());
+  // check reads the gpu shard whether or not a gpu engine can count here (then with the join's units).
+  const Outcome checked = run({"check", "--recount", "3", "--seed", "1", files[1]});
+  EXPECT_EQ(checked.exit_code, 0) << describe(checked);
+  EXPECT_TRUE(contains(checked.out, "all equal")) << checked.out;
   const std::string dfs = file("dfs-2.json").string();
   ASSERT_EQ(run({"count", "-n", "12", "--engine", "dfs", "--shard", "2/2", "--output", dfs}).exit_code, 0);
   const Outcome mixed = merge({files[0], dfs});
