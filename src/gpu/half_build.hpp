@@ -185,17 +185,78 @@ struct SideSort {
   std::uint64_t keys_first = 0;
 };
 
-//! A block's work on one side: thread `thread` of `threads` takes every threads-th north entry
-//! of each pairing (sort_north_entry), counting (`keys` null) or writing the side's halves.
-NQUEENS_HOST_DEVICE void sort_side_in_block(const SideSort& side, const SetPairing* pairings,
-                                            const join::QuarterEntry* entries, std::uint32_t* next, std::uint64_t* keys,
-                                            std::uint32_t thread, std::uint32_t threads) {
-  std::uint64_t* out = keys ? keys + side.keys_first : nullptr;
+//! South keys a block holds in shared memory at once (24 KiB with their patterns): a pairing's
+//! south group is taken that many entries at a time.
+inline constexpr std::uint32_t kSouthKeysAtOnce = 2048;
+//! Marks a south entry that attacks a fixed queen, and every north key: no key has bit 63
+//! (kMaxKeyBits), so a marked south key is never disjoint from a north key, and a candidate
+//! costs one test.
+inline constexpr std::uint64_t kKeyMark = std::uint64_t{1} << 63;
+
+//! A chunk of a pairing's south keys in a block's shared memory, with their patterns on the
+//! side's split: a half's pattern is its north key's OR its south key's, as a pattern only
+//! gathers key bits, so a half costs an OR rather than a pass over the split's bits.
+struct SouthChunk {
+  std::uint64_t* keys;
+  std::uint32_t* patterns;
+};
+
+//! Block step 1: south entries [first, first + count) of `pairing` into `chunk`: their keys,
+//! those attacking a fixed queen marked, and their patterns.
+NQUEENS_HOST_DEVICE void load_south_keys(const SideSort& side, const SetPairing& pairing,
+                                         const join::QuarterEntry* entries, std::uint32_t first, std::uint32_t count,
+                                         SouthChunk chunk, std::uint32_t thread, std::uint32_t threads) {
+  const join::QuarterEntry* south = entries + side.recipe.south_entries + pairing.south_first + first;
+  for (std::uint32_t i = thread; i < count; i += threads) {
+    const std::uint64_t key = side.recipe.south.key(south[i]);
+    chunk.keys[i] = side.recipe.south.attacks_fixed_queen(south[i]) ? kKeyMark : key;
+    chunk.patterns[i] = split_pattern(key, side.rule.bits, side.rule.count);
+  }
+}
+
+//! Block step 2: thread `thread` of `threads` takes every threads-th north entry of `pairing`
+//! against the `count` south keys of `chunk`, and sorts the halves they make into buckets
+//! (sort_north_entry's rule: counted with `keys` null, else written at their places).
+NQUEENS_HOST_DEVICE void sort_against_south_keys(const SideSort& side, const SetPairing& pairing, std::uint32_t part,
+                                                 const join::QuarterEntry* entries, SouthChunk chunk,
+                                                 std::uint32_t count, std::uint32_t* next, std::uint64_t* keys,
+                                                 std::uint32_t thread, std::uint32_t threads) {
+  const join::QuarterEntry* north = entries + side.recipe.north_entries + pairing.north_first;
+  const std::uint32_t groups = 1u << side.rule.count;
+  std::uint32_t* side_next = next + side.next_first;
+  for (std::uint32_t n = thread; n < pairing.north_count; n += threads) {
+    if (side.recipe.north.attacks_fixed_queen(north[n])) continue;
+    const std::uint64_t north_key = side.recipe.north.key(north[n]);
+    const std::uint64_t marked = north_key | kKeyMark;
+    const std::uint32_t north_pattern = split_pattern(north_key, side.rule.bits, side.rule.count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      if ((marked & chunk.keys[i]) != 0) continue;
+      const std::uint32_t bucket = bucket_of(north_pattern | chunk.patterns[i], part, groups, side.rule.part_major);
+      const std::uint32_t place = take_place(side_next, bucket);
+      if (keys) keys[side.keys_first + place] = north_key | chunk.keys[i];
+    }
+  }
+}
+
+//! A side's halves sorted into buckets as a block of `threads` sorts them (the kernel
+//! nq_sort_sides), each step run for every thread in turn: on this CPU, for the tests, which
+//! may take fewer south keys at once (`at_once`, at most kSouthKeysAtOnce).
+inline void sort_side_on_host(const SideSort& side, const SetPairing* pairings, const join::QuarterEntry* entries,
+                              std::uint32_t* next, std::uint64_t* keys, std::uint32_t threads,
+                              std::uint32_t at_once = kSouthKeysAtOnce) {
+  static thread_local std::uint64_t south_keys[kSouthKeysAtOnce];
+  static thread_local std::uint32_t south_patterns[kSouthKeysAtOnce];
+  const SouthChunk chunk{south_keys, south_patterns};
   for (std::uint32_t p = 0; p < side.recipe.pairing_count; ++p) {
-    const SetPairing& pairing = pairings[side.recipe.pairing_first + p];
+    const SetPairing pairing = pairings[side.recipe.pairing_first + p];
     const std::uint32_t part = p < side.recipe.tied_pairings ? 0 : 1;
-    for (std::uint32_t north = thread; north < pairing.north_count; north += threads)
-      sort_north_entry(side.recipe, pairing, part, north, entries, side.rule, next + side.next_first, out);
+    for (std::uint32_t first = 0; first < pairing.south_count; first += at_once) {
+      const std::uint32_t count = pairing.south_count - first < at_once ? pairing.south_count - first : at_once;
+      for (std::uint32_t thread = 0; thread < threads; ++thread)
+        load_south_keys(side, pairing, entries, first, count, chunk, thread, threads);
+      for (std::uint32_t thread = 0; thread < threads; ++thread)
+        sort_against_south_keys(side, pairing, part, entries, chunk, count, next, keys, thread, threads);
+    }
   }
 }
 

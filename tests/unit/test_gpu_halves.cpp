@@ -96,13 +96,15 @@ void expect_sorted_like_the_joins(const join::QuarterSlice& north, const join::Q
   std::stable_sort(by_bucket.begin(), by_bucket.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (std::size_t i = 0; i < halves.size(); ++i) ASSERT_EQ(sorted[i], by_bucket[i].second) << i;
 
-  // A block's threads (sort_side_in_block) fill the same buckets with the same halves, each
-  // bucket in the threads' order.
-  SideSort sort{recipe, rule, 0, 0};
+  // A block's threads (sort_side_on_host, the kernel's steps) count the same buckets and fill
+  // them with the same halves, each bucket in the threads' order.
+  const SideSort sort{recipe, rule, 0, 0};
+  std::fill(next.begin(), next.end(), 0);
+  sort_side_on_host(sort, pairings.data(), entries.data(), next.data(), nullptr, 3, 5);  // 5 south keys at once
+  for (std::uint32_t b = 0; b < buckets; ++b) ASSERT_EQ(next[b], starts[b + 1] - starts[b]) << "bucket " << b;
   std::copy(starts.begin(), starts.end() - 1, next.begin());
   std::vector<std::uint64_t> by_threads(counted);
-  for (std::uint32_t thread = 0; thread < 3; ++thread)
-    sort_side_in_block(sort, pairings.data(), entries.data(), next.data(), by_threads.data(), thread, 3);
+  sort_side_on_host(sort, pairings.data(), entries.data(), next.data(), by_threads.data(), 3);
   for (std::uint32_t b = 0; b < buckets; ++b) {
     const auto first = static_cast<std::ptrdiff_t>(starts[b]), last = static_cast<std::ptrdiff_t>(starts[b + 1]);
     std::sort(by_threads.begin() + first, by_threads.begin() + last);
@@ -140,10 +142,12 @@ void expect_the_joins_halves(int n, std::size_t stride) {
         const std::vector<std::uint64_t> want(keys.keys().begin(), keys.keys().end());
         ASSERT_EQ(built.keys, want) << "unit " << id << " row set " << rows << (east ? " east" : " west");
         ASSERT_EQ(built.ties, ties) << "unit " << id << " row set " << rows << (east ? " east" : " west");
-        const BucketRule rule = bucket_rule(layout.key_bits(), static_cast<int>((id + rows) % (kMaxSplitBits + 1)),
+        const BucketRule rule = bucket_rule(layout.key_bits(), static_cast<int>((id + rows) / 3 % (kMaxSplitBits + 1)),
                                             static_cast<int>(id), (id + rows) % 2 == 0);
-        expect_sorted_like_the_joins(north->slice, south->slice, layout, side, side_fold, want, ties, rule);
-        if (testing::Test::HasFatalFailure()) return;
+        if ((id + rows) % 3 == 0) {  // a third of the sides: seconds, not tens of them
+          expect_sorted_like_the_joins(north->slice, south->slice, layout, side, side_fold, want, ties, rule);
+          if (testing::Test::HasFatalFailure()) return;
+        }
         halves += want.size();
       }
     }
