@@ -130,9 +130,10 @@ std::pair<std::unique_ptr<Engine>, RecountPath> recount_engine(std::unique_ptr<E
     // check built the engine whose units the run shares where the run's own cannot count here.
     const std::string built = own->header().engine;
     std::string text = built == header.engine ? "the run's own engine, " + built
-                                              : fmt::format("the {} engine, whose units the {} run shares (the {} "
-                                                            "engine cannot count on this machine)",
-                                                            built, header.engine, header.engine);
+                                              : fmt::format(
+                                                    "the {} engine, whose units the {} run shares (the {} "
+                                                    "engine cannot count on this machine)",
+                                                    built, header.engine, header.engine);
     if (const EngineDescription* engine = find_engine(built); engine && !engine->cpu_path_key.empty())
       text += fmt::format(" ({} {})", engine->cpu_path_key, engine->cpu_path());
     return {std::move(own), RecountPath{"same", text + "; every count compared", Compared::every_count}};
