@@ -319,8 +319,8 @@ std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options, joi
 // model to units timed at N = 16 to 24 (docs/data/join-unit-fit.csv). A test holds this table to
 // the CSV, and the CSV to the model's sum over every unit where that is quick.
 constexpr RoughCost kJoinRoughCosts[] = {
-    {16, 0.0506},    {17, 0.6268},    {18, 1.17},      {19, 14.71},     {20, 36.95},     {21, 451.2},    {22, 1717},
-    {23, 1.768e+04}, {24, 1.692e+05}, {25, 9.867e+05}, {26, 3.371e+07}, {27, 1.068e+08}, {28, 9.738e+09}};
+    {16, 0.04989},   {17, 0.6693},    {18, 1.151},     {19, 13.79},     {20, 36.12},     {21, 429.2},    {22, 1663},
+    {23, 1.864e+04}, {24, 1.372e+05}, {25, 1.208e+06}, {26, 1.764e+07}, {27, 1.292e+08}, {28, 3.422e+09}};
 
 const EngineDescription& join_engine_description() {
   static const EngineDescription description{

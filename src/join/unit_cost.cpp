@@ -17,7 +17,7 @@ namespace nqueens::join {
 
 const UnitCostConstants& unit_cost_constants(int n) {
   // Fitted by scripts/dev/fit-unit-costs.py (docs/data/join-unit-fit.csv): even n, then odd n.
-  static constexpr UnitCostConstants kEven{0, 6, 0.19}, kOdd{500, 4, 0.08};
+  static constexpr UnitCostConstants kEven{0, 6, 0.18}, kOdd{1000, 3, 0.12};
   return n % 2 == 0 ? kEven : kOdd;
 }
 
