@@ -53,7 +53,11 @@ class JoinUnitCounter final : public UnitCounter {
     if (id == plan_.units.size()) return rotation_tally(plan_.n);
     const join::JoinUnit& unit = plan_.units[id];
     join::JoinCount counted = counter_.count(unit);
-    if (elsewhere_) counted.pairs += pairs_elsewhere(1)[0];
+    if (elsewhere_) {
+      finish_elsewhere(1);
+      counted.pairs += elsewhere_pairs_[0];
+      counted.halves += elsewhere_halves_[0];
+    }
     return tally_of(unit, counted);
   }
 
@@ -68,8 +72,11 @@ class JoinUnitCounter final : public UnitCounter {
     counts_.resize(ids.size());
     counter_.count_together(units_, counts_);
     if (elsewhere_) {
-      const std::span<const std::uint64_t> elsewhere = pairs_elsewhere(ids.size());
-      for (std::size_t i = 0; i < ids.size(); ++i) counts_[i].pairs += elsewhere[i];
+      finish_elsewhere(ids.size());
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        counts_[i].pairs += elsewhere_pairs_[i];
+        counts_[i].halves += elsewhere_halves_[i];
+      }
     }
     for (std::size_t i = 0; i < ids.size(); ++i) tallies[i] = tally_of(units_[i], counts_[i]);
   }
@@ -82,11 +89,12 @@ class JoinUnitCounter final : public UnitCounter {
     return tally;
   }
 
-  // The pairs the matcher elsewhere counted for the last `units` units (only with one).
-  std::span<const std::uint64_t> pairs_elsewhere(std::size_t units) {
+  // The pairs the matcher elsewhere counted for the last `units` units, and the halves it built
+  // for them, into elsewhere_pairs_ and elsewhere_halves_ (only with one).
+  void finish_elsewhere(std::size_t units) {
     elsewhere_pairs_.resize(units);
-    elsewhere_->finish(elsewhere_pairs_);
-    return elsewhere_pairs_;
+    elsewhere_halves_.resize(units);
+    elsewhere_->finish(elsewhere_pairs_, elsewhere_halves_);
   }
 
   const join::JoinPlan& plan_;
@@ -94,7 +102,7 @@ class JoinUnitCounter final : public UnitCounter {
   join::JoinCounter counter_;
   std::vector<join::JoinUnit> units_;  // a batch's, kept between batches
   std::vector<join::JoinCount> counts_;
-  std::vector<std::uint64_t> elsewhere_pairs_;
+  std::vector<std::uint64_t> elsewhere_pairs_, elsewhere_halves_;
 };
 
 // The join's fingerprint covers its units; the rotation unit after them is part of the list too,
