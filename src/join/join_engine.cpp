@@ -105,14 +105,18 @@ class JoinUnitCounter final : public UnitCounter {
   std::vector<std::uint64_t> elsewhere_pairs_, elsewhere_halves_;
 };
 
+}  // namespace
+
 // The join's fingerprint covers its units; the rotation unit after them is part of the list too,
 // and so is what a unit's count means: its pairs weighted by the diagonal fold, so that a journal
 // of units counted without the fold ("rotation" alone) is refused rather than mixed in.
-std::uint64_t run_fingerprint(const join::JoinPlan& plan) {
+std::uint64_t join::run_fingerprint(const join::JoinPlan& plan) {
   constexpr std::uint64_t kRotationUnit = 0x726f746174696f6eULL;  // "rotation"
   constexpr std::uint64_t kDiagonalFold = 0x646961676f6e616cULL;  // "diagonal"
   return join::fingerprint(plan) ^ kRotationUnit ^ kDiagonalFold;
 }
+
+namespace {
 
 // Units whose costs lie within a factor of four of each other share a band; bands run
 // costliest first, as the scheduler wants, and within one the units are grouped by the tiles of
@@ -142,7 +146,7 @@ class JoinEngine final : public Engine {
     std::vector<std::uint64_t> costs = join::estimated_costs(plan_);
     // The rotation unit goes first: one search, longer than a typical unit at large n.
     costs.push_back(costs.empty() ? 1 : *std::max_element(costs.begin(), costs.end()) + 1);
-    RunHeader header{kVersion, variant_.engine, memory.n, {}, costs.size(), run_fingerprint(plan_)};
+    RunHeader header{kVersion, variant_.engine, memory.n, {}, costs.size(), join::run_fingerprint(plan_)};
     set_units(std::move(header), std::move(costs));
   }
 
@@ -345,6 +349,10 @@ const EngineDescription& join_engine_description() {
       .cpu_path = cpu_path,
       .memory_plan = join_memory_plan,
       .rough_costs = kJoinRoughCosts,
+      .independent_recount = join::make_search_engine,
+      .independent_recount_text =
+          "each unit's solutions found one by one by a backtracking search on the whole board, "
+          "weighed by the diagonal fold: no quarter table, half-board or matcher code",
   };
   return description;
 }
