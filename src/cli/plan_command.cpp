@@ -18,6 +18,7 @@
 #include "plan/plan.hpp"
 #include "run/registry.hpp"
 #include "shell/count_options.hpp"
+#include "shell/gpu_model_plan.hpp"
 #include "shell/logging.hpp"
 #include "shell/plan_report.hpp"
 #include "shell/standard_output.hpp"
@@ -33,6 +34,7 @@ struct PlanArgs {
   int ranks_per_node = 1;
   SearchArgs search;
   std::string memory;  //!< --memory SIZE; empty: the default budget, as for count
+  std::string card;    //!< --card NAME: the gpu engine priced by its device model of that card
   double sample_seconds = 0;
   double confidence = 0.95;
   std::string format = "text";
@@ -63,8 +65,16 @@ void log_bands(const plan::RunPlan& plan) {
   }
 }
 
+// The gpu engine on a card it is not running on: priced by the device model, as a model.
+void plan_by_model(const PlanArgs& args, int n) {
+  const shell::GpuModelRequest request{n, args.card, args.threads, args.ranks, args.sample_seconds};
+  const nlohmann::ordered_json json = shell::gpu_model_plan_json(request);
+  print_stdout(args.format == "json" ? json.dump() + '\n' : shell::gpu_model_plan_text(json));
+}
+
 // One N's plan: its engine built as count builds it, its units sampled, its record printed.
 void plan_one(const PlanArgs& args, int n, std::uint64_t program) {
+  if (args.search.engine == "gpu" && shell::gpu_plan_by_model(args.card)) return plan_by_model(args, n);
   CountOptions options = search_options(args.search);
   options.threads = resolve_threads(args.threads);
   if (!args.memory.empty()) options.memory_bytes = parse_memory_size(args.memory);
@@ -95,6 +105,8 @@ int run(const PlanArgs& args) {
     throw std::invalid_argument(
         fmt::format("--ranks-per-node {} is more than --ranks {}: a node holds some of the ranks", args.ranks_per_node,
                     args.ranks));
+  if (!args.card.empty() && args.search.engine != "gpu")
+    throw std::invalid_argument("--card prices the gpu engine by its device model: give it with --engine gpu");
   const std::vector<int> sizes = parse_n_spec(args.spec);
   const std::uint64_t program = resident_bytes();
   // Each N's engine is built and let go in turn: the next one's memory plan has the whole budget.
@@ -133,6 +145,11 @@ Registered add_plan_command(CLI::App& app) {
           "Sampling budget in seconds (default: 2 % of the predicted wall time, 3 to 60 s; up to 15 min for a run "
           "priced past a day)")
       ->check(CLI::Range(0.001, 1e7));
+  command
+      ->add_option("--card", args->card,
+                   "With --engine gpu: price the run by the device model of this card (" + shell::known_card_names() +
+                       "), as where no device is present (then " + shell::kDefaultModelCard + ")")
+      ->type_name("NAME");
   command->add_option("--confidence", args->confidence, "Confidence of the error bars")
       ->check(CLI::Range(0.5, 0.9999))
       ->capture_default_str();

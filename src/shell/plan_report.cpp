@@ -9,10 +9,9 @@ namespace nqueens::shell {
 
 namespace {
 
-// "0.55 ms", "42.10 s", "3.50 min", "7.20 h", "410.5 days", "2.30 years": durations from a
-// sampled unit to a cluster year, in the largest unit that keeps the figure at 2 or more,
-// always with a decimal point.
 std::string decimal(double value) { return value >= 100 ? fmt::format("{:.1f}", value) : fmt::format("{:.2f}", value); }
+
+}  // namespace
 
 std::string duration_text(double seconds) {
   struct Unit {
@@ -25,6 +24,8 @@ std::string duration_text(double seconds) {
       return decimal(seconds / unit.seconds) + " " + unit.name;
   return decimal(seconds * 1e3) + " ms";
 }
+
+namespace {
 
 std::string bytes_text(double bytes) {
   constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};

@@ -22,6 +22,11 @@ struct PlanRecord {
   std::uint64_t program_memory_bytes = 0;  //!< resident before the engine was built
 };
 
+//! "0.55 ms", "42.10 s", "3.50 min", "7.20 h", "410.5 days", "2.30 years": durations from a
+//! sampled unit to a cluster year, in the largest unit that keeps the figure at 2 or more,
+//! always with a decimal point.
+std::string duration_text(double seconds);
+
 //! Runs past this wall time are worth a --checkpoint journal.
 inline constexpr double kCheckpointAdvisedSeconds = 600;
 

@@ -96,6 +96,25 @@ TEST(PlanCli, TextSaysWhatItEstimatesAndHowLongItSampled) {
   EXPECT_EQ(outcome.err, "") << describe(outcome);
 }
 
+// Where no device is present, the gpu engine is priced by its device model, and the plan says
+// that it is a model and of which card; a card named prices that card.
+TEST(PlanCli, TheGpuEngineWithoutADeviceIsPricedByItsModel) {
+  const harness::Outcome json = run({"plan", "-n", "14", "--engine", "gpu", "--card", "L40S", "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << describe(json);
+  const Json plan = Json::parse(lines_of(json.out).at(0));
+  EXPECT_EQ(plan["priced_by"], "device model");
+  EXPECT_EQ(plan["card"], "L40S");
+  EXPECT_GT(plan["wall_seconds"].get<double>(), 0);
+  const harness::Outcome text = run({"plan", "-n", "14", "--engine", "gpu"});
+  ASSERT_EQ(text.exit_code, 0) << describe(text);
+  if (contains(text.out, "no device here")) {
+    EXPECT_TRUE(contains(text.out, "device model of H100")) << describe(text);
+    EXPECT_TRUE(contains(text.out, "a model, not a measurement")) << describe(text);
+  } else {
+    EXPECT_TRUE(contains(text.out, "sampled:")) << "a device here is timed: " << describe(text);
+  }
+}
+
 // What to ask for: count's --memory is the counting memory rounded up to a MiB, and a count
 // under it plans the same memory; a node's Slurm --mem is its ranks' memory plus 10 % and 64 MiB.
 TEST(PlanCli, SaysTheMemoryToAskFor) {
@@ -159,6 +178,8 @@ TEST(PlanCli, BadInputIsOneLineAndExitTwo) {
       {"plan", "-n", "12", "--format", "csv"},
       {"plan", "-n", "12", "--ranks-per-node", "0"},
       {"plan", "-n", "12", "--ranks", "2", "--ranks-per-node", "3"},
+      {"plan", "-n", "12", "--card", "H100"},
+      {"plan", "-n", "12", "--engine", "gpu", "--card", "H1000"},
   };
   for (const std::vector<std::string>& args : bad) {
     const harness::Outcome outcome = run(args);
