@@ -28,6 +28,8 @@ DeviceInfo describe(const CudaDriver& driver, int index) {
   info.major = attribute(driver, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
   info.minor = attribute(driver, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
   info.multiprocessors = attribute(driver, device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  info.kernel = driver.runs_host_form ? "the kernels' host form (stand-in driver)"
+                                      : kernel_for(built_kernels(), info.major, info.minor);
   return info;
 }
 
@@ -65,8 +67,8 @@ std::string devices_text() {
     std::snprintf(line, sizeof line, "%s%s, %.1f GiB, compute capability %d.%d, %d multiprocessors",
                   text.empty() ? "" : "; ", device.name.c_str(), static_cast<double>(device.memory_bytes) / (1 << 30),
                   device.major, device.minor, device.multiprocessors);
-    const std::string kernel = kernel_for(built_kernels(), device.major, device.minor);
-    text += line + (kernel.empty() ? std::string(", no kernel of this build runs on it") : ", runs " + kernel);
+    text += line +
+            (device.kernel.empty() ? std::string(", no kernel of this build runs on it") : ", runs " + device.kernel);
   }
   std::snprintf(line, sizeof line, " (driver %d.%d)", found.driver_version / 1000, found.driver_version % 1000 / 10);
   return text + line;

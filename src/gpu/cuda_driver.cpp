@@ -55,6 +55,7 @@ Opened open_driver() {
   look_up(library, "cuStreamSynchronize", d.synchronize_stream, p);
   look_up(library, "cuLaunchKernel", d.launch, p);
   if (!p.empty()) return opened;
+  d.runs_host_form = dlsym(library, "nqueens_stand_in_host_form") != nullptr;
   if (const CUresult result = d.init(0); result != CUDA_SUCCESS) {
     const char* words = nullptr;
     d.error_string(result, &words);

@@ -2,38 +2,42 @@
 // The CUDA driver, opened at run time (dlopen of libcuda.so.1): a build with CUDA links no CUDA
 // library, so the same program runs on machines without a driver and says why it cannot use a
 // device there. Only the calls the gpu engine makes are looked up.
-#include <cuda.h>
-
 #include <string>
+
+#include "gpu/cuda_api.hpp"
 
 namespace nqueens::gpu {
 
 struct CudaDriver {
-  decltype(&::cuInit) init = nullptr;
-  decltype(&::cuDriverGetVersion) driver_version = nullptr;
-  decltype(&::cuGetErrorString) error_string = nullptr;
-  decltype(&::cuDeviceGetCount) device_count = nullptr;
-  decltype(&::cuDeviceGet) device_get = nullptr;
-  decltype(&::cuDeviceGetName) device_name = nullptr;
-  decltype(&::cuDeviceTotalMem) device_memory = nullptr;
-  decltype(&::cuDeviceGetAttribute) device_attribute = nullptr;
-  decltype(&::cuDevicePrimaryCtxRetain) primary_context = nullptr;
-  decltype(&::cuCtxSetCurrent) set_context = nullptr;
-  decltype(&::cuModuleLoadData) load_module = nullptr;
-  decltype(&::cuModuleGetFunction) module_function = nullptr;
-  decltype(&::cuFuncSetAttribute) function_attribute = nullptr;
-  decltype(&::cuMemGetInfo) memory_info = nullptr;
-  decltype(&::cuMemAlloc) allocate = nullptr;
-  decltype(&::cuMemFree) release = nullptr;
-  decltype(&::cuMemAllocHost) allocate_pinned = nullptr;
-  decltype(&::cuMemFreeHost) release_pinned = nullptr;
-  decltype(&::cuMemcpyHtoDAsync) copy_to_device = nullptr;
-  decltype(&::cuMemcpyDtoHAsync) copy_to_host = nullptr;
-  decltype(&::cuMemsetD8Async) set_bytes = nullptr;
-  decltype(&::cuStreamCreate) create_stream = nullptr;
-  decltype(&::cuStreamDestroy) destroy_stream = nullptr;
-  decltype(&::cuStreamSynchronize) synchronize_stream = nullptr;
-  decltype(&::cuLaunchKernel) launch = nullptr;
+  driver_api::Init init = nullptr;
+  driver_api::DriverGetVersion driver_version = nullptr;
+  driver_api::GetErrorString error_string = nullptr;
+  driver_api::DeviceGetCount device_count = nullptr;
+  driver_api::DeviceGet device_get = nullptr;
+  driver_api::DeviceGetName device_name = nullptr;
+  driver_api::DeviceTotalMem device_memory = nullptr;
+  driver_api::DeviceGetAttribute device_attribute = nullptr;
+  driver_api::DevicePrimaryCtxRetain primary_context = nullptr;
+  driver_api::CtxSetCurrent set_context = nullptr;
+  driver_api::ModuleLoadData load_module = nullptr;
+  driver_api::ModuleGetFunction module_function = nullptr;
+  driver_api::FuncSetAttribute function_attribute = nullptr;
+  driver_api::MemGetInfo memory_info = nullptr;
+  driver_api::MemAlloc allocate = nullptr;
+  driver_api::MemFree release = nullptr;
+  driver_api::MemAllocHost allocate_pinned = nullptr;
+  driver_api::MemFreeHost release_pinned = nullptr;
+  driver_api::MemcpyHtoDAsync copy_to_device = nullptr;
+  driver_api::MemcpyDtoHAsync copy_to_host = nullptr;
+  driver_api::MemsetD8Async set_bytes = nullptr;
+  driver_api::StreamCreate create_stream = nullptr;
+  driver_api::StreamDestroy destroy_stream = nullptr;
+  driver_api::StreamSynchronize synchronize_stream = nullptr;
+  driver_api::LaunchKernel launch = nullptr;
+  //! The tests' stand-in driver (tests/support/stand_in_cuda, which exports
+  //! nqueens_stand_in_host_form): it runs the kernels' host form, whatever machine code this
+  //! build holds, so that a build without nvcc still runs the device path in its tests.
+  bool runs_host_form = false;
 };
 
 //! The driver, opened and initialised once; nullptr when that failed, and then `why` says

@@ -18,6 +18,9 @@ struct DeviceInfo {
   std::uint64_t memory_bytes = 0;
   int major = 0, minor = 0;  //!< compute capability
   int multiprocessors = 0;
+  //! What it runs of this build's kernels ("sm_90", "PTX compute_121, compiled at load", the
+  //! host form under the tests' stand-in driver); "" when none of them.
+  std::string kernel;
 };
 
 struct Devices {

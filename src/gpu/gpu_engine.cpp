@@ -68,12 +68,16 @@ std::string device_memory_problem(const CountOptions& options) {
 }
 
 // A device whose compute capability none of the built kernels serves (older than sm_75, or
-// a newer major version than this build's machine code with no PTX it can compile).
+// a newer major version than this build's machine code with no PTX it can compile), or a build
+// made without nvcc, which holds none.
 std::string kernel_problem() {
+  const gpu::BuiltKernels& built = gpu::built_kernels();
+  const bool none = built.machine_code.empty() && built.ptx == 0;
   for (const gpu::DeviceInfo& device : gpu::devices().list)
-    if (gpu::kernel_for(gpu::built_kernels(), device.major, device.minor).empty())
+    if (device.kernel.empty())
       return "this build has no kernel for " + device.name + " (compute capability " + std::to_string(device.major) +
-             "." + std::to_string(device.minor) + "): it holds " + gpu::built_kernels_text(gpu::built_kernels());
+             "." + std::to_string(device.minor) + "): it holds " +
+             (none ? std::string("none (nvcc was not found when it was built)") : gpu::built_kernels_text(built));
   return "";
 }
 

@@ -1,4 +1,4 @@
-// The gpu engine in a build without CUDA (NQUEENS_CUDA=OFF, or no nvcc found): no devices, and
+// The gpu engine in a build without its device path (NQUEENS_CUDA=OFF): no devices, and
 // the reason, so that asking for the engine is refused in one line.
 #include <stdexcept>
 

@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 
 fail() { echo "FAILED: $*" >&2; exit 1; }
 
-"$binary" version | grep -q 'gpu devices:  Stand-in GPU 0, .*compute capability 9.0.*runs sm_90' ||
+"$binary" version | grep -q "gpu devices:  Stand-in GPU 0, .*compute capability 9.0.*runs the kernels. host form" ||
   fail "version does not see the stand-in device: $("$binary" version | grep 'gpu devices')"
 
 "$binary" count -n 4-16 --engine gpu --verify --threads 2 >"$work/out" 2>"$work/err" ||

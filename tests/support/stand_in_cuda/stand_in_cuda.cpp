@@ -9,10 +9,9 @@
 //                                    out of memory), pinned (cuMemAllocHost: out of memory),
 //                                    launch (cuLaunchKernel: launch failure)
 //   NQUEENS_STAND_IN_SIGTERM_AT=K    the K-th launch sends the process SIGTERM before it counts
-#include <cuda.h>
-
 #include <atomic>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,11 +19,12 @@
 #include <new>
 #include <string>
 
+#include "gpu/cuda_api.hpp"
 #include "gpu/tiles_on_host.hpp"
 
-namespace {
+using namespace nqueens::gpu;  // NOLINT(google-build-using-namespace): the driver's types, as cuda.h names them
 
-using nqueens::gpu::Chunking;
+namespace {
 
 int devices() {
   const char* text = std::getenv("NQUEENS_STAND_IN_DEVICES");
@@ -53,6 +53,9 @@ CUdevice checked_device(int index) { return index; }
 }  // namespace
 
 extern "C" {
+
+// Tells the engine this driver runs the kernels' host form (gpu/cuda_driver.hpp).
+int nqueens_stand_in_host_form = 1;
 
 CUresult cuInit(unsigned int) { return CUDA_SUCCESS; }
 
@@ -88,7 +91,7 @@ CUresult cuDeviceGetName(char* name, int length, CUdevice device) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuDeviceTotalMem(std::size_t* bytes, CUdevice) {
+CUresult cuDeviceTotalMem_v2(std::size_t* bytes, CUdevice) {
   *bytes = std::size_t{16} << 30;
   return CUDA_SUCCESS;
 }
@@ -126,13 +129,13 @@ CUresult cuModuleGetFunction(CUfunction* function, CUmodule, const char* name) {
 
 CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) { return CUDA_SUCCESS; }
 
-CUresult cuMemGetInfo(std::size_t* free, std::size_t* total) {
+CUresult cuMemGetInfo_v2(std::size_t* free, std::size_t* total) {
   *total = std::size_t{16} << 30;
   *free = *total;
   return CUDA_SUCCESS;
 }
 
-CUresult cuMemAlloc(CUdeviceptr* pointer, std::size_t bytes) {
+CUresult cuMemAlloc_v2(CUdeviceptr* pointer, std::size_t bytes) {
   if (fails("alloc", allocations)) return CUDA_ERROR_OUT_OF_MEMORY;
   void* memory = std::malloc(bytes);
   if (!memory) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -140,12 +143,12 @@ CUresult cuMemAlloc(CUdeviceptr* pointer, std::size_t bytes) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuMemFree(CUdeviceptr pointer) {
+CUresult cuMemFree_v2(CUdeviceptr pointer) {
   std::free(reinterpret_cast<void*>(pointer));
   return CUDA_SUCCESS;
 }
 
-CUresult cuMemAllocHost(void** pointer, std::size_t bytes) {
+CUresult cuMemAllocHost_v2(void** pointer, std::size_t bytes) {
   if (fails("pinned", pinned_allocations)) return CUDA_ERROR_OUT_OF_MEMORY;
   *pointer = std::malloc(bytes);
   return *pointer ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
@@ -156,12 +159,12 @@ CUresult cuMemFreeHost(void* pointer) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuMemcpyHtoDAsync(CUdeviceptr to, const void* from, std::size_t bytes, CUstream) {
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr to, const void* from, std::size_t bytes, CUstream) {
   if (bytes) std::memcpy(reinterpret_cast<void*>(to), from, bytes);
   return CUDA_SUCCESS;
 }
 
-CUresult cuMemcpyDtoHAsync(void* to, CUdeviceptr from, std::size_t bytes, CUstream) {
+CUresult cuMemcpyDtoHAsync_v2(void* to, CUdeviceptr from, std::size_t bytes, CUstream) {
   if (bytes) std::memcpy(to, reinterpret_cast<const void*>(from), bytes);
   return CUDA_SUCCESS;
 }
@@ -177,7 +180,7 @@ CUresult cuStreamCreate(CUstream* stream, unsigned int) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamDestroy_v2(CUstream) { return CUDA_SUCCESS; }
 
 CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
 
