@@ -20,6 +20,7 @@ struct PlanRecord {
   int ranks_per_node = 1;                  //!< of the ranks, those that share one node's memory
   double setup_seconds = 0;                //!< building the engine: every process does it once
   std::uint64_t program_memory_bytes = 0;  //!< resident before the engine was built
+  std::string part;                        //!< "shard 3/512", "units 7-9": plan.part_thread's units; "" for none
 };
 
 //! "0.55 ms", "42.10 s", "3.50 min", "7.20 h", "410.5 days", "2.30 years": durations from a
