@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gpu/device_model.hpp"
+#include "nqueens/oeis.hpp"
 
 int main(int argc, char** argv) {
   using namespace nqueens::gpu;
@@ -49,6 +50,29 @@ int main(int argc, char** argv) {
     std::printf("predicted: device %.4g s, transfers %.4g s, host %.4g s on %d threads: %.4g s, bound by the %s\n",
                 run.device_seconds, run.transfer_seconds, run.host_seconds, card->host_threads, run.seconds,
                 run.bound_by.c_str());
+    // The design where the device builds what it matches (DeviceWork::Built).
+    const DeviceWork::Built& b = w.built;
+    std::printf(
+        "device-built: sides %.4g, candidates %.4g, recipes %.4g bytes, quarter table %.4g bytes, "
+        "to the host %.4g bytes, host thread seconds %.4g here\n",
+        b.sides, b.candidates, b.recipe_bytes, b.table_bytes, b.bytes_to_host, b.host_seconds);
+    std::printf(
+        "device-built predicted: build %.4g s + matching %.4g s = device %.4g s, transfers %.4g s, "
+        "host %.4g s: %.4g s, bound by the %s\n",
+        run.built.build_seconds, run.device_seconds, run.built.device_seconds, run.built.transfer_seconds,
+        run.built.host_seconds, run.built.seconds, run.built.bound_by.c_str());
+    if (const auto solutions = nqueens::oeis_total(n); solutions && *solutions > 0) {
+      const double q = static_cast<double>(*solutions);
+      const double keys_fed = w.bytes_to_device + w.bytes_to_host;
+      const double built = b.table_bytes + b.recipe_bytes + b.bytes_to_host;
+      const double compact = b.table_bytes + b.index_bytes + b.compact_bytes + b.bytes_to_host;
+      std::printf(
+          "per solution: bytes over the bus %.3g keys fed, %.3g device-built (%.0fx fewer), %.3g with "
+          "compact row sets (%.0fx fewer); host thread time %.3g ns keys fed, %.3g ns device-built (%.0fx "
+          "less)\n",
+          keys_fed / q, built / q, keys_fed / built, compact / q, keys_fed / compact, 1e9 * w.host_seconds / q,
+          1e9 * b.host_seconds / q, w.host_seconds / b.host_seconds);
+    }
   } catch (const std::exception& error) {
     std::fprintf(stderr, "gpu_model: %s\n", error.what());
     return 2;

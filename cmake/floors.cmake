@@ -8,14 +8,15 @@
 # include/nqueens/, the public headers.
 set(NQUEENS_FLOORS
   "nqueens,text"              # 0: the public words; user text in messages
-  "board,engine,records"      # 1: board facts; the engine interface, catalogue and tools; the
+  "system"                    # 1: what the machine allows (memory limits, CPUs), probed
+  "board,engine,records"      # 2: board facts; the engine interface, catalogue and tools; the
                               #    run's records as values (its header, unit records, unit ranges)
-  "dfs,join,reference,files"  # 2: the engines and the file formats, side by side
-  "gpu"                       # 3: the join's pairs on a device, built on the join
-  "run"                       # 4: one run: the registry, the schedule, the reduction
-  "plan,solve,bench"          # 5: what a run will cost; the solutions themselves; timing runs
-  "shell"                     # 6: the drivers' common shell: options, reports, files on disk
-  "cli,mpi")                  # 7: the drivers
+  "dfs,join,reference,files"  # 3: the engines and the file formats, side by side
+  "gpu"                       # 4: the join's pairs on a device, built on the join
+  "run"                       # 5: one run: the registry, the schedule, the reduction
+  "plan,solve,bench"          # 6: what a run will cost; the solutions themselves; timing runs
+  "shell"                     # 7: the drivers' common shell: options, reports, files on disk
+  "cli,mpi")                  # 8: the drivers
 
 # nqueens_floor_of(<folder> <out>): the floor of `folder` in the table, or -1 where it has none.
 function(nqueens_floor_of folder out)

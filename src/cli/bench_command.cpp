@@ -16,11 +16,11 @@
 #include "commands.hpp"
 #include "nqueens/n_spec.hpp"
 #include "run/registry.hpp"
-#include "shell/cost_notice.hpp"
-#include "shell/count_options.hpp"
-#include "shell/engine_settings.hpp"
-#include "shell/logging.hpp"
-#include "shell/report.hpp"
+#include "shell/options/count_options.hpp"
+#include "shell/options/engine_settings.hpp"
+#include "shell/options/logging.hpp"
+#include "shell/output/report.hpp"
+#include "shell/supervision/cost_notice.hpp"
 
 namespace nqueens::cli {
 

@@ -26,11 +26,11 @@
 #include "nqueens/unit_ranges.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"
-#include "shell/console.hpp"
-#include "shell/count_options.hpp"
-#include "shell/logging.hpp"
-#include "shell/report.hpp"
-#include "shell/standard_output.hpp"
+#include "shell/options/count_options.hpp"
+#include "shell/options/logging.hpp"
+#include "shell/output/console.hpp"
+#include "shell/output/report.hpp"
+#include "shell/output/standard_output.hpp"
 #include "text/echo.hpp"
 
 namespace nqueens::cli {

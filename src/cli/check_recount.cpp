@@ -13,7 +13,7 @@
 
 #include "nqueens/count.hpp"
 #include "nqueens/unit_ranges.hpp"
-#include "shell/count_options.hpp"
+#include "shell/options/count_options.hpp"
 
 namespace nqueens::cli {
 

@@ -6,7 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "shell/exit_codes.hpp"
+#include "shell/supervision/exit_codes.hpp"
 
 namespace nqueens::cli {
 

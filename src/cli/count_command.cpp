@@ -10,14 +10,14 @@
 #include "nqueens/count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "run/registry.hpp"
-#include "shell/checkpoint_path.hpp"
-#include "shell/cost_notice.hpp"
-#include "shell/count_options.hpp"
-#include "shell/report.hpp"
-#include "shell/shard_output.hpp"
-#include "shell/signals.hpp"
-#include "shell/supervisor.hpp"
-#include "shell/verify.hpp"
+#include "shell/options/count_options.hpp"
+#include "shell/output/report.hpp"
+#include "shell/output/shard_output.hpp"
+#include "shell/output/verify.hpp"
+#include "shell/supervision/checkpoint_path.hpp"
+#include "shell/supervision/cost_notice.hpp"
+#include "shell/supervision/signals.hpp"
+#include "shell/supervision/supervisor.hpp"
 
 namespace nqueens::cli {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "shell/help_formatter.hpp"
+#include "shell/options/help_formatter.hpp"
 
 namespace nqueens::cli {
 

@@ -18,16 +18,16 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "shell/build_info.hpp"
-#include "shell/console.hpp"
-#include "shell/count_options.hpp"
-#include "shell/help_formatter.hpp"
-#include "shell/logging.hpp"
-#include "shell/number_options.hpp"
-#include "shell/parse_errors.hpp"
-#include "shell/signals.hpp"
-#include "shell/standard_output.hpp"
-#include "shell/suggest.hpp"
+#include "shell/options/count_options.hpp"
+#include "shell/options/help_formatter.hpp"
+#include "shell/options/logging.hpp"
+#include "shell/options/number_options.hpp"
+#include "shell/options/parse_errors.hpp"
+#include "shell/options/suggest.hpp"
+#include "shell/output/build_info.hpp"
+#include "shell/output/console.hpp"
+#include "shell/output/standard_output.hpp"
+#include "shell/supervision/signals.hpp"
 #include "text/echo.hpp"
 
 namespace {

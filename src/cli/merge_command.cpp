@@ -19,9 +19,9 @@
 #include "nqueens/unit_ranges.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"
-#include "shell/logging.hpp"
-#include "shell/report.hpp"
-#include "shell/verify.hpp"
+#include "shell/options/logging.hpp"
+#include "shell/output/report.hpp"
+#include "shell/output/verify.hpp"
 #include "text/echo.hpp"
 #include "unit_subtotals.hpp"
 

@@ -4,7 +4,7 @@
 
 #include "commands.hpp"
 #include "nqueens/oeis.hpp"
-#include "shell/report.hpp"
+#include "shell/output/report.hpp"
 
 namespace nqueens::cli {
 

@@ -17,11 +17,11 @@
 #include "nqueens/n_spec.hpp"
 #include "plan/plan.hpp"
 #include "run/registry.hpp"
-#include "shell/count_options.hpp"
-#include "shell/gpu_model_plan.hpp"
-#include "shell/logging.hpp"
-#include "shell/plan_report.hpp"
-#include "shell/standard_output.hpp"
+#include "shell/options/count_options.hpp"
+#include "shell/options/logging.hpp"
+#include "shell/output/gpu_model_plan.hpp"
+#include "shell/output/plan_report.hpp"
+#include "shell/output/standard_output.hpp"
 
 namespace nqueens::cli {
 

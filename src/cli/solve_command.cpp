@@ -17,10 +17,10 @@
 #include "nqueens/count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/solutions.hpp"
-#include "shell/count_options.hpp"
-#include "shell/logging.hpp"
-#include "shell/report.hpp"
-#include "shell/standard_output.hpp"
+#include "shell/options/count_options.hpp"
+#include "shell/options/logging.hpp"
+#include "shell/output/report.hpp"
+#include "shell/output/standard_output.hpp"
 #include "text/text_numbers.hpp"
 
 namespace nqueens::cli {

@@ -19,12 +19,12 @@
 #include "nqueens/shard.hpp"
 #include "nqueens/symmetry.hpp"
 #include "nqueens/unit_ranges.hpp"
-#include "shell/campaign.hpp"
-#include "shell/cost_notice.hpp"
-#include "shell/engine_settings.hpp"
-#include "shell/logging.hpp"
-#include "shell/report.hpp"
-#include "shell/standard_output.hpp"
+#include "shell/options/engine_settings.hpp"
+#include "shell/options/logging.hpp"
+#include "shell/output/campaign.hpp"
+#include "shell/output/report.hpp"
+#include "shell/output/standard_output.hpp"
+#include "shell/supervision/cost_notice.hpp"
 
 namespace nqueens::cli {
 

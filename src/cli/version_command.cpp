@@ -5,9 +5,9 @@
 #include <string>
 
 #include "commands.hpp"
-#include "shell/build_info.hpp"
-#include "shell/report.hpp"
-#include "shell/standard_output.hpp"
+#include "shell/output/build_info.hpp"
+#include "shell/output/report.hpp"
+#include "shell/output/standard_output.hpp"
 
 namespace nqueens::cli {
 

@@ -7,6 +7,25 @@
 
 namespace nqueens {
 
+namespace {
+
+std::span<const EngineDescription* const>& entries() {
+  static std::span<const EngineDescription* const> handed;
+  return handed;
+}
+
+}  // namespace
+
+void catalogue_engines(std::span<const EngineDescription* const> engines) { entries() = engines; }
+
+std::span<const EngineDescription* const> registered_engines() {
+  // Empty only where the registry's object was left out of a static link: the library's users
+  // are told to keep it (nqueens::nqueens and pkg-config do, with --undefined).
+  if (entries().empty())
+    throw std::logic_error("the engine registry (run/registry.cpp) was not linked: no engine is known");
+  return entries();
+}
+
 const EngineDescription* find_engine(std::string_view name) {
   for (const EngineDescription* engine : registered_engines())
     if (engine->name == name) return engine;

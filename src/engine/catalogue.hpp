@@ -7,8 +7,8 @@
 // `version`) reads the catalogue, so a new engine is a folder and a registry line.
 //
 // The catalogue stands on the ground floor with the engine interface (engine.hpp), below the
-// engines and the file formats that read it; building engines (choose_engine, make_engine) is
-// the run's (run/registry.hpp).
+// engines and the file formats that read it, and links none of them: the registry hands it its
+// entries. Building engines (choose_engine, make_engine) is the run's (run/registry.hpp).
 #include <memory>
 #include <span>
 #include <string>
@@ -97,8 +97,13 @@ std::string_view unit_family(std::string_view engine);
 //! The name --engine takes for "the fastest engine for this N".
 inline constexpr std::string_view kAutomaticEngine = "auto";
 
-//! Every engine, in the order `auto` considers them (defined by the registry, run/registry.cpp).
+//! Every engine, in the order `auto` considers them: the entries the registry (run/registry.cpp)
+//! hands the catalogue as the library loads. The catalogue links no engine, so neither do the
+//! file formats that check headers against it; the registry, floors above, links them all.
 std::span<const EngineDescription* const> registered_engines();
+
+//! Takes the registry's entries (they outlive every use): called once, by the registry alone.
+void catalogue_engines(std::span<const EngineDescription* const> engines);
 
 //! The engine of that name, or nullptr.
 const EngineDescription* find_engine(std::string_view name);

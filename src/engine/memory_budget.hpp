@@ -1,7 +1,8 @@
 #pragma once
 // The run's memory budget: the one owner of how much memory a count may hold (--memory,
 // CountOptions::memory_bytes). An engine whose memory grows with N sizes what it keeps from this,
-// says what it will use before it allocates, and refuses a budget too small for its work.
+// says what it will use before it allocates, and refuses a budget too small for its work. What
+// the machine allows (system/memory_limit.hpp) is probed in the system folder.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -15,34 +16,6 @@ namespace nqueens {
 //! binary unit K, M, G or T (also written KiB, MiB, GiB, TiB), 1024 apart; no unit: bytes.
 //! Throws std::invalid_argument with the reason for anything else, zero included.
 std::uint64_t parse_memory_size(std::string_view text);
-
-//! The machine's physical memory in bytes (0 when the system does not say).
-std::uint64_t physical_memory_bytes();
-
-//! The most memory this process may take, and what sets it: the least of the machine's
-//! physical memory, the address space it may still map (RLIMIT_AS, `ulimit -v`, less what it
-//! has mapped already) and its control group's limit (a container's, Slurm's --mem). The
-//! physical memory and the control group's limit are shared by the `processes_on_machine`
-//! processes of one job on the machine (the MPI ranks of a node); the address space is each
-//! process's own. So the least is the least share.
-struct MemoryLimit {
-  std::uint64_t bytes = 0;   //!< 0: the system does not say
-  std::string source;        //!< "physical memory", "the address-space limit (ulimit -v)", ...
-  bool per_process = false;  //!< each process has all of `bytes`, not a share of it
-  //! What one of `processes` processes on the machine may take of it.
-  std::uint64_t share(int processes) const;
-};
-MemoryLimit memory_limit(int processes_on_machine = 1);
-
-//! "the address-space limit (ulimit -v 20000, in KiB)" when this process has one (RLIMIT_AS),
-//! else "": what refuses a thread's stack or an allocation under `ulimit -v`, for a message that
-//! names the limit that was met rather than one that was not (the process count, ulimit -u).
-std::string address_space_limit_text();
-
-//! The memory limit of the control group whose line of /proc/self/cgroup is in `proc_cgroup`,
-//! under the cgroup file system mounted at `root` (/sys/fs/cgroup): the least of its and its
-//! ancestors' memory.max (cgroup v2) or memory.limit_in_bytes (v1); 0 when none is set.
-std::uint64_t cgroup_memory_limit(std::string_view proc_cgroup, const std::string& root);
 
 //! The default budget: half of one process's share of memory_limit() (the rest is the program's,
 //! the allocator's and the system's) when `processes_on_machine` processes share the machine

@@ -10,13 +10,9 @@
 #include <string>
 #include <vector>
 
-#include <oneapi/tbb/info.h>
-
-#include "engine/memory_budget.hpp"
+#include "system/memory_limit.hpp"
 
 namespace nqueens {
-
-int hardware_threads() { return tbb::info::default_concurrency(); }
 
 int resolve_threads(int requested) {
   if (requested < 0 || requested > kMaxThreads)

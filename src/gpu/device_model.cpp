@@ -11,9 +11,16 @@
 
 #include "engine/engine.hpp"
 #include "gpu/gpu_devices.hpp"
+#include "gpu/half_build.hpp"
+#include "gpu/side_recipe.hpp"
 #include "gpu/slot_split.hpp"
 #include "gpu/tiled_matcher.hpp"
+#include "join/diagonal_fold.hpp"
 #include "join/join_engine.hpp"
+#include "join/join_layout.hpp"
+#include "join/join_plan.hpp"
+#include "join/quarter_table.hpp"
+#include "join/slice_cache.hpp"
 
 namespace nqueens::gpu {
 
@@ -108,6 +115,53 @@ std::vector<std::size_t> spread_order(std::size_t count) {
   return order;
 }
 
+// What the device-built design sends for `unit`'s row sets: each side's SideSort and pairings,
+// made from slices the host holds only for their groups' places (the device holds the table),
+// and the candidates its build kernel tests. Only the recipes' making is timed.
+void tally_recipes(int n, const join::JoinUnit& unit, join::SliceCache& cache, DeviceWork::Built& built) {
+  std::vector<SetPairing> pairings;
+  for (const std::uint32_t rows : join::row_sets(n, unit)) {
+    const join::UnitLayout layout = join::layout_of(n, join::with_rows(unit, rows));
+    const join::DiagonalFold fold = join::diagonal_fold(layout);
+    const bool folded = unit.kind != join::JoinCase::off_centre;
+    for (const bool east : {true, false}) {
+      const join::SideLayout& side = east ? layout.east : layout.west;
+      const auto north = cache.get(side.north_rows), south = cache.get(side.south_rows);
+      const double begun = thread_seconds();
+      pairings.clear();
+      side_recipe(north->slice, south->slice, layout, side, folded ? (east ? &fold.east : &fold.west) : nullptr,
+                  pairings);
+      built.host_seconds += thread_seconds() - begun;
+      built.sides += 1;
+      built.recipe_bytes += static_cast<double>(sizeof(SideSort) + pairings.size() * sizeof(SetPairing));
+      for (const SetPairing& pairing : pairings)
+        built.candidates += static_cast<double>(pairing.north_count) * pairing.south_count;
+    }
+    built.bytes_to_host += 2 * sizeof(std::uint64_t);
+    built.compact_bytes += sizeof(join::JoinUnit);
+  }
+}
+
+double quarter_table_bytes(int n) {
+  double entries = 0;
+  for (const std::uint64_t placements : join::placements_per_row_set(n / 2)) entries += static_cast<double>(placements);
+  return entries * sizeof(join::QuarterEntry);
+}
+
+void price_built(ModelledRun& run, const CardModel& card, double issue) {
+  const DeviceWork::Built& built = run.work.built;
+  auto& priced = run.built;
+  priced.build_seconds =
+      built.candidates / 32 * kBuildStepInstructions * kBuildKernelPasses / (issue * card.issue_share);
+  priced.device_seconds = run.device_seconds + priced.build_seconds;
+  priced.transfer_seconds = (built.table_bytes + built.recipe_bytes + built.bytes_to_host) / card.copy_bytes_per_second;
+  priced.host_seconds = built.host_seconds / card.host_threads;
+  priced.seconds = std::max({priced.device_seconds, priced.transfer_seconds, priced.host_seconds});
+  priced.bound_by = priced.seconds == priced.host_seconds     ? "host"
+                    : priced.seconds == priced.device_seconds ? "device"
+                                                              : "transfers";
+}
+
 void price(ModelledRun& run, const CardModel& card) {
   const double issue = static_cast<double>(card.multiprocessors) * card.schedulers * card.clock_ghz * 1e9;
   run.device_seconds =
@@ -116,6 +170,7 @@ void price(ModelledRun& run, const CardModel& card) {
   run.host_seconds = run.work.host_seconds / card.host_threads;
   run.seconds = std::max({run.device_seconds, run.transfer_seconds, run.host_seconds});
   run.bound_by = run.seconds == run.host_seconds ? "host" : run.seconds == run.device_seconds ? "device" : "transfers";
+  price_built(run, card, issue);
 }
 
 }  // namespace
@@ -150,8 +205,16 @@ ModelledRun modelled_run(int n, const CardModel& card, const Replay& replay) {
   std::vector<Tally> tallies;
   const Clock::time_point begun = Clock::now();
   const double cpu_begun = thread_seconds();
+  double replay_skipped = 0;
+  const join::JoinPlan plan = join::split(n);  // the engine's units, by id
+  join::SliceCache recipe_slices(n, std::uint64_t{1} << 30);
   for (const std::size_t batch : spread_order(run.batches_total)) {
     const std::span<const std::size_t> ids(order.data() + starts[batch], starts[batch + 1] - starts[batch]);
+    const double recipes_begun = thread_seconds();
+    for (const std::size_t id : ids)
+      if (id < plan.units.size()) tally_recipes(n, plan.units[id], recipe_slices, work.built);
+    // The replay's own clock leaves the recipes out: it times the engine as it is.
+    replay_skipped += thread_seconds() - recipes_begun;
     tallies.resize(ids.size());
     // Each batch is sent whole when its units are counted (the matcher's finish()).
     if (ids.size() == 1)
@@ -165,12 +228,16 @@ ModelledRun modelled_run(int n, const CardModel& card, const Replay& replay) {
                              std::chrono::duration<double>(Clock::now() - begun).count() > replay.most_seconds))
       break;
   }
-  work.host_seconds = thread_seconds() - cpu_begun;
+  work.host_seconds = thread_seconds() - cpu_begun - replay_skipped;
   run.share_replayed = all_cost > 0 ? replayed_cost / all_cost : 1;
   const double scale = run.batches_replayed == run.batches_total ? 1 : 1 / run.share_replayed;
-  for (double* figure : {&work.keys, &work.tables, &work.passes, &work.pair_tests, &work.bytes_to_device,
-                         &work.bytes_to_host, &work.batches, &work.host_seconds})
+  for (double* figure :
+       {&work.keys, &work.tables, &work.passes, &work.pair_tests, &work.bytes_to_device, &work.bytes_to_host,
+        &work.batches, &work.host_seconds, &work.built.sides, &work.built.recipe_bytes, &work.built.candidates,
+        &work.built.bytes_to_host, &work.built.host_seconds, &work.built.compact_bytes})
     *figure *= scale;
+  work.built.table_bytes = quarter_table_bytes(n);
+  work.built.index_bytes = static_cast<double>((std::uint64_t{1} << (2 * (n / 2))) + 1) * sizeof(std::uint32_t);
   run.work = work;
   price(run, card);
   return run;

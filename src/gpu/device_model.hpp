@@ -46,6 +46,23 @@ struct DeviceWork {
   double bytes_to_host = 0;    //!< a count per job
   double batches = 0;
   double host_seconds = 0;  //!< thread time of this CPU enumerating and batching (no matching)
+
+  //! The design where the device builds what it matches (half_build.hpp): the host sends each
+  //! side's recipe (its SideSort and pairings) against the quarter table held on the device,
+  //! and the device enumerates, sorts into slots, makes the tiles and matches.
+  struct Built {
+    double sides = 0;          //!< sides sent (both of every row set)
+    double recipe_bytes = 0;   //!< their SideSorts and pairings
+    double candidates = 0;     //!< north entry times south entry pairs the build tests
+    double table_bytes = 0;    //!< the quarter table, sent once to each device
+    double bytes_to_host = 0;  //!< pairs and halves per row set
+    double host_seconds = 0;   //!< thread time of this CPU making the recipes
+    //! The compact form: each row set sent as its unit (a JoinUnit with its rows), from which the
+    //! device works out the layout, maps and pairings, reading the table's group index (4^k + 1
+    //! starts, sent once with the table).
+    double compact_bytes = 0;
+    double index_bytes = 0;
+  } built;
 };
 
 struct ModelledRun {
@@ -60,7 +77,24 @@ struct ModelledRun {
   //! The predicted wall time: the three overlap (two batches in turn per thread), so the slowest sets it.
   double seconds = 0;
   std::string bound_by;  //!< "host", "device" or "transfers"
+
+  //! The same, priced for the device-built design (DeviceWork::Built): the device's seconds add
+  //! the build's passes over the candidates to the matching's.
+  struct {
+    double device_seconds = 0, build_seconds = 0, transfer_seconds = 0, host_seconds = 0, seconds = 0;
+    std::string bound_by;
+  } built;
 };
+
+//! Instructions of the build kernel (nq_sort_sides) for a warp's step over 32 candidates, as
+//! counted in its sm_90 PTX (`nvcc -std=c++20 -O3 --ptx -arch=sm_90 -Isrc src/gpu/match_kernel.cu`,
+//! the loop over a chunk's south keys in shared memory; the SASS is for kernel-instructions.py to
+//! confirm where cuobjdump is at hand): 7 for the test of a candidate, 14 for a half (its pattern
+//! as an OR, its bucket, the atomic and, writing, the store), which the warp pays whenever any
+//! lane makes one. The design runs it three times: the split bits' sample, the slots' counts, the
+//! writes.
+inline constexpr double kBuildStepInstructions = 7 + 14;
+inline constexpr double kBuildKernelPasses = 3;
 
 //! How much of a run to replay, and under which split rule.
 struct Replay {

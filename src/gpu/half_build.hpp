@@ -112,4 +112,152 @@ NQUEENS_HOST_DEVICE std::uint32_t bucket_of(std::uint32_t pattern, std::uint32_t
   return part_major ? part * groups + pattern : pattern * 2 + part;
 }
 
+//! How a side's halves are sorted into buckets on the device (what TileBatch does on the host
+//! with keys it was sent): by the pattern of their key on a slot split's `bits`, and their part
+//! (0: from the side's tied pairings), bucket_of(pattern, part, 1 << count, part_major).
+struct BucketRule {
+  std::uint8_t bits[kMaxSplitBits] = {};
+  std::int32_t count = 0;
+  bool part_major = true;
+};
+
+//! Takes the next place of `bucket`: a device's threads share the counters, the host runs alone.
+NQUEENS_HOST_DEVICE std::uint32_t take_place(std::uint32_t* next, std::uint32_t bucket) {
+#if defined(__CUDA_ARCH__)
+  return atomicAdd(next + bucket, 1u);
+#else
+  return next[bucket]++;
+#endif
+}
+
+//! The halves north entry `north` of `pairing` makes (a pairing of `side`, of part `part`),
+//! sorted into buckets by `rule`: each takes the next place of its bucket in `next`, and is
+//! written there in `out` (out may be null: then only counted, next[bucket] growing by its
+//! halves). The south entries' keys are worked out again for each north entry, so that a device
+//! thread needs no scratch; the order, south entry after south entry, is the join's. Returns how
+//! many halves it made.
+NQUEENS_HOST_DEVICE std::uint32_t sort_north_entry(const SideRecipe& side, const SetPairing& pairing,
+                                                   std::uint32_t part, std::uint32_t north,
+                                                   const join::QuarterEntry* entries, const BucketRule& rule,
+                                                   std::uint32_t* next, std::uint64_t* out) {
+  const join::QuarterEntry& north_entry = entries[side.north_entries + pairing.north_first + north];
+  if (side.north.attacks_fixed_queen(north_entry)) return 0;
+  const std::uint64_t north_key = side.north.key(north_entry);
+  const join::QuarterEntry* south = entries + side.south_entries + pairing.south_first;
+  const std::uint32_t groups = 1u << rule.count;
+  std::uint32_t made = 0;
+  for (std::uint32_t i = 0; i < pairing.south_count; ++i) {
+    if (side.south.attacks_fixed_queen(south[i])) continue;
+    const std::uint64_t south_key = side.south.key(south[i]);
+    if ((north_key & south_key) != 0) continue;
+    const std::uint64_t key = north_key | south_key;
+    const std::uint32_t bucket = bucket_of(split_pattern(key, rule.bits, rule.count), part, groups, rule.part_major);
+    const std::uint32_t place = take_place(next, bucket);
+    if (out) out[place] = key;
+    ++made;
+  }
+  return made;
+}
+
+//! Every half of `side` sorted into buckets, as sort_north_entry() sorts one north entry's:
+//! with `out` null, next[b] ends up holding how many fall in bucket b (next zeroed first); with
+//! `out`, next[b] holding where bucket b begins, each half is written in its bucket, in the
+//! join's order within it. Returns how many halves the side has.
+NQUEENS_HOST_DEVICE std::uint64_t sort_side(const SideRecipe& side, const SetPairing* pairings,
+                                            const join::QuarterEntry* entries, const BucketRule& rule,
+                                            std::uint32_t* next, std::uint64_t* out) {
+  std::uint64_t made = 0;
+  for (std::uint32_t p = 0; p < side.pairing_count; ++p) {
+    const SetPairing& pairing = pairings[side.pairing_first + p];
+    const std::uint32_t part = p < side.tied_pairings ? 0 : 1;
+    for (std::uint32_t north = 0; north < pairing.north_count; ++north)
+      made += sort_north_entry(side, pairing, part, north, entries, rule, next, out);
+  }
+  return made;
+}
+
+//! One side of a batch's row sets, as the sorting kernel (nq_sort_sides) takes it: its recipe,
+//! its buckets' counters from `next_first` among the batch's, and its keys from `keys_first`.
+struct SideSort {
+  SideRecipe recipe;
+  BucketRule rule;
+  std::uint32_t next_first = 0;
+  std::uint64_t keys_first = 0;
+};
+
+//! South keys a block holds in shared memory at once (24 KiB with their patterns): a pairing's
+//! south group is taken that many entries at a time.
+inline constexpr std::uint32_t kSouthKeysAtOnce = 2048;
+//! Marks a south entry that attacks a fixed queen, and every north key: no key has bit 63
+//! (kMaxKeyBits), so a marked south key is never disjoint from a north key, and a candidate
+//! costs one test.
+inline constexpr std::uint64_t kKeyMark = std::uint64_t{1} << 63;
+
+//! A chunk of a pairing's south keys in a block's shared memory, with their patterns on the
+//! side's split: a half's pattern is its north key's OR its south key's, as a pattern only
+//! gathers key bits, so a half costs an OR rather than a pass over the split's bits.
+struct SouthChunk {
+  std::uint64_t* keys;
+  std::uint32_t* patterns;
+};
+
+//! Block step 1: south entries [first, first + count) of `pairing` into `chunk`: their keys,
+//! those attacking a fixed queen marked, and their patterns.
+NQUEENS_HOST_DEVICE void load_south_keys(const SideSort& side, const SetPairing& pairing,
+                                         const join::QuarterEntry* entries, std::uint32_t first, std::uint32_t count,
+                                         SouthChunk chunk, std::uint32_t thread, std::uint32_t threads) {
+  const join::QuarterEntry* south = entries + side.recipe.south_entries + pairing.south_first + first;
+  for (std::uint32_t i = thread; i < count; i += threads) {
+    const std::uint64_t key = side.recipe.south.key(south[i]);
+    chunk.keys[i] = side.recipe.south.attacks_fixed_queen(south[i]) ? kKeyMark : key;
+    chunk.patterns[i] = split_pattern(key, side.rule.bits, side.rule.count);
+  }
+}
+
+//! Block step 2: thread `thread` of `threads` takes every threads-th north entry of `pairing`
+//! against the `count` south keys of `chunk`, and sorts the halves they make into buckets
+//! (sort_north_entry's rule: counted with `keys` null, else written at their places).
+NQUEENS_HOST_DEVICE void sort_against_south_keys(const SideSort& side, const SetPairing& pairing, std::uint32_t part,
+                                                 const join::QuarterEntry* entries, SouthChunk chunk,
+                                                 std::uint32_t count, std::uint32_t* next, std::uint64_t* keys,
+                                                 std::uint32_t thread, std::uint32_t threads) {
+  const join::QuarterEntry* north = entries + side.recipe.north_entries + pairing.north_first;
+  const std::uint32_t groups = 1u << side.rule.count;
+  std::uint32_t* side_next = next + side.next_first;
+  for (std::uint32_t n = thread; n < pairing.north_count; n += threads) {
+    if (side.recipe.north.attacks_fixed_queen(north[n])) continue;
+    const std::uint64_t north_key = side.recipe.north.key(north[n]);
+    const std::uint64_t marked = north_key | kKeyMark;
+    const std::uint32_t north_pattern = split_pattern(north_key, side.rule.bits, side.rule.count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      if ((marked & chunk.keys[i]) != 0) continue;
+      const std::uint32_t bucket = bucket_of(north_pattern | chunk.patterns[i], part, groups, side.rule.part_major);
+      const std::uint32_t place = take_place(side_next, bucket);
+      if (keys) keys[side.keys_first + place] = north_key | chunk.keys[i];
+    }
+  }
+}
+
+//! A side's halves sorted into buckets as a block of `threads` sorts them (the kernel
+//! nq_sort_sides), each step run for every thread in turn: on this CPU, for the tests, which
+//! may take fewer south keys at once (`at_once`, at most kSouthKeysAtOnce).
+inline void sort_side_on_host(const SideSort& side, const SetPairing* pairings, const join::QuarterEntry* entries,
+                              std::uint32_t* next, std::uint64_t* keys, std::uint32_t threads,
+                              std::uint32_t at_once = kSouthKeysAtOnce) {
+  static thread_local std::uint64_t south_keys[kSouthKeysAtOnce];
+  static thread_local std::uint32_t south_patterns[kSouthKeysAtOnce];
+  const SouthChunk chunk{south_keys, south_patterns};
+  for (std::uint32_t p = 0; p < side.recipe.pairing_count; ++p) {
+    const SetPairing pairing = pairings[side.recipe.pairing_first + p];
+    const std::uint32_t part = p < side.recipe.tied_pairings ? 0 : 1;
+    for (std::uint32_t first = 0; first < pairing.south_count; first += at_once) {
+      const std::uint32_t count = pairing.south_count - first < at_once ? pairing.south_count - first : at_once;
+      for (std::uint32_t thread = 0; thread < threads; ++thread)
+        load_south_keys(side, pairing, entries, first, count, chunk, thread, threads);
+      for (std::uint32_t thread = 0; thread < threads; ++thread)
+        sort_against_south_keys(side, pairing, part, entries, chunk, count, next, keys, thread, threads);
+    }
+  }
+}
+
 }  // namespace nqueens::gpu

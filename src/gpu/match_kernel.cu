@@ -3,6 +3,7 @@
 // stored keys. One kernel per chunking, so that each query's chunk loop is unrolled.
 #include <cstdint>
 
+#include "gpu/half_build.hpp"
 #include "gpu/tile_match.hpp"
 
 namespace nqueens::gpu {
@@ -114,3 +115,34 @@ NQUEENS_MATCH_KERNEL(7, 6)
 NQUEENS_MATCH_KERNEL(7, 7)
 NQUEENS_MATCH_KERNEL(7, 8)
 NQUEENS_MATCH_KERNEL(7, 9)
+
+// Each block takes sides (half_build.hpp) one after another and sorts their halves into buckets:
+// with `keys` null it counts each bucket's halves in `next`, else (next then holding where each
+// bucket begins) writes them there. A pairing's south keys are worked out once into shared
+// memory with their split patterns, kSouthKeysAtOnce at a time, and each thread tests its north
+// entries against them. The
+// order within a bucket is the threads' (the counts do not depend on it). sort_side_on_host is
+// this loop on the host.
+extern "C" __global__ void __launch_bounds__(256)
+    nq_sort_sides(const nqueens::gpu::SideSort* sides, std::uint32_t side_count,
+                  const nqueens::gpu::SetPairing* pairings, const nqueens::join::QuarterEntry* entries,
+                  std::uint32_t* next, std::uint64_t* keys) {
+  using namespace nqueens::gpu;
+  __shared__ std::uint64_t south_keys[kSouthKeysAtOnce];
+  __shared__ std::uint32_t south_patterns[kSouthKeysAtOnce];
+  const SouthChunk south{south_keys, south_patterns};
+  for (std::uint32_t s = blockIdx.x; s < side_count; s += gridDim.x) {
+    const SideSort side = sides[s];  // a copy, which the writes cannot alias
+    for (std::uint32_t p = 0; p < side.recipe.pairing_count; ++p) {
+      const SetPairing pairing = pairings[side.recipe.pairing_first + p];
+      const std::uint32_t part = p < side.recipe.tied_pairings ? 0 : 1;
+      for (std::uint32_t first = 0; first < pairing.south_count; first += kSouthKeysAtOnce) {
+        const std::uint32_t count = min(pairing.south_count - first, kSouthKeysAtOnce);
+        load_south_keys(side, pairing, entries, first, count, south, threadIdx.x, blockDim.x);
+        __syncthreads();
+        sort_against_south_keys(side, pairing, part, entries, south, count, next, keys, threadIdx.x, blockDim.x);
+        __syncthreads();  // the next chunk overwrites these keys
+      }
+    }
+  }
+}

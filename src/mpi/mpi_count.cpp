@@ -24,10 +24,10 @@
 #include "rank_arena.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"
-#include "shell/count_options.hpp"
-#include "shell/exit_codes.hpp"
-#include "shell/progress.hpp"
-#include "shell/signals.hpp"
+#include "shell/options/count_options.hpp"
+#include "shell/progress/progress.hpp"
+#include "shell/supervision/exit_codes.hpp"
+#include "shell/supervision/signals.hpp"
 
 namespace nqueens::mpi {
 

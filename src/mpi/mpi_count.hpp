@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "nqueens/count.hpp"
-#include "shell/supervisor.hpp"
+#include "shell/supervision/supervisor.hpp"
 #include "world.hpp"
 
 namespace nqueens::mpi {

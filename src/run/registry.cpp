@@ -11,9 +11,9 @@ const EngineDescription& join_engine_description();
 const EngineDescription& dfs_engine_description();
 const EngineDescription& reference_engine_description();
 
-// The registry: one line per engine, in the order `auto` considers them.
-std::span<const EngineDescription* const> registered_engines() {
-  static const std::array<const EngineDescription*, 4> engines = {
+// The registry: one line per engine, in the order `auto` considers them (ADDING_AN_ENGINE.md).
+std::span<const EngineDescription* const> engine_registry() {
+  static const std::array engines = {
       &gpu_engine_description(),
       &join_engine_description(),
       &dfs_engine_description(),
@@ -21,6 +21,13 @@ std::span<const EngineDescription* const> registered_engines() {
   };
   return engines;
 }
+
+namespace {
+
+// Handed to the catalogue as the library loads, before anything can ask it for an engine.
+[[maybe_unused]] const bool catalogued = (catalogue_engines(engine_registry()), true);
+
+}  // namespace
 
 const EngineDescription& choose_engine(int n, const CountOptions& options) {
   if (options.engine == kAutomaticEngine) {

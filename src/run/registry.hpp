@@ -15,6 +15,11 @@
 
 namespace nqueens {
 
+//! The registry's list, which it hands the catalogue (engine/catalogue.hpp, registered_engines())
+//! as the library loads. A static link of the library keeps this object by asking for this
+//! symbol (--undefined=_ZN7nqueens15engine_registryEv, which the CMake package and pkg-config add).
+std::span<const EngineDescription* const> engine_registry();
+
 //! The engine `options.engine` names for n; `auto` resolves to the first registered engine that
 //! is preferred for n and does not refuse it. Throws std::invalid_argument with the reason for an
 //! unknown name or an engine that cannot count n with these options.

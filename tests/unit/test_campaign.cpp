@@ -17,7 +17,7 @@
 #include "nqueens/journal.hpp"
 #include "nqueens/shard.hpp"
 #include "run/registry.hpp"
-#include "shell/campaign.hpp"
+#include "shell/output/campaign.hpp"
 #include "support/program_harness.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <system_error>
 
-#include "shell/count_options.hpp"
+#include "shell/options/count_options.hpp"
 
 namespace {
 

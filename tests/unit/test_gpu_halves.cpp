@@ -1,14 +1,17 @@
 // The halves a device builds from a row set's slices (gpu/half_build.hpp, the code nvcc compiles
 // for the device, run here by the host compiler) against the join's own enumeration
 // (join::HalfEnumerator), side by side, in the same order and with the same ties: every unit of
-// N = 4..16 and a strided sample of N = 17..20. And the slot patterns the device sorts keys by
-// against the host's SlotSplit.
+// N = 4..16 and a strided sample of N = 17..20; and each side sorted into buckets, as the
+// device sorts it, against the join's halves sorted by bucket. And the slot patterns the device
+// sorts keys by against the host's SlotSplit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu/half_build.hpp"
@@ -49,6 +52,67 @@ Built build_from_slices(const join::QuarterSlice& north, const join::QuarterSlic
   return built;
 }
 
+// A split on `count` distinct key bits, spread over the key and shifted by `seed`.
+BucketRule bucket_rule(int key_bits, int count, int seed, bool part_major) {
+  BucketRule rule;
+  rule.part_major = part_major;
+  rule.count = std::min(count, key_bits);
+  for (int i = 0; i < rule.count; ++i)
+    rule.bits[i] = static_cast<std::uint8_t>((seed + i * std::max(1, key_bits / rule.count)) % key_bits);
+  std::sort(rule.bits, rule.bits + rule.count);
+  rule.count = static_cast<std::int32_t>(std::unique(rule.bits, rule.bits + rule.count) - rule.bits);
+  return rule;
+}
+
+// The side's halves sorted into buckets on the device (sort_side: a counting pass, the buckets'
+// starts, a writing pass) against the obviously right way: the join's halves, stably sorted by
+// bucket.
+void expect_sorted_like_the_joins(const join::QuarterSlice& north, const join::QuarterSlice& south,
+                                  const join::UnitLayout& layout, const join::SideLayout& side,
+                                  const join::SideFold* fold, std::span<const std::uint64_t> halves, std::size_t ties,
+                                  const BucketRule& rule) {
+  std::vector<SetPairing> pairings;
+  SideRecipe recipe = side_recipe(north, south, layout, side, fold, pairings);
+  std::vector<join::QuarterEntry> entries(north.entries().begin(), north.entries().end());
+  recipe.south_entries = entries.size();
+  entries.insert(entries.end(), south.entries().begin(), south.entries().end());
+  const std::uint32_t buckets = 2u << rule.count;
+  std::vector<std::uint32_t> next(buckets, 0);
+  const std::uint64_t counted = sort_side(recipe, pairings.data(), entries.data(), rule, next.data(), nullptr);
+  ASSERT_EQ(counted, halves.size());
+  std::vector<std::uint32_t> starts(buckets + 1, 0);
+  for (std::uint32_t b = 0; b < buckets; ++b) starts[b + 1] = starts[b] + next[b];
+  std::copy(starts.begin(), starts.end() - 1, next.begin());
+  std::vector<std::uint64_t> sorted(counted);
+  ASSERT_EQ(sort_side(recipe, pairings.data(), entries.data(), rule, next.data(), sorted.data()), counted);
+  EXPECT_TRUE(std::equal(next.begin(), next.end(), starts.begin() + 1)) << "each bucket filled to the next's start";
+
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> by_bucket(halves.size());
+  for (std::size_t i = 0; i < halves.size(); ++i) {
+    const std::uint32_t part = i < ties ? 0 : 1;
+    by_bucket[i] = {bucket_of(split_pattern(halves[i], rule.bits, rule.count), part, 1u << rule.count, rule.part_major),
+                    halves[i]};
+  }
+  std::stable_sort(by_bucket.begin(), by_bucket.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 0; i < halves.size(); ++i) ASSERT_EQ(sorted[i], by_bucket[i].second) << i;
+
+  // A block's threads (sort_side_on_host, the kernel's steps) count the same buckets and fill
+  // them with the same halves, each bucket in the threads' order.
+  const SideSort sort{recipe, rule, 0, 0};
+  std::fill(next.begin(), next.end(), 0);
+  sort_side_on_host(sort, pairings.data(), entries.data(), next.data(), nullptr, 3, 5);  // 5 south keys at once
+  for (std::uint32_t b = 0; b < buckets; ++b) ASSERT_EQ(next[b], starts[b + 1] - starts[b]) << "bucket " << b;
+  std::copy(starts.begin(), starts.end() - 1, next.begin());
+  std::vector<std::uint64_t> by_threads(counted);
+  sort_side_on_host(sort, pairings.data(), entries.data(), next.data(), by_threads.data(), 3);
+  for (std::uint32_t b = 0; b < buckets; ++b) {
+    const auto first = static_cast<std::ptrdiff_t>(starts[b]), last = static_cast<std::ptrdiff_t>(starts[b + 1]);
+    std::sort(by_threads.begin() + first, by_threads.begin() + last);
+    std::sort(sorted.begin() + first, sorted.begin() + last);
+  }
+  ASSERT_EQ(by_threads, sorted);
+}
+
 // Every row set of every `stride`-th unit of n: both sides, folded as the join folds them.
 void expect_the_joins_halves(int n, std::size_t stride) {
   SCOPED_TRACE("N=" + std::to_string(n));
@@ -78,6 +142,12 @@ void expect_the_joins_halves(int n, std::size_t stride) {
         const std::vector<std::uint64_t> want(keys.keys().begin(), keys.keys().end());
         ASSERT_EQ(built.keys, want) << "unit " << id << " row set " << rows << (east ? " east" : " west");
         ASSERT_EQ(built.ties, ties) << "unit " << id << " row set " << rows << (east ? " east" : " west");
+        const BucketRule rule = bucket_rule(layout.key_bits(), static_cast<int>((id + rows) / 3 % (kMaxSplitBits + 1)),
+                                            static_cast<int>(id), (id + rows) % 2 == 0);
+        if ((id + rows) % 3 == 0) {  // a third of the sides: seconds, not tens of them
+          expect_sorted_like_the_joins(north->slice, south->slice, layout, side, side_fold, want, ties, rule);
+          if (testing::Test::HasFatalFailure()) return;
+        }
         halves += want.size();
       }
     }

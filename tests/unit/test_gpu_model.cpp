@@ -9,6 +9,7 @@
 
 #include "engine/engine.hpp"
 #include "gpu/device_model.hpp"
+#include "gpu/half_build.hpp"
 #include "join/diagonal_fold.hpp"
 #include "join/half_boards.hpp"
 #include "join/join_engine.hpp"
@@ -94,6 +95,41 @@ TEST(GpuModel, TheSlowestOfHostDeviceAndTransfersSetsTheTime) {
                             : run.seconds == run.device_seconds ? "device"
                                                                 : "transfers";
   EXPECT_EQ(run.bound_by, bound);
+}
+
+// The device-built design's tally: a recipe for both sides of every row set, whose candidates
+// hold every half and at most every pair of the two slices' entries; the quarter table once;
+// the build's passes added to the device's time.
+TEST(GpuModel, TheDeviceBuiltDesignSendsARecipePerSideAndTheTableOnce) {
+  const int n = 12;
+  const CardModel& h100 = *find_card("H100");
+  const ModelledRun run = modelled_run(n, h100);
+  join::SliceCache cache(n, UINT64_MAX);
+  double sides = 0, entry_pairs = 0;
+  for (const join::JoinUnit& unit : join::split(n).units)
+    for (const std::uint32_t rows : join::row_sets(n, unit)) {
+      const join::UnitLayout layout = join::layout_of(n, join::with_rows(unit, rows));
+      for (const join::SideLayout* side : {&layout.east, &layout.west}) {
+        sides += 1;
+        entry_pairs += static_cast<double>(cache.get(side->north_rows)->slice.entries().size()) *
+                       static_cast<double>(cache.get(side->south_rows)->slice.entries().size());
+      }
+    }
+  const DeviceWork::Built& built = run.work.built;
+  EXPECT_EQ(built.sides, sides);
+  EXPECT_GE(built.recipe_bytes, sides * sizeof(SideSort));
+  EXPECT_GE(built.candidates, run.work.keys) << "every half sent is a candidate the build tests";
+  EXPECT_LE(built.candidates, entry_pairs);
+  EXPECT_GT(built.table_bytes, 0);
+  EXPECT_GT(built.host_seconds, 0);
+  const double issue = h100.multiprocessors * h100.schedulers * h100.clock_ghz * 1e9;
+  EXPECT_DOUBLE_EQ(run.built.build_seconds,
+                   built.candidates / 32 * kBuildStepInstructions * kBuildKernelPasses / (issue * h100.issue_share));
+  EXPECT_DOUBLE_EQ(run.built.device_seconds, run.device_seconds + run.built.build_seconds);
+  EXPECT_DOUBLE_EQ(run.built.transfer_seconds,
+                   (built.table_bytes + built.recipe_bytes + built.bytes_to_host) / h100.copy_bytes_per_second);
+  EXPECT_EQ(run.built.seconds,
+            std::max({run.built.device_seconds, run.built.transfer_seconds, run.built.host_seconds}));
 }
 
 TEST(GpuModel, CardsAreFoundByNameWhateverTheCase) {

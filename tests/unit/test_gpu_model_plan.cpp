@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu/device_model.hpp"
-#include "shell/gpu_model_plan.hpp"
+#include "shell/output/gpu_model_plan.hpp"
 
 namespace {
 

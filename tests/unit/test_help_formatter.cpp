@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "shell/help_formatter.hpp"
+#include "shell/options/help_formatter.hpp"
 #include "support/program_harness.hpp"
 
 namespace {

@@ -31,6 +31,7 @@
 #include "join/slice_cache.hpp"
 #include "nqueens/nqueens.hpp"
 #include "run/schedule.hpp"
+#include "system/memory_limit.hpp"
 
 namespace nqueens {
 namespace {

@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "files/file_io.hpp"
-#include "shell/signals.hpp"
+#include "shell/supervision/signals.hpp"
 #include "support/program_harness.hpp"
 
 namespace {

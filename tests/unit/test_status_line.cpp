@@ -6,12 +6,12 @@
 #include <string>
 
 #include "run/registry.hpp"
-#include "shell/build_info.hpp"
-#include "shell/cost_notice.hpp"
-#include "shell/eta.hpp"
-#include "shell/logging.hpp"
-#include "shell/report.hpp"
-#include "shell/status_line.hpp"
+#include "shell/options/logging.hpp"
+#include "shell/output/build_info.hpp"
+#include "shell/output/report.hpp"
+#include "shell/progress/eta.hpp"
+#include "shell/progress/status_line.hpp"
+#include "shell/supervision/cost_notice.hpp"
 
 namespace {
 

@@ -1,0 +1,159 @@
+#include "shell/output/plan_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/core.h>
+
+namespace nqueens::shell {
+
+namespace {
+
+std::string decimal(double value) { return value >= 100 ? fmt::format("{:.1f}", value) : fmt::format("{:.2f}", value); }
+
+}  // namespace
+
+std::string duration_text(double seconds) {
+  struct Unit {
+    const char* name;
+    double seconds;
+  };
+  constexpr Unit units[] = {{"years", 365.25 * 86400}, {"days", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}};
+  for (const Unit& unit : units)
+    if (seconds >= 2 * unit.seconds || (unit.seconds == 1 && seconds >= 1))
+      return decimal(seconds / unit.seconds) + " " + unit.name;
+  return decimal(seconds * 1e3) + " ms";
+}
+
+namespace {
+
+std::string bytes_text(double bytes) {
+  constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int unit = 0;
+  for (; bytes >= 1024 && unit < 5; ++unit) bytes /= 1024;
+  return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.1f} {}", bytes, units[unit]);
+}
+
+std::string plural(std::int64_t count, const char* word) {
+  return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
+}
+
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+
+std::uint64_t mebibytes_up(std::uint64_t bytes) { return (bytes + kMiB - 1) / kMiB; }
+
+}  // namespace
+
+std::string count_memory_option(std::uint64_t counting_bytes) {
+  return fmt::format("{}M", std::max<std::uint64_t>(1, mebibytes_up(counting_bytes)));
+}
+
+std::uint64_t node_memory_bytes(std::uint64_t process_bytes, int ranks_per_node) {
+  const double processes = static_cast<double>(process_bytes) * static_cast<double>(ranks_per_node);
+  const auto node = static_cast<std::uint64_t>(std::ceil(processes * (1 + kNodeMemoryMargin))) + kNodeMemoryExtraBytes;
+  return mebibytes_up(node) * kMiB;
+}
+
+nlohmann::ordered_json plan_json(const PlanRecord& record) {
+  const plan::RunPlan& plan = record.plan;
+  const double wall = record.setup_seconds + plan.counting_seconds;
+  const double relative = plan.thread.total > 0 ? plan.half_width / plan.thread.total : 0;
+  nlohmann::ordered_json json;
+  json["type"] = "plan";
+  json["n"] = record.engine.n();
+  json["engine"] = record.engine.header().engine;
+  json["threads"] = record.threads;
+  json["ranks"] = record.ranks;
+  json["work_units"] = plan.units;
+  json["strata"] = plan.strata;
+  json["sampled_units"] = plan.sampled_units;
+  json["sampled_share"] = plan.sampled_share;
+  json["sample_seconds"] = plan.sample_seconds;
+  json["sample_budget_seconds"] = plan.sample_budget_seconds;
+  json["setup_seconds"] = record.setup_seconds;
+  json["confidence"] = plan.confidence;
+  json["thread_seconds"] = plan.thread.total;
+  json["thread_seconds_error"] = plan.half_width;
+  json["thread_seconds_sampling_error"] = plan.thread.standard_error;
+  json["extrapolated_bands"] = plan.extrapolated_bands;
+  json["extrapolated_share"] = plan.extrapolated_share;
+  json["journal_thread_seconds"] = plan.journal_thread.total;
+  json["journal_thread_seconds_error"] = plan.journal_half_width;
+  json["largest_unit_seconds"] = plan.largest_unit_seconds;
+  json["counting_seconds"] = plan.counting_seconds;
+  json["efficiency"] = plan.efficiency;
+  json["wall_seconds"] = wall;
+  json["wall_seconds_error"] = plan.counting_seconds * relative;
+  json["memory_bytes"] = record.program_memory_bytes + plan.counting_memory_bytes;
+  json["counting_memory_bytes"] = plan.counting_memory_bytes;
+  json["program_memory_bytes"] = record.program_memory_bytes;
+  json["count_memory"] = count_memory_option(plan.counting_memory_bytes);
+  json["ranks_per_node"] = record.ranks_per_node;
+  const std::uint64_t node =
+      node_memory_bytes(record.program_memory_bytes + plan.counting_memory_bytes, record.ranks_per_node);
+  json["node_memory_bytes"] = node;
+  json["slurm_mem"] = fmt::format("{}M", node / kMiB);
+  json["journal_bytes"] = plan.journal_bytes;
+  json["checkpoint_advised"] = wall > kCheckpointAdvisedSeconds;
+  json["advised_sample_seconds"] = plan.advised_sample_seconds;
+  json["advised_thread_seconds_error"] = plan.advised_half_width;
+  if (!record.part.empty()) {
+    json["part"] = record.part;
+    json["part_units"] = plan.part_units;
+    json["part_thread_seconds"] = plan.part_thread.total;
+    json["part_thread_seconds_error"] = plan.part_half_width;
+  }
+  return json;
+}
+
+std::string plan_text(const nlohmann::ordered_json& r) {
+  const auto number = [&r](const char* key) { return r[key].get<double>(); };
+  const auto count = [&r](const char* key) { return r[key].get<std::int64_t>(); };
+  std::string text = fmt::format("N={}, {} engine, {}, {} x {}\n", count("n"), r["engine"].get<std::string>(),
+                                 plural(count("work_units"), "work unit"), plural(count("threads"), "thread"),
+                                 plural(count("ranks"), "rank"));
+  text += fmt::format("sampled:     {} in {} ({:.1f} % of the thread time) in {} of a {} budget; setup {}\n",
+                      plural(count("sampled_units"), "unit"), plural(count("strata"), "cost band"),
+                      100 * number("sampled_share"), duration_text(number("sample_seconds")),
+                      duration_text(number("sample_budget_seconds")), duration_text(number("setup_seconds")));
+  if (count("extrapolated_bands") == count("strata"))
+    text += fmt::format(
+        "untimed:     all {}: not even the cheapest band's first units fit the budget; estimated from the rate of "
+        "its lightest units, with a wider error\n",
+        plural(count("strata"), "cost band"));
+  else if (count("extrapolated_bands") > 0)
+    text += fmt::format(
+        "untimed:     the {} costliest of the {} ({:.1f} % of the thread time): no unit of theirs fits the budget; "
+        "estimated from the cheaper bands' rates, with a wider error\n",
+        count("extrapolated_bands"), plural(count("strata"), "cost band"), 100 * number("extrapolated_share"));
+  text += fmt::format("thread time: {} +- {} ({:.0f} % confidence), largest unit {}\n",
+                      duration_text(number("thread_seconds")), duration_text(number("thread_seconds_error")),
+                      100 * number("confidence"), duration_text(number("largest_unit_seconds")));
+  // The bars hold for cores the count has to itself: the sample is timed by CPU clocks, so other
+  // work on the machine during the count lengthens it beyond them, which the line says.
+  if (r.contains("part"))
+    text += fmt::format("part:        {}: {}, thread time {} +- {}\n", r["part"].get<std::string>(),
+                        plural(count("part_units"), "unit"), duration_text(number("part_thread_seconds")),
+                        duration_text(number("part_thread_seconds_error")));
+  text += fmt::format("wall time:   {} +- {} on {} x {} of its own (counting at {:.1f} % efficiency, then setup)\n",
+                      duration_text(number("wall_seconds")), duration_text(number("wall_seconds_error")),
+                      plural(count("threads"), "thread"), plural(count("ranks"), "rank"), 100 * number("efficiency"));
+  text += fmt::format("memory:      {} per process ({} counting, {} the program)\n", bytes_text(number("memory_bytes")),
+                      bytes_text(number("counting_memory_bytes")), bytes_text(number("program_memory_bytes")));
+  text += fmt::format("ask for:     count --memory {} per process; Slurm --mem={} a node of {} ({} + 10 % + 64 MiB)\n",
+                      r["count_memory"].get<std::string>(), r["slurm_mem"].get<std::string>(),
+                      plural(count("ranks_per_node"), "rank"),
+                      count("ranks_per_node") == 1 ? std::string("the process")
+                                                   : fmt::format("{} x the process", count("ranks_per_node")));
+  text += fmt::format("journal:     {} ({} records)\n", bytes_text(number("journal_bytes")), count("work_units"));
+  if (number("advised_sample_seconds") > 0)
+    text += fmt::format(
+        "advice:      sampling for about {} (--sample-seconds {:.10g}) would narrow the bar to about +- {}\n",
+        duration_text(number("advised_sample_seconds")), number("advised_sample_seconds"),
+        duration_text(number("advised_thread_seconds_error")));
+  if (r["checkpoint_advised"].get<bool>())
+    text += "advice:      a run this long is worth a --checkpoint journal (resumable after an interruption)\n";
+  return text;
+}
+
+}  // namespace nqueens::shell

@@ -1,0 +1,98 @@
+#pragma once
+// Progress of one count on stderr: a status line redrawn in place when stderr is a terminal
+// (fitted to its width, redrawn at once when the window is resized), otherwise one timestamped
+// log line every few seconds (batch jobs keep their logs readable).
+//
+// Workers report each finished unit with three relaxed atomic adds; everything else (the
+// clock, formatting, writing) happens on the thread that calls tick(). Nothing is touched per
+// search node, so progress costs nothing measurable on the hot path.
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "shell/progress/eta.hpp"
+#include "shell/progress/status_line.hpp"
+
+namespace nqueens::shell {
+
+struct ProgressOptions {
+  bool enabled = true;
+  double interval_seconds = 60;  //!< between log lines when stderr is not a terminal
+};
+
+class Progress {
+ public:
+  //! `todo`: the units this run will count; `done`: the units already counted (a journal's).
+  Progress(const Engine& engine, const std::vector<std::size_t>& todo, const std::vector<std::size_t>& done,
+           const ProgressOptions& options);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  //! One unit finished. Thread-safe, lock-free.
+  void unit_done(std::size_t id, const Tally& tally);
+
+  //! Draws or logs the status if it is due. Call from one thread, a few times a second. Never
+  //! throws: progress is not worth a count.
+  void tick() noexcept;
+
+  //! Erases the status line, if one is drawn.
+  void finish() noexcept;
+
+ private:
+  ProgressSnapshot snapshot();  //!< advances the ETA's smoothing
+
+  int n_;
+  const Engine& engine_;          //!< its costs weigh the units done against those left
+  std::size_t units_total_ = 0;   //!< units of this run, counted before or now
+  std::size_t units_before_ = 0;  //!< of which counted before this process started
+  std::uint64_t cost_total_ = 0;
+  std::uint64_t cost_before_ = 0;
+  bool terminal_ = false;
+  std::chrono::steady_clock::duration period_;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point next_;
+  bool drawn_ = false;
+  EtaSmoother eta_;
+
+  std::atomic<std::size_t> units_done_{0};
+  std::atomic<std::uint64_t> cost_done_{0};
+  std::atomic<std::uint64_t> solutions_{0};
+};
+
+//! A run's setup on stderr, in the same two forms: "setting up N=27: estimating unit costs" on
+//! the status line, or a log line every interval, so that minutes of tables being built are not
+//! minutes of silence. The engine names its phases as they start (setup_stop.hpp) on the
+//! thread that runs the setup; the status is drawn by the thread that watches it.
+class SetupStatus {
+ public:
+  SetupStatus(int n, const ProgressOptions& options);
+  ~SetupStatus();
+  SetupStatus(const SetupStatus&) = delete;
+  SetupStatus& operator=(const SetupStatus&) = delete;
+
+  //! The listener of setup_stop.hpp: the phase that starts now (also a debug log line).
+  static void enter_phase(std::string_view phase);
+
+  //! Draws or logs the status if it is due. Never throws.
+  void tick() noexcept;
+
+ private:
+  int n_;
+  bool terminal_ = false;
+  std::chrono::steady_clock::duration period_;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point next_;
+  bool drawn_ = false;
+};
+
+//! Makes SIGWINCH set a flag that the next tick() reads, to redraw at the new width at once.
+//! Installed by the first Progress on a terminal.
+void watch_window_size();
+
+}  // namespace nqueens::shell

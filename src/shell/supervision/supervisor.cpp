@@ -1,0 +1,378 @@
+#include "shell/supervision/supervisor.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
+
+#include <fmt/core.h>
+#include <spdlog/spdlog.h>
+
+#include "engine/setup_stop.hpp"
+#include "files/file_io.hpp"
+#include "files/journal_header.hpp"
+#include "nqueens/journal.hpp"
+#include "nqueens/unit_ranges.hpp"
+#include "run/registry.hpp"
+#include "shell/output/console.hpp"
+#include "shell/supervision/checkpoint_path.hpp"
+#include "shell/supervision/signals.hpp"
+#include "text/echo.hpp"
+
+namespace nqueens::shell {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How often the watching thread looks at signals and progress: short enough that an
+// interrupt is acted on at once, long enough to cost nothing.
+constexpr auto kWatchPeriod = std::chrono::milliseconds(50);
+// How long units in flight get to finish after an interrupt before they are abandoned (they
+// are counted again on resume). Keeps the exit within about two seconds of the signal.
+constexpr auto kGracePeriod = std::chrono::milliseconds(1000);
+
+// Joins a worker on every way out of a scope; on an exception it first asks the worker to stop
+// handing out units, so the join takes at most the units in flight.
+class JoinOnExit {
+ public:
+  JoinOnExit(std::thread& worker, std::atomic<bool>& stop) : worker_(worker), stop_(stop) {}
+  ~JoinOnExit() {
+    if (std::uncaught_exceptions() > uncaught_) stop_ = true;
+    if (worker_.joinable()) worker_.join();
+  }
+  JoinOnExit(const JoinOnExit&) = delete;
+  JoinOnExit& operator=(const JoinOnExit&) = delete;
+
+ private:
+  std::thread& worker_;
+  std::atomic<bool>& stop_;
+  int uncaught_ = std::uncaught_exceptions();
+};
+
+// The count runs on its own thread while the calling thread watches it: that thread must stay
+// free to act on a signal while every worker is deep inside a long unit.
+class Supervisor {
+ public:
+  Supervisor(Run& run, RunArena& arena, Clock::time_point start) : run_(run), arena_(arena), start_(start) {}
+
+  void run(const ProgressOptions& options) {
+    std::unique_ptr<Progress> progress;
+    if (options.enabled) progress = std::make_unique<Progress>(run_.engine(), run_.todo(), run_.done(), options);
+    const UnitObserver observer = [&progress](std::size_t id, const Tally& tally) {
+      if (progress) progress->unit_done(id, tally);
+    };
+    std::thread worker([&] { work(observer); });
+    {
+      // Whatever leaves watch() (it should be nothing: progress swallows its own failures),
+      // the worker is stopped and joined first: a joinable std::thread must never be destroyed.
+      const JoinOnExit join(worker, stop_);
+      watch(progress.get());
+    }
+    if (progress) progress->finish();
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void work(const UnitObserver& observer) {
+    try {
+      run_.execute(arena_, observer, &stop_);
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+    const std::lock_guard<std::mutex> guard(lock_);
+    finished_ = true;
+    finished_signal_.notify_all();
+  }
+
+  // Returns when the worker is done; an interrupt never returns.
+  void watch(Progress* progress) {
+    std::unique_lock<std::mutex> lock(lock_);
+    while (!finished_signal_.wait_for(lock, kWatchPeriod, [this] { return finished_; })) {
+      if (const int signal = interrupt_signal()) {
+        lock.unlock();
+        stop_and_exit(signal, progress);
+      }
+      if (progress) progress->tick();
+    }
+  }
+
+  // Stops handing out units, gives running ones a moment, saves, and ends the process. It
+  // exits rather than returns because abandoned units may still be running on TBB threads that
+  // hold references into this stack frame; _Exit skips the destructors that would wait on them
+  // or pull their data away. Everything worth keeping is flushed first.
+  [[noreturn]] void stop_and_exit(int signal, Progress* progress) {
+    stop_ = true;
+    {
+      std::unique_lock<std::mutex> lock(lock_);
+      finished_signal_.wait_for(lock, kGracePeriod, [this] { return finished_; });
+    }
+    if (progress) progress->finish();
+    const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    report_interrupt("nqueens", signal, seconds, run_);
+    remove_interrupt_leftovers();
+    std::fflush(stdout);
+    std::_Exit(interrupted_exit_code(signal));
+  }
+
+  Run& run_;
+  RunArena& arena_;
+  Clock::time_point start_;  //!< the whole run's start, for the interrupt message
+  std::atomic<bool> stop_{false};
+  std::mutex lock_;
+  std::condition_variable finished_signal_;
+  bool finished_ = false;  //!< guarded by lock_
+  std::exception_ptr error_;
+};
+
+// How long an interrupted setup gets to stop its loops before the process ends anyway: the
+// setup keeps nothing worth waiting for, and a batch scheduler's SIGKILL follows its SIGTERM.
+constexpr auto kSetupGracePeriod = std::chrono::milliseconds(500);
+
+// The setup of a run (unit list, cost estimates, orders, the journal opened) runs on the calling
+// thread while this one's thread watches signals and shows the setup's phase (SetupStatus): an
+// interrupt stops the setup's parallel loops (setup_stop.hpp) and ends the process within about a
+// second, whether or not the setup has returned, with the interrupt's message and exit code.
+// Nothing was counted yet; a journal is left as it was.
+class SetupWatch {
+ public:
+  SetupWatch(int n, const RunSettings& settings) : n_(n), settings_(settings) {}
+
+  template <typename Setup>
+  auto run(Setup setup) -> decltype(setup()) {
+    // Made before the setup starts, so that its first phase is not overwritten by the start's.
+    std::optional<SetupStatus> status;
+    if (settings_.progress.enabled) status.emplace(n_, settings_.progress);
+    std::thread watcher([this, &status] { watch(status ? &*status : nullptr); });
+    const auto finish = [&] {
+      {
+        const std::lock_guard<std::mutex> guard(lock_);
+        finished_ = true;
+      }
+      finished_signal_.notify_all();
+      watcher.join();
+    };
+    try {
+      const nqueens::detail::SetupScope scope(&stop_, SetupStatus::enter_phase);
+      auto made = setup();
+      finish();
+      return made;
+    } catch (...) {
+      finish();  // after a stop, the watcher ends the process here
+      throw;
+    }
+  }
+
+ private:
+  void watch(SetupStatus* status) {
+    std::unique_lock<std::mutex> lock(lock_);
+    while (!finished_signal_.wait_for(lock, kWatchPeriod, [this] { return finished_; })) {
+      if (status) status->tick();
+      if (const int signal = interrupt_signal()) {
+        stop_ = true;
+        finished_signal_.wait_for(lock, kSetupGracePeriod, [this] { return finished_; });
+        const double seconds = std::chrono::duration<double>(Clock::now() - settings_.run_start).count();
+        // Only a journal that exists is one to resume: the setup may not have created it yet.
+        std::error_code unknown;  // never thrown here: this thread ends the process
+        const std::string kept = settings_.checkpoint && std::filesystem::exists(*settings_.checkpoint, unknown)
+                                     ? "; the journal " + settings_.checkpoint->string() +
+                                           " is as it was: run the same command again to resume"
+                                     : "";
+        Console::err().line(
+            fmt::format("nqueens: interrupted by {} after {:.1f} s, while setting up N={}; nothing "
+                        "was counted{}",
+                        signal_name(signal), seconds, n_, kept));
+        remove_interrupt_leftovers();
+        std::fflush(stdout);
+        std::_Exit(interrupted_exit_code(signal));
+      }
+    }
+  }
+
+  int n_;
+  const RunSettings& settings_;
+  std::atomic<bool> stop_{false};
+  std::mutex lock_;
+  std::condition_variable finished_signal_;
+  bool finished_ = false;  //!< guarded by lock_
+};
+
+// What opening the journal did, on the log: a repair, a torn last record, a resume.
+void log_journal(const Journal& journal, const RunHeader& header, bool repair) {
+  const std::string path = journal.path().string();
+  if (const auto& repaired = journal.repaired())
+    spdlog::warn(
+        "{}: repaired: kept {} sound records, dropped {} damaged line(s) and the records of {} unit(s) that "
+        "disagree (the damaged file is kept as {}); {} of the run's {} units are left to count",
+        path, repaired->kept, repaired->damaged, repaired->conflicting, repaired->backup.string(),
+        header.unit_count - repaired->kept, header.unit_count);
+  else if (repair)
+    spdlog::info("{}: nothing to repair", path);
+  if (journal.dropped_bytes() > 0)
+    spdlog::warn(
+        "{}: dropped a torn last record ({} bytes, cut short when the process died); that unit is counted again", path,
+        journal.dropped_bytes());
+  if (!journal.recorded().empty())
+    spdlog::info("{}: resuming, {} units already counted", path, journal.recorded().size());
+}
+
+}  // namespace
+
+RunRequest run_request(int n, const CountOptions& options, const RunSettings& settings) {
+  return request_run(n, options, settings.checkpoint);
+}
+
+std::vector<RunRequest> run_requests(const RunSettings& session, const std::vector<int>& sizes,
+                                     const CountOptions& options) {
+  std::vector<RunRequest> requests;
+  requests.reserve(sizes.size());
+  for (const int n : sizes) requests.push_back(run_request(n, options, settings_for_size(session, n, sizes.size())));
+  return requests;
+}
+
+const RunRequest& request_for(std::span<const RunRequest> requests, int n) {
+  for (const RunRequest& request : requests)
+    if (request.n == n) return request;
+  throw std::logic_error("no run was requested for N=" + std::to_string(n));
+}
+
+void log_resumed_engine(const RunRequest& request, const RunSettings& settings) {
+  if (request.engine_unlike_auto)
+    spdlog::info("{}: resuming with the {} engine the journal was started with", settings.checkpoint->string(),
+                 request.engine->name);
+}
+
+namespace {
+
+// Throws when another process holds `journal` (its count runs) or FILE.partial beside it (a
+// write that will rename its file over the journal).
+void check_journal_free(const std::filesystem::path& journal) {
+  const std::string option = "--checkpoint " + detail::shown_path(journal);
+  if (const std::string use = detail::locked_by_another(journal); !use.empty())
+    throw detail::FileInUse(option + " is " + use + ": nothing was counted");
+  const std::filesystem::path partial = detail::temporary_path(journal);
+  if (!detail::locked_by_another(partial).empty())
+    throw detail::FileInUse(option + " is being written by another nqueens process (it holds " +
+                            detail::shown_path(partial) + "): nothing was counted");
+}
+
+// A FILE.partial beside the journal that no process holds was left by a --repair killed before
+// its rename (every FILE.partial is locked while it is written): removed, and said, so that none
+// stays for good under a journal counted on without --repair.
+void remove_stale_temporaries(const std::filesystem::path& journal) {
+  std::filesystem::path backup = journal;
+  backup += ".damaged";
+  for (const std::filesystem::path& partial : {detail::temporary_path(journal), detail::temporary_path(backup)}) {
+    std::error_code unknown;
+    if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(partial, unknown))) continue;
+    if (!detail::locked_by_another(partial).empty()) continue;
+    if (::unlink(partial.c_str()) == 0)
+      spdlog::warn("removed {}, left by an earlier run killed while it wrote it", detail::shown_path(partial));
+    else
+      spdlog::warn("{} was left by an earlier run killed while it wrote it, and cannot be removed: {}",
+                   detail::shown_path(partial), std::strerror(errno));
+  }
+}
+
+}  // namespace
+
+void check_every_run(const RunSettings& session, std::span<const RunRequest> requests, bool watched) {
+  for (const RunRequest& request : requests) {
+    const RunSettings settings = settings_for_size(session, request.n, requests.size());
+    const auto plan = [&] { return memory_plan(request); };
+    if (watched)
+      SetupWatch(request.n, settings).run(plan);
+    else
+      plan();
+    if (!settings.checkpoint) continue;
+    check_journal_free(*settings.checkpoint);
+    remove_stale_temporaries(*settings.checkpoint);
+  }
+}
+
+std::string journal_mismatch_advice(const std::filesystem::path& journal, std::string_view engine) {
+  const std::optional<RunHeader> started = detail::journal_run(journal);
+  const std::string recorded = started ? started->engine : "";
+  const std::string resume = !recorded.empty() && recorded != engine && find_engine(recorded)
+                                 ? "to resume it, give --engine " + recorded + "; "
+                                 : "";
+  return " (" + resume + "to start a new run, give another --checkpoint file)";
+}
+
+std::unique_ptr<Run> open_run(const RunRequest& request, RunArena& arena, const RunSettings& settings) {
+  log_resumed_engine(request, settings);
+  if (const std::string memory = memory_plan(request); !memory.empty()) spdlog::info("N={}: {}", request.n, memory);
+  return open_run(make_engine(request, arena), settings);
+}
+
+std::unique_ptr<Run> open_run(std::unique_ptr<Engine> engine, const RunSettings& settings) {
+  std::optional<JournalRequest> journal;
+  if (settings.checkpoint) journal = JournalRequest{*settings.checkpoint, settings.repair};
+  const int n = engine->n();
+  const RunHeader header = engine->header();
+  std::unique_ptr<Run> run;
+  try {
+    run = std::make_unique<Run>(std::move(engine), settings.selection, journal);
+  } catch (const JournalMismatch& mismatch) {
+    throw JournalMismatch(std::string(mismatch.what()) + journal_mismatch_advice(*settings.checkpoint, header.engine));
+  }
+  if (run->journal()) log_journal(*run->journal(), run->header(), settings.repair);
+  spdlog::info("N={}: {}", n, run->engine().describe());
+  if (run->journal() && run->todo().empty())
+    spdlog::info("{}: all {} units are already counted; printing the stored result", run->journal()->path().string(),
+                 run->wanted().size());
+  return run;
+}
+
+void report_interrupt(std::string_view program, int signal, double seconds, const Run& run) {
+  if (Journal* journal = run.journal()) {
+    journal->seal();
+    const std::size_t saved = run.done_before() + journal->units() - journal->recorded().size();
+    Console::err().line(
+        fmt::format("{}: interrupted by {} after {:.1f} s; {} of {} units are saved in {}: "
+                    "run the same command again to resume",
+                    program, signal_name(signal), seconds, saved, run.wanted().size(), journal->path().string()));
+  } else {
+    Console::err().line(
+        fmt::format("{}: interrupted by {} after {:.1f} s; nothing was saved "
+                    "(give --checkpoint FILE to make a run resumable)",
+                    program, signal_name(signal), seconds));
+  }
+}
+
+RunOutcome outcome_of(const Run& run, const RunSettings& settings, int threads, Clock::time_point start) {
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return {run.result(threads, seconds),
+          run.header(),
+          settings.selection.whole() ? std::vector<UnitCount>{} : run.units(),
+          run.unit_time_here(),
+          run.totals_here(),
+          !run.todo().empty()};
+}
+
+RunOutcome count_run(const RunRequest& request, const RunSettings& settings) {
+  const Clock::time_point start = Clock::now();
+  RunArena arena(request.threads);
+  const std::unique_ptr<Run> run =
+      SetupWatch(request.n, settings).run([&] { return open_run(request, arena, settings); });
+  if (!run->complete()) Supervisor(*run, arena, settings.run_start).run(settings.progress);
+  return outcome_of(*run, settings, request.threads, start);
+}
+
+}  // namespace nqueens::shell
