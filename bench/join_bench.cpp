@@ -355,8 +355,8 @@ void time_widths(DisjointCounter& matcher, const KeyParts& a, const KeyParts& b,
     f.modelled_s[c][static_cast<std::size_t>(width)] += 1e-9 * split_ns(w);
     best = std::min(best, seconds);
     if (width_rows)
-      std::fprintf(width_rows, "%zu %d %.0f %.6g %.6g %.6g\n", smaller, width, 1e9 * seconds, w.blocks, w.block_queries,
-                   w.queries);
+      std::fprintf(width_rows, "%zu %d %.0f %.6g %.6g %.6g %.6g\n", smaller, width, 1e9 * seconds, w.blocks,
+                   w.block_queries, w.queries, w.visits);
   }
   f.best_s[c] += best;
   ++f.pairs[c];

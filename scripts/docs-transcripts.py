@@ -55,6 +55,9 @@ VOLATILE_KEYS = (
     "thread_seconds_sampling_error", "journal_thread_seconds", "journal_thread_seconds_error", "largest_unit_seconds",
     "counting_seconds", "efficiency", "wall_seconds", "wall_seconds_error", "memory_bytes", "counting_memory_bytes",
     "program_memory_bytes", "journal_bytes", "node_memory_bytes", "slurm_mem",
+    # `plan --engine gpu` by the device model: the replay's share and its host's timing.
+    "batches_replayed", "replayed_share", "host_thread_seconds", "device_seconds", "transfer_seconds",
+    "host_seconds", "bound_by", "device_here",
 )
 JSON_VALUE = r'(?:"(?:[^"\\]|\\.)*"|\[[^\]]*\]|\[(?:\{[^}]*\},?)*\]|-?[0-9.eE+-]+|null|true|false)'
 MASKS = [
@@ -71,6 +74,9 @@ MASKS = [
     (re.compile(r"^(sampled: +)\d+ units", re.M), r"\1~ units"),
     # `nqueens plan`: the Slurm memory, which holds the program's own resident memory.
     (re.compile(r"--mem=\d+M"), "--mem=~M"),
+    # `plan --engine gpu` by the device model: which of the card, its bus or the host this CPU's
+    # timing of the replay finds the slowest.
+    (re.compile(r"bound by the (?:host|device|transfers)"), "bound by the ~"),
     # Which SIMD path this CPU takes.
     (re.compile(r"\b(?:avx512|avx2|scalar)(?:\+pext)?\b"), "~"),
     # Any other decimal fraction (seconds, rates, ratios), with the padding that aligns it.

@@ -55,7 +55,9 @@ struct CountOptions {
   std::uint64_t memory_bytes = 0;
   //! Not empty: a checkpoint journal. Units it holds are not counted again, every unit counted
   //! is appended to it, and an interrupted count (stop, a crash) resumes from it when called
-  //! again with the same N and options. A journal of another run is refused (JournalMismatch).
+  //! again with the same N and options. With engine "auto", a journal is resumed with the engine
+  //! it was started with where that engine can count N, as `nqueens count` and `nqueens-mpi`
+  //! resume it. A journal of another run is refused (JournalMismatch).
   std::filesystem::path checkpoint{};
   UnitObserver on_unit_done{};     //!< not empty: called once per finished unit
   ProgressObserver on_progress{};  //!< not empty: called as the count advances (throttled, serialised)

@@ -1,24 +1,31 @@
 #!/usr/bin/env python3
-"""The cluster sizing table of docs/cluster.md, N = 22 to 28, from `nqueens plan`.
+"""The sizing table of docs/cluster.md (N = 22 to 28) and its section "What Q(28) takes".
 
-Measuring and rendering are apart, so that the docs test renders without running plan:
+Both are rendered from data in docs/data, so that the docs test renders without running anything:
 
-    scripts/dev/cluster-table.py measure --binary build/release/nqueens   # plan every N, write the CSV, render
-    scripts/dev/cluster-table.py render                                   # CSV -> the table in docs/cluster.md
+- docs/data/join-run-costs.csv: the join's cost model summed per N (units, thread time, largest
+  unit), which the unit tests hold to the model (UnitCost.*);
+- docs/data/cluster-table.csv: per N, what `nqueens plan` says of a count's memory, journal and
+  setup (these do not depend on its sample), and the shard file's bytes per unit;
+- docs/data/gpu-model-runs.csv: the gpu engine priced by its device model on named cards
+  (`nqueens plan --engine gpu --card NAME`).
+
+    scripts/dev/cluster-table.py measure --binary build/release/nqueens   # the two CSVs above, then render
+    scripts/dev/cluster-table.py render                                   # CSVs -> docs/cluster.md
     scripts/dev/cluster-table.py check                                    # the docs test (ctest: docs_cluster_table)
 
-measure runs `nqueens plan -n N --format json` with the options of PLAN_OPTIONS below (ranks of
-16 threads, 4 of them on a node of 64 cores, each under --memory 24G) for N = 22..28 and writes
-docs/data/cluster-table.csv: one row per N, from plan's record alone, and '#' lines that say
-the commit, the machine and the command. render writes the Markdown table between the marker
-comments of docs/cluster.md from the CSV. check fails when that table is not what the CSV
-renders, or when README.md, docs/usage.md, docs/cluster.md or docs/performance.md quotes a
-thread time in core- or CPU-days, hours or years for an N of 22 to 28 outside the table
+measure runs `nqueens plan -n N` with the options of PLAN_OPTIONS (ranks of 16 threads, 4 of them
+on a node of 64 cores, each under --memory 24G, a short sample: only the memory, journal and
+setup are taken from it) for N = 22..28, and `nqueens plan -n N --engine gpu --card C` for the
+cards of GPU_RUNS. render writes the table and the section between their marker comments. check
+fails when either is not what the data renders, when the CSVs do not cover N = 22..28 or
+disagree on the units, or when README.md, docs/usage.md, docs/cluster.md or docs/performance.md
+quotes a thread time in core- or CPU-days, hours or years for an N of 22 to 28 outside them
 (ALLOWED lists the measurements of real counts that may be quoted).
 
 Wall time on C cores: the setup (every process builds its engine once), then the thread time
 over C workers, or the largest unit where that is longer (a list schedule, costliest first,
-ends between the two). Its bar is the thread time's, in proportion.
+ends between the two).
 """
 import argparse
 import csv
@@ -29,22 +36,44 @@ import platform
 import re
 import subprocess
 import sys
+import tempfile
 from datetime import datetime, timezone
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-CSV_PATH = os.path.join(ROOT, "docs", "data", "cluster-table.csv")
+DATA = os.path.join(ROOT, "docs", "data")
+COSTS_CSV = os.path.join(DATA, "join-run-costs.csv")
+CLUSTER_CSV = os.path.join(DATA, "cluster-table.csv")
+GPU_CSV = os.path.join(DATA, "gpu-model-runs.csv")
 CLUSTER_MD = os.path.join(ROOT, "docs", "cluster.md")
 DOCS = ["README.md", "docs/usage.md", "docs/cluster.md", "docs/performance.md"]
 SIZES = range(22, 29)
 THREADS, RANKS_PER_NODE, MEMORY = 16, 4, "24G"
 PLAN_OPTIONS = ["-t", str(THREADS), "--ranks", str(RANKS_PER_NODE), "--ranks-per-node", str(RANKS_PER_NODE),
-                "--memory", MEMORY, "--format", "json"]
-CORES = (64, 256)
-BEGIN = "<!-- cluster-table: begin (scripts/dev/cluster-table.py render writes this table from docs/data/cluster-table.csv) -->"
-END = "<!-- cluster-table: end -->"
-FIELDS = ["n", "work_units", "thread_hours", "thread_hours_error", "largest_unit_seconds", "setup_seconds",
-          "count_memory", "process_memory_mib", "slurm_mem", "journal_mib"] + \
-         [f"wall_hours_{c}_cores" for c in CORES] + [f"wall_hours_{c}_cores_error" for c in CORES]
+                "--memory", MEMORY, "--sample-seconds", "3", "--format", "json"]
+CORES = (256, 4096)
+# The gpu model's runs: (N, card, cards). One H100 for every row; Q(28) on the 8 RTX 5090 of the
+# published projection too.
+GPU_RUNS = [(n, "H100", 1) for n in SIZES] + [(28, "RTX 5090", 8)]
+GPU_REPLAY_SECONDS = "20"
+# Q(28) itself is not known: its size is taken as Q(27) times the ratio of the last two known
+# terms, and the section says so.
+Q = {26: 22317699616364044, 27: 234907967154122528}
+# Q(28) on the section's cluster, and the shards it is cut into.
+Q28_CORES, Q28_SHARDS = 4096, 10000
+# Published projections of Q(28) by GPU depth-first search (arXiv 2511.12009 and a fork of its
+# code, July 2026), quoted beside the gpu engine's model.
+PUBLISHED = ["about 272 days on 8 RTX 5090 by a fork of the GPU depth-first search of arXiv 2511.12009 (July 2026)",
+             "340 days by that paper itself"]
+
+TABLE_BEGIN = ("<!-- cluster-table: begin (scripts/dev/cluster-table.py render writes this table from "
+               "docs/data/join-run-costs.csv, cluster-table.csv and gpu-model-runs.csv) -->")
+TABLE_END = "<!-- cluster-table: end -->"
+Q28_BEGIN = "<!-- q28: begin (scripts/dev/cluster-table.py render writes this section from docs/data) -->"
+Q28_END = "<!-- q28: end -->"
+CLUSTER_FIELDS = ["n", "work_units", "setup_seconds", "count_memory", "process_memory_mib", "slurm_mem",
+                  "journal_mib", "shard_bytes_per_unit"]
+GPU_FIELDS = ["n", "card", "cards", "host_threads", "wall_seconds", "device_seconds", "transfer_seconds",
+              "host_seconds", "bound_by", "replayed_share"]
 
 # Figures for N >= 22 the docs may quote outside the table: measurements of real counts, and the
 # plans of performance.md that are measured against them or say how plans behave.
@@ -54,30 +83,24 @@ ALLOWED = [
 ]
 
 
-def row_of(plan):
-    """One CSV row from one plan record."""
-    hours = plan["thread_seconds"] / 3600
-    relative = plan["thread_seconds_error"] / plan["thread_seconds"] if plan["thread_seconds"] > 0 else 0
-    row = {
-        "n": plan["n"],
-        "work_units": plan["work_units"],
-        "thread_hours": f"{hours:.4g}",
-        "thread_hours_error": f"{plan['thread_seconds_error'] / 3600:.3g}",
-        "largest_unit_seconds": f"{plan['largest_unit_seconds']:.4g}",
-        "setup_seconds": f"{plan['setup_seconds']:.4g}",
-        "count_memory": plan["count_memory"],
-        "process_memory_mib": f"{plan['memory_bytes'] / 2**20:.0f}",
-        "slurm_mem": plan["slurm_mem"],
-        "journal_mib": f"{plan['journal_bytes'] / 2**20:.1f}",
-    }
-    for cores in CORES:
-        counting = max(plan["thread_seconds"] / cores, plan["largest_unit_seconds"])
-        row[f"wall_hours_{cores}_cores"] = f"{(plan['setup_seconds'] + counting) / 3600:.4g}"
-        row[f"wall_hours_{cores}_cores_error"] = f"{counting * relative / 3600:.3g}"
-    return row
+def run_json(command):
+    out = subprocess.run(command, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"cluster-table: {' '.join(command)} exited {out.returncode}: {out.stderr.strip()}")
+    return json.loads(out.stdout.splitlines()[-1])
 
 
-def measure(binary):
+def shard_bytes_per_unit(binary):
+    """A shard file's bytes per unit against its journal's, at N = 18: the journal's size per N
+    scales it (both hold one entry per unit, the shard's longer)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        shard, journal = os.path.join(scratch, "s.json"), os.path.join(scratch, "s.journal")
+        subprocess.run([binary, "count", "-n", "18", "-t", "1", "--shard", "1/4", "--output", shard,
+                        "--checkpoint", journal, "-q"], check=True, capture_output=True)
+        return os.path.getsize(shard) / os.path.getsize(journal)
+
+
+def git_note(binary):
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             check=True).stdout.strip()
     # What the program is built from: changes elsewhere (the docs, this script) do not move it.
@@ -86,28 +109,52 @@ def measure(binary):
                            capture_output=True, text=True, check=True).stdout.strip()
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
                platform.machine())
-    rows = []
-    for n in SIZES:
-        started = datetime.now(timezone.utc)
-        out = subprocess.run([binary, "plan", "-n", str(n)] + PLAN_OPTIONS, capture_output=True, text=True)
-        if out.returncode != 0:
-            sys.exit(f"cluster-table: plan -n {n} exited {out.returncode}: {out.stderr.strip()}")
-        rows.append(row_of(json.loads(out.stdout)))
-        took = (datetime.now(timezone.utc) - started).total_seconds()
-        print(f"N={n}: {rows[-1]['thread_hours']} +- {rows[-1]['thread_hours_error']} thread-hours ({took:.0f} s)",
-              file=sys.stderr)
-    with open(CSV_PATH, "w", newline="") as out:
-        out.write(f"# nqueens plan -n N {' '.join(PLAN_OPTIONS)}, N = {SIZES[0]}..{SIZES[-1]}\n")
-        out.write(f"# commit {commit}{' (with uncommitted changes)' if dirty else ''}, "
-                  f"{datetime.now(timezone.utc):%Y-%m-%d}, {os.cpu_count()} CPUs ({cpu}), load average "
-                  f"{os.getloadavg()[0]:.1f} at the end\n")
-        writer = csv.DictWriter(out, FIELDS, lineterminator="\n")
+    return (f"commit {commit}{' (with uncommitted changes)' if dirty else ''}, {datetime.now(timezone.utc):%Y-%m-%d}, "
+            f"{os.cpu_count()} CPUs ({cpu}), load average {os.getloadavg()[0]:.1f} at the end")
+
+
+def write_csv(path, command, note, fields, rows):
+    with open(path, "w", newline="") as out:
+        out.write(f"# {command}\n# {note}\n")
+        writer = csv.DictWriter(out, fields, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
 
 
-def read_csv():
-    with open(CSV_PATH) as f:
+def measure(binary, which):
+    if which in ("all", "plan"):
+        ratio = shard_bytes_per_unit(binary)
+        rows = []
+        for n in SIZES:
+            plan = run_json([binary, "plan", "-n", str(n)] + PLAN_OPTIONS)
+            journal_per_unit = plan["journal_bytes"] / plan["work_units"]
+            rows.append({"n": n, "work_units": plan["work_units"], "setup_seconds": f"{plan['setup_seconds']:.3g}",
+                         "count_memory": plan["count_memory"],
+                         "process_memory_mib": f"{plan['memory_bytes'] / 2**20:.0f}", "slurm_mem": plan["slurm_mem"],
+                         "journal_mib": f"{plan['journal_bytes'] / 2**20:.1f}",
+                         "shard_bytes_per_unit": f"{journal_per_unit * ratio:.0f}"})
+            print(f"N={n}: {rows[-1]}", file=sys.stderr)
+        write_csv(CLUSTER_CSV, f"nqueens plan -n N {' '.join(PLAN_OPTIONS)}, N = {SIZES[0]}..{SIZES[-1]}; shard "
+                  "bytes per unit: the journal's times a shard file's over its journal at N = 18",
+                  git_note(binary), CLUSTER_FIELDS, rows)
+    if which in ("all", "gpu"):
+        rows = []
+        for n, card, cards in GPU_RUNS:
+            plan = run_json([binary, "plan", "-n", str(n), "--engine", "gpu", "--card", card, "-t", "16", "--ranks",
+                             str(cards), "--sample-seconds", GPU_REPLAY_SECONDS, "--format", "json"])
+            rows.append({"n": n, "card": card, "cards": cards, "host_threads": plan["host_threads"],
+                         "wall_seconds": f"{plan['wall_seconds']:.4g}",
+                         "device_seconds": f"{plan['device_seconds']:.4g}",
+                         "transfer_seconds": f"{plan['transfer_seconds']:.4g}",
+                         "host_seconds": f"{plan['host_seconds']:.4g}", "bound_by": plan["bound_by"],
+                         "replayed_share": f"{plan['replayed_share']:.3g}"})
+            print(f"gpu N={n} {card} x{cards}: {rows[-1]}", file=sys.stderr)
+        write_csv(GPU_CSV, f"nqueens plan -n N --engine gpu --card CARD -t 16 --ranks CARDS --sample-seconds "
+                  f"{GPU_REPLAY_SECONDS} --format json", git_note(binary), GPU_FIELDS, rows)
+
+
+def read_csv(path):
+    with open(path) as f:
         lines = f.read().splitlines()
     notes = [line[1:].strip() for line in lines if line.startswith("#")]
     rows = list(csv.DictReader(io.StringIO("\n".join(line for line in lines if not line.startswith("#")))))
@@ -122,39 +169,126 @@ def figure(value):
     return f"{rounded:,.0f}" if rounded >= 10 else f"{rounded:g}"
 
 
-def duration(hours):
-    """The wall time in the largest unit that keeps it at 2 or more: min, h, days, years."""
-    for name, size in (("years", 24 * 365.25), ("days", 24), ("h", 1)):
-        if hours >= 2 * size:
-            return name, size
-    return "min", 1 / 60
+def duration(seconds):
+    """In the largest unit that keeps the figure at 2 or more: s, min, h, days, years."""
+    for name, size in (("years", 365.25 * 86400), ("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= 2 * size:
+            return f"{figure(seconds / size)} {name}"
+    return f"{figure(seconds)} s"
 
 
-def wall(row, cores):
-    hours = float(row[f"wall_hours_{cores}_cores"])
-    error = float(row[f"wall_hours_{cores}_cores_error"])
-    name, size = duration(hours)
-    return f"{figure(hours / size)} +- {figure(error / size)} {name}"
+def mebibytes(mib):
+    return f"{figure(mib / 1024)} GiB" if mib >= 1024 else f"{figure(mib)} MiB"
 
 
-def render_table(notes, rows):
-    lines = [f"Made by `nqueens plan` ({notes[0]}) at {notes[1]}.", "",
-             "| N | units | thread time, core-hours (95 %) | core-days | count `--memory` per rank | "
-             f"Slurm `--mem` per node of {RANKS_PER_NODE} ranks | journal | wall on 64 cores | wall on 256 cores |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    for row in rows:
-        hours, error = float(row["thread_hours"]), float(row["thread_hours_error"])
-        lines.append(f"| {row['n']} | {int(row['work_units']):,} | {figure(hours)} +- {figure(error)} | "
-                     f"{figure(hours / 24)} | {row['count_memory']} | {row['slurm_mem']} | "
-                     f"{figure(float(row['journal_mib']))} MiB | {wall(row, 64)} | {wall(row, 256)} |")
+def wall(cost, row, cores):
+    return float(row["setup_seconds"]) + max(float(cost["thread_seconds"]) / cores,
+                                             float(cost["largest_unit_seconds"]))
+
+
+class Data:
+    def __init__(self):
+        self.cost_notes, costs = read_csv(COSTS_CSV)
+        self.cluster_notes, cluster = read_csv(CLUSTER_CSV)
+        self.gpu_notes, gpu = read_csv(GPU_CSV)
+        self.costs = {int(r["n"]): r for r in costs}
+        self.cluster = {int(r["n"]): r for r in cluster}
+        self.gpu = {(int(r["n"]), r["card"], int(r["cards"])): r for r in gpu}
+
+    def problems(self):
+        found = []
+        for n in SIZES:
+            if n not in self.costs or n not in self.cluster:
+                found.append(f"N={n}: missing from {COSTS_CSV}, {CLUSTER_CSV} or {GPU_CSV}")
+            # The model's sums leave out the rotation unit, which plan counts.
+            elif int(self.costs[n]["units"]) + 1 != int(self.cluster[n]["work_units"]):
+                found.append(f"N={n}: {self.costs[n]['units']} units in {COSTS_CSV} (and the rotation unit), "
+                             f"{self.cluster[n]['work_units']} in {CLUSTER_CSV}: measure again")
+        return found
+
+
+def gpu_wall(gpu):
+    """One modelled card's wall time, with the share of the run its replay rests on."""
+    if gpu is None:
+        return "not modelled yet"
+    return f"{duration(float(gpu['wall_seconds']))} ({figure(100 * float(gpu['replayed_share']))} % replayed)"
+
+
+def gpu_bullet(data):
+    h100, rtx = data.gpu.get((28, "H100", 1)), data.gpu.get((28, "RTX 5090", 8))
+    published = "Published projections for the same count: " + "; ".join(PUBLISHED) + "."
+    if h100 is None or rtx is None:
+        last = max((n for n, card, cards in data.gpu if card == "H100" and cards == 1), default=None)
+        known = "" if last is None else (f"; the largest N modelled, {last}, comes to "
+                                         f"{duration(float(data.gpu[(last, 'H100', 1)]['wall_seconds']))} on one H100")
+        return ("- **gpu engine, by its device model:** not modelled yet at N = 28 (`cluster-table.py measure --only "
+                f"gpu` replays it; see the notes of [gpu-model-runs.csv](data/gpu-model-runs.csv)){known}. " + published)
+    return (f"- **gpu engine, by its device model:** {duration(float(h100['wall_seconds']))} on one H100 "
+            f"(bound by the {h100['bound_by']}), {duration(float(rtx['wall_seconds']))} on 8 RTX 5090 "
+            f"(bound by the {rtx['bound_by']}), each card fed by {rtx['host_threads']} host threads; the model "
+            f"replayed {figure(100 * float(h100['replayed_share']))} % of the run and is fitted to one measured "
+            "H100 run (N = 22), so these are a model's figures, not measurements. " + published)
+
+
+def render_table(data):
+    lines = [f"Thread time and largest unit: the cost model's sums ([join-run-costs.csv](data/join-run-costs.csv)); "
+             f"memory, journal and setup: `nqueens plan` ({data.cluster_notes[0]}) at {data.cluster_notes[1]}; "
+             f"one H100: the device model ({data.gpu_notes[0]}) at {data.gpu_notes[1]}.", "",
+             f"| N | units | thread time | largest unit | wall on {CORES[0]:,} cores | wall on {CORES[1]:,} cores | "
+             f"count `--memory` per rank | Slurm `--mem` per node of {RANKS_PER_NODE} ranks | journal | "
+             "gpu engine, one H100 (model) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for n in SIZES:
+        cost, row, gpu = data.costs[n], data.cluster[n], data.gpu.get((n, "H100", 1))
+        lines.append(f"| {n} | {int(row['work_units']):,} | {duration(float(cost['thread_seconds']))} | "
+                     f"{duration(float(cost['largest_unit_seconds']))} | {duration(wall(cost, row, CORES[0]))} | "
+                     f"{duration(wall(cost, row, CORES[1]))} | {row['count_memory']} | {row['slurm_mem']} | "
+                     f"{mebibytes(float(row['journal_mib']))} | {gpu_wall(gpu)} |")
     return "\n".join(lines) + "\n"
 
 
-def with_table(text, table):
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        raise SystemExit(f"cluster-table: docs/cluster.md has no '{BEGIN}' ... '{END}' markers")
-    return text[:start + len(BEGIN)] + "\n" + table + text[end:]
+def render_q28(data):
+    cost, row = data.costs[28], data.cluster[28]
+    q28 = Q[27] * Q[27] / Q[26]
+    thread = float(cost["thread_seconds"])
+    year = 365.25 * 86400
+    units = int(row["work_units"])
+    per_shard = units / Q28_SHARDS
+    journal_mib = float(row["journal_mib"])
+    shard_bytes = float(row["shard_bytes_per_unit"]) * per_shard
+    nodes = Q28_CORES // (THREADS * RANKS_PER_NODE)
+    lines = [
+        f"Rendered from the data of the [sizing table](#sizing-a-run-n--22-to-28) by "
+        "`scripts/dev/cluster-table.py render`; Q(28) itself is not known, and is taken here as Q(27) times "
+        f"Q(27) / Q(26), about {q28:.2g} solutions.", "",
+        f"- **CPU join, thread time:** {figure(thread / year)} core-years by the cost model "
+        f"({figure(thread / q28 * 1e9)} ns of one core a solution), in {units:,} units; the largest is "
+        f"{duration(float(cost['largest_unit_seconds']))}, which bounds the wall time of the last units "
+        "however many cores join.",
+        f"- **On a cluster of {Q28_CORES:,} cores** ({nodes} nodes of {THREADS * RANKS_PER_NODE} cores, "
+        f"{RANKS_PER_NODE} ranks of {THREADS} threads each): {duration(wall(cost, row, Q28_CORES))} of wall time "
+        f"if every core counts all the time; on {CORES[0]:,} cores, {duration(wall(cost, row, CORES[0]))}.",
+        f"- **Memory per node:** Slurm `--mem={row['slurm_mem']}` for {RANKS_PER_NODE} ranks, each given "
+        f"`count --memory {row['count_memory']}` (a process holds {mebibytes(float(row['process_memory_mib']))}).",
+        f"- **Journal and shards:** a whole run's journal is {mebibytes(journal_mib)}; cut into "
+        f"K = {Q28_SHARDS:,} shards of about {per_shard:,.0f} units, each shard's journal is about "
+        f"{figure(journal_mib * 1024 / Q28_SHARDS)} KiB and its shard file about {figure(shard_bytes / 1024)} KiB "
+        f"({figure(shard_bytes * Q28_SHARDS / 2**30)} GiB for all of them).",
+        gpu_bullet(data),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def with_block(text, begin, end, block):
+    start, stop = text.find(begin), text.find(end)
+    if start < 0 or stop < start:
+        raise SystemExit(f"cluster-table: docs/cluster.md has no '{begin}' ... '{end}' markers")
+    return text[:start + len(begin)] + "\n" + block + text[stop:]
+
+
+def rendered(text, data):
+    text = with_block(text, TABLE_BEGIN, TABLE_END, render_table(data))
+    return with_block(text, Q28_BEGIN, Q28_END, render_q28(data))
 
 
 NUMBER = r"(?:\d[\d.,]*|a|half\s+a|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|some)"
@@ -164,12 +298,18 @@ THREAD_TIME = re.compile(r"\b" + NUMBER + r"\s*(?:core|CPU|thread)[- ]" + UNIT +
 NAMES_N = re.compile(r"\bN\s*=\s*2[2-8]\b")
 
 
+def blank_blocks(text):
+    for begin, end in ((TABLE_BEGIN, TABLE_END), (Q28_BEGIN, Q28_END)):
+        start, stop = text.find(begin), text.find(end)
+        if start >= 0 and stop > start:
+            text = text[:start] + "\n" * text[start:stop].count("\n") + text[stop:]
+    return text
+
+
 def stray_figures(path, text):
     """Thread times in core-, CPU- or thread- units in a section (heading to heading) that names
-    N = 22..28, outside the table."""
-    start, end = text.find(BEGIN), text.find(END)
-    if start >= 0 and end > start:
-        text = text[:start] + "\n" * text[start:end].count("\n") + text[end:]
+    N = 22..28, outside the rendered blocks."""
+    text = blank_blocks(text)
     problems = []
     sections = [m.start() for m in re.finditer(r"^#+ ", text, re.MULTILINE)] + [len(text)]
     for first, last in zip([0] + sections[:-1], sections):
@@ -190,14 +330,13 @@ def stray_figures(path, text):
 
 
 def check():
-    notes, rows = read_csv()
-    problems = []
-    if [int(r["n"]) for r in rows] != list(SIZES):
-        problems.append(f"{CSV_PATH}: rows for N = {[r['n'] for r in rows]}, not 22..28")
-    text = open(CLUSTER_MD).read()
-    if with_table(text, render_table(notes, rows)) != text:
-        problems.append("docs/cluster.md: the table is not what docs/data/cluster-table.csv renders: "
-                        "run scripts/dev/cluster-table.py render")
+    data = Data()
+    problems = data.problems()
+    if not problems:
+        text = open(CLUSTER_MD).read()
+        if rendered(text, data) != text:
+            problems.append("docs/cluster.md: the sizing table or 'What Q(28) takes' is not what docs/data "
+                            "renders: run scripts/dev/cluster-table.py render")
     for doc in DOCS:
         problems += stray_figures(doc, open(os.path.join(ROOT, doc)).read())
     for problem in problems:
@@ -209,15 +348,20 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=["measure", "render", "check"])
     parser.add_argument("--binary", default=os.path.join(ROOT, "build", "release", "nqueens"))
+    parser.add_argument("--only", choices=["all", "plan", "gpu"], default="all",
+                        help="measure: the plan's CSV, the gpu model's, or both")
     args = parser.parse_args()
     if args.action == "check":
         return check()
     if args.action == "measure":
-        measure(args.binary)
-    notes, rows = read_csv()
+        measure(args.binary, args.only)
+    data = Data()
+    problems = data.problems()
+    if problems:
+        sys.exit("\n".join(problems))
     text = open(CLUSTER_MD).read()
     with open(CLUSTER_MD, "w") as out:
-        out.write(with_table(text, render_table(notes, rows)))
+        out.write(rendered(text, data))
     return 0
 
 

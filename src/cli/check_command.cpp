@@ -61,23 +61,47 @@ struct NotSuchFile : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// A --memory budget too small for the engine of a file's run: bad usage, not a stranger file.
+// A --memory budget too small for the engine of a file's run, or a --by its engine has not: bad
+// usage, not a stranger file.
 struct BudgetRefused : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// What --by asks for, or why the file's run cannot be recounted so: bad usage, like a budget refused.
+std::pair<std::unique_ptr<Engine>, RecountPath> recount_path(std::unique_ptr<Engine> own, const FileCheck& check,
+                                                             const RecountArgs& args, RunArena& arena) {
+  try {
+    return recount_engine(std::move(own), check.header, args, arena);
+  } catch (const std::invalid_argument& why) {
+    throw BudgetRefused(detail::shown_path(check.source) + ": " + why.what());
+  }
+}
+
 // The engine of the file's run, built by this build in `arena` (the threads a recount counts on)
-// and within the memory that `base` gives; refuses a run whose units differ here.
+// and within the memory that `base` gives; refuses a run whose units differ here. A run whose
+// engine cannot count on this machine (the gpu engine without a driver) gets the engine whose
+// units it shares, which deals the same shards and counts the same units.
 std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& source, const CountOptions& base,
                                   RunArena& arena) {
   CountOptions options = options_of(header);
   options.threads = base.threads;
   options.memory_bytes = base.memory_bytes;
+  RunHeader expected = header;
   RunRequest request;
   try {
     request = request_run(header.n, options);  // --threads is in range: only the engine can refuse
   } catch (const std::invalid_argument& why) {
-    throw NotSuchFile(source + ": no run of this build has its header: " + why.what());
+    const std::string family(unit_family(header.engine));
+    options.engine = family;
+    expected.engine = family;
+    try {
+      if (family == header.engine) throw;
+      request = request_run(header.n, options);
+      spdlog::info("{}: the {} engine cannot count here ({}): its units are checked with the {} engine's",
+                   detail::shown_path(source), header.engine, why.what(), family);
+    } catch (const std::invalid_argument&) {
+      throw NotSuchFile(source + ": no run of this build has its header: " + why.what());
+    }
   }
   std::unique_ptr<Engine> engine;
   try {
@@ -87,7 +111,7 @@ std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& so
   } catch (const std::invalid_argument& why) {
     throw BudgetRefused(detail::shown_path(source) + ": " + why.what());
   }
-  if (const std::string why = header_mismatch(engine->header(), header); !why.empty())
+  if (const std::string why = header_mismatch(engine->header(), expected); !why.empty())
     throw NotSuchFile(source + " belongs to a run this build does not make: " + why);
   return engine;
 }
@@ -244,7 +268,7 @@ void print_text(const FileCheck& check, const std::optional<RecountReport>& reco
     say("  missing: {}: {}\n", counted(check.missing.size(), "unit"), format_id_ranges(check.missing, kMaxShown));
   say("  total over the sound records: {} (nodes {})\n", to_string(check.totals.total), to_string(check.totals.nodes));
   say("  unit time over the sound records: {:.3f} s\n", unit_seconds(check.unit_time.microseconds));
-  if (recount) say("  recount: {}\n", recount_text(*recount));
+  if (recount) say("  recount by {}\n  recount: {}\n", recount_path_text(recount->path), recount_text(*recount));
   say("  status: {}: {}\n", status(check, recount),
       recount && !recount->all_equal() ? std::string(kWrongAdvice) : advice(check));
 }
@@ -306,8 +330,10 @@ int check_one(const std::string& path, const CheckArgs& args, const CountOptions
     RunArena arena(resolve_threads(base.threads));
     CheckedFile checked = check_file(path, runs, base, arena);
     found = std::move(checked.check);
-    if (args.recount.units > 0)
-      recount = recount_records(std::move(checked.engine), arena, checked.records, args.recount);
+    if (args.recount.units > 0) {
+      auto [engine, by] = recount_path(std::move(checked.engine), *found, args.recount, arena);
+      recount = recount_records(std::move(engine), by, arena, checked.records, args.recount);
+    }
     code = found->whole() && (!recount || recount->all_equal()) ? kOk : kMismatch;
     record = check_json(*found, recount);
   } catch (const JournalCorrupt& damaged) {  // the run header itself, or the file's size

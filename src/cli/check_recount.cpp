@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/catalogue.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/unit_ranges.hpp"
 #include "shell/options/count_options.hpp"
@@ -35,6 +36,7 @@ std::string difference_text(const Recounted& unit) {
   std::string text;
   for (std::size_t i = 0; i < recorded.size(); ++i) {
     if (recorded[i].second == recounted[i].second) continue;
+    if (recorded[i].first == "nodes" && unit.compared == Compared::all_but_nodes) continue;
     text += fmt::format("{}{}: recorded {}, recounted {}", text.empty() ? "" : "; ", recorded[i].first,
                         recorded[i].second, recounted[i].second);
   }
@@ -112,7 +114,43 @@ CLI::Option* add_recount_options(CLI::App& command, RecountArgs& args) {
   command.add_option("-t,--threads", args.threads, "Worker threads to recount with (default: all)")
       ->check(CLI::Range(1, kMaxThreads));
   shell::add_memory_option(command, args.memory, "Most memory a recount may hold, as for count");
+  command
+      .add_option("--by", args.by,
+                  "What --recount counts with: same (the file's engine) or independent (a second way to count "
+                  "its units, sharing none of its counting code: the join's and gpu's)")
+      ->check(CLI::IsMember({"same", "independent"}))
+      ->capture_default_str()
+      ->needs(recount);
   return seed;
+}
+
+std::pair<std::unique_ptr<Engine>, RecountPath> recount_engine(std::unique_ptr<Engine> own, const RunHeader& header,
+                                                               const RecountArgs& args, RunArena& arena) {
+  if (args.by == "same") {
+    // check built the engine whose units the run shares where the run's own cannot count here.
+    const std::string built = own->header().engine;
+    std::string text = built == header.engine ? "the run's own engine, " + built
+                                              : fmt::format(
+                                                    "the {} engine, whose units the {} run shares (the {} "
+                                                    "engine cannot count on this machine)",
+                                                    built, header.engine, header.engine);
+    if (const EngineDescription* engine = find_engine(built); engine && !engine->cpu_path_key.empty())
+      text += fmt::format(" ({} {})", engine->cpu_path_key, engine->cpu_path());
+    return {std::move(own), RecountPath{"same", text + "; every count compared", Compared::every_count}};
+  }
+  const EngineDescription* family = find_engine(unit_family(header.engine));
+  if (family == nullptr || family->independent_recount == nullptr)
+    throw std::invalid_argument(fmt::format(
+        "--by independent: the {} engine's units have no independent recount path (--by same counts them again "
+        "with the engine itself)",
+        header.engine));
+  own.reset();  // its tables are not needed: the independent path builds its own
+  std::unique_ptr<Engine> engine = arena.execute([&] { return family->independent_recount(header); });
+  return {std::move(engine),
+          RecountPath{"independent",
+                      fmt::format("the {} units' independent path: {}; totals and orbit counts compared, not nodes",
+                                  family->name, family->independent_recount_text),
+                      Compared::all_but_nodes}};
 }
 
 std::uint64_t fresh_seed() {
@@ -122,8 +160,8 @@ std::uint64_t fresh_seed() {
   return bits & ((std::uint64_t{1} << 53) - 1);
 }
 
-RecountReport recount_records(std::unique_ptr<Engine> engine, RunArena& arena, const std::vector<UnitCount>& records,
-                              const RecountArgs& args) {
+RecountReport recount_records(std::unique_ptr<Engine> engine, const RecountPath& path, RunArena& arena,
+                              const std::vector<UnitCount>& records, const RecountArgs& args) {
   std::vector<std::size_t> ids;
   ids.reserve(records.size());
   for (const UnitCount& record : records) ids.push_back(record.id);
@@ -132,8 +170,8 @@ RecountReport recount_records(std::unique_ptr<Engine> engine, RunArena& arena, c
   chosen.reserve(drawn.size());
   for (const UnitCount& record : records)
     if (std::binary_search(drawn.begin(), drawn.end(), record.id)) chosen.push_back(record);
-  RecountReport report{args.seed, drawn, records.size(), {}};
-  for (Recounted& unit : recount(std::move(engine), chosen, arena))
+  RecountReport report{path, args.seed, drawn, records.size(), {}};
+  for (Recounted& unit : recount(std::move(engine), chosen, arena, path.compared))
     if (!unit.equal()) report.differ.push_back(unit);
   return report;
 }
@@ -148,13 +186,17 @@ std::string recount_text(const RecountReport& report) {
   return text;
 }
 
+std::string recount_path_text(const RecountPath& path) { return path.by + ": " + path.text; }
+
 nlohmann::ordered_json recount_json(const RecountReport& report) {
   nlohmann::ordered_json differ = nlohmann::ordered_json::array();
   for (const Recounted& unit : report.differ)
     differ.push_back({{"id", unit.recorded.id},
                       {"recorded", tally_json(unit.recorded.tally)},
                       {"recounted", tally_json(unit.recounted)}});
-  return {{"seed", report.seed},
+  return {{"by", report.path.by},
+          {"path", report.path.text},
+          {"seed", report.seed},
           {"units", format_id_ranges(report.drawn)},
           {"recounted", report.drawn.size()},
           {"records", report.records},

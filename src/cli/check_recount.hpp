@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -24,13 +25,29 @@ struct RecountArgs {
   bool seeded = false;      //!< --seed was given
   int threads = 0;          //!< -t: 0, every hardware thread
   std::string memory;       //!< --memory SIZE; empty: the engine's default budget
+  std::string by = "same";  //!< --by: "same", the file's engine; "independent", its independent path
 };
+
+//! What a recount counts with, and how it holds records to it.
+struct RecountPath {
+  std::string by;       //!< "same" or "independent", as --by names it
+  std::string text;     //!< what the path is, in a few words
+  Compared compared{};  //!< the counts it holds records to
+};
+
+//! The engine --by names for the run of `header`: `own`, the file's engine as check built it
+//! ("same"), or the independent path of the engine whose units the run has ("independent"),
+//! built here, with what the report says of it. Throws std::invalid_argument where that engine
+//! has no independent path or `header` is not of its runs.
+std::pair<std::unique_ptr<Engine>, RecountPath> recount_engine(std::unique_ptr<Engine> own, const RunHeader& header,
+                                                               const RecountArgs& args, RunArena& arena);
 
 //! Registers --recount, --seed, -t and --memory on `command`. Returns --seed, whose count() says
 //! after parsing whether it was given.
 CLI::Option* add_recount_options(CLI::App& command, RecountArgs& args);
 
 struct RecountReport {
+  RecountPath path;
   std::uint64_t seed = 0;
   std::vector<std::size_t> drawn;  //!< the units counted again, ascending
   std::size_t records = 0;         //!< sound records the file holds, each unit once
@@ -44,13 +61,15 @@ struct RecountReport {
 std::uint64_t fresh_seed();
 
 //! Draws `args.units` of `records` (distinct ids) with `args.seed` and recounts them with `engine`
-//! in `arena`, the one it was built in (of `args.threads` threads).
-RecountReport recount_records(std::unique_ptr<Engine> engine, RunArena& arena, const std::vector<UnitCount>& records,
-                              const RecountArgs& args);
+//! in `arena`, the one it was built in (of `args.threads` threads), as `path` says.
+RecountReport recount_records(std::unique_ptr<Engine> engine, const RecountPath& path, RunArena& arena,
+                              const std::vector<UnitCount>& records, const RecountArgs& args);
 
 //! One line without its newline: "5 of 120 units recounted (seed 42): all equal", or, where
 //! records differ, each unit with the fields whose record and recount disagree.
 std::string recount_text(const RecountReport& report);
+//! "same: the run's own engine, join (join_matcher avx2+pext); every count compared": the path.
+std::string recount_path_text(const RecountPath& path);
 
 //! The same as a JSON object: seed, the units drawn and their number, records, and each differing
 //! unit's two tallies.

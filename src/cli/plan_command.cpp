@@ -19,6 +19,7 @@
 #include "run/registry.hpp"
 #include "shell/options/count_options.hpp"
 #include "shell/options/logging.hpp"
+#include "shell/output/gpu_model_plan.hpp"
 #include "shell/output/plan_report.hpp"
 #include "shell/output/standard_output.hpp"
 
@@ -33,6 +34,9 @@ struct PlanArgs {
   int ranks_per_node = 1;
   SearchArgs search;
   std::string memory;  //!< --memory SIZE; empty: the default budget, as for count
+  std::string card;    //!< --card NAME: the gpu engine priced by its device model of that card
+  std::string shard;   //!< --shard I/K: the part whose thread time is predicted besides the run's
+  std::string units;   //!< --units LIST: likewise
   double sample_seconds = 0;
   double confidence = 0.95;
   std::string format = "text";
@@ -63,8 +67,23 @@ void log_bands(const plan::RunPlan& plan) {
   }
 }
 
+// How the plan's part is named: "shard 3/512", "units 7-9", or "" for none.
+std::string part_name(const PlanArgs& args) {
+  if (!args.shard.empty()) return "shard " + args.shard;
+  if (!args.units.empty()) return "units " + args.units;
+  return "";
+}
+
+// The gpu engine on a card it is not running on: priced by the device model, as a model.
+void plan_by_model(const PlanArgs& args, int n) {
+  const shell::GpuModelRequest request{n, args.card, args.threads, args.ranks, args.sample_seconds};
+  const nlohmann::ordered_json json = shell::gpu_model_plan_json(request);
+  print_stdout(args.format == "json" ? json.dump() + '\n' : shell::gpu_model_plan_text(json));
+}
+
 // One N's plan: its engine built as count builds it, its units sampled, its record printed.
 void plan_one(const PlanArgs& args, int n, std::uint64_t program) {
+  if (args.search.engine == "gpu" && shell::gpu_plan_by_model(args.card)) return plan_by_model(args, n);
   CountOptions options = search_options(args.search);
   options.threads = resolve_threads(args.threads);
   if (!args.memory.empty()) options.memory_bytes = parse_memory_size(args.memory);
@@ -82,8 +101,16 @@ void plan_one(const PlanArgs& args, int n, std::uint64_t program) {
   planning.ranks = args.ranks;
   planning.sample_seconds = args.sample_seconds;
   planning.confidence = args.confidence;
-  const shell::PlanRecord record{
-      *engine, plan::plan_run(*engine, planning), options.threads, args.ranks, args.ranks_per_node, setup, program};
+  const Selection part = shell::part_selection(args.shard, args.units);
+  if (!part.whole()) planning.part = part.ids(*engine);
+  const shell::PlanRecord record{*engine,
+                                 plan::plan_run(*engine, planning),
+                                 options.threads,
+                                 args.ranks,
+                                 args.ranks_per_node,
+                                 setup,
+                                 program,
+                                 part_name(args)};
   log_bands(record.plan);
   const nlohmann::ordered_json json = plan_json(record);
   print_stdout(args.format == "json" ? json.dump() + '\n' : plan_text(json));
@@ -95,7 +122,15 @@ int run(const PlanArgs& args) {
     throw std::invalid_argument(
         fmt::format("--ranks-per-node {} is more than --ranks {}: a node holds some of the ranks", args.ranks_per_node,
                     args.ranks));
+  if (!args.card.empty() && args.search.engine != "gpu")
+    throw std::invalid_argument("--card prices the gpu engine by its device model: give it with --engine gpu");
   const std::vector<int> sizes = parse_n_spec(args.spec);
+  if ((!args.shard.empty() || !args.units.empty()) && sizes.size() != 1)
+    throw std::invalid_argument(std::string(args.shard.empty() ? "--units" : "--shard") +
+                                " names units of one run: give a single board size");
+  if ((!args.shard.empty() || !args.units.empty()) && args.search.engine == "gpu" &&
+      shell::gpu_plan_by_model(args.card))
+    throw std::invalid_argument("the device model prices whole runs: --shard and --units need a plan that samples");
   const std::uint64_t program = resident_bytes();
   // Each N's engine is built and let go in turn: the next one's memory plan has the whole budget.
   for (const int n : sizes) plan_one(args, n, program);
@@ -133,6 +168,23 @@ Registered add_plan_command(CLI::App& app) {
           "Sampling budget in seconds (default: 2 % of the predicted wall time, 3 to 60 s; up to 15 min for a run "
           "priced past a day)")
       ->check(CLI::Range(0.001, 1e7));
+  command
+      ->add_option("--card", args->card,
+                   "With --engine gpu: price the run by the device model of this card (" + shell::known_card_names() +
+                       "), as where no device is present (then " + shell::kDefaultModelCard + ")")
+      ->type_name("NAME");
+  CLI::Option* shard =
+      command
+          ->add_option("--shard", args->shard,
+                       "Also predict the thread time of shard I of K (as count --shard deals it); one N only")
+          ->type_name("I/K")
+          ->check(shell::shard_spec_problem);
+  command
+      ->add_option("--units", args->units,
+                   "Also predict the thread time of these unit ids (3,7-9, or @FILE, as count --units takes them); "
+                   "one N only")
+      ->type_name("LIST")
+      ->excludes(shard);
   command->add_option("--confidence", args->confidence, "Confidence of the error bars")
       ->check(CLI::Range(0.5, 0.9999))
       ->capture_default_str();

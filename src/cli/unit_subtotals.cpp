@@ -10,6 +10,7 @@
 
 #include "files/file_io.hpp"
 #include "nqueens/unit_record.hpp"
+#include "records/format3.hpp"
 #include "text/echo.hpp"
 #include "text/text_numbers.hpp"
 
@@ -17,7 +18,11 @@ namespace nqueens::cli {
 
 namespace {
 
-constexpr std::string_view kMagic = "nqueens-subtotals 1 ";
+// Format 2 names the run by its engine's settings (none for the join). Format 1 gave every file
+// two fixed fields, symmetry and split_depth, as journal format 3 did (records/format3.hpp):
+// still read, its fields turned into the settings they stood for.
+constexpr std::string_view kMagic = "nqueens-subtotals 2 ";
+constexpr std::string_view kMagicFormat1 = "nqueens-subtotals 1 ";
 // The longest unit line: an id and five counts of 20 digits, their spaces and the newline.
 constexpr std::size_t kMaxLine = std::size_t{6} * 21;
 constexpr std::size_t kMaxHead = 4096;
@@ -75,6 +80,22 @@ std::optional<RunHeader> parse_head(std::string_view words) {
   return run;
 }
 
+// A format-1 header's symmetry and split_depth as the settings they stood for; a file written in
+// format 1 after settings replaced them (none for the join, both words for the dfs) reads alike.
+std::optional<RunHeader> parse_format1_head(std::string_view words) {
+  std::optional<RunHeader> run = parse_head(words);
+  if (!run || run->settings.empty()) return run;
+  const auto symmetry = run->settings.find("symmetry");
+  const auto depth = run->settings.find("split-depth");
+  if (run->settings.size() != 2 || symmetry == run->settings.end() || depth == run->settings.end()) return std::nullopt;
+  const std::optional<int> split_depth = detail::parse_whole<int>(depth->second);
+  std::optional<EngineSettings> settings =
+      split_depth ? detail::format3_settings(symmetry->second, *split_depth) : std::nullopt;
+  if (!settings) return std::nullopt;
+  run->settings = std::move(*settings);
+  return run;
+}
+
 std::optional<UnitSubtotal> parse_unit(std::string_view line) {
   std::istringstream in{std::string(line)};
   std::string fields[6];
@@ -128,9 +149,10 @@ Subtotals read_subtotals(const std::filesystem::path& path) {
   const detail::ReadFile file(path);
   const std::string head = detail::read_from(file.fd(), path, 0, kMaxHead);
   const std::size_t newline = head.find('\n');
-  if (head.rfind(kMagic, 0) != 0 || newline == std::string::npos) refuse(path, 1, "no subtotals header");
-  const std::optional<RunHeader> run =
-      parse_head(std::string_view(head).substr(kMagic.size(), newline - kMagic.size()));
+  const bool format1 = head.rfind(kMagicFormat1, 0) == 0;
+  if ((!format1 && head.rfind(kMagic, 0) != 0) || newline == std::string::npos) refuse(path, 1, "no subtotals header");
+  const std::string_view words = std::string_view(head).substr(kMagic.size(), newline - kMagic.size());
+  const std::optional<RunHeader> run = format1 ? parse_format1_head(words) : parse_head(words);
   if (!run) refuse(path, 1, "a header that does not read");
   // Nothing is sized by the header before the file's size is held to it.
   const std::size_t most = newline + 1 + run->unit_count * kMaxLine + kMaxHead;

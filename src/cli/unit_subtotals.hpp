@@ -2,16 +2,17 @@
 // A merged run's per-unit subtotals, as a file others can check their own run against unit by
 // unit (`merge --subtotals FILE`, `merge --compare FILE`):
 //
-//   nqueens-subtotals 1 n=17 split_depth=3 symmetry=full units=1031 fingerprint=5d2c...
+//   nqueens-subtotals 2 n=17 split_depth=3 symmetry=full units=1031 fingerprint=5d2c...
 //   0 1234 0 0 2 152
 //   1 ...                                 <- id, total, orbit 1/2/4/8 counts: one line per unit, by id
 //   end units=68417 crc=9f3c01aa          <- the CRC-32 of every byte before this line
 //
-// The first line names the units (their number and fingerprint), not the engine or the build
-// that counted them: two runs of the same units (another shard layout, thread count, machine,
-// or an engine that shares the units) write the same file byte for byte, so its CRC alone says
-// whether they agree, and the lines say where they do not. Nodes are left out: they measure the
-// search, not the count, and differ between engines.
+// The first line names the units (N, the engine's settings, their number and fingerprint: a join
+// run has no settings), not the engine or the build that counted them: two runs of the same units (another shard
+// layout, thread count, machine, or an engine that shares the units) write the same file byte for byte, so its CRC
+// alone says whether they agree, and the lines say where they do not. Nodes are left out: they measure the search, not
+// the count, and differ between engines. Format 1 (symmetry and split_depth on every header, whatever the engine) is
+// still read; its CRC differs from format 2's for the same units, but --compare holds them unit by unit.
 #include <cstddef>
 #include <filesystem>
 #include <span>

@@ -88,6 +88,14 @@ struct EngineDescription {
   //! The engine whose units, and counts of them, this one shares ("join" for the join's units
   //! counted on other hardware); empty: its own. One run's shard files may mix such engines.
   std::string_view shares_units_of = {};
+  //! A second way to count this engine's units that shares none of its counting code, for `check
+  //! --recount --by independent`: builds it for the run of `header`, a run of this engine or of
+  //! one that shares its units (held to the header's unit count and fingerprint;
+  //! std::invalid_argument otherwise). Its tallies agree with the engine's in totals and orbit
+  //! counts; their nodes are its own. Null: the engine has none.
+  std::unique_ptr<Engine> (*independent_recount)(const RunHeader& header) = nullptr;
+  //! What that path does, in a few words for check's report.
+  std::string_view independent_recount_text = {};
 };
 
 //! The engine whose units `engine` counts: shares_units_of where set, else `engine` itself (and

@@ -62,4 +62,26 @@ std::uint32_t largest_group(const join::QuarterSlice& slice) {
   return static_cast<std::uint32_t>(most);
 }
 
+// The side's halves in two buckets, its tied part and the rest: counted, then written from
+// each bucket's start.
+std::size_t build_side_keys(const join::QuarterSlice& north, const join::QuarterSlice& south,
+                            const join::UnitLayout& layout, const join::SideLayout& side, const join::SideFold* fold,
+                            std::vector<join::QuarterEntry>& entries, std::vector<SetPairing>& pairings,
+                            std::vector<std::uint64_t>& keys) {
+  pairings.clear();
+  SideRecipe recipe = side_recipe(north, south, layout, side, fold, pairings);
+  entries.assign(north.entries().begin(), north.entries().end());
+  recipe.south_entries = entries.size();
+  entries.insert(entries.end(), south.entries().begin(), south.entries().end());
+  const BucketRule by_part;  // no split bits: bucket 0 the tied halves, bucket 1 the rest
+  std::uint32_t next[2] = {0, 0};
+  const std::uint64_t halves = sort_side(recipe, pairings.data(), entries.data(), by_part, next, nullptr);
+  keys.resize(halves);
+  const std::uint32_t tied = next[0];
+  next[1] = tied;
+  next[0] = 0;
+  sort_side(recipe, pairings.data(), entries.data(), by_part, next, keys.data());
+  return tied;
+}
+
 }  // namespace nqueens::gpu

@@ -24,4 +24,13 @@ SideRecipe side_recipe(const join::QuarterSlice& north, const join::QuarterSlice
 //! The most entries one group of `slice` holds: the scratch build_side needs for its keys.
 std::uint32_t largest_group(const join::QuarterSlice& slice);
 
+//! Replaces `keys` with the key of every half of `side`, built from its slices by the device's
+//! code (half_build.hpp's sort_side: its tied halves first, then the rest, each in the join's
+//! order), with `fold` (may be null) choosing its north column sets; returns how many are tied.
+//! `entries` and `pairings` are scratch.
+std::size_t build_side_keys(const join::QuarterSlice& north, const join::QuarterSlice& south,
+                            const join::UnitLayout& layout, const join::SideLayout& side, const join::SideFold* fold,
+                            std::vector<join::QuarterEntry>& entries, std::vector<SetPairing>& pairings,
+                            std::vector<std::uint64_t>& keys);
+
 }  // namespace nqueens::gpu

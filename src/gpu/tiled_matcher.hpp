@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "gpu/half_build.hpp"
 #include "gpu/tile_batch.hpp"
 #include "join/pair_matcher.hpp"
 
@@ -18,12 +19,18 @@ class TiledMatcher : public join::PairMatcher {
  public:
   void match(std::size_t slot, join::KeyParts east, join::KeyParts west, const join::PartWeights& weights,
              int key_bits) override;
-  void finish(std::span<std::uint64_t> pairs) override;
+  bool builds_halves() const override { return builds_halves_; }
+  //! The row set's halves built on this CPU by the device's code (build_side_keys), then batched
+  //! as match() batches keys.
+  void match_slices(std::size_t slot, const join::RowSetSlices& row_set) override;
+  void finish(std::span<std::uint64_t> pairs, std::span<std::uint64_t> halves) override;
 
  protected:
   //! `batch_keys`: the keys a batch holds before it is sent (more when one job needs more);
-  //! `rule`: which row sets' sides its batches split (TileBatch).
-  TiledMatcher(std::size_t batch_keys, SplitRule rule) : batch_keys_(batch_keys), rule_(rule) {}
+  //! `rule`: which row sets' sides its batches split (TileBatch); `builds_halves`: whether the
+  //! join hands it slices (match_slices) rather than keys.
+  TiledMatcher(std::size_t batch_keys, SplitRule rule, bool builds_halves = false)
+      : batch_keys_(batch_keys), rule_(rule), builds_halves_(builds_halves) {}
   ~TiledMatcher() override = default;
 
   //! Where batch `buffer` (0 or 1) keeps its keys, room for `keys` of them; called while that
@@ -41,18 +48,24 @@ class TiledMatcher : public join::PairMatcher {
 
   std::size_t batch_keys_;
   SplitRule rule_;
+  bool builds_halves_;
   std::array<std::optional<TileBatch>, 2> batches_;  // each made when its buffer is first used
   std::array<bool, 2> counting_{};                   // started and not yet collected
   int current_ = 0;
-  std::vector<std::uint64_t> pairs_;  // by slot, since the last finish()
+  std::vector<std::uint64_t> pairs_, halves_;  // by slot, since the last finish()
+  // match_slices()'s scratch: a side's entries, pairings and keys
+  std::vector<join::QuarterEntry> entries_;
+  std::vector<SetPairing> pairings_;
+  std::array<std::vector<std::uint64_t>, 2> side_keys_;
 };
 
 //! The tiled matcher on this CPU (count_on_host): each batch counted as a device counts it, for
 //! tests of the gpu engine's batching, weights and tiles on machines without a device.
 class HostTiledMatcher final : public TiledMatcher {
  public:
-  explicit HostTiledMatcher(std::size_t batch_keys = std::size_t{1} << 16, SplitRule rule = {})
-      : TiledMatcher(batch_keys, rule) {}
+  explicit HostTiledMatcher(std::size_t batch_keys = std::size_t{1} << 16, SplitRule rule = {},
+                            bool builds_halves = false)
+      : TiledMatcher(batch_keys, rule, builds_halves) {}
 
  private:
   std::span<std::uint64_t> key_storage(int buffer, std::size_t keys) override;

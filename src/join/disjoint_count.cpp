@@ -469,6 +469,14 @@ std::uint64_t count_one_by_one(const KeyParts& a, const KeyParts& b, const PartW
   return pairs;
 }
 
+// `stored` loaded (in slots on `split`'s bits, if any) and every query counted against it.
+std::uint64_t count_stored(DisjointCounter& counter, const KeyParts& stored, const KeyParts& queries,
+                           const PartWeights& weights, int key_bits, const SlotBits& split) {
+  if (split.count > 0) return count_in_slots(counter, stored, queries, weights, key_bits, split);
+  counter.load_parts(stored, key_bits);
+  return weighted_count(counter, queries, weights);
+}
+
 void check_key_bits(const char* caller, int key_bits) {
   if (key_bits < 1 || key_bits > 64)
     throw std::invalid_argument(std::string(caller) + ": key_bits must be in 1..64, got " + std::to_string(key_bits));
@@ -503,11 +511,20 @@ std::uint64_t count_weighted_disjoint_pairs(DisjointCounter& counter, KeyParts a
   const KeyParts& queries = a_stored ? b : a;
   const PartWeights stored_weights = a_stored ? weights : transposed(weights);
   if (std::min(a_size, b_size) >= kMinKeysToSplit) {
-    const SlotBits split = detail::cheapest_split(stored, queries, key_bits, lanes);
-    if (split.count > 0) return count_in_slots(counter, stored, queries, stored_weights, key_bits, split);
+    const detail::SplitChoice choice = detail::choose_split(stored, queries, key_bits, lanes);
+    if (choice.apart_ns < choice.together_ns) {
+      // Each stored part against every query part, with its own row of the weights.
+      std::uint64_t pairs = 0;
+      for (std::size_t part = 0; part < 2; ++part) {
+        const KeyParts alone = {stored[part], {}};
+        const PartWeights row = {{stored_weights[part], {0, 0}}};
+        pairs += count_stored(counter, alone, queries, row, key_bits, choice.apart[part]);
+      }
+      return pairs;
+    }
+    return count_stored(counter, stored, queries, stored_weights, key_bits, choice.together);
   }
-  counter.load_parts(stored, key_bits);
-  return weighted_count(counter, queries, stored_weights);
+  return count_stored(counter, stored, queries, stored_weights, key_bits, SlotBits{});
 }
 
 std::uint64_t count_disjoint_pairs(DisjointCounter& counter, std::span<const std::uint64_t> a,

@@ -160,10 +160,11 @@ std::uint64_t count_disjoint_pairs(DisjointCounter& counter, std::span<const std
 std::uint64_t count_weighted_disjoint_pairs(DisjointCounter& counter, KeyParts a, KeyParts b,
                                             const PartWeights& weights, int key_bits);
 
-//! Most key bits a slot split may use (2^10 = 1024 slots). The cost model picks the width per
-//! pair of sides: 3.3 bits on average on N = 21's, 5.9 on N = 20's, 9.3 on N = 22's (join_bench
-//! --warm).
-constexpr int kMaxSlotBits = 10;
+//! Most key bits a slot split may use (2^16 slots: a slot's number fits 16 bits). The cost model
+//! picks the width per pair of sides: 3.3 bits on average on N = 21's, 5.9 on N = 20's, 9.3 on
+//! N = 22's (join_bench --warm); the sides of even N from 24 grow to millions of keys, which
+//! splits of 10 bits leave in blocks of thousands a slot.
+constexpr int kMaxSlotBits = 16;
 
 //! As count_disjoint_pairs() with `stored` loaded, but split first into 2^slot_bits slots on
 //! the key bits most often set in both sides (slot_bits in 0..kMaxSlotBits, 0: no split), so

@@ -53,7 +53,11 @@ class JoinUnitCounter final : public UnitCounter {
     if (id == plan_.units.size()) return rotation_tally(plan_.n);
     const join::JoinUnit& unit = plan_.units[id];
     join::JoinCount counted = counter_.count(unit);
-    if (elsewhere_) counted.pairs += pairs_elsewhere(1)[0];
+    if (elsewhere_) {
+      finish_elsewhere(1);
+      counted.pairs += elsewhere_pairs_[0];
+      counted.halves += elsewhere_halves_[0];
+    }
     return tally_of(unit, counted);
   }
 
@@ -68,8 +72,11 @@ class JoinUnitCounter final : public UnitCounter {
     counts_.resize(ids.size());
     counter_.count_together(units_, counts_);
     if (elsewhere_) {
-      const std::span<const std::uint64_t> elsewhere = pairs_elsewhere(ids.size());
-      for (std::size_t i = 0; i < ids.size(); ++i) counts_[i].pairs += elsewhere[i];
+      finish_elsewhere(ids.size());
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        counts_[i].pairs += elsewhere_pairs_[i];
+        counts_[i].halves += elsewhere_halves_[i];
+      }
     }
     for (std::size_t i = 0; i < ids.size(); ++i) tallies[i] = tally_of(units_[i], counts_[i]);
   }
@@ -82,11 +89,12 @@ class JoinUnitCounter final : public UnitCounter {
     return tally;
   }
 
-  // The pairs the matcher elsewhere counted for the last `units` units (only with one).
-  std::span<const std::uint64_t> pairs_elsewhere(std::size_t units) {
+  // The pairs the matcher elsewhere counted for the last `units` units, and the halves it built
+  // for them, into elsewhere_pairs_ and elsewhere_halves_ (only with one).
+  void finish_elsewhere(std::size_t units) {
     elsewhere_pairs_.resize(units);
-    elsewhere_->finish(elsewhere_pairs_);
-    return elsewhere_pairs_;
+    elsewhere_halves_.resize(units);
+    elsewhere_->finish(elsewhere_pairs_, elsewhere_halves_);
   }
 
   const join::JoinPlan& plan_;
@@ -94,17 +102,21 @@ class JoinUnitCounter final : public UnitCounter {
   join::JoinCounter counter_;
   std::vector<join::JoinUnit> units_;  // a batch's, kept between batches
   std::vector<join::JoinCount> counts_;
-  std::vector<std::uint64_t> elsewhere_pairs_;
+  std::vector<std::uint64_t> elsewhere_pairs_, elsewhere_halves_;
 };
+
+}  // namespace
 
 // The join's fingerprint covers its units; the rotation unit after them is part of the list too,
 // and so is what a unit's count means: its pairs weighted by the diagonal fold, so that a journal
 // of units counted without the fold ("rotation" alone) is refused rather than mixed in.
-std::uint64_t run_fingerprint(const join::JoinPlan& plan) {
+std::uint64_t join::run_fingerprint(const join::JoinPlan& plan) {
   constexpr std::uint64_t kRotationUnit = 0x726f746174696f6eULL;  // "rotation"
   constexpr std::uint64_t kDiagonalFold = 0x646961676f6e616cULL;  // "diagonal"
   return join::fingerprint(plan) ^ kRotationUnit ^ kDiagonalFold;
 }
+
+namespace {
 
 // Units whose costs lie within a factor of four of each other share a band; bands run
 // costliest first, as the scheduler wants, and within one the units are grouped by the tiles of
@@ -134,7 +146,7 @@ class JoinEngine final : public Engine {
     std::vector<std::uint64_t> costs = join::estimated_costs(plan_);
     // The rotation unit goes first: one search, longer than a typical unit at large n.
     costs.push_back(costs.empty() ? 1 : *std::max_element(costs.begin(), costs.end()) + 1);
-    RunHeader header{kVersion, variant_.engine, memory.n, {}, costs.size(), run_fingerprint(plan_)};
+    RunHeader header{kVersion, variant_.engine, memory.n, {}, costs.size(), join::run_fingerprint(plan_)};
     set_units(std::move(header), std::move(costs));
   }
 
@@ -319,8 +331,8 @@ std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options, joi
 // model to units timed at N = 16 to 24 (docs/data/join-unit-fit.csv). A test holds this table to
 // the CSV, and the CSV to the model's sum over every unit where that is quick.
 constexpr RoughCost kJoinRoughCosts[] = {
-    {16, 0.0506},    {17, 0.6268},    {18, 1.17},      {19, 14.71},     {20, 36.95},     {21, 451.2},    {22, 1717},
-    {23, 1.768e+04}, {24, 1.692e+05}, {25, 9.867e+05}, {26, 3.371e+07}, {27, 1.068e+08}, {28, 9.738e+09}};
+    {16, 0.04989},   {17, 0.6693},    {18, 1.151},     {19, 13.79},     {20, 36.12},     {21, 429.2},    {22, 1663},
+    {23, 1.864e+04}, {24, 1.372e+05}, {25, 1.208e+06}, {26, 1.764e+07}, {27, 1.292e+08}, {28, 3.422e+09}};
 
 const EngineDescription& join_engine_description() {
   static const EngineDescription description{
@@ -337,6 +349,10 @@ const EngineDescription& join_engine_description() {
       .cpu_path = cpu_path,
       .memory_plan = join_memory_plan,
       .rough_costs = kJoinRoughCosts,
+      .independent_recount = join::make_search_engine,
+      .independent_recount_text =
+          "each unit's solutions found one by one by a backtracking search on the whole board, "
+          "weighed by the diagonal fold: no quarter table, half-board or matcher code",
   };
   return description;
 }

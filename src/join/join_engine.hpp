@@ -9,6 +9,7 @@
 
 #include "engine/catalogue.hpp"
 #include "engine/engine.hpp"
+#include "join/join_plan.hpp"
 #include "join/pair_matcher.hpp"
 
 namespace nqueens {
@@ -33,6 +34,15 @@ std::string header_problem(const RunHeader& header);
 //! Throws std::invalid_argument ("the <engine> engine cannot count N=...") when the budget is
 //! too small.
 std::string memory_plan_text(int n, const CountOptions& options, const std::string& engine = "join");
+
+//! The fingerprint a join run's header carries: its units, the rotation unit after them and what
+//! a unit's count means (its pairs weighted by the diagonal fold).
+std::uint64_t run_fingerprint(const JoinPlan& plan);
+
+//! The units of the run of `header` (a join run, or one of an engine that shares its units)
+//! counted by search (join/unit_search.hpp): the join's independent recount path. Throws
+//! std::invalid_argument when `header` is no join run's (its unit count or fingerprint).
+std::unique_ptr<Engine> make_search_engine(const RunHeader& header);
 
 }  // namespace join
 

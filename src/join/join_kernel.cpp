@@ -36,6 +36,11 @@ std::uint64_t JoinCounter::pairs(std::span<const std::uint64_t> east, std::span<
 // a fold, a part's halves come as [rank equal | rank above]: the two parts of a weighted count.
 JoinCount JoinCounter::count_sides(const UnitLayout& layout, const DiagonalFold* fold, SliceView east_north,
                                    SliceView east_south, SliceView west_north, SliceView west_south) {
+  if (elsewhere_ && elsewhere_->builds_halves()) {  // its halves and pairs both come from the matcher
+    elsewhere_->match_slices(slot_,
+                             {east_north.slice, east_south.slice, west_north.slice, west_south.slice, layout, fold});
+    return {};
+  }
   east_halves_.load(east_north, east_south, layout, layout.east, fold ? &fold->east : nullptr, halves_at_once_);
   west_halves_.load(west_north, west_south, layout, layout.west, fold ? &fold->west : nullptr, halves_at_once_);
   JoinCount result;

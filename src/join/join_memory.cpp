@@ -17,7 +17,9 @@ namespace {
 
 // What a worker keeps per key of its largest half: the key in its buffer (which grows by
 // doubling, so up to twice), the stored side's copy in the matcher and its bit-sliced tables (a
-// bit per chunk entry: 64 bits per key at 6-bit chunks of a 46-bit key), the slot partition.
+// bit per chunk entry: 64 bits per key at 6-bit chunks of a 46-bit key), the slot partition
+// (the keys sorted by slot, and per slot about 112 bytes of starts, counts and sampled sizes:
+// under 2 bytes a key, as a split of sides of n keys has at most n / 64 slots).
 constexpr std::uint64_t kThreadBytesPerHalf = 128;
 // And per entry of its largest slice: the north and south quadrants' kept keys.
 constexpr std::uint64_t kThreadBytesPerSliceEntry = 2 * sizeof(std::uint64_t);

@@ -16,6 +16,10 @@ inline constexpr double kBuildBlockNs = 2000;
 inline constexpr double kQueryBlockNs = 3;
 inline constexpr double kQueryNs = 10;
 inline constexpr double kPairOneByOneNs = 0.35;
+// A slot's call on one compatible group of queries (a slot split: slot_split.hpp), whatever it
+// holds: 3^c of them for a split of c bits, which matters from about 12 bits. Fitted with the
+// others to join_bench --widths on N = 24's sides (a visit took 6.4 block-queries' time there).
+inline constexpr double kSlotVisitNs = 20;
 
 inline std::size_t blocks_of(std::size_t keys, std::size_t lanes) { return (keys + lanes - 1) / lanes; }
 inline std::size_t size_of(const KeyParts& parts) { return parts[0].size() + parts[1].size(); }

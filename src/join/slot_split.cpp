@@ -22,12 +22,21 @@ std::uint64_t low_bits(int count) { return count >= 64 ? ~std::uint64_t{0} : (st
 // quarter or so of its matching that the split spares.
 constexpr std::size_t kLeastSampleKeys = 128;
 constexpr std::size_t kMostSampleKeys = 1024;
+// Splits wider than 10 bits (sides of 128K keys and more) have more slots than that sample has
+// keys: their slot sizes are estimated on four keys a slot, or the slots a sample misses would
+// price as empty and the blocks of a wide split too few.
+constexpr int kWidestOnTheSmallSample = 10;
+constexpr std::size_t kSampleKeysPerSlot = 4;
+
+std::size_t most_sampled_keys(int widest_bits) {
+  return widest_bits <= kWidestOnTheSmallSample ? kMostSampleKeys : kSampleKeysPerSlot << widest_bits;
+}
 
 // Every step-th key of both parts, one step for the whole side: the parts are sampled in
 // proportion to their sizes.
 template <typename Visit>
-void sample(const KeyParts& keys, Visit visit) {
-  const std::size_t sampled = std::clamp(size_of(keys) / 8, kLeastSampleKeys, kMostSampleKeys);
+void sample(const KeyParts& keys, std::size_t most, Visit visit) {
+  const std::size_t sampled = std::clamp(size_of(keys) / 8, kLeastSampleKeys, most);
   const std::size_t step = std::max<std::size_t>(1, size_of(keys) / sampled);
   for (const auto part : keys)
     for (std::size_t i = 0; i < part.size(); i += step) visit(part[i]);
@@ -52,7 +61,7 @@ std::array<std::uint64_t, 64> sampled_bit_counts(const KeyParts& keys, std::uint
     bytes = {};
     added = 0;
   };
-  sample(keys, [&](std::uint64_t key) {
+  sample(keys, kMostSampleKeys, [&](std::uint64_t key) {
     key &= key_mask;
     for (std::size_t b = 0; b < 8; ++b) bytes[b] += kBitsToBytes[(key >> (8 * b)) & 0xff];
     if (++added == 255) drain();  // before a byte-wide counter could overflow
@@ -65,11 +74,13 @@ std::array<std::uint64_t, 64> sampled_bit_counts(const KeyParts& keys, std::uint
 // of a few bits does not clear and walk a thousand.
 using SlotSizes = std::vector<double>;
 
-// Keys per slot on all of `split`'s bits, estimated from a sample.
+// Keys per slot on all of `split`'s bits, estimated from a sample of both parts: a side's parts
+// (the fold's ties and the rest) spread over the slots alike, and the ties are too few to sample
+// on their own.
 SlotSizes sampled_slot_sizes(const KeyParts& keys, const SlotBits& split) {
   SlotSizes sizes(std::size_t{1} << split.count);
   std::size_t sampled = 0;
-  sample(keys, [&](std::uint64_t key) {
+  sample(keys, most_sampled_keys(split.count), [&](std::uint64_t key) {
     ++sizes[split.slot_of(key)];
     ++sampled;
   });
@@ -89,10 +100,28 @@ SlotSizes compatible_queries(const SlotSizes& groups, std::size_t slots) {
   return meeting;
 }
 
+// The blocks of `lanes` keys a part expected to hold `keys` keys takes: its full blocks, and one
+// more with the chance that the rest is not empty. (The ceiling of the expected keys would price
+// a part of 0.1 keys a slot, as the fold's ties are under a wide split, at a block a slot where
+// nine slots in ten have none.)
+double expected_blocks(double keys, std::size_t lanes) {
+  const double full = std::floor(keys / static_cast<double>(lanes));
+  return full + 1 - std::exp(-(keys - full * static_cast<double>(lanes)));
+}
+
+double expected_load_blocks(const std::array<double, 2>& keys, BlockLanes lanes) {
+  const double wide = expected_blocks(keys[0], lanes.wide) + expected_blocks(keys[1], lanes.wide);
+  if (lanes.narrow == 0) return wide;
+  return std::min(
+      wide, kNarrowBlockShare * (expected_blocks(keys[0], lanes.narrow) + expected_blocks(keys[1], lanes.narrow)));
+}
+
 // The work of a split on the first `count` bits (0: no split), from the slot sizes on all of
-// the widest split's bits: each slot's blocks answer the queries of every group the slot is
-// compatible with.
-SplitWork split_work(const SlotSizes& stored, const SlotSizes& queries, int count, BlockLanes lanes) {
+// the widest split's bits, for stored parts holding `shares` of the stored keys (a part left
+// out with share 0): each slot's blocks, a part's own, answer the queries of every group the
+// slot is compatible with.
+SplitWork split_work(const SlotSizes& stored, const SlotSizes& queries, const std::array<double, 2>& shares, int count,
+                     BlockLanes lanes) {
   const std::size_t slots = std::size_t{1} << count;
   SlotSizes stored_in(slots);
   SlotSizes queries_in(slots);
@@ -104,19 +133,25 @@ SplitWork split_work(const SlotSizes& stored, const SlotSizes& queries, int coun
   }
   const SlotSizes meeting = compatible_queries(queries_in, slots);
   for (std::size_t slot = 0; slot < slots; ++slot) {
-    const auto keys = static_cast<std::size_t>(std::ceil(stored_in[slot]));
-    if (keys == 0 || meeting[slot] <= 0) continue;
-    const double blocks = load_blocks(PartSizes{keys, 0}, lanes);
+    if (stored_in[slot] <= 0 || meeting[slot] <= 0) continue;
+    const double blocks = expected_load_blocks({shares[0] * stored_in[slot], shares[1] * stored_in[slot]}, lanes);
     work.blocks += blocks;
     work.block_queries += blocks * meeting[slot];
+    work.visits += std::ldexp(1.0, count - std::popcount(slot));
   }
   return work;
+}
+
+std::array<double, 2> part_shares(const KeyParts& keys) {
+  const auto all = static_cast<double>(size_of(keys));
+  return {static_cast<double>(keys[0].size()) / all, static_cast<double>(keys[1].size()) / all};
 }
 
 // `keys` sorted by slot (a counting sort) with the split's bits cleared, as they are settled by
 // the slot-group pairing: fewer live bits can save the matcher a chunk. starts[s] is where slot
 // s begins, starts[2^count] the end.
 struct Slots {
+  static_assert(kMaxSlotBits <= 16, "a key's slot is kept in 16 bits");
   static constexpr std::size_t kStreams = 4;
   std::vector<std::uint64_t> keys;
   std::vector<std::size_t> starts;  // 2^count + 1: a split of a few bits clears and walks no more
@@ -203,7 +238,8 @@ SlotBits most_shared_bits(const KeyParts& stored, const KeyParts& queries, int k
 }
 
 double split_ns(const SplitWork& work) {
-  return kBuildBlockNs * work.blocks + kQueryBlockNs * work.block_queries + kQueryNs * work.queries;
+  return kBuildBlockNs * work.blocks + kQueryBlockNs * work.block_queries + kQueryNs * work.queries +
+         kSlotVisitNs * work.visits;
 }
 
 std::vector<SplitWork> split_works(const KeyParts& stored, const KeyParts& queries, const SlotBits& widest,
@@ -212,17 +248,42 @@ std::vector<SplitWork> split_works(const KeyParts& stored, const KeyParts& queri
   const SlotSizes query_sizes = sampled_slot_sizes(queries, widest);
   std::vector<SplitWork> works;
   for (int count = 0; count <= widest.count; ++count)
-    works.push_back(split_work(stored_sizes, query_sizes, count, lanes));
+    works.push_back(split_work(stored_sizes, query_sizes, part_shares(stored), count, lanes));
   return works;
 }
 
-// The split (maybe none) the cost model finds cheapest.
-SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key_bits, BlockLanes lanes) {
+// The cheapest split of both stored parts together, and of each part on its own: one sample of
+// each side prices all of them.
+SplitChoice choose_split(const KeyParts& stored, const KeyParts& queries, int key_bits, BlockLanes lanes) {
   const int most_bits = widest_split_bits(std::min(size_of(stored), size_of(queries)));
   const SlotBits widest = most_shared_bits(stored, queries, key_bits, most_bits);
-  const std::vector<SplitWork> works = split_works(stored, queries, widest, lanes);
-  const auto cheaper = [](const SplitWork& a, const SplitWork& b) { return split_ns(a) < split_ns(b); };
-  return widest.first(static_cast<int>(std::min_element(works.begin(), works.end(), cheaper) - works.begin()));
+  const SlotSizes stored_sizes = sampled_slot_sizes(stored, widest);
+  const SlotSizes query_sizes = sampled_slot_sizes(queries, widest);
+  const std::array<double, 2> shares = part_shares(stored);
+  // The cheapest width for stored parts of those shares, and its price.
+  const auto cheapest = [&](const std::array<double, 2>& of) {
+    std::pair<int, double> best{0, 0};
+    for (int count = 0; count <= widest.count; ++count) {
+      const double ns = split_ns(split_work(stored_sizes, query_sizes, of, count, lanes));
+      if (count == 0 || ns < best.second) best = {count, ns};
+    }
+    return best;
+  };
+  SplitChoice choice;
+  const auto [together, together_ns] = cheapest(shares);
+  choice.together = widest.first(together);
+  choice.together_ns = together_ns;
+  if (shares[0] > 0 && shares[1] > 0) {
+    const auto [first, first_ns] = cheapest({shares[0], 0});
+    const auto [second, second_ns] = cheapest({0, shares[1]});
+    choice.apart = {widest.first(first), widest.first(second)};
+    choice.apart_ns = first_ns + second_ns;
+  }
+  return choice;
+}
+
+SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key_bits, BlockLanes lanes) {
+  return choose_split(stored, queries, key_bits, lanes).together;
 }
 
 // Every slot is loaded under one layout (the live bits of all stored keys), so each query is

@@ -11,6 +11,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "join/disjoint_count.hpp"
@@ -24,7 +25,7 @@ namespace nqueens::join::detail {
 inline constexpr std::size_t kMinKeysToSplit = 1024;
 
 //! The widest split weighed for sides whose smaller one holds `keys` keys: 4 bits at 1024 keys,
-//! one more for each doubling, up to kMaxSlotBits from 64K keys. The cheapest width measured is
+//! one more for each doubling, up to kMaxSlotBits from 4M keys. The cheapest width measured is
 //! a bit or more below (join_bench --widths: 3 bits up to 4K keys, 6 to 7 at 32K, 9 to 10 at
 //! 128K), and weighing fewer slots costs small sides less.
 inline int widest_split_bits(std::size_t keys) {
@@ -63,6 +64,7 @@ struct SplitWork {
   double blocks = 0;         //!< blocks of stored keys built, over every slot
   double block_queries = 0;  //!< a query answered by a block, over every slot
   double queries = 0;        //!< queries prepared (once each, whatever the split)
+  double visits = 0;         //!< a slot's call on a compatible group of queries, over every slot
 };
 
 //! The cost model's time of that work (join/match_cost.hpp).
@@ -75,6 +77,20 @@ std::vector<SplitWork> split_works(const KeyParts& stored, const KeyParts& queri
 
 //! The split (maybe none) the cost model finds cheapest for a matcher of those block widths.
 SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key_bits, BlockLanes lanes);
+
+//! The stored side counted with both parts in every slot, or each part on its own with a split
+//! of its own. Under a wide split the fold's ties (a few percent of the keys) are a fraction of a
+//! key a slot, yet each slot that holds one loads a block for them and every query it meets
+//! answers that block too: counted apart, the ties take a narrower split.
+struct SplitChoice {
+  SlotBits together;
+  double together_ns = 0;
+  std::array<SlotBits, 2> apart{};  //!< each stored part's split, when both parts hold keys
+  double apart_ns = std::numeric_limits<double>::infinity();
+};
+
+//! The cheapest split together and apart, priced by the cost model.
+SplitChoice choose_split(const KeyParts& stored, const KeyParts& queries, int key_bits, BlockLanes lanes);
 
 //! The weighted pairs of `stored` and `queries` (weights[stored part][query part]) counted slot
 //! by slot on `split`'s bits.

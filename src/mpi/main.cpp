@@ -150,6 +150,19 @@ void agree_on_memory_budget(const World& world, Job& job) {
   job.options.memory_bytes = least;
 }
 
+// A whole count planned past a day on every rank's threads keeps a journal, as `nqueens count`
+// does: the one named, or one made by default (named on the warning line), unless
+// --no-checkpoint. Rank 0's session alone: it is the rank that writes journals.
+void keep_default_journal(Job& job, const ThreadsThatRun& threads) {
+  const auto journal = default_journal(job.session, job.requests, threads.running);
+  if (!journal || job.args.no_checkpoint) return;
+  const bool progress = job.session.progress.enabled;
+  job.args.checkpoint = *journal;
+  job.session = run_settings(job.args, job.sizes);
+  job.session.progress.enabled = progress;
+  job.requests = run_requests(job.session, job.sizes, job.options);
+}
+
 // Before the first N is counted, rank 0 checks every N's run: its rough cost on every rank's threads
 // (announced past an hour, refused past a year without --force), its memory plan under the budget,
 // its journal (held by no other process; with several N, its header against the run), and every
@@ -163,8 +176,9 @@ void check_runs(const World& world, Job& job) {
       // The engine every rank builds (mpi_count.cpp): the one rank 0 requests for N's run
       // (run_request: `auto` resumes a journal with the engine it was started with).
       job.requests = run_requests(job.session, job.sizes, job.options);
-      warn_each(announce_costs(job.session, job.requests,
-                               threads_that_run(resolve_threads(job.options.threads), world.size()), job.args.force));
+      const ThreadsThatRun threads = threads_that_run(resolve_threads(job.options.threads), world.size());
+      keep_default_journal(job, threads);
+      warn_each(announce_costs(job.session, job.requests, threads, job.args.force));
       check_every_run(job.session, job.requests, false);
       const auto header_of = [&job](int n, const RunSettings&) {
         return make_engine(request_for(job.requests, n))->header();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -265,6 +266,44 @@ class Sample {
   Estimate estimate(double TimedUnit::*clock) const {
     const Estimate timed = timed_estimate(clock), untimed = untimed_estimate(clock);
     return {timed.total + untimed.total, std::hypot(timed.standard_error, untimed.standard_error)};
+  }
+
+  //! The thread time of some of the units (RunPlan::part_thread): every unit at its stratum's
+  //! rate, measured or not, so that it is a prediction of what counting them takes.
+  Estimate part_estimate(std::span<const std::size_t> ids) const {
+    std::vector<std::size_t> stratum_of(engine_.unit_count());
+    for (std::size_t h = 0; h < strata_.size(); ++h)
+      for (const std::size_t id : strata_[h].ids) stratum_of[id] = h;
+    std::vector<double> weight(strata_.size()), squares(strata_.size());
+    for (const std::size_t id : ids) {
+      const double x = unit_weight(engine_, id);
+      weight[stratum_of[id]] += x;
+      squares[stratum_of[id]] += x * x;
+    }
+    Estimate part;
+    double variance = 0, carried_error = 0;
+    for (std::size_t h = 0; h < strata_.size(); ++h) {
+      if (weight[h] == 0) continue;
+      const CarriedRate r = rate(h, &TimedUnit::cpu_seconds);
+      part.total += r.rate * weight[h];
+      if (h < untimed_) {
+        // As untimed_estimate: one trend carried too far moves every untimed band alike.
+        carried_error += r.rate * weight[h] * r.relative_error;
+        continue;
+      }
+      const StratumSample sample = stratum_sample(h, &TimedUnit::cpu_seconds);
+      if (sample.drawn.size() < 2) continue;  // a band of one unit, counted: no spread to carry
+      const Estimate band = stratum_estimate(sample);
+      const double relative = band.total > 0 ? band.standard_error / band.total : 0;
+      variance += std::pow(relative * r.rate * weight[h], 2);
+      double scatter = 0;  // the units' rates about the band's, relative: (y/x) / r - 1
+      for (const Drawn& unit : sample.drawn)
+        if (unit.weight > 0 && r.rate > 0) scatter += std::pow(unit.seconds / unit.weight / r.rate - 1, 2);
+      scatter /= static_cast<double>(sample.drawn.size() - 1);
+      variance += scatter * r.rate * r.rate * squares[h];
+    }
+    part.standard_error = std::hypot(std::sqrt(variance), carried_error);
+    return part;
   }
 
   //! Every unit's thread time: measured where counted, its stratum's rate times its weight
@@ -536,6 +575,11 @@ RunPlan plan_run(const Engine& engine, const PlanOptions& options) {
           ? options.sample_seconds
           : std::min(most, std::max(automatic_budget(plan.counting_seconds, most), plan.sample_seconds));
   advise(sample, options, plan.sample_seconds, plan);
+  if (options.part) {
+    plan.part_units = options.part->size();
+    plan.part_thread = sample.part_estimate(*options.part);
+    plan.part_half_width = z * stated_standard_error(plan.part_thread, options.repeatability);
+  }
   return plan;
 }
 

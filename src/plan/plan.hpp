@@ -14,6 +14,7 @@
 // memory, the journal's size.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "engine/engine.hpp"
@@ -32,6 +33,9 @@ struct PlanOptions {
   //! 4 % covers what repeated timings of whole runs of N = 12..16 in one process gave on a busy
   //! two-core machine (3 to 5 %; docs/performance.md, "Planning a run"). Part of every bar.
   double repeatability = 0.04;
+  //! Some of the run's units (a shard, a list of ids), whose thread time the plan predicts
+  //! besides the whole run's: RunPlan::part_thread.
+  std::optional<std::vector<std::size_t>> part;
 };
 
 //! One cost band of a plan, for the log: what was measured in it and what it was estimated at.
@@ -82,6 +86,12 @@ struct RunPlan {
   //! error down to the repeatability. 0 where more sampling would not narrow it much.
   double advised_sample_seconds = 0;
   double advised_half_width = 0;
+  //! With PlanOptions::part: those units' thread time, each band's rate (as the estimate takes
+  //! it) times their weights in it, with the rates' errors and, in quadrature, the scatter of
+  //! single units about their band's rate (a few units vary more than a band of thousands).
+  std::size_t part_units = 0;
+  Estimate part_thread;
+  double part_half_width = 0;     //!< of part_thread's bar, the repeatability included
   std::vector<BandPlan> bands;    //!< costliest first, as the strata
   std::vector<PilotUnit> pilots;  //!< lightest first
 };

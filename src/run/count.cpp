@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -77,11 +78,13 @@ UnitObserver progress_observer(const Run& run, const CountOptions& options) {
 }  // namespace
 
 CountResult count(int n, const CountOptions& options) {
-  const RunRequest request = request_run(n, options);
-  const int threads = request.threads;
-  const auto start = std::chrono::steady_clock::now();
   std::optional<JournalRequest> journal;
   if (!options.checkpoint.empty()) journal = JournalRequest{options.checkpoint};
+  // The resume rule, as the programs apply it: `auto` resumes a journal with its own engine.
+  const RunRequest request =
+      request_run(n, options, journal ? std::optional<std::filesystem::path>(options.checkpoint) : std::nullopt);
+  const int threads = request.threads;
+  const auto start = std::chrono::steady_clock::now();
   RunArena arena(threads);
   std::optional<detail::SetupScope> setup(std::in_place, options.stop, nullptr);
   Run run(make_engine(request, arena), Selection::whole_run(), journal);

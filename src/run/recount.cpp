@@ -53,15 +53,17 @@ std::vector<std::size_t> draw_ids(std::span<const std::size_t> ids, std::size_t 
   return pool;
 }
 
-std::vector<Recounted> recount(std::unique_ptr<Engine> engine, std::span<const UnitCount> records, int threads) {
+std::vector<Recounted> recount(std::unique_ptr<Engine> engine, std::span<const UnitCount> records, int threads,
+                               Compared compared) {
   RunArena arena(threads);
-  return recount(std::move(engine), records, arena);
+  return recount(std::move(engine), records, arena, compared);
 }
 
-std::vector<Recounted> recount(std::unique_ptr<Engine> engine, std::span<const UnitCount> records, RunArena& arena) {
+std::vector<Recounted> recount(std::unique_ptr<Engine> engine, std::span<const UnitCount> records, RunArena& arena,
+                               Compared compared) {
   std::vector<Recounted> results;
   results.reserve(records.size());
-  for (const UnitCount& record : records) results.push_back({record, {}});
+  for (const UnitCount& record : records) results.push_back({record, {}, compared});
   std::sort(results.begin(), results.end(),
             [](const Recounted& a, const Recounted& b) { return a.recorded.id < b.recorded.id; });
   if (results.empty()) return results;

@@ -19,7 +19,7 @@
 #include "nqueens/board.hpp"
 #include "nqueens/count.hpp"
 
-// Why solve does not go through the engine seam (src/engine_seam.hpp): its contract is one
+// Why solve does not go through the Engine interface (engine/engine.hpp): its contract is one
 // lexicographic stream of boards, in order, from the first row down. The counting engines give
 // up exactly that order to go fast: the dfs splitter folds mirror images into canonical prefixes
 // and its kernel expands rows breadth-first in SIMD lanes that never materialise a board; the

@@ -2,7 +2,7 @@
 # The gpu engine's device path (device_matcher.cpp: buffers, batches, launches, errors) through
 # the tests' stand-in CUDA driver (tests/support/stand_in_cuda), which runs the kernel's host form:
 # counts verified against the OEIS, two devices, out of memory at each allocation, a launch
-# failure, and a SIGTERM in the middle of a batch, then resumed.
+# failure, a SIGTERM in the middle of a batch, then resumed, and a gpu shard merged with a join one.
 #   tests/program/stand_in_cuda_test.sh path/to/nqueens path/to/folder/of/libcuda.so.1
 set -euo pipefail
 
@@ -56,4 +56,27 @@ NQUEENS_STAND_IN_SIGTERM_AT=3 "$binary" count -n 15 --engine gpu --threads 1 --c
 "$binary" count -n 15 --engine gpu --threads 1 --checkpoint "$work/n15.journal" --verify >"$work/out" 2>"$work/err" ||
   fail "the resumed run exited $?: $(tail -3 "$work/err")"
 grep -q '2279184' "$work/out" || fail "the resumed run's total: $(cat "$work/out")"
+
+# A campaign of two engines that share units: shard 1/2 of N = 13 counted by the join, 2/2 by the
+# gpu engine through the driver. merge takes them as one run, verifies it, says which engine
+# counted how many units, and writes the subtotals a run of the join alone writes, byte for byte.
+# Without a driver, check reads the gpu shard with the join's units and recounts it by the
+# independent path.
+"$binary" count -n 13 --engine join --shard 1/2 --output "$work/join-1.json" 2>/dev/null
+"$binary" count -n 13 --engine join --shard 2/2 --output "$work/join-2.json" 2>/dev/null
+"$binary" count -n 13 --engine gpu --shard 2/2 --threads 2 --output "$work/gpu-2.json" 2>"$work/err" ||
+  fail "the gpu shard exited $?: $(tail -3 "$work/err")"
+grep -q '"engine":"gpu"' "$work/gpu-2.json" || fail "the gpu shard's header: $(head -c 200 "$work/gpu-2.json")"
+"$binary" merge "$work/join-1.json" "$work/gpu-2.json" --verify --format json --subtotals "$work/mixed.subtotals" \
+  >"$work/out" 2>"$work/err" || fail "merge of join and gpu shards exited $?: $(tail -3 "$work/err")"
+grep -q '"verified":true' "$work/out" || fail "the mixed merge is not verified: $(cat "$work/out")"
+join_units=$(grep -c '"id":' "$work/join-1.json")
+gpu_units=$(grep -c '"id":' "$work/gpu-2.json")
+grep -q "\"units_by_engine\":{\"gpu\":$gpu_units,\"join\":$join_units}" "$work/out" ||
+  fail "the mixed merge does not say which engine counted what: $(cat "$work/out")"
+"$binary" merge "$work/join-1.json" "$work/join-2.json" --subtotals "$work/join.subtotals" >/dev/null 2>&1
+cmp -s "$work/mixed.subtotals" "$work/join.subtotals" || fail "a gpu shard changes the subtotals file"
+LD_LIBRARY_PATH= "$binary" check --recount 1000 --by independent "$work/gpu-2.json" >"$work/out" 2>"$work/err" ||
+  fail "check --by independent of the gpu shard without a driver exited $?: $(cat "$work/out" "$work/err")"
+grep -q "recount: $gpu_units of $gpu_units units recounted .*: all equal" "$work/out" || fail "the recount: $(cat "$work/out")"
 echo ok

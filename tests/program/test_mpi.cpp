@@ -521,6 +521,24 @@ TEST_F(Mpi, ARankWithoutRoomEndsTheJobInOneLineWithoutAnAbort) {
   EXPECT_FALSE(contains(failed.err, "MPI_ABORT")) << describe(failed);
 }
 
+// A whole count planned past a day on every rank's threads keeps a journal by default, as
+// `nqueens count` does, named on rank 0's warning line; --no-checkpoint counts without one. (A
+// budget too small for N = 24's unit list ends each job after the warning, in seconds.)
+TEST_F(Mpi, ADaysRunKeepsTheDefaultJournal) {
+  for (const bool opted_out : {false, true}) {
+    std::vector<std::string> args = {"count", "-n", "24", "-t", "1", "--memory", "64M"};
+    if (opted_out) args.emplace_back("--no-checkpoint");
+    const Outcome refused = ranks(1, args);
+    EXPECT_EQ(refused.exit_code, 2) << describe(refused);
+    const std::vector<std::string> lines = lines_of(refused.err);
+    ASSERT_EQ(lines.size(), 2u) << describe(refused);
+    EXPECT_TRUE(contains(lines[0], "[warning] N=24: ")) << lines[0];
+    EXPECT_TRUE(contains(lines[0], "hours on 1 thread")) << lines[0];
+    EXPECT_EQ(contains(lines[0], "finished units go to nqueens-n24.journal"), !opted_out) << lines[0];
+    EXPECT_TRUE(contains(lines[1], "too small for N=24")) << lines[1];
+  }
+}
+
 // A run of centuries is refused by rank 0, for every rank, in one line, before any setup; with
 // every rank's threads counted in the wall time it names.
 TEST_F(Mpi, CenturiesAreRefusedByRankZeroInOneLine) {

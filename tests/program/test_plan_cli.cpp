@@ -96,6 +96,43 @@ TEST(PlanCli, TextSaysWhatItEstimatesAndHowLongItSampled) {
   EXPECT_EQ(outcome.err, "") << describe(outcome);
 }
 
+// A shard or a list of units is predicted besides the whole run: what a shard task of a job array
+// will take, or what `count --units` will.
+TEST(PlanCli, PredictsAShardOrAListOfUnits) {
+  const harness::Outcome json =
+      run({"plan", "-n", "16", "--engine", "join", "-t", "1", "--shard", "2/8", "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << describe(json);
+  const Json plan = Json::parse(lines_of(json.out).at(0));
+  EXPECT_EQ(plan["part"], "shard 2/8");
+  EXPECT_GT(plan["part_units"].get<int>(), 0);
+  // Shards are dealt by estimated cost: about an eighth of the run each.
+  EXPECT_GT(plan["part_thread_seconds"].get<double>(), plan["thread_seconds"].get<double>() / 16);
+  EXPECT_LT(plan["part_thread_seconds"].get<double>(), plan["thread_seconds"].get<double>() / 4);
+  EXPECT_GT(plan["part_thread_seconds_error"].get<double>(), 0);
+  const harness::Outcome text = run({"plan", "-n", "16", "--engine", "join", "-t", "1", "--units", "0-9"});
+  ASSERT_EQ(text.exit_code, 0) << describe(text);
+  EXPECT_TRUE(contains(text.out, "part:        units 0-9: 10 units, thread time")) << describe(text);
+}
+
+// Where no device is present, the gpu engine is priced by its device model, and the plan says
+// that it is a model and of which card; a card named prices that card.
+TEST(PlanCli, TheGpuEngineWithoutADeviceIsPricedByItsModel) {
+  const harness::Outcome json = run({"plan", "-n", "14", "--engine", "gpu", "--card", "L40S", "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << describe(json);
+  const Json plan = Json::parse(lines_of(json.out).at(0));
+  EXPECT_EQ(plan["priced_by"], "device model");
+  EXPECT_EQ(plan["card"], "L40S");
+  EXPECT_GT(plan["wall_seconds"].get<double>(), 0);
+  const harness::Outcome text = run({"plan", "-n", "14", "--engine", "gpu"});
+  ASSERT_EQ(text.exit_code, 0) << describe(text);
+  if (contains(text.out, "no device here")) {
+    EXPECT_TRUE(contains(text.out, "device model of H100")) << describe(text);
+    EXPECT_TRUE(contains(text.out, "a model, not a measurement")) << describe(text);
+  } else {
+    EXPECT_TRUE(contains(text.out, "sampled:")) << "a device here is timed: " << describe(text);
+  }
+}
+
 // What to ask for: count's --memory is the counting memory rounded up to a MiB, and a count
 // under it plans the same memory; a node's Slurm --mem is its ranks' memory plus 10 % and 64 MiB.
 TEST(PlanCli, SaysTheMemoryToAskFor) {
@@ -159,6 +196,13 @@ TEST(PlanCli, BadInputIsOneLineAndExitTwo) {
       {"plan", "-n", "12", "--format", "csv"},
       {"plan", "-n", "12", "--ranks-per-node", "0"},
       {"plan", "-n", "12", "--ranks", "2", "--ranks-per-node", "3"},
+      {"plan", "-n", "12", "--card", "H100"},
+      {"plan", "-n", "12", "--engine", "gpu", "--card", "H1000"},
+      {"plan", "-n", "12-13", "--shard", "1/2"},
+      {"plan", "-n", "12", "--shard", "3/2"},
+      {"plan", "-n", "12", "--shard", "1/2", "--units", "1"},
+      {"plan", "-n", "16", "--engine", "join", "--units", "99999"},
+      {"plan", "-n", "16", "--engine", "gpu", "--shard", "1/2"},
   };
   for (const std::vector<std::string>& args : bad) {
     const harness::Outcome outcome = run(args);

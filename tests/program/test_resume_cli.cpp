@@ -1658,8 +1658,67 @@ TEST_F(ShardCli, SubtotalsOfTwoLayoutsAreOneFileAndCompareEqual) {
   EXPECT_TRUE(contains(compared.err, "every one of the 351 units agrees with")) << compared.err;
   const std::string text = read_bytes(a);
   EXPECT_EQ(text, read_bytes(b));
-  EXPECT_EQ(text.rfind("nqueens-subtotals 1 n=13 split_depth=3 symmetry=full ", 0), 0U) << text.substr(0, 100);
+  EXPECT_EQ(text.rfind("nqueens-subtotals 2 n=13 split_depth=3 symmetry=full ", 0), 0U) << text.substr(0, 100);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 351 + 2);
+}
+
+// A subtotals file of format 1, which gave every header symmetry and split_depth whatever the
+// engine (symmetry=full split_depth=0 for the join), is still read: its units compare equal with
+// a format-2 file of the same run, of the dfs engine and of the join. A format-1 header whose
+// fields stand for no run's settings is refused.
+TEST_F(ShardCli, SubtotalsOfFormatOneAreStillRead) {
+  // The file `written` with its first line replaced by `head` and its end line made anew.
+  const auto as_format1 = [this](const std::string& written, const std::string& head, const std::string& name) {
+    const std::string text = read_bytes(written);
+    const std::string units = text.substr(text.find('\n') + 1, text.rfind("end ") - text.find('\n') - 1);
+    const std::string body = head + "\n" + units;
+    const std::string path = file(name).string();
+    std::ofstream(path) << body << "end units=" << std::count(units.begin(), units.end(), '\n')
+                        << " crc=" << nqueens::checksum_hex(nqueens::crc32(body)) << "\n";
+    return path;
+  };
+  const auto fingerprint_of = [](const std::string& text) {
+    const std::size_t at = text.find("fingerprint=");
+    return text.substr(at, text.find('\n') - at);
+  };
+  const std::string dfs = file("dfs.subtotals").string();
+  const std::vector<std::string> dfs_files = shards(13, 2, "d");
+  ASSERT_EQ(merge(dfs_files, {"--subtotals", dfs}).exit_code, 0);
+  const std::string old_dfs = as_format1(
+      dfs, "nqueens-subtotals 1 n=13 symmetry=full split_depth=3 units=351 " + fingerprint_of(read_bytes(dfs)),
+      "old-dfs.subtotals");
+  const Outcome dfs_compared = merge(dfs_files, {"--compare", old_dfs, "--log-level", "info"});
+  EXPECT_EQ(dfs_compared.exit_code, 0) << describe(dfs_compared);
+  EXPECT_TRUE(contains(dfs_compared.err, "every one of the 351 units agrees with")) << dfs_compared.err;
+
+  std::vector<std::string> join_files;
+  for (int i = 1; i <= 2; ++i) {
+    join_files.push_back(file("j-" + std::to_string(i) + ".json").string());
+    ASSERT_EQ(run({"count", "-n", "12", "--engine", "join", "--shard", std::to_string(i) + "/2", "--output",
+                   join_files.back()})
+                  .exit_code,
+              0);
+  }
+  const std::string join = file("join.subtotals").string();
+  ASSERT_EQ(merge(join_files, {"--subtotals", join}).exit_code, 0);
+  const std::string join_text = read_bytes(join);
+  EXPECT_EQ(join_text.rfind("nqueens-subtotals 2 n=12 units=", 0), 0U) << join_text.substr(0, 100);
+  const std::string units =
+      join_text.substr(join_text.find("units="), join_text.find(" fingerprint") - join_text.find("units="));
+  const std::string old_join = as_format1(
+      join, "nqueens-subtotals 1 n=12 symmetry=full split_depth=0 " + units + " " + fingerprint_of(join_text),
+      "old-join.subtotals");
+  EXPECT_EQ(merge(join_files, {"--compare", old_join}).exit_code, 0);
+  const std::string written_late =
+      as_format1(join, "nqueens-subtotals 1 n=12 " + units + " " + fingerprint_of(join_text), "late-join.subtotals");
+  EXPECT_EQ(merge(join_files, {"--compare", written_late}).exit_code, 0);
+
+  const std::string bad = as_format1(
+      join, "nqueens-subtotals 1 n=12 symmetry=mirror split_depth=0 " + units + " " + fingerprint_of(join_text),
+      "bad.subtotals");
+  const Outcome refused = merge(join_files, {"--compare", bad});
+  EXPECT_EQ(refused.exit_code, 2) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "a header that does not read")) << refused.err;
 }
 
 // Another run's file with two units' totals changed and its CRC made anew (a forged file, or a
@@ -1700,7 +1759,8 @@ TEST_F(ShardCli, CompareNamesEveryUnitThatDiffers) {
 // The join's units counted by two engines that share them (a join shard and a gpu shard, here a
 // join shard written again under the gpu engine's header, as a gpu run writes its counts): one
 // run to merge, whose result says which engine counted how many units. A dfs shard, whose
-// units are its own, is still another run.
+// units are its own, is still another run. This suite runs in every build, the sanitizers' too,
+// which build no device path: gpu_stand_in_driver merges a shard the gpu engine wrote.
 TEST_F(ShardCli, MergeMixesEnginesThatShareUnitsAndSaysWhichCountedWhat) {
   std::vector<std::string> files;
   for (int i = 1; i <= 2; ++i) {
@@ -1721,6 +1781,10 @@ TEST_F(ShardCli, MergeMixesEnginesThatShareUnitsAndSaysWhichCountedWhat) {
   const std::size_t first = nqueens::parse_shard_json(read_bytes(files[0]), files[0]).units.size();
   EXPECT_EQ(result["units_by_engine"]["join"], first);
   EXPECT_EQ(result["units_by_engine"]["gpu"], second.units.size());
+  // check reads the gpu shard whether or not a gpu engine can count here (then with the join's units).
+  const Outcome checked = run({"check", "--recount", "3", "--seed", "1", files[1]});
+  EXPECT_EQ(checked.exit_code, 0) << describe(checked);
+  EXPECT_TRUE(contains(checked.out, "all equal")) << checked.out;
   const std::string dfs = file("dfs-2.json").string();
   ASSERT_EQ(run({"count", "-n", "12", "--engine", "dfs", "--shard", "2/2", "--output", dfs}).exit_code, 0);
   const Outcome mixed = merge({files[0], dfs});
@@ -1847,6 +1911,53 @@ TEST_F(ShardCli, CheckRecountFindsARecordWrittenWrongUnderASoundChecksum) {
   EXPECT_EQ(differ["recorded"]["nodes"], edited.tally.nodes);
   EXPECT_EQ(differ["recounted"]["nodes"], genuine.nodes);
   EXPECT_EQ(differ["recounted"]["total"], genuine.total);
+}
+
+// --by independent recounts a join file with a second way of counting its units (a search on the
+// whole board): a total forged under a sound checksum differs from it, the nodes (its own) are
+// not held against the record, and the report names the path. An engine without such a path
+// (dfs) is refused in one line.
+TEST_F(ShardCli, CheckRecountByTheIndependentPathFindsAForgedJoinRecordAndNamesThePath) {
+  const std::string journal = file("n14.journal").string();
+  count(14, {"--checkpoint", journal, "--engine", "join"});
+  const Outcome sound = run({"check", "--recount", "1000000", "--by", "independent", "--format", "json", journal});
+  EXPECT_EQ(sound.exit_code, 0) << describe(sound);
+  const Json clean = Json::parse(sound.out)["recount"];
+  EXPECT_EQ(clean["by"], "independent");
+  EXPECT_TRUE(contains(clean["path"].get<std::string>(), "backtracking search")) << sound.out;
+  EXPECT_TRUE(clean["all_equal"].get<bool>()) << sound.out;
+
+  std::string bytes = read_bytes(journal);
+  const nqueens::JournalScan scan = nqueens::scan_journal(bytes, journal);
+  const nqueens::UnitCount victim = scan.units.at(scan.units.size() / 3);
+  nqueens::UnitCount forged = victim;
+  forged.tally.total += 2;
+  forged.tally.nodes += 7;
+  const std::string line = nqueens::journal_record_line(scan.header, victim);
+  ASSERT_NE(bytes.find(line), std::string::npos);
+  bytes.replace(bytes.find(line), line.size(), nqueens::journal_record_line(scan.header, forged));
+  write_bytes(journal, bytes);
+  ASSERT_EQ(run({"check", journal}).exit_code, 0) << "the edit is caught without recounting";
+
+  const Outcome r = run({"check", "--recount", "1000000", "--by", "independent", "--seed", "3", journal});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_TRUE(contains(r.out, "recount by independent: the join units' independent path")) << r.out;
+  EXPECT_TRUE(contains(r.out, "units recounted (seed 3): unit " + std::to_string(victim.id) +
+                                  " differs (total: recorded " + std::to_string(forged.tally.total) + ", recounted " +
+                                  std::to_string(victim.tally.total) + ")"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "status: wrong")) << r.out;
+  const Outcome same = run({"check", "--recount", "1000000", "--seed", "3", journal});
+  EXPECT_TRUE(contains(same.out, "recount by same: the run's own engine, join")) << same.out;
+
+  const std::string dfs = file("n9.journal").string();
+  count(9, {"--checkpoint", dfs, "--engine", "dfs"});
+  const Outcome refused = run({"check", "--recount", "3", "--by", "independent", dfs});
+  EXPECT_EQ(refused.exit_code, 2) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "the dfs engine's units have no independent recount path")) << refused.err;
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+  EXPECT_EQ(run({"check", "--by", "independent", dfs}).exit_code, 2) << "--by without --recount";
+  EXPECT_EQ(run({"check", "--recount", "3", "--by", "other", dfs}).exit_code, 2);
 }
 
 // A K that is no positive whole number, or a seed without --recount, is refused in one line.

@@ -405,6 +405,35 @@ TEST_P(DisjointCountTest, DeepSlotSplitsStayExact) {
   EXPECT_EQ(count_weighted_disjoint_pairs(counter, a_parts, b_parts, weights, key_bits), weighted);
 }
 
+// Sides whose first part (the fold's ties) is a fraction of a key a slot under the split the
+// second part takes: the cost model counts the parts apart, each with a split of its own, and the
+// weighted count still equals each pair of parts counted with no split.
+TEST_P(DisjointCountTest, PartsCountedApartStayExact) {
+  std::mt19937_64 rng(28);
+  DisjointCounter counter(GetParam());
+  const int key_bits = 40;
+  const std::uint64_t dense = 0b1111'1111'1111ULL << 12;
+  const nqueens::join::PartWeights weights = {{{1, 1}, {1, 2}}};
+  std::array<std::vector<std::uint64_t>, 4> keys;
+  const std::array<std::size_t, 4> sizes = {300, 60000, 250, 52000};
+  for (std::size_t i = 0; i < 4; ++i) keys[i] = keys_with_dense_bits(rng, sizes[i], key_bits, 0.08, dense, 0.5);
+  std::vector<std::uint64_t> a = keys[0], b = keys[2];
+  a.insert(a.end(), keys[1].begin(), keys[1].end());
+  b.insert(b.end(), keys[3].begin(), keys[3].end());
+  const nqueens::join::KeyParts a_parts = {std::span(a).first(sizes[0]), std::span(a).subspan(sizes[0])};
+  const nqueens::join::KeyParts b_parts = {std::span(b).first(sizes[2]), std::span(b).subspan(sizes[2])};
+  const auto choice = nqueens::join::detail::choose_split(b_parts, a_parts, key_bits, counter.block_lanes());
+  EXPECT_LT(choice.apart_ns, choice.together_ns);
+  EXPECT_LT(choice.apart[0].count, choice.apart[1].count);
+  std::uint64_t weighted = 0;
+  for (std::size_t i = 0; i < 2; ++i)
+    for (std::size_t j = 0; j < 2; ++j)
+      weighted += weights[i][j] * count_disjoint_pairs_in_slots(counter, keys[i], keys[2 + j], key_bits, 0);
+  EXPECT_EQ(count_weighted_disjoint_pairs(counter, a_parts, b_parts, weights, key_bits), weighted);
+  const nqueens::join::PartWeights transposed = {{{1, 1}, {1, 2}}};
+  EXPECT_EQ(count_weighted_disjoint_pairs(counter, b_parts, a_parts, transposed, key_bits), weighted);
+}
+
 // The bits a split is made on are those set most often in both sides, most shared first: on
 // sides of 4000 keys (sampled 500 a side, past a byte-wide counter's 255) where bit 3 is set in
 // every key of both, bit 40 in 90 % of one side and 60 % of the other, bit 17 in 60 % of both,
@@ -435,13 +464,15 @@ TEST(SlotSplit, ChoosesTheMostSharedBitsFirst) {
 }
 
 // The widest split weighed grows a bit per doubling of the smaller side: 4 bits at 1024 keys,
-// kMaxSlotBits from 64K.
+// kMaxSlotBits (16) from 4M.
 TEST(SlotSplit, WidestSplitGrowsWithTheSides) {
   using nqueens::join::detail::widest_split_bits;
   EXPECT_EQ(widest_split_bits(nqueens::join::detail::kMinKeysToSplit), 4);
   EXPECT_EQ(widest_split_bits(2047), 4);
   EXPECT_EQ(widest_split_bits(2048), 5);
-  EXPECT_EQ(widest_split_bits(std::size_t{1} << 16), nqueens::join::kMaxSlotBits);
+  EXPECT_EQ(widest_split_bits(std::size_t{1} << 16), 10);
+  EXPECT_EQ(widest_split_bits((std::size_t{1} << 22) - 1), nqueens::join::kMaxSlotBits - 1);
+  EXPECT_EQ(widest_split_bits(std::size_t{1} << 22), nqueens::join::kMaxSlotBits);
   EXPECT_EQ(widest_split_bits(std::size_t{1} << 30), nqueens::join::kMaxSlotBits);
   EXPECT_EQ(widest_split_bits(1), 1);
 }

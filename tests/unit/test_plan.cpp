@@ -262,6 +262,33 @@ TEST(PlanRun, TimesEveryBandItCanAfford) {
   expect_bands_add_up(plan);
 }
 
+// A part's prediction is each band's rate times the part's weight in it: the shards of a run,
+// which partition its units, add up to the run's estimate, and a single shard is its share.
+TEST(PlanRun, ThePartsOfARunAddUpToItsEstimate) {
+  const auto engine = engine_for(15, "join");
+  PlanOptions options;
+  options.threads = 1;
+  options.sample_seconds = 0.5;
+  options.part = std::vector<std::size_t>{};
+  for (std::size_t id = 0; id < engine->unit_count(); id += 2) options.part->push_back(id);
+  const RunPlan even = plan_run(*engine, options);
+  std::vector<std::size_t> odd;
+  for (std::size_t id = 1; id < engine->unit_count(); id += 2) odd.push_back(id);
+  // The same sample (the draw order is fixed, the budget covers the same units) would give the
+  // same rates; a second plan times them again, so the halves are checked against each plan's own
+  // total: the odd half is the rest of it.
+  EXPECT_EQ(even.part_units, options.part->size());
+  EXPECT_GT(even.part_thread.total, 0);
+  EXPECT_LT(even.part_thread.total, even.thread.total);
+  EXPECT_GT(even.part_half_width, 0);
+  options.part->insert(options.part->end(), odd.begin(), odd.end());
+  const RunPlan whole = plan_run(*engine, options);
+  EXPECT_NEAR(whole.part_thread.total, whole.thread.total, 1e-9 * whole.thread.total)
+      << "every unit at its band's rate is the stratified ratio estimate";
+  options.part.reset();
+  EXPECT_EQ(plan_run(*engine, options).part_units, 0u);
+}
+
 // Every unit of a run counted by the plan's timer: the run's real thread time, by the clock the
 // plan samples with. Its totals must be the OEIS's, or it was no run.
 struct Population {

@@ -216,6 +216,40 @@ TEST(RunOfOneN, AResumedRunCountsOnlyWhatTheJournalLacksAndEndsWithTheSameResult
   fs::remove_all(dir);
 }
 
+// The library's count() resumes a journal as `nqueens count` (ResumeCli.AutoFinishesAPartial...)
+// and `nqueens-mpi count` (Mpi.AutoResumesAJournalWithTheEngineItWasStartedWith) do: a journal
+// that the dfs engine started at N = 14, where `auto` takes the join engine, is finished with the
+// engine `auto` and the dfs engine, counting only the units it lacks.
+TEST(CountResume, AutoFinishesAJournalWithTheEngineItWasStartedWithAsTheProgramsDo) {
+  const fs::path dir = fs::temp_directory_path() / ("nqueens-count-resume-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path path = dir / "n14.journal";
+  CountOptions dfs;
+  dfs.engine = "dfs";
+  std::size_t first_part = 0;
+  {
+    nqueens::Run first(nqueens::make_engine(14, dfs), Selection::whole_run(), nqueens::JournalRequest{path});
+    std::atomic<bool> stop{false};
+    std::atomic<std::size_t> seen{0};
+    first.execute(
+        1, [&](std::size_t, const nqueens::Tally&) { stop = ++seen >= first.todo().size() / 2; }, &stop);
+    first_part = seen;
+  }
+  ASSERT_GT(first_part, 0u);
+  CountOptions resume;  // engine: auto, which takes the join engine for a fresh N = 14
+  ASSERT_EQ(nqueens::choose_engine(14, resume).name, "join");
+  resume.checkpoint = path;
+  std::atomic<std::size_t> counted{0};
+  resume.on_unit_done = [&counted](std::size_t, const nqueens::Tally&) { ++counted; };
+  const nqueens::CountResult result = nqueens::count(14, resume);
+  EXPECT_EQ(result.engine, "dfs");
+  EXPECT_TRUE(result.totals.total == 365596u);
+  const std::size_t units = nqueens::make_engine(14, dfs)->unit_count();
+  EXPECT_EQ(counted.load(), units - first_part);
+  fs::remove_all(dir);
+}
+
 // count()'s progress: the units done, and the share of the work, each unit weighted by its
 // engine's cost as the program's percentage is. On one thread the units arrive one at a time,
 // so every report can be held to the costs of the units finished before it.

@@ -347,13 +347,18 @@ void settle_memory_budget(CountOptions& options, const std::vector<int>& sizes, 
     }
 }
 
+Selection part_selection(const std::string& shard, const std::string& units) {
+  if (!shard.empty()) return Selection::shard(parse_shard_spec(shard));
+  if (!units.empty()) return Selection::units(units.starts_with('@') ? read_unit_list(units.substr(1)) : units);
+  return Selection::whole_run();
+}
+
+std::string shard_spec_problem(const std::string& text) { return check_shard_spec(text); }
+
 RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes) {
   RunSettings session;
   if (!args.checkpoint.empty()) session.checkpoint = args.checkpoint;
-  if (!args.shard.empty()) session.selection = Selection::shard(parse_shard_spec(args.shard));
-  if (!args.units.empty())
-    session.selection =
-        Selection::units(args.units.starts_with('@') ? read_unit_list(args.units.substr(1)) : args.units);
+  session.selection = part_selection(args.shard, args.units);
   session.repair = args.repair;
   const bool part = !session.selection.whole();
   if (!args.output.empty() && !part) throw std::invalid_argument("--output needs --shard or --units");

@@ -110,6 +110,12 @@ void check_every_size(const std::vector<int>& sizes, const CountOptions& options
 //! std::invalid_argument otherwise.
 RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes);
 
+//! The units `--shard I/K` or `--units LIST` (ids, or @FILE of them) select; the whole run where
+//! both are empty. Throws std::invalid_argument for a bad spec or an unreadable file.
+Selection part_selection(const std::string& shard, const std::string& units);
+//! Why `text` is not a shard spec I/K, or "" where it is: a CLI11 check.
+std::string shard_spec_problem(const std::string& text);
+
 //! The write policy of --output: never the --checkpoint journal nor the --units @FILE list, which
 //! the command reads (file_io.hpp). run_settings checks --output with it, before anything is touched.
 detail::WritePolicy output_policy(const CountArgs& args, const std::vector<int>& sizes);

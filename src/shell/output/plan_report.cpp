@@ -9,10 +9,9 @@ namespace nqueens::shell {
 
 namespace {
 
-// "0.55 ms", "42.10 s", "3.50 min", "7.20 h", "410.5 days", "2.30 years": durations from a
-// sampled unit to a cluster year, in the largest unit that keeps the figure at 2 or more,
-// always with a decimal point.
 std::string decimal(double value) { return value >= 100 ? fmt::format("{:.1f}", value) : fmt::format("{:.2f}", value); }
+
+}  // namespace
 
 std::string duration_text(double seconds) {
   struct Unit {
@@ -25,6 +24,8 @@ std::string duration_text(double seconds) {
       return decimal(seconds / unit.seconds) + " " + unit.name;
   return decimal(seconds * 1e3) + " ms";
 }
+
+namespace {
 
 std::string bytes_text(double bytes) {
   constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -96,6 +97,12 @@ nlohmann::ordered_json plan_json(const PlanRecord& record) {
   json["checkpoint_advised"] = wall > kCheckpointAdvisedSeconds;
   json["advised_sample_seconds"] = plan.advised_sample_seconds;
   json["advised_thread_seconds_error"] = plan.advised_half_width;
+  if (!record.part.empty()) {
+    json["part"] = record.part;
+    json["part_units"] = plan.part_units;
+    json["part_thread_seconds"] = plan.part_thread.total;
+    json["part_thread_seconds_error"] = plan.part_half_width;
+  }
   return json;
 }
 
@@ -124,6 +131,10 @@ std::string plan_text(const nlohmann::ordered_json& r) {
                       100 * number("confidence"), duration_text(number("largest_unit_seconds")));
   // The bars hold for cores the count has to itself: the sample is timed by CPU clocks, so other
   // work on the machine during the count lengthens it beyond them, which the line says.
+  if (r.contains("part"))
+    text += fmt::format("part:        {}: {}, thread time {} +- {}\n", r["part"].get<std::string>(),
+                        plural(count("part_units"), "unit"), duration_text(number("part_thread_seconds")),
+                        duration_text(number("part_thread_seconds_error")));
   text += fmt::format("wall time:   {} +- {} on {} x {} of its own (counting at {:.1f} % efficiency, then setup)\n",
                       duration_text(number("wall_seconds")), duration_text(number("wall_seconds_error")),
                       plural(count("threads"), "thread"), plural(count("ranks"), "rank"), 100 * number("efficiency"));

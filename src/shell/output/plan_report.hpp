@@ -20,7 +20,13 @@ struct PlanRecord {
   int ranks_per_node = 1;                  //!< of the ranks, those that share one node's memory
   double setup_seconds = 0;                //!< building the engine: every process does it once
   std::uint64_t program_memory_bytes = 0;  //!< resident before the engine was built
+  std::string part;                        //!< "shard 3/512", "units 7-9": plan.part_thread's units; "" for none
 };
+
+//! "0.55 ms", "42.10 s", "3.50 min", "7.20 h", "410.5 days", "2.30 years": durations from a
+//! sampled unit to a cluster year, in the largest unit that keeps the figure at 2 or more,
+//! always with a decimal point.
+std::string duration_text(double seconds);
 
 //! Runs past this wall time are worth a --checkpoint journal.
 inline constexpr double kCheckpointAdvisedSeconds = 600;

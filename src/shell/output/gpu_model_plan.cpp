@@ -1,0 +1,87 @@
+#include "shell/output/gpu_model_plan.hpp"
+
+#include <stdexcept>
+
+#include <fmt/core.h>
+
+#include "gpu/device_model.hpp"
+#include "gpu/gpu_devices.hpp"
+#include "shell/output/plan_report.hpp"
+
+namespace nqueens::shell {
+
+bool gpu_plan_by_model(const std::string& card) { return !card.empty() || gpu::devices().list.empty(); }
+
+std::string known_card_names() {
+  std::string names;
+  for (const gpu::CardModel& card : gpu::known_cards()) names += (names.empty() ? "" : ", ") + std::string(card.name);
+  return names;
+}
+
+nlohmann::ordered_json gpu_model_plan_json(const GpuModelRequest& request) {
+  const std::string name = request.card.empty() ? kDefaultModelCard : request.card;
+  const gpu::CardModel* known = gpu::find_card(name);
+  if (known == nullptr)
+    throw std::invalid_argument(
+        fmt::format("--card '{}' is not a card the device model knows: {}", name, known_card_names()));
+  if (request.cards < 1) throw std::invalid_argument("a plan needs at least one card");
+  gpu::CardModel card = *known;
+  if (request.host_threads > 0) card.host_threads = request.host_threads;
+  const double replay = request.replay_seconds > 0 ? request.replay_seconds : kDefaultReplaySeconds;
+  const gpu::ModelledRun run = gpu::modelled_run(request.n, card, {.most_seconds = replay});
+
+  nlohmann::ordered_json json;
+  json["type"] = "plan";
+  json["n"] = request.n;
+  json["engine"] = "gpu";
+  json["priced_by"] = "device model";
+  json["device_here"] = !gpu::devices().list.empty();
+  json["card"] = run.card;
+  json["card_description"] = card.source;
+  json["cards"] = request.cards;
+  json["host_threads"] = card.host_threads;
+  json["batches"] = run.batches_total;
+  json["batches_replayed"] = run.batches_replayed;
+  json["replayed_share"] = run.share_replayed;
+  json["replay_budget_seconds"] = replay;
+  json["host_thread_seconds"] = run.work.host_seconds;
+  json["device_seconds"] = run.device_seconds;
+  json["transfer_seconds"] = run.transfer_seconds;
+  json["host_seconds"] = run.host_seconds;
+  json["bound_by"] = run.bound_by;
+  // Each card takes its share of the units; with units in the millions at the frontier the
+  // shares are even, and the model has no term for the last unit.
+  json["wall_seconds"] = run.seconds / request.cards;
+  json["keys"] = run.work.keys;
+  json["pair_tests"] = run.work.pair_tests;
+  json["bytes_to_device"] = run.work.bytes_to_device;
+  return json;
+}
+
+std::string gpu_model_plan_text(const nlohmann::ordered_json& r) {
+  const auto number = [&r](const char* key) { return r[key].get<double>(); };
+  const auto count = [&r](const char* key) { return r[key].get<std::int64_t>(); };
+  const std::string card = r["card"].get<std::string>();
+  std::string text = fmt::format(
+      "N={}, gpu engine priced by its device model of {} ({}): a model, not a measurement{}\n", count("n"), card,
+      r["card_description"].get<std::string>(), r["device_here"].get<bool>() ? "" : " (no device here)");
+  if (count("batches_replayed") == count("batches"))
+    text += fmt::format("replayed:    every batch of the run ({}) on this CPU\n", count("batches"));
+  else
+    text +=
+        fmt::format("replayed:    {} of {} batches ({:.1f} % of the estimated cost) on this CPU, scaled to the run\n",
+                    count("batches_replayed"), count("batches"), 100 * number("replayed_share"));
+  text += fmt::format("wall time:   {} on {} {} fed by {} host threads each, bound by the {}\n",
+                      duration_text(number("wall_seconds")), count("cards"), count("cards") == 1 ? "card" : "cards",
+                      count("host_threads"), r["bound_by"].get<std::string>());
+  text += fmt::format("one card:    device {}, transfers {}, host {} (they overlap: the longest sets the time)\n",
+                      duration_text(number("device_seconds")), duration_text(number("transfer_seconds")),
+                      duration_text(number("host_seconds")));
+  text += fmt::format(
+      "note:        the model's constants are fitted to one measured card and it states no error bar; `count "
+      "--engine gpu` on {} measures the run\n",
+      card);
+  return text;
+}
+
+}  // namespace nqueens::shell

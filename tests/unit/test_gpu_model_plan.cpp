@@ -1,0 +1,52 @@
+// `plan --engine gpu` by the device model: the record is the model's run of that card, with the
+// threads and cards asked for, and an unknown card is refused.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "gpu/device_model.hpp"
+#include "shell/output/gpu_model_plan.hpp"
+
+namespace {
+
+using nqueens::shell::gpu_model_plan_json;
+
+TEST(GpuModelPlan, TheRecordIsTheModelsRunOfTheNamedCard) {
+  const nqueens::gpu::ModelledRun model = nqueens::gpu::modelled_run(14, *nqueens::gpu::find_card("A100"));
+  const auto plan = gpu_model_plan_json({.n = 14, .card = "a100", .host_threads = 4, .cards = 2});
+  EXPECT_EQ(plan["priced_by"], "device model");
+  EXPECT_EQ(plan["engine"], "gpu");
+  EXPECT_EQ(plan["card"], "A100");
+  EXPECT_EQ(plan["host_threads"], 4);
+  EXPECT_EQ(plan["cards"], 2);
+  // Every batch of N = 14 replayed, so the device's work is the model's, exactly.
+  EXPECT_EQ(plan["batches_replayed"], model.batches_total);
+  EXPECT_EQ(plan["keys"].get<double>(), model.work.keys);
+  EXPECT_EQ(plan["device_seconds"].get<double>(), model.device_seconds);
+  // The host's thread time is shared by the threads asked for, and the cards share the run.
+  EXPECT_DOUBLE_EQ(plan["host_seconds"].get<double>(), plan["host_thread_seconds"].get<double>() / 4);
+  const double one_card = std::max({plan["device_seconds"].get<double>(), plan["transfer_seconds"].get<double>(),
+                                    plan["host_seconds"].get<double>()});
+  EXPECT_DOUBLE_EQ(plan["wall_seconds"].get<double>(), one_card / 2);
+}
+
+TEST(GpuModelPlan, TheTextSaysItIsAModelAndOfWhichCard) {
+  const auto plan = gpu_model_plan_json({.n = 12, .card = "", .host_threads = 0, .cards = 1});
+  const std::string text = nqueens::shell::gpu_model_plan_text(plan);
+  EXPECT_NE(text.find("device model of H100"), std::string::npos) << text;
+  EXPECT_NE(text.find("a model, not a measurement"), std::string::npos) << text;
+  EXPECT_NE(text.find("every batch of the run"), std::string::npos) << text;
+}
+
+TEST(GpuModelPlan, AnUnknownCardIsRefusedWithTheKnownOnes) {
+  try {
+    gpu_model_plan_json({.n = 12, .card = "H1000"});
+    FAIL() << "an unknown card was priced";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("H100, H200"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
