@@ -14,21 +14,31 @@ check must fail and name SYMBOL (the demangled name, or part of it), which prove
 """
 import argparse
 import collections
+import pathlib
 import re
 import subprocess
 import sys
 
 
 def read_floors(path):
-    """{folder: floor} from NQUEENS_FLOORS in cmake/floors.cmake."""
+    """{folder: floor} from NQUEENS_FLOORS in cmake/floors.cmake; every folder of src/ that no row
+    names (an engine) stands on the floor of the row that holds `*`."""
     text = open(path, encoding="utf-8").read()
     block = re.search(r'set\(NQUEENS_FLOORS\n(.*?)"\)', text, re.S)
     if not block:
         sys.exit(f"{path}: no set(NQUEENS_FLOORS ...)")
     floors = {}
-    for index, entry in enumerate(re.findall(r'^\s*"([a-z_,]+)', block.group(1) + '"', re.M)):
+    engines = None
+    for index, entry in enumerate(re.findall(r'^\s*"([a-z_,*]+)', block.group(1) + '"', re.M)):
         for folder in entry.split(","):
-            floors[folder] = index
+            if folder == "*":
+                engines = index
+            else:
+                floors[folder] = index
+    sources = pathlib.Path(path).resolve().parent.parent / "src"
+    for folder in sources.iterdir():
+        if folder.is_dir() and folder.name not in floors and engines is not None:
+            floors[folder.name] = engines
     return floors
 
 

@@ -23,9 +23,9 @@
 #include <string_view>
 #include <vector>
 
-#include "nqueens/check.hpp"
-#include "nqueens/journal.hpp"
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/check.hpp"
+#include "nqueens/files/journal.hpp"
+#include "nqueens/files/unit_record.hpp"
 
 namespace {
 

@@ -23,8 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include "nqueens/check.hpp"
-#include "nqueens/shard.hpp"
+#include "nqueens/files/check.hpp"
+#include "nqueens/files/shard.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "nqueens/shard.hpp"
+#include "nqueens/files/shard.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

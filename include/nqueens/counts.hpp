@@ -12,7 +12,7 @@ namespace nqueens {
 
 //! What one unit contributes. 64 bits suffice per unit: even at N = 32 a single unit would
 //! need centuries of search to pass 2^64 completions. Sums across units use `Totals`.
-struct Tally {
+struct NQUEENS_EXPORT Tally {
   std::uint64_t total = 0;                //!< boards this unit stands for, weights applied
   std::array<std::uint64_t, 4> orbits{};  //!< full mode: canonical boards of orbit 1, 2, 4, 8
   std::uint64_t nodes = 0;                //!< queens placed by the search
@@ -30,7 +30,7 @@ constexpr std::size_t orbit_slot(int size) { return size == 1 ? 0 : size == 2 ? 
 __extension__ using Count = unsigned __int128;
 
 //! The counts of many units summed, each 128 bits wide.
-struct Totals {
+struct NQUEENS_EXPORT Totals {
   Count total = 0;                //!< all solutions
   std::array<Count, 4> orbits{};  //!< full mode: canonical boards of orbit 1, 2, 4, 8
   Count nodes = 0;                //!< queens placed by the search

@@ -22,8 +22,8 @@
 #include "engine/memory_budget.hpp"
 #include "file_kind.hpp"
 #include "files/file_io.hpp"
-#include "nqueens/check.hpp"
-#include "nqueens/unit_ranges.hpp"
+#include "nqueens/files/check.hpp"
+#include "nqueens/files/unit_ranges.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"
 #include "shell/options/count_options.hpp"
@@ -327,7 +327,7 @@ int check_one(const std::string& path, const CheckArgs& args, const CountOptions
   std::optional<RecountReport> recount;
   try {
     // One arena for the file's run: its engine is built in it and its units recounted in it.
-    RunArena arena(resolve_threads(base.threads));
+    RunArena arena(base.threads);
     CheckedFile checked = check_file(path, runs, base, arena);
     found = std::move(checked.check);
     if (args.recount.units > 0) {
@@ -370,7 +370,7 @@ int run(CheckArgs args) {
   apply_logging(args.log);
   if (args.recount.units > 0 && !args.recount.seeded) args.recount.seed = fresh_seed();
   CountOptions base;
-  base.threads = args.recount.threads;
+  base.threads = resolve_threads(args.recount.threads);  // once for every file
   if (!args.recount.memory.empty()) base.memory_bytes = parse_memory_size(args.recount.memory);
   // The runs of the sound shard files given, under which the entries of one whose header is
   // damaged or lost are tried too.

@@ -13,7 +13,7 @@
 
 #include "engine/catalogue.hpp"
 #include "nqueens/count.hpp"
-#include "nqueens/unit_ranges.hpp"
+#include "nqueens/files/unit_ranges.hpp"
 #include "shell/options/count_options.hpp"
 
 namespace nqueens::cli {

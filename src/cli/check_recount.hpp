@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/engine.hpp"
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/unit_record.hpp"
 #include "run/recount.hpp"
 
 namespace nqueens::cli {

@@ -38,8 +38,8 @@ int run(const CountArgs& args) {
   check_every_size(sizes, options);
   settle_memory_budget(options, sizes);
   RunSettings session = run_settings(args, sizes);
-  std::vector<RunRequest> requests = run_requests(session, sizes, options);  // each N's decisions, once
-  const ThreadsThatRun threads = threads_that_run(resolve_threads(options.threads));
+  std::vector<RunRequest> requests = run_requests(session, sizes, options);   // each N's decisions, once
+  const ThreadsThatRun threads = threads_that_run(requests.front().threads);  // every N's: one --threads
   // A whole count planned past a day keeps a journal: the one named, or one made by default.
   if (const auto journal = default_journal(session, requests, threads.running); journal && !args.no_checkpoint) {
     CountArgs journaled = args;
@@ -62,7 +62,7 @@ int run(const CountArgs& args) {
     return run_shard(args, sizes, requests.front(), settings_for_size(session, sizes.front(), 1));
 
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
-  reporter->begin({"count", resolve_threads(args.threads), sizes, args.wide});
+  reporter->begin({"count", requests.front().threads, sizes, args.wide});
   bool mismatch = false;
   for (const RunRequest& request : requests) {
     const int n = request.n;

@@ -3,8 +3,8 @@
 #include <stdexcept>
 
 #include "files/file_io.hpp"
-#include "nqueens/journal.hpp"
-#include "nqueens/shard.hpp"
+#include "nqueens/files/journal.hpp"
+#include "nqueens/files/shard.hpp"
 
 namespace nqueens::cli {
 

@@ -85,27 +85,30 @@ void plan_by_model(const PlanArgs& args, int n) {
 void plan_one(const PlanArgs& args, int n, std::uint64_t program) {
   if (args.search.engine == "gpu" && shell::gpu_plan_by_model(args.card)) return plan_by_model(args, n);
   CountOptions options = search_options(args.search);
-  options.threads = resolve_threads(args.threads);
+  options.threads = args.threads;
   if (!args.memory.empty()) options.memory_bytes = parse_memory_size(args.memory);
   settle_memory_budget(options, {n});
+  const RunRequest request = request_run(n, options);
+  plan::PlanOptions planning;
+  planning.threads = request.threads;
   // Built for the run's threads, as count builds it: its memory plan shares the budget among
   // them (each thread's buffers, the cache's blocks), and a budget too small for them is refused
-  // as count refuses it. The sample is counted on this machine's cores at most (plan.cpp).
+  // as count refuses it. It is built in the one arena the sample is then counted on: this
+  // machine's cores at most (plan::sampling_threads).
   const auto start = std::chrono::steady_clock::now();
-  const std::unique_ptr<Engine> engine = make_engine(n, options);
+  RunArena arena(plan::sampling_threads(planning));
+  const std::unique_ptr<Engine> engine = make_engine(request, arena);
   const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   spdlog::info("N={}: {}, built in {:.3f} s", n, engine->describe(), setup);
 
-  plan::PlanOptions planning;
-  planning.threads = options.threads;
   planning.ranks = args.ranks;
   planning.sample_seconds = args.sample_seconds;
   planning.confidence = args.confidence;
   const Selection part = shell::part_selection(args.shard, args.units);
   if (!part.whole()) planning.part = part.ids(*engine);
   const shell::PlanRecord record{*engine,
-                                 plan::plan_run(*engine, planning),
-                                 options.threads,
+                                 plan::plan_run(*engine, planning, arena),
+                                 request.threads,
                                  args.ranks,
                                  args.ranks_per_node,
                                  setup,

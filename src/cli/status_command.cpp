@@ -15,10 +15,10 @@
 
 #include "commands.hpp"
 #include "engine/catalogue.hpp"
+#include "nqueens/files/shard.hpp"
+#include "nqueens/files/unit_ranges.hpp"
 #include "nqueens/oeis.hpp"
-#include "nqueens/shard.hpp"
 #include "nqueens/symmetry.hpp"
-#include "nqueens/unit_ranges.hpp"
 #include "shell/options/engine_settings.hpp"
 #include "shell/options/logging.hpp"
 #include "shell/output/campaign.hpp"

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "files/file_io.hpp"
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/unit_record.hpp"
 #include "records/format3.hpp"
 #include "text/echo.hpp"
 #include "text/text_numbers.hpp"

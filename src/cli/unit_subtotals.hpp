@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "nqueens/counts.hpp"
-#include "nqueens/run_header.hpp"
-#include "nqueens/shard.hpp"
+#include "nqueens/files/run_header.hpp"
+#include "nqueens/files/shard.hpp"
 
 namespace nqueens::cli {
 

@@ -67,9 +67,9 @@ std::string refusal(int n, const CountOptions& options) {
 // The fallback of `auto`: it counts every N with every option.
 bool preferred_for(int /*n*/, const CountOptions& /*options*/) { return true; }
 
-std::unique_ptr<Engine> make(int n, const CountOptions& options) {
-  const DfsSettings settings = read_dfs_settings(options.settings);
-  return make_dfs_engine(split(n, settings.symmetry, settings.split_depth));
+std::unique_ptr<Engine> make(const RunRequest& request) {
+  const DfsSettings settings = read_dfs_settings(request.options.settings);
+  return make_dfs_engine(split(request.n, settings.symmetry, settings.split_depth));
 }
 
 // split() clamps the depth to N on the smallest boards, and a depth-d split has at most N^d

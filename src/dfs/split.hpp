@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "dfs/work_unit.hpp"
-#include "nqueens/run_header.hpp"
+#include "nqueens/files/run_header.hpp"
 #include "nqueens/symmetry.hpp"
 
 namespace nqueens {

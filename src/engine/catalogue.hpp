@@ -15,8 +15,9 @@
 #include <string_view>
 
 #include "engine/engine.hpp"
+#include "engine/run_request.hpp"
+#include "nqueens/files/run_header.hpp"
 #include "nqueens/options.hpp"
-#include "nqueens/run_header.hpp"
 
 namespace nqueens {
 
@@ -51,8 +52,9 @@ struct EngineDescription {
   //! Whether `auto` may take this engine for n: the registry asks in its order and takes the
   //! first that says yes and does not refuse.
   bool (*preferred_for)(int n, const CountOptions& options);
-  //! Builds the run's units (called only when refusal() is empty), on the caller's arena.
-  std::unique_ptr<Engine> (*make)(int n, const CountOptions& options);
+  //! Builds the run's units (called only when refusal() is empty), on the caller's arena, from
+  //! the resolved request: its threads and budget are final (never 0).
+  std::unique_ptr<Engine> (*make)(const RunRequest& request);
   //! Why no run of this engine can have `header` (N, the unit count and its settings' values
   //! checked against what the splitter can make; the settings are already known to be those it
   //! declares, each present); "" when one could. Files are checked with it before anything is
@@ -69,10 +71,10 @@ struct EngineDescription {
   //! empty key for an engine without one.
   std::string_view cpu_path_key;
   std::string (*cpu_path)();
-  //! What a run of n will hold under the budget of `options` (CountOptions::memory_bytes), in
-  //! one line for the log before anything is allocated; throws std::invalid_argument with the
-  //! reason when the budget is too small. Null for an engine whose memory does not grow with N.
-  std::string (*memory_plan)(int n, const CountOptions& options) = nullptr;
+  //! What the run of `request` will hold under its budget (RunRequest::memory_bytes), in one line
+  //! for the log before anything is allocated; throws std::invalid_argument with the reason
+  //! when the budget is too small. Null for an engine whose memory does not grow with N.
+  std::string (*memory_plan)(const RunRequest& request) = nullptr;
   //! Who chose cpu_path, as `version` says it: "(on this CPU)".
   std::string_view path_seen_by = "this CPU";
   //! The settings it takes (CountOptions::settings), in the order --help and run options show

@@ -13,8 +13,8 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 
 #include "engine/zeroed_array.hpp"
+#include "nqueens/files/run_header.hpp"
 #include "nqueens/options.hpp"
-#include "nqueens/run_header.hpp"
 
 namespace nqueens {
 

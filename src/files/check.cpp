@@ -1,4 +1,4 @@
-#include "nqueens/check.hpp"
+#include "nqueens/files/check.hpp"
 
 #include <algorithm>
 #include <iterator>

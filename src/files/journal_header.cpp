@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "files/file_io.hpp"
-#include "nqueens/journal.hpp"
+#include "nqueens/files/journal.hpp"
 
 namespace nqueens::detail {
 

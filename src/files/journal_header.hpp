@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "nqueens/run_header.hpp"
+#include "nqueens/files/run_header.hpp"
 
 namespace nqueens::detail {
 

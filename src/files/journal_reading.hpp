@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "nqueens/journal.hpp"
+#include "nqueens/files/journal.hpp"
 
 namespace nqueens::journal_reading {
 

@@ -1,6 +1,6 @@
 // A journal read: its header (repaired where one bit of it was damaged), its records sorted into
 // sound, repeated, conflicting and damaged, and the lines of the format as they are written.
-#include "nqueens/journal.hpp"
+#include "nqueens/files/journal.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

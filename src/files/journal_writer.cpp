@@ -1,6 +1,6 @@
-// A journal written: opened and locked for one run, its records appended and synced, and a
-// damaged one repaired (--repair) with the damaged file kept beside it.
-#include "nqueens/journal.hpp"
+// A journal written (Journal::Impl, files/journal_file.hpp): opened and locked for one run, its records appended and
+// synced, and a damaged one repaired (--repair) with the damaged file kept beside it.
+#include "files/journal_file.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -33,7 +33,7 @@ bool holds_copy(const std::filesystem::path& backup, const std::string& bytes, s
 
 }  // namespace
 
-Journal::Journal(const std::filesystem::path& path, const RunHeader& header, bool repair)
+Journal::Impl::Impl(const std::filesystem::path& path, const RunHeader& header, bool repair)
     : path_(path), header_(header) {
   // Checked before open(): opening a pipe would block, and a device is no journal.
   if (struct stat info{}; ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) refuse_non_regular(path);
@@ -65,7 +65,7 @@ Journal::Journal(const std::filesystem::path& path, const RunHeader& header, boo
 // alone; nothing writes before the file has been read and found to be a journal of this run. A
 // file another process holds, or is about to rename over this one (it holds FILE.partial: the
 // write policy's temporary name), is refused with nothing written (detail::FileInUse).
-void Journal::open_file() {
+void Journal::Impl::open_file() {
   for (int attempt = 1;; ++attempt) {
     const bool existed = ::access(path_.c_str(), F_OK) == 0;
     open_and_lock();
@@ -91,7 +91,7 @@ void Journal::open_file() {
   }
 }
 
-void Journal::open_and_lock() {
+void Journal::Impl::open_and_lock() {
   fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0 && (errno == EACCES || errno == EPERM || errno == EROFS)) {
     // A journal that cannot be written (a read-only file, disk or mount) can still answer a
@@ -111,12 +111,13 @@ void Journal::open_and_lock() {
   }
 }
 
-void Journal::close_file() {
+void Journal::Impl::close_file() {
   ::close(fd_);
   fd_ = -1;
 }
 
-void Journal::open_existing(const RunHeader& header, const std::string& bytes, std::size_t zero_tail, bool repair) {
+void Journal::Impl::open_existing(const RunHeader& header, const std::string& bytes, std::size_t zero_tail,
+                                  bool repair) {
   // Of another run: refused (by read_journal_file already when its header is sound).
   JournalScan scan = scan_journal(bytes, path_.string(), &header);
   scan.torn_bytes += zero_tail;
@@ -139,7 +140,7 @@ void Journal::open_existing(const RunHeader& header, const std::string& bytes, s
 // --repair: the damaged file is kept byte for byte next to the journal, and the journal is
 // replaced by its sound records (atomically: a crash leaves the old file or the new one). The
 // lock moves to the new file; the old one, renamed over, is no longer anyone's journal.
-void Journal::rewrite(const std::string& bytes, std::size_t zero_tail, JournalScan& scan) {
+void Journal::Impl::rewrite(const std::string& bytes, std::size_t zero_tail, JournalScan& scan) {
   if (!unwritable_.empty()) throw std::runtime_error(unwritable_);
   std::filesystem::path backup = path_;
   backup += ".damaged";
@@ -168,7 +169,7 @@ void Journal::rewrite(const std::string& bytes, std::size_t zero_tail, JournalSc
 
 // Atomically, as --repair rewrites (a crash leaves the old file or the new one); the lock moves
 // to the new file.
-void Journal::write_sound(const JournalScan& scan) {
+void Journal::Impl::write_sound(const JournalScan& scan) {
   std::string sound = journal_header_line(header_);
   for (const UnitCount& unit : scan.units) sound += journal_record_line(header_, unit);
   detail::WritePolicy ours;
@@ -179,20 +180,20 @@ void Journal::write_sound(const JournalScan& scan) {
   end_ = sound.size();
 }
 
-Journal::~Journal() {
+Journal::Impl::~Impl() {
   flusher_.request_stop();
   if (flusher_.joinable()) flusher_.join();
   if (dirty_.exchange(false)) fdatasync(fd_);
   ::close(fd_);
 }
 
-void Journal::append(const UnitCount& unit) { append(std::span<const UnitCount>(&unit, 1)); }
+void Journal::Impl::append(const UnitCount& unit) { append(std::span<const UnitCount>(&unit, 1)); }
 
 // The units' lines in one write. A full disk may have taken part of them: they are cut off, so
 // that the file still ends in whole records and no other worker's line lands after the fragment;
 // if even that fails, nothing more is written and the fragment stays as a torn last line, which a
 // resume drops.
-void Journal::append(std::span<const UnitCount> units) {
+void Journal::Impl::append(std::span<const UnitCount> units) {
   if (units.empty()) return;
   std::string lines;
   lines.reserve(units.size() * 96);
@@ -213,23 +214,23 @@ void Journal::append(std::span<const UnitCount> units) {
   dirty_ = true;
 }
 
-std::size_t Journal::units() const {
+std::size_t Journal::Impl::units() const {
   const std::lock_guard<std::mutex> guard(write_lock_);
   return recorded_.size() + appended_;
 }
 
-void Journal::sync() {
+void Journal::Impl::sync() {
   dirty_ = false;
   if (fdatasync(fd_) != 0) throw std::runtime_error(io_error("cannot sync journal", path_));
 }
 
-void Journal::seal() {
+void Journal::Impl::seal() {
   const std::lock_guard<std::mutex> guard(write_lock_);
   sealed_ = true;
   sync();
 }
 
-void Journal::write_all(std::string_view bytes) {
+void Journal::Impl::write_all(std::string_view bytes) {
   if (const int error = detail::write_fully(fd_, bytes))
     throw std::runtime_error(detail::io_error("cannot write to journal", path_, error));
   end_ += bytes.size();
@@ -237,7 +238,7 @@ void Journal::write_all(std::string_view bytes) {
 
 // Records reach the page cache at once (a killed process loses none); this thread bounds what
 // a power cut can lose to about a second, without an fsync per unit on the workers' path.
-void Journal::flush_loop(std::stop_token stop) {
+void Journal::Impl::flush_loop(std::stop_token stop) {
   std::unique_lock<std::mutex> lock(wake_lock_);
   while (!stop.stop_requested()) {
     wake_.wait_for(lock, stop, std::chrono::seconds(1), [] { return false; });

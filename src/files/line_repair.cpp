@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/unit_record.hpp"
 
 namespace nqueens::detail {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/catalogue.hpp"
-#include "nqueens/shard.hpp"
+#include "nqueens/files/shard.hpp"
 
 namespace nqueens {
 

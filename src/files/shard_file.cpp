@@ -1,6 +1,6 @@
 // The shard file format: written as `count --shard` writes it, read from disk, parsed as one JSON
 // document or, laid out as written, line by line (shard_recovery.cpp reads a damaged one).
-#include "nqueens/shard.hpp"
+#include "nqueens/files/shard.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

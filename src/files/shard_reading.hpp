@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "nqueens/shard.hpp"
-#include "nqueens/unit_ranges.hpp"
+#include "nqueens/files/shard.hpp"
+#include "nqueens/files/unit_ranges.hpp"
 #include "records/format3.hpp"
 #include "text/text_numbers.hpp"
 

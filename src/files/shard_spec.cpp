@@ -2,7 +2,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "nqueens/shard.hpp"
+#include "nqueens/files/shard.hpp"
 #include "text/echo.hpp"
 #include "text/text_numbers.hpp"
 

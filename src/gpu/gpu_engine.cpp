@@ -25,8 +25,6 @@ constexpr const char* kName = "gpu";
 // per-batch waits cost more than the pairs it takes off the cores.
 constexpr int kFasterFrom = 20;
 
-int threads_of(const CountOptions& options) { return resolve_threads(options.threads); }
-
 // NQUEENS_GPU_SPLIT_BITS=0..8 caps the slot split (gpu/slot_split.hpp; 0: none), for measuring
 // it against the same build (docs/data/long-runs.md, "The gpu engine").
 int split_bits() {
@@ -41,23 +39,25 @@ int split_bits() {
 
 // The host budget less the pinned buffers the threads' matchers take; throws when that leaves
 // nothing for the join's own plan.
-CountOptions host_options(int n, const CountOptions& options) {
-  const std::uint64_t budget = resolve_memory_budget(options.memory_bytes);
-  const std::uint64_t pinned = static_cast<std::uint64_t>(threads_of(options)) * gpu::matcher_bytes();
+RunRequest host_request(const RunRequest& request) {
+  const std::uint64_t budget = request.memory_bytes;
+  const std::uint64_t pinned = static_cast<std::uint64_t>(request.threads) * gpu::matcher_bytes();
   if (budget <= pinned)
-    throw std::invalid_argument("the gpu engine cannot count N=" + std::to_string(n) + ": a budget of " +
+    throw std::invalid_argument("the gpu engine cannot count N=" + std::to_string(request.n) + ": a budget of " +
                                 format_bytes(budget) + " is less than the " + format_bytes(pinned) +
                                 " of pinned buffers its threads take (" + format_bytes(gpu::matcher_bytes()) +
                                 " each)");
-  CountOptions host = options;
+  RunRequest host = request;
   host.memory_bytes = budget - pinned;
+  host.options.memory_bytes = host.memory_bytes;
   return host;
 }
 
 // Each device holds the buffers of the threads that feed it.
 std::string device_memory_problem(const CountOptions& options) {
   const gpu::Devices& found = gpu::devices();
-  const std::uint64_t threads = static_cast<std::uint64_t>(threads_of(options));
+  // A refusal is asked of options as given (choose_engine), where 0 threads means every core.
+  const std::uint64_t threads = static_cast<std::uint64_t>(resolve_threads(options.threads));
   const std::uint64_t per_device = (threads + found.list.size() - 1) / found.list.size() * gpu::matcher_bytes();
   for (const gpu::DeviceInfo& device : found.list)
     if (per_device > device.memory_bytes / 2)
@@ -92,14 +92,14 @@ bool preferred_for(int n, const CountOptions& /*options*/) {
   return n >= kFasterFrom && !gpu::devices().list.empty() && kernel_problem().empty();
 }
 
-std::string device_plan(const CountOptions& options) {
+std::string device_plan(const RunRequest& request) {
   const std::size_t devices = gpu::devices().list.size();
   return "; on " + std::to_string(devices) + " device(s) " + gpu::devices().list.front().name + ": " +
          format_bytes(gpu::matcher_bytes()) + " of pinned and of device memory per thread x " +
-         std::to_string(threads_of(options));
+         std::to_string(request.threads);
 }
 
-std::unique_ptr<Engine> make(int n, const CountOptions& options) {
+std::unique_ptr<Engine> make(const RunRequest& request) {
   join::JoinVariant variant;
   variant.engine = kName;
   // Threads take the devices in turn: several devices in one process, one share of threads each.
@@ -111,12 +111,12 @@ std::unique_ptr<Engine> make(int n, const CountOptions& options) {
   };
   variant.describe = "pairs counted on " + gpu::devices_text();
   variant.matcher_bytes = gpu::matcher_bytes();
-  return make_join_engine(n, host_options(n, options), std::move(variant));
+  return make_join_engine(host_request(request), std::move(variant));
 }
 
-std::string gpu_memory_plan(int n, const CountOptions& options) {
-  return std::string(kName) + " engine: host " + join::memory_plan_text(n, host_options(n, options), kName) +
-         device_plan(options);
+std::string gpu_memory_plan(const RunRequest& request) {
+  return std::string(kName) + " engine: host " + join::memory_plan_text(host_request(request), kName) +
+         device_plan(request);
 }
 
 // `version`'s line: the devices, the kernel each runs, and every architecture built in.

@@ -243,9 +243,9 @@ class JoinEngine final : public Engine {
   join::JoinVariant variant_;
 };
 
-// The memory a join run of n takes on the threads and under the budget `options` give.
-join::JoinMemory planned_memory(int n, const CountOptions& options) {
-  return join::plan_join_memory(n, resolve_threads(options.threads), resolve_memory_budget(options.memory_bytes));
+// The memory the join run of `request` takes on its threads and under its budget.
+join::JoinMemory planned_memory(const RunRequest& request) {
+  return join::plan_join_memory(request.n, request.threads, request.memory_bytes);
 }
 
 // From docs/performance.md ("The engine choice"): on this kind of machine the join engine is
@@ -268,11 +268,9 @@ bool preferred_for(int n, const CountOptions& /*options*/) {
   return n >= (n % 2 == 0 ? kFasterFromEven : kFasterFromOdd);
 }
 
-std::unique_ptr<Engine> make(int n, const CountOptions& options) { return make_join_engine(n, options); }
+std::unique_ptr<Engine> make(const RunRequest& request) { return make_join_engine(request); }
 
-std::string join_memory_plan(int n, const CountOptions& options) {
-  return "join engine: " + join::memory_plan_text(n, options);
-}
+std::string join_memory_plan(const RunRequest& request) { return "join engine: " + join::memory_plan_text(request); }
 
 // The units of a join run of n, its row-set units and the rotation unit, counted once per n: a
 // merge reads a header per shard file.
@@ -308,22 +306,33 @@ std::string cpu_path() {
 
 }  // namespace
 
-std::string join::memory_plan_text(int n, const CountOptions& options, const std::string& engine) {
-  const JoinMemory memory = planned_memory(n, options);
+std::string join::memory_plan_text(const RunRequest& request, const std::string& engine) {
+  const JoinMemory memory = planned_memory(request);
   if (!memory.refusal.empty())
-    throw std::invalid_argument("the " + engine + " engine cannot count N=" + std::to_string(n) + ": " +
+    throw std::invalid_argument("the " + engine + " engine cannot count N=" + std::to_string(request.n) + ": " +
                                 memory.refusal);
   return memory.describe();
 }
 
-std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options, join::JoinVariant variant) {
+std::unique_ptr<Engine> make_join_engine(const RunRequest& request, join::JoinVariant variant) {
+  const int n = request.n;
   if (const std::string why = join::unsupported_reason(n); !why.empty())
     throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + why);
-  const join::JoinMemory memory = planned_memory(n, options);
+  const join::JoinMemory memory = planned_memory(request);
   if (!memory.refusal.empty())
     throw std::invalid_argument("the " + variant.engine + " engine cannot count N=" + std::to_string(n) + ": " +
                                 memory.refusal);
   return std::make_unique<JoinEngine>(memory, std::move(variant));
+}
+
+std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options, join::JoinVariant variant) {
+  RunRequest request;
+  request.n = n;
+  request.engine = &join_engine_description();
+  request.options = options;
+  request.threads = resolve_threads(options.threads);
+  request.memory_bytes = resolve_memory_budget(options.memory_bytes);
+  return make_join_engine(request, std::move(variant));
 }
 
 // The cost model's thread time of each whole run (join/unit_cost.hpp, summed over the run's

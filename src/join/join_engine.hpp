@@ -30,10 +30,10 @@ struct JoinVariant {
 //! name it carries: for an engine built on the join.
 std::string header_problem(const RunHeader& header);
 
-//! The memory plan of a join run of n (JoinMemory::describe()) under `options`, for the log.
-//! Throws std::invalid_argument ("the <engine> engine cannot count N=...") when the budget is
-//! too small.
-std::string memory_plan_text(int n, const CountOptions& options, const std::string& engine = "join");
+//! The memory plan of the join run of `request` (JoinMemory::describe()) on its threads and
+//! under its budget, for the log. Throws std::invalid_argument ("the <engine> engine cannot count
+//! N=...") when the budget is too small.
+std::string memory_plan_text(const RunRequest& request, const std::string& engine = "join");
 
 //! The fingerprint a join run's header carries: its units, the rotation unit after them and what
 //! a unit's count means (its pairs weighted by the diagonal fold).
@@ -49,6 +49,12 @@ std::unique_ptr<Engine> make_search_engine(const RunHeader& header);
 //! The join's registry entry: an engine built on the join takes its refusals from it.
 const EngineDescription& join_engine_description();
 
+//! The join run of `request` (its threads and budget resolved), its pairs counted by `variant`'s
+//! matchers. Throws std::invalid_argument when N is outside the join's reach or the budget is too
+//! small for it.
+std::unique_ptr<Engine> make_join_engine(const RunRequest& request, join::JoinVariant variant = {});
+//! A join run built apart from any run (tests, the device model): the threads and budget of
+//! `options` resolved here, 0 meaning every core and the default budget.
 std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options = {}, join::JoinVariant variant = {});
 
 }  // namespace nqueens

@@ -176,7 +176,7 @@ void check_runs(const World& world, Job& job) {
       // The engine every rank builds (mpi_count.cpp): the one rank 0 requests for N's run
       // (run_request: `auto` resumes a journal with the engine it was started with).
       job.requests = run_requests(job.session, job.sizes, job.options);
-      const ThreadsThatRun threads = threads_that_run(resolve_threads(job.options.threads), world.size());
+      const ThreadsThatRun threads = threads_that_run(job.requests.front().threads, world.size());
       keep_default_journal(job, threads);
       warn_each(announce_costs(job.session, job.requests, threads, job.args.force));
       check_every_run(job.session, job.requests, false);
@@ -209,7 +209,7 @@ int run_count(const World& world, Job& job) {
   std::unique_ptr<Reporter> reporter;
   if (world.root() && job.session.selection.whole()) {
     reporter = make_reporter(parse_format(job.args.format), parse_json_counts(job.args.json_counts));
-    reporter->begin({"count", resolve_threads(job.args.threads), job.sizes, job.args.wide});
+    reporter->begin({"count", job.requests.front().threads, job.sizes, job.args.wide});
   }
   int code = kOk;
   for (const int n : job.sizes) {

@@ -21,7 +21,7 @@
 
 #include "dispenser.hpp"
 #include "draw_policy.hpp"
-#include "nqueens/journal.hpp"
+#include "nqueens/files/journal.hpp"
 #include "rank_arena.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"

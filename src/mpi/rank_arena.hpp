@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/unit_record.hpp"
 #include "run/run_arena.hpp"
 
 namespace nqueens::mpi {

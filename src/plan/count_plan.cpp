@@ -11,16 +11,17 @@ namespace nqueens {
 CountPlan plan_count(int n, const CountPlanOptions& options) {
   // Built for the run's threads, as count builds it (and `nqueens plan`): its memory plan shares
   // the budget among them, and a budget too small for them is refused as count refuses it.
+  // One arena, the sample's, for the engine's setup and the sample, as `nqueens plan`.
   const RunRequest request = request_run(n, options.count);
   const int threads = request.threads;
-  const std::unique_ptr<Engine> engine = make_engine(request);
-
   plan::PlanOptions planning;
   planning.threads = threads;
   planning.ranks = options.ranks;
   planning.sample_seconds = options.sample_seconds;
   planning.confidence = options.confidence;
-  const plan::RunPlan run = plan::plan_run(*engine, planning);
+  RunArena arena(plan::sampling_threads(planning));
+  const std::unique_ptr<Engine> engine = make_engine(request, arena);
+  const plan::RunPlan run = plan::plan_run(*engine, planning, arena);
 
   CountPlan result;
   result.n = n;

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "nqueens/journal.hpp"
+#include "nqueens/files/journal.hpp"
 #include "plan/makespan.hpp"
 #include "plan/strata.hpp"
 #include "plan/unit_timer.hpp"
@@ -59,11 +59,6 @@ void check(const PlanOptions& options) {
   if (options.repeatability < 0) throw std::invalid_argument("the repeatability cannot be negative");
   two_sided_z(options.confidence);  // throws outside (0, 1)
 }
-
-// The sample is counted on the run's threads, or on every core here when the run will have more
-// (a plan made on a laptop for a node of 64 cores): a unit's CPU time does not depend on how
-// many others run beside it.
-int sampling_threads(const PlanOptions& options) { return std::min(options.threads, hardware_threads()); }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -534,12 +529,20 @@ void advise(const Sample& sample, const PlanOptions& options, double spent, RunP
 
 }  // namespace
 
+int sampling_threads(const PlanOptions& options) { return std::min(options.threads, hardware_threads()); }
+
 RunPlan plan_run(const Engine& engine, const PlanOptions& options) {
+  check(options);
+  RunArena arena(sampling_threads(options));
+  return plan_run(engine, options, arena);
+}
+
+RunPlan plan_run(const Engine& engine, const PlanOptions& options, RunArena& arena) {
   check(options);
   const auto start = std::chrono::steady_clock::now();
   const std::size_t workers = static_cast<std::size_t>(options.threads) * static_cast<std::size_t>(options.ranks);
   Sample sample(engine, make_strata(engine, options.strata));
-  UnitTimer timer(engine, sampling_threads(options));
+  UnitTimer timer(engine, arena);
   const double most = most_budget(engine, workers);
   sample_until_done(sample, timer, options, workers, most, start);
 

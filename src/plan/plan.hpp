@@ -19,6 +19,7 @@
 
 #include "engine/engine.hpp"
 #include "plan/estimate.hpp"
+#include "run/run_arena.hpp"
 
 namespace nqueens::plan {
 
@@ -96,8 +97,17 @@ struct RunPlan {
   std::vector<PilotUnit> pilots;  //!< lightest first
 };
 
-//! Samples `engine`'s units and estimates its run. Throws std::invalid_argument for options out
-//! of range (threads or ranks below 1, a confidence outside (0, 1), a negative budget).
+//! The threads a plan counts its sample on: the run's, or every core here when the run will have
+//! more (a plan made on a laptop for a node of 64 cores): a unit's CPU time does not depend on
+//! how many others run beside it.
+int sampling_threads(const PlanOptions& options);
+
+//! Samples `engine`'s units and estimates its run, on `arena`: the command's one arena, the
+//! engine built in it, of sampling_threads(options) threads. Throws std::invalid_argument for
+//! options out of range (threads or ranks below 1, a confidence outside (0, 1), a negative
+//! budget).
+RunPlan plan_run(const Engine& engine, const PlanOptions& options, RunArena& arena);
+//! plan_run on an arena of its own, for an engine built apart (tests).
 RunPlan plan_run(const Engine& engine, const PlanOptions& options);
 
 }  // namespace nqueens::plan

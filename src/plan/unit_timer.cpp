@@ -39,10 +39,13 @@ double measured_clock_overhead() {
 
 }  // namespace
 
+UnitTimer::UnitTimer(const Engine& engine, RunArena& arena)
+    : engine_(engine), arena_(arena), counters_(engine), clock_overhead_(measured_clock_overhead()) {}
+
 UnitTimer::UnitTimer(const Engine& engine, int threads)
     : engine_(engine),
-      allowance_(threads),
-      arena_(threads),
+      own_arena_(std::make_unique<RunArena>(threads)),
+      arena_(*own_arena_),
       counters_(engine),
       clock_overhead_(measured_clock_overhead()) {}
 

@@ -7,11 +7,9 @@
 #include <span>
 #include <vector>
 
-#include <oneapi/tbb/task_arena.h>
-
 #include "engine/engine.hpp"
-#include "engine/thread_allowance.hpp"
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/unit_record.hpp"
+#include "run/run_arena.hpp"
 
 namespace nqueens::plan {
 
@@ -22,10 +20,13 @@ struct TimedUnit {
   double prepare_seconds = 0;  //!< the steady clock over UnitCounter::prepare, before the call
 };
 
-//! One per plan: its arena and per-thread counters live across calls, so a counter's buffers
-//! grow once, as in a real run, not in every batch.
+//! One per plan: its per-thread counters live across calls, so a counter's buffers grow once, as
+//! in a real run, not in every batch.
 class UnitTimer {
  public:
+  //! Counts on `arena`, the one the engine was built in (a command has one arena).
+  UnitTimer(const Engine& engine, RunArena& arena);
+  //! Counts on an arena of its own of `threads` threads (tests).
   UnitTimer(const Engine& engine, int threads);
   //! Counts `ids` (distinct ids of the engine's run), costliest first, on the timer's threads.
   //! Each unit is prepared first and then timed: a run orders its units so that neighbours share
@@ -34,8 +35,8 @@ class UnitTimer {
 
  private:
   const Engine& engine_;
-  detail::ThreadAllowance allowance_;
-  tbb::task_arena arena_;
+  std::unique_ptr<RunArena> own_arena_;  //!< only for a timer made with a thread count
+  RunArena& arena_;
   CounterPool counters_;
   double clock_overhead_;  //!< CPU seconds that reading the thread's CPU clock twice adds to an interval
 };

@@ -1,6 +1,6 @@
 #include "records/format3.hpp"
 
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/unit_record.hpp"
 #include "text/text_numbers.hpp"
 
 namespace nqueens::detail {

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "nqueens/run_header.hpp"
+#include "nqueens/files/run_header.hpp"
 
 namespace nqueens::detail {
 

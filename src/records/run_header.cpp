@@ -1,4 +1,4 @@
-#include "nqueens/run_header.hpp"
+#include "nqueens/files/run_header.hpp"
 
 #include <algorithm>
 #include <charconv>

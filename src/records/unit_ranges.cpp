@@ -1,4 +1,4 @@
-#include "nqueens/unit_ranges.hpp"
+#include "nqueens/files/unit_ranges.hpp"
 
 #include <algorithm>
 #include <stdexcept>

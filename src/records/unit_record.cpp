@@ -1,4 +1,4 @@
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/unit_record.hpp"
 
 #include <array>
 

@@ -100,7 +100,7 @@ std::string refusal(int n, const CountOptions& options) {
 
 bool preferred_for(int /*n*/, const CountOptions& /*options*/) { return false; }  // asked for by name only
 
-std::unique_ptr<Engine> make(int n, const CountOptions& /*options*/) { return std::make_unique<ReferenceEngine>(n); }
+std::unique_ptr<Engine> make(const RunRequest& request) { return std::make_unique<ReferenceEngine>(request.n); }
 
 std::string problem_with(const RunHeader& header) {
   if (header.n > kMaxReferenceN) return "a reference run has N <= " + std::to_string(kMaxReferenceN);

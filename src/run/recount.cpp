@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "nqueens/unit_ranges.hpp"
+#include "nqueens/files/unit_ranges.hpp"
 #include "run/run.hpp"
 
 namespace nqueens {

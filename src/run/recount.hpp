@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/unit_record.hpp"
 #include "run/run_arena.hpp"
 
 namespace nqueens {

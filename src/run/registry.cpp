@@ -54,7 +54,7 @@ const EngineDescription& choose_engine(int n, const CountOptions& options) {
 
 std::unique_ptr<Engine> make_engine(const RunRequest& request, RunArena& arena) {
   const AllocationStage stage("building the engine (its unit list and tables)");
-  return arena.execute([&] { return request.engine->make(request.n, request.options); });
+  return arena.execute([&] { return request.engine->make(request); });
 }
 
 std::unique_ptr<Engine> make_engine(const RunRequest& request) {
@@ -65,7 +65,7 @@ std::unique_ptr<Engine> make_engine(const RunRequest& request) {
 std::unique_ptr<Engine> make_engine(int n, const CountOptions& options) { return make_engine(request_run(n, options)); }
 
 std::string memory_plan(const RunRequest& request) {
-  return request.engine->memory_plan ? request.engine->memory_plan(request.n, request.options) : "";
+  return request.engine->memory_plan ? request.engine->memory_plan(request) : "";
 }
 
 CountOptions options_of(const RunHeader& header) {

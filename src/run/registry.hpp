@@ -9,7 +9,7 @@
 
 #include "engine/catalogue.hpp"
 #include "nqueens/count.hpp"
-#include "nqueens/run_header.hpp"
+#include "nqueens/files/run_header.hpp"
 #include "run/run_arena.hpp"
 #include "run/run_request.hpp"
 

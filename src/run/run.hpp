@@ -21,8 +21,8 @@
 #include "engine/engine.hpp"
 #include "engine/zeroed_array.hpp"
 #include "nqueens/count.hpp"
-#include "nqueens/journal.hpp"
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/journal.hpp"
+#include "nqueens/files/unit_record.hpp"
 #include "run/run_arena.hpp"
 #include "run/selection.hpp"
 

@@ -11,12 +11,13 @@ namespace nqueens {
 RunRequest request_run(int n, const CountOptions& options) {
   RunRequest request;
   request.n = n;
-  request.threads = resolve_threads(options.threads);
-  request.engine = &choose_engine(n, options);
-  request.memory_bytes = resolve_memory_budget(options.memory_bytes);
   request.options = options;
-  request.options.engine = std::string(request.engine->name);
+  // Resolved here, once: the engine's refusal, its memory plan and its construction see these.
+  request.threads = resolve_threads(options.threads);
   request.options.threads = request.threads;
+  request.engine = &choose_engine(n, request.options);
+  request.memory_bytes = resolve_memory_budget(options.memory_bytes);
+  request.options.engine = std::string(request.engine->name);
   request.options.memory_bytes = request.memory_bytes;
   return request;
 }

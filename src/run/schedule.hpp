@@ -12,7 +12,7 @@
 
 #include "engine/engine.hpp"
 #include "nqueens/counts.hpp"
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/unit_record.hpp"
 #include "run/run_arena.hpp"
 
 namespace nqueens {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "nqueens/unit_ranges.hpp"
+#include "nqueens/files/unit_ranges.hpp"
 
 namespace nqueens {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
-#include "nqueens/shard.hpp"
+#include "nqueens/files/shard.hpp"
 
 namespace nqueens {
 

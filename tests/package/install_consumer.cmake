@@ -56,23 +56,31 @@ set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
 consume(pkg_config ${SOURCE_DIR}/consumer_pkgconfig nqueens_consumer)
 
 # The public headers are the API: nothing of the tests' slow reference counter (src/reference.hpp).
-file(GLOB headers ${prefix}/include/nqueens/*.hpp)
-foreach(header IN LISTS headers)
+file(GLOB_RECURSE every_header ${prefix}/include/nqueens/*.hpp)
+foreach(header IN LISTS every_header)
   file(STRINGS ${header} mentions REGEX "reference\\.hpp|reference_count|reference_solutions")
   if(mentions)
     message(FATAL_ERROR "${header} exposes the test-only reference counter: ${mentions}")
   endif()
 endforeach()
 
-# The umbrella header is the API: it includes every installed header (export.hpp through the
-# others), so nothing installed is left for users to find on their own.
+# The umbrella header is the front door: it includes every installed header beside it (export.hpp
+# through the others), so nothing installed is left for users to find on their own, and none of
+# the optional file-format headers in nqueens/files/, which a count does not need.
 file(READ ${prefix}/include/nqueens/nqueens.hpp umbrella)
+file(GLOB headers ${prefix}/include/nqueens/*.hpp)
 foreach(header IN LISTS headers)
   get_filename_component(name ${header} NAME)
   if(NOT name MATCHES "^(nqueens|export)\\.hpp$" AND NOT umbrella MATCHES "#include \"nqueens/${name}\"")
     message(FATAL_ERROR "nqueens/${name} is installed but nqueens/nqueens.hpp does not include it")
   endif()
 endforeach()
+if(umbrella MATCHES "#include \"nqueens/files/")
+  message(FATAL_ERROR "nqueens/nqueens.hpp includes a file-format header: those are the optional nqueens/files/ set")
+endif()
+if(NOT EXISTS ${prefix}/include/nqueens/files/journal.hpp)
+  message(FATAL_ERROR "the optional file-format headers (nqueens/files/) are not installed")
+endif()
 
 # The example at the top of nqueens.hpp (its \code block, the API reference's main page) is the
 # consumer built above, line for line: its lines that call nqueens:: must stand in

@@ -3,8 +3,8 @@
 # the library exports: its SONAME carries the version, and every exported symbol is nqueens's public
 # API (nothing of nlohmann, nothing of the internals).
 #   cmake -DPROJECT_DIR=<nqueens sources> -DSOURCE_DIR=<consumer_subdir> -DWORK_DIR=<scratch>
-#         [-DCOMPILER=<c++>] [-DLAUNCHER=<ccache>] -P subdir_consumer.cmake
-foreach(var PROJECT_DIR SOURCE_DIR WORK_DIR)
+#         -DPYTHON=<python3> [-DCOMPILER=<c++>] [-DLAUNCHER=<ccache>] -P subdir_consumer.cmake
+foreach(var PROJECT_DIR SOURCE_DIR WORK_DIR PYTHON)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
     message(FATAL_ERROR "subdir_consumer.cmake: -D${var}=... is required")
   endif()
@@ -25,7 +25,7 @@ if(LAUNCHER)
 endif()
 run_step("configure" ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${build} ${options})
 run_step("build" ${CMAKE_COMMAND} --build ${build} -j 2)
-foreach(target nqueens_consumer nqueens_example_cancel)
+foreach(target nqueens_consumer nqueens_exported_members nqueens_example_cancel)
   run_step("run ${target}" ${build}/${target})
   message(STATUS "${step_output}")
 endforeach()
@@ -69,3 +69,9 @@ foreach(internal "nqueens::count_from" "nqueens::make_engine" "nqueens::Run::")
   endif()
 endforeach()
 message(STATUS "libnqueens exports ${exported} symbols, all of the public API")
+
+# And every member function the public headers declare for the library to define is among them,
+# and called by the program linked above (nqueens_exported_members).
+run_step("exported members" ${PYTHON} ${SOURCE_DIR}/../check_exported_members.py ${PROJECT_DIR}/include ${libraries}
+         ${SOURCE_DIR}/../exported_members.cpp)
+message(STATUS "${step_output}")

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "nqueens/journal.hpp"
-#include "nqueens/shard.hpp"
+#include "nqueens/files/journal.hpp"
+#include "nqueens/files/shard.hpp"
 #include "run/registry.hpp"
 #include "shell/output/campaign.hpp"
 #include "support/program_harness.hpp"

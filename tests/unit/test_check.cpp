@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "join/join_plan.hpp"
-#include "nqueens/check.hpp"
-#include "nqueens/journal.hpp"
+#include "nqueens/files/check.hpp"
+#include "nqueens/files/journal.hpp"
 #include "nqueens/oeis.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "dfs/split.hpp"
-#include "nqueens/journal.hpp"
-#include "nqueens/shard.hpp"
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/journal.hpp"
+#include "nqueens/files/shard.hpp"
+#include "nqueens/files/unit_record.hpp"
 
 namespace {
 

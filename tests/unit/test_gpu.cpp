@@ -21,8 +21,8 @@
 #include "gpu/tiled_matcher.hpp"
 #include "join/join_engine.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/files/run_header.hpp"
 #include "nqueens/oeis.hpp"
-#include "nqueens/run_header.hpp"
 #include "run/registry.hpp"
 #include "run/schedule.hpp"
 

@@ -13,8 +13,8 @@
 
 #include "dfs/split.hpp"
 #include "nqueens/board.hpp"
+#include "nqueens/files/run_header.hpp"
 #include "nqueens/nqueens.hpp"
-#include "nqueens/run_header.hpp"
 #include "run/registry.hpp"
 #include "support/engines.hpp"
 

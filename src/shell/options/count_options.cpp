@@ -14,7 +14,7 @@
 #include "engine/memory_budget.hpp"
 #include "engine/thread_allowance.hpp"
 #include "files/file_io.hpp"
-#include "nqueens/shard.hpp"
+#include "nqueens/files/shard.hpp"
 #include "nqueens/symmetry.hpp"
 #include "run/registry.hpp"
 #include "shell/options/engine_settings.hpp"

@@ -21,8 +21,8 @@
 #include <fmt/format.h>
 
 #include "engine/catalogue.hpp"
-#include "nqueens/journal.hpp"
-#include "nqueens/shard.hpp"
+#include "nqueens/files/journal.hpp"
+#include "nqueens/files/shard.hpp"
 #include "plan/rough_cost.hpp"
 
 namespace nqueens::shell {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "nqueens/counts.hpp"
-#include "nqueens/run_header.hpp"
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/run_header.hpp"
+#include "nqueens/files/unit_record.hpp"
 
 namespace nqueens::shell {
 

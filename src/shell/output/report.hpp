@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "nqueens/count.hpp"
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/unit_record.hpp"
 #include "shell/output/build_info.hpp"
 
 namespace nqueens::shell {

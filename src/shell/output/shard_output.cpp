@@ -5,7 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "nqueens/unit_ranges.hpp"
+#include "nqueens/files/unit_ranges.hpp"
 #include "shell/output/standard_output.hpp"
 #include "shell/supervision/signals.hpp"
 #include "text/echo.hpp"

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "files/file_io.hpp"
-#include "nqueens/shard.hpp"
+#include "nqueens/files/shard.hpp"
 #include "shell/supervision/supervisor.hpp"
 
 namespace nqueens::shell {

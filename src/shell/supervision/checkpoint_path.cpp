@@ -8,7 +8,7 @@
 #include "files/file_io.hpp"
 #include "files/journal_header.hpp"
 #include "files/write_probe.hpp"
-#include "nqueens/journal.hpp"
+#include "nqueens/files/journal.hpp"
 #include "text/echo.hpp"
 
 namespace nqueens::shell {

@@ -85,8 +85,8 @@ std::string refusal(int n, const CountOptions& options) {
 
 bool preferred_for(int /*n*/, const CountOptions& /*options*/) { return false; }
 
-std::unique_ptr<Engine> make(int n, const CountOptions& options) {
-  return std::make_unique<ToyEngine>(n, first_rows(options.settings));
+std::unique_ptr<Engine> make(const RunRequest& request) {
+  return std::make_unique<ToyEngine>(request.n, first_rows(request.options.settings));
 }
 
 std::string problem_with(const RunHeader& header) {

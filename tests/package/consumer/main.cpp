@@ -1,12 +1,14 @@
 // The example at the top of nqueens.hpp, built against the installed package, then the options a
 // user sets by designated initializers (built with -Wall -Wextra -Werror: no warning for the
-// members left out), progress with the unit total, a plan, and a checkpointed count resumed. Exits 0
-// only on the known values. Built with NQUEENS_EXPECTED_VERSION, the version the build system
-// found the package under (find_package, pkg-config, or the sources' project()).
+// members left out), progress with the unit total, a plan, a checkpointed count resumed and its
+// journal read with the optional file-format headers. Exits 0 only on the known values. Built with
+// NQUEENS_EXPECTED_VERSION, the version the build system found the package under (find_package, pkg-config, or the
+// sources' project()).
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
+#include <nqueens/files/journal.hpp>  // the optional file-format set: the journal read back
 #include <nqueens/nqueens.hpp>
 
 #define NQUEENS_CONSUMER_TEXT(x) #x
@@ -57,7 +59,11 @@ int main() {
                             if (!reported) held = progress.units_done;
                             reported = true;
                           }});
+  // The journal read by a tool of the user's, through the file-format headers: one sound record
+  // a unit, under the header of the run that wrote it.
+  const nqueens::JournalScan scan = nqueens::scan_journal(nqueens::read_journal(journal), journal.string());
   std::filesystem::remove(journal);
+  if (scan.units.size() != first.work_units || !scan.sound() || scan.header.n != 10) return 5;
   const bool all_from_the_journal = held == first.work_units && again.work_units == first.work_units;
   return again.totals.total == 724 && all_from_the_journal ? 0 : 3;
 }

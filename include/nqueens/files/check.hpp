@@ -12,14 +12,14 @@
 
 #include "nqueens/counts.hpp"
 #include "nqueens/export.hpp"
-#include "nqueens/journal.hpp"
-#include "nqueens/run_header.hpp"
-#include "nqueens/shard.hpp"
+#include "nqueens/files/journal.hpp"
+#include "nqueens/files/run_header.hpp"
+#include "nqueens/files/shard.hpp"
 
 namespace nqueens {
 
 //! What `check` finds in a journal or shard file: the run, the records sound, damaged, missing.
-struct FileCheck {
+struct NQUEENS_EXPORT FileCheck {
   std::string source;                    //!< the file's name
   bool journal = true;                   //!< a journal, or else a shard file
   int format = 0;                        //!< the file's format (its journal format or shard format_version)

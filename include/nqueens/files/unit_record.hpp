@@ -8,7 +8,7 @@
 
 #include "nqueens/counts.hpp"
 #include "nqueens/export.hpp"
-#include "nqueens/run_header.hpp"
+#include "nqueens/files/run_header.hpp"
 
 namespace nqueens {
 

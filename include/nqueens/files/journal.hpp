@@ -24,22 +24,19 @@
 // anywhere else is refused with the file left as it was, unless --repair asks to keep the sound
 // records and count the rest again. A journal whose header is damaged belongs to the run its
 // records check out under: a repair under a run none of them fits is refused.
-#include <atomic>
-#include <condition_variable>
 #include <cstddef>
 #include <filesystem>
-#include <mutex>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "nqueens/export.hpp"
-#include "nqueens/run_header.hpp"
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/run_header.hpp"
+#include "nqueens/files/unit_record.hpp"
 
 namespace nqueens {
 
@@ -63,7 +60,7 @@ struct NQUEENS_EXPORT JournalCorrupt : std::runtime_error {
 using JournalDamage = LineDamage;
 
 //! What a journal file holds, checked line by line.
-struct JournalScan {
+struct NQUEENS_EXPORT JournalScan {
   RunHeader header;                      //!< the run the journal belongs to
   std::vector<UnitCount> units;          //!< every sound record's unit once, in file order
   std::vector<JournalDamage> damaged;    //!< lines that fail their checksum or are no record of the run
@@ -143,21 +140,21 @@ class NQUEENS_EXPORT Journal {
   Journal& operator=(const Journal&) = delete;
 
   //! The units the file already held when it was opened.
-  const std::vector<UnitCount>& recorded() const { return recorded_; }
+  const std::vector<UnitCount>& recorded() const;
 
   //! What --repair did at open; nullopt when the journal needed no repair.
-  const std::optional<JournalRepair>& repaired() const { return repaired_; }
+  const std::optional<JournalRepair>& repaired() const;
 
   //! Bytes of a torn last line cut off at open (0 if none): the caller should say so.
-  std::size_t dropped_bytes() const { return dropped_bytes_; }
+  std::size_t dropped_bytes() const;
 
   //! Where the journal is.
-  const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path& path() const;
 
   //! Empty when units can be appended; otherwise why not ("cannot write to journal F:
   //! Read-only file system"). Such a journal is opened read-only: it can answer a run it holds
   //! whole, and append() throws this reason.
-  const std::string& unwritable() const { return unwritable_; }
+  const std::string& unwritable() const;
 
   //! Units in the file: those recorded at open and those appended since.
   std::size_t units() const;
@@ -181,33 +178,11 @@ class NQUEENS_EXPORT Journal {
   void seal();
 
  private:
-  void open_file();      //!< open_and_lock(), checked to be the file named path_ and no other write's target
-  void open_and_lock();  //!< throws when another process holds the file
-  void close_file();
-  void open_existing(const RunHeader& header, const std::string& bytes, std::size_t zero_tail, bool repair);
-  void rewrite(const std::string& bytes, std::size_t zero_tail, JournalScan& scan);
-  void write_sound(const JournalScan& scan);  //!< replaces the file by scan's units in this format
-  void write_all(std::string_view bytes);
-  void flush_loop(std::stop_token stop);
-
-  std::filesystem::path path_;
-  RunHeader header_;
-  int fd_ = -1;
-  std::vector<UnitCount> recorded_;
-  std::size_t dropped_bytes_ = 0;
-  std::string unwritable_;
-  std::optional<JournalRepair> repaired_;
-
-  mutable std::mutex write_lock_;     //!< one writer at a time; taken once per finished unit
-  bool sealed_ = false;               //!< guarded by write_lock_
-  std::size_t appended_ = 0;          //!< guarded by write_lock_
-  std::size_t end_ = 0;               //!< the end of the last whole line; guarded by write_lock_
-  std::atomic<bool> dirty_ = false;   //!< written since the last fsync
-  std::atomic<int> flush_error_ = 0;  //!< errno of a failed background fsync
-  std::condition_variable_any wake_;  //!< ends the flusher's sleep early on destruction
-  std::mutex wake_lock_;
-  //! fsyncs once a second while there is something new
-  std::jthread flusher_;
+  //! The open file, its lock, its writer and the thread that syncs it (files/journal_file.hpp):
+  //! behind a pointer, so that this header shows no lock or thread and the layout can change
+  //! without changing the library's ABI.
+  class Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace nqueens

@@ -23,8 +23,8 @@
 
 #include "nqueens/counts.hpp"
 #include "nqueens/export.hpp"
-#include "nqueens/run_header.hpp"
-#include "nqueens/unit_record.hpp"
+#include "nqueens/files/run_header.hpp"
+#include "nqueens/files/unit_record.hpp"
 
 namespace nqueens {
 
@@ -122,7 +122,7 @@ struct UnitProblem {
 };
 
 //! What merge_shards() finds: the totals, and every unit missing, repeated, conflicting, altered.
-struct MergeReport {
+struct NQUEENS_EXPORT MergeReport {
   RunHeader header;                      //!< the run of the files merged
   Totals totals;                         //!< each unit once; meaningful only when complete()
   std::vector<std::size_t> missing;      //!< in no file

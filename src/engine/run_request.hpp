@@ -1,0 +1,28 @@
+#pragma once
+// What one N's run is, decided once before anything is built (run/run_request.hpp makes it):
+// the engine, the thread count and the memory budget. It stands on the engine's floor because
+// the engines are built from it (EngineDescription::make, memory_plan): they read the resolved
+// threads and budget here and never resolve them again.
+#include <cstdint>
+
+#include "nqueens/options.hpp"
+
+namespace nqueens {
+
+struct EngineDescription;
+
+struct RunRequest {
+  int n = 0;
+  const EngineDescription* engine = nullptr;  //!< never null in a request made by request_run
+  //! The options the engine is built with: its own name for `auto`, the threads and the memory
+  //! budget resolved.
+  CountOptions options;
+  int threads = 1;                 //!< resolved: never 0
+  std::uint64_t memory_bytes = 0;  //!< the budget resolved (engine/memory_budget.hpp): never 0
+  //! The engine is the one the journal was started with, where `auto` was asked for.
+  bool engine_from_journal = false;
+  //! ... and `auto` would have chosen another for N: worth a line on the log.
+  bool engine_unlike_auto = false;
+};
+
+}  // namespace nqueens
