@@ -251,7 +251,7 @@ class DeviceMatcher final : public BuiltMatcher {
     const CUdeviceptr counts = meta + counts_at;
     check(d.set_bytes(counts, 0, tiles.jobs().size() * sizeof(std::uint64_t), b.stream), "cuMemsetD8Async");
     sort(b, batch.write_sides().size(), meta + sides_at, meta + next_at, b.device_keys.pointer);
-    if (!tiles.tiles().empty()) match(b, tiles, meta + jobs_at, meta + tiles_at, meta + starts_at, counts);
+    if (!tiles.tiles().empty()) match_tiles(b, tiles, meta + jobs_at, meta + tiles_at, meta + starts_at, counts);
     check(d.copy_to_host(bytes + counts_at, counts, tiles.jobs().size() * sizeof(std::uint64_t), b.stream),
           "copying counts back");
     b.counts = reinterpret_cast<const std::uint64_t*>(bytes + counts_at);
@@ -287,8 +287,8 @@ class DeviceMatcher final : public BuiltMatcher {
         "launching the build kernel");
   }
 
-  void match(Buffers& b, const TileBatch& batch, CUdeviceptr jobs, CUdeviceptr tiles, CUdeviceptr starts,
-             CUdeviceptr counts) {
+  void match_tiles(Buffers& b, const TileBatch& batch, CUdeviceptr jobs, CUdeviceptr tiles, CUdeviceptr starts,
+                   CUdeviceptr counts) {
     CUdeviceptr keys = b.device_keys.pointer;
     const Chunking chunking = chunking_for(batch.key_bits(), static_cast<std::uint32_t>(kernels_.shared_per_block));
     const unsigned shared = chunking.shared_words() * 4;
