@@ -61,7 +61,8 @@ def main():
     problems = []
     for owner, name in sorted(members):
         member = name if name.startswith("operator") else name.lstrip("~")
-        if f"nqueens::{owner}::{name}(" not in symbols:
+        # A member returning a std::string carries libstdc++'s ABI tag: name[abi:cxx11](...).
+        if not re.search(rf"nqueens::{owner}::{re.escape(name)}(\[abi:\w+\])?\(", symbols):
             problems.append(f"nqueens::{owner}::{name} is not exported by {library} (NQUEENS_EXPORT on {owner}?)")
         if not (name.startswith("~") or name == owner) and f"{member}" not in source:
             problems.append(f"nqueens::{owner}::{name} is not called by {program}")
