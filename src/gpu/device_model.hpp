@@ -46,6 +46,9 @@ struct DeviceWork {
   double bytes_to_host = 0;    //!< a count per job
   double batches = 0;
   double host_seconds = 0;  //!< thread time of this CPU enumerating and batching (no matching)
+  //! Candidates (north entry times south entry) the device's build passes test: a replay of the
+  //! device-built path (Replay::device_built) only, its count and write passes.
+  double build_candidates = 0;
 
   //! The design where the device builds what it matches (half_build.hpp): the host sends each
   //! side's recipe (its SideSort and pairings) against the quarter table held on the device,
@@ -101,6 +104,9 @@ struct Replay {
   double most_seconds = 1e300;          //!< stop after about this long (and one batch that sent work)
   std::size_t most_batches = SIZE_MAX;  //!< or after this many batches
   SplitRule rule{};                     //!< the engine's (a measurement may change it)
+  //! Replay the engine's device-built path (built_matcher.hpp: recipes sent, halves built on the
+  //! device) rather than the keys-fed one; its count passes run here and are not timed.
+  bool device_built = false;
 };
 
 //! Replays n's gpu run on this thread and prices it on `card`: every batch, or, as far as

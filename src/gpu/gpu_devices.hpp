@@ -38,10 +38,12 @@ const Devices& devices();
 //! multiprocessors"), or the problem: for `version` and the JSON context.
 std::string devices_text();
 
-//! Keys a DeviceMatcher's batch holds before it is sent to the device.
+//! Halves (as estimated) a DeviceMatcher's batch holds before it is sent to the device.
 inline constexpr std::size_t kBatchKeys = std::size_t{1} << 20;
-//! What one DeviceMatcher holds, in pinned host memory and likewise in device memory: two
-//! batches' keys, tiles and counts.
+//! The slice entries a DeviceMatcher keeps on its device at most (32 MiB).
+inline constexpr std::size_t kDeviceEntries = std::size_t{1} << 22;
+//! What one DeviceMatcher holds on its device (and at most as much in pinned host memory): two
+//! batches' keys, recipes, tiles and counts, and the slice entries it keeps.
 std::uint64_t matcher_bytes();
 
 //! Counts pairs on device `device` (an index into devices().list), splitting row sets' sides by

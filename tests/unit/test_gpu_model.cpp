@@ -67,6 +67,26 @@ TEST(GpuModel, AFullReplaySendsEveryHalfOnceAndTestsEveryPairOnce) {
   }
 }
 
+// The device-built path replayed (built_matcher.hpp): the same halves matched, each pair tested
+// once, but built on the device: the build passes test every candidate twice (count and write),
+// and the bus carries slices and recipes, not keys. At N = 16 that is under a quarter of the
+// keys' bytes; at N = 15, whose off-centre units have many small sides, it is not.
+TEST(GpuModel, TheDeviceBuiltReplayBuildsTheSameHalvesOnTheDevice) {
+  for (const int n : {12, 16}) {
+    SCOPED_TRACE("N=" + std::to_string(n));
+    const ModelledRun run = modelled_run(n, *find_card("H100"), {.device_built = true});
+    const Halves want = joins_halves(n);
+    EXPECT_EQ(run.batches_replayed, run.batches_total);
+    EXPECT_EQ(run.work.keys, want.keys);
+    EXPECT_EQ(run.work.pair_tests, want.pairs);
+    EXPECT_GE(run.work.build_candidates, 2 * run.work.keys);
+    EXPECT_GT(run.work.host_seconds, 0);
+    if (n == 16) {
+      EXPECT_LT(run.work.bytes_to_device, 8 * run.work.keys / 4);
+    }
+  }
+}
+
 TEST(GpuModel, ASampledReplayIsScaledToTheWholeRun) {
   const ModelledRun whole = modelled_run(16, *find_card("H100"));
   // Stops after the first batch that sends work.
