@@ -94,6 +94,7 @@ class BuiltRecorder final : public BuiltMatcher {
   std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
                                               std::span<const join::QuarterEntry> staged) override {
     std::copy(staged.begin(), staged.end(), entries_.begin() + static_cast<std::ptrdiff_t>(first));
+    work_.entry_bytes += static_cast<double>(staged.size_bytes());
     work_.bytes_to_device += static_cast<double>(staged.size_bytes() + aligned(batch.pairings().size_bytes()) +
                                                  aligned(batch.count_sides().size_bytes()));
     work_.bytes_to_host += static_cast<double>(batch.counters() * sizeof(std::uint32_t));
@@ -299,10 +300,10 @@ ModelledRun modelled_run(int n, const CardModel& card, const Replay& replay) {
   work.host_seconds = thread_seconds() - cpu_begun - replay_skipped - count_pass_seconds;
   run.share_replayed = all_cost > 0 ? replayed_cost / all_cost : 1;
   const double scale = run.batches_replayed == run.batches_total ? 1 : 1 / run.share_replayed;
-  for (double* figure :
-       {&work.keys, &work.tables, &work.passes, &work.pair_tests, &work.bytes_to_device, &work.bytes_to_host,
-        &work.batches, &work.host_seconds, &work.build_candidates, &work.built.sides, &work.built.recipe_bytes,
-        &work.built.candidates, &work.built.bytes_to_host, &work.built.host_seconds, &work.built.compact_bytes})
+  for (double* figure : {&work.keys, &work.tables, &work.passes, &work.pair_tests, &work.bytes_to_device,
+                         &work.bytes_to_host, &work.batches, &work.host_seconds, &work.build_candidates,
+                         &work.entry_bytes, &work.built.sides, &work.built.recipe_bytes, &work.built.candidates,
+                         &work.built.bytes_to_host, &work.built.host_seconds, &work.built.compact_bytes})
     *figure *= scale;
   work.built.table_bytes = quarter_table_bytes(n);
   work.built.index_bytes = static_cast<double>((std::uint64_t{1} << (2 * (n / 2))) + 1) * sizeof(std::uint32_t);

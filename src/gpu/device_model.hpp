@@ -49,6 +49,9 @@ struct DeviceWork {
   //! Candidates (north entry times south entry) the device's build passes test: a replay of the
   //! device-built path (Replay::device_built) only, its count and write passes.
   double build_candidates = 0;
+  //! Of bytes_to_device, the slices' entries (device-built replay): each slice sent once, and
+  //! again after the device's entries filled and started over.
+  double entry_bytes = 0;
 
   //! The design where the device builds what it matches (half_build.hpp): the host sends each
   //! side's recipe (its SideSort and pairings) against the quarter table held on the device,
