@@ -42,9 +42,9 @@ constexpr double kIssueShare = 36.2 / 72.1;
 constexpr std::array kCards = {
     CardModel{"H100", 132, 1.755, 4, 27.5, 50e9, 16, kIssueShare, "H100 SXM5 80 GB, PCIe 5, sm_90"},
     CardModel{"H200", 132, 1.755, 4, 27.5, 50e9, 16, kIssueShare, "H200 SXM 141 GB, PCIe 5, sm_90"},
-    CardModel{"A100", 108, 1.41, 4, 27.8, 25e9, 16, kIssueShare, "A100 SXM4, PCIe 4, sm_80"},
-    CardModel{"L40S", 142, 2.52, 4, 27.8, 25e9, 16, kIssueShare, "L40S, PCIe 4, sm_89"},
-    CardModel{"RTX 4090", 128, 2.52, 4, 27.8, 25e9, 16, kIssueShare, "GeForce RTX 4090, PCIe 4, sm_89"},
+    CardModel{"A100", 108, 1.41, 4, 27.75, 25e9, 16, kIssueShare, "A100 SXM4, PCIe 4, sm_80"},
+    CardModel{"L40S", 142, 2.52, 4, 27.75, 25e9, 16, kIssueShare, "L40S, PCIe 4, sm_89"},
+    CardModel{"RTX 4090", 128, 2.52, 4, 27.75, 25e9, 16, kIssueShare, "GeForce RTX 4090, PCIe 4, sm_89"},
     CardModel{"RTX 5090", 170, 2.41, 4, 28.5, 50e9, 16, kIssueShare, "GeForce RTX 5090, PCIe 5, sm_120"},
     CardModel{"B200", 148, 1.965, 4, 28.5, 50e9, 16, kIssueShare, "B200, PCIe 5 host link, sm_100"},
 };
@@ -306,6 +306,14 @@ ModelledRun modelled_run(int n, const CardModel& card, const Replay& replay) {
                          &work.built.bytes_to_host, &work.built.host_seconds, &work.built.compact_bytes})
     *figure *= scale;
   work.built.table_bytes = quarter_table_bytes(n);
+  // Each feeding thread's matcher sends a slice once where the whole table fits its room: a
+  // sample's slices, scaled with its work, would count the table's sending many times over.
+  const double cap = card.host_threads * work.built.table_bytes;
+  if (work.built.table_bytes <= static_cast<double>(kDeviceEntries * sizeof(join::QuarterEntry)) &&
+      work.entry_bytes > cap) {
+    work.bytes_to_device -= work.entry_bytes - cap;
+    work.entry_bytes = cap;
+  }
   work.built.index_bytes = static_cast<double>((std::uint64_t{1} << (2 * (n / 2))) + 1) * sizeof(std::uint32_t);
   run.work = work;
   price(run, card);
