@@ -54,7 +54,9 @@ int main(int argc, char** argv) {
                 w.pair_tests, w.batches);
     std::printf("%s path: bytes to the device %.4g, to the host %.4g\n",
                 replay.device_built ? "device-built" : "keys-fed", w.bytes_to_device, w.bytes_to_host);
-    if (replay.device_built) std::printf("build passes' candidates %.4g\n", w.build_candidates);
+    if (replay.device_built)
+      std::printf("build passes' candidates %.4g; of the bytes to the device, slices' entries %.4g\n",
+                  w.build_candidates, w.entry_bytes);
     std::printf("host thread seconds %.4g here (%.3g ns a key)\n", w.host_seconds, 1e9 * w.host_seconds / w.keys);
     std::printf("predicted: device %.4g s, transfers %.4g s, host %.4g s on %d threads: %.4g s, bound by the %s\n",
                 run.device_seconds, run.transfer_seconds, run.host_seconds, card->host_threads, run.seconds,
