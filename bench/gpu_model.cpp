@@ -54,22 +54,27 @@ int main(int argc, char** argv) {
                 w.pair_tests, w.batches);
     std::printf("%s path: bytes to the device %.4g, to the host %.4g\n",
                 replay.device_built ? "device-built" : "keys-fed", w.bytes_to_device, w.bytes_to_host);
-    if (replay.device_built) std::printf("build passes' candidates %.4g\n", w.build_candidates);
+    if (replay.device_built)
+      std::printf("build passes' candidates %.4g; of the bytes to the device, slices' entries %.4g\n",
+                  w.build_candidates, w.entry_bytes);
     std::printf("host thread seconds %.4g here (%.3g ns a key)\n", w.host_seconds, 1e9 * w.host_seconds / w.keys);
     std::printf("predicted: device %.4g s, transfers %.4g s, host %.4g s on %d threads: %.4g s, bound by the %s\n",
                 run.device_seconds, run.transfer_seconds, run.host_seconds, card->host_threads, run.seconds,
                 run.bound_by.c_str());
-    // The design where the device builds what it matches (DeviceWork::Built).
+    // The design where the device builds what it matches, estimated from the keys-fed replay
+    // (DeviceWork::Built); a device-built replay prices that path itself, above.
     const DeviceWork::Built& b = w.built;
-    std::printf(
-        "device-built: sides %.4g, candidates %.4g, recipes %.4g bytes, quarter table %.4g bytes, "
-        "to the host %.4g bytes, host thread seconds %.4g here\n",
-        b.sides, b.candidates, b.recipe_bytes, b.table_bytes, b.bytes_to_host, b.host_seconds);
-    std::printf(
-        "device-built predicted: build %.4g s + matching %.4g s = device %.4g s, transfers %.4g s, "
-        "host %.4g s: %.4g s, bound by the %s\n",
-        run.built.build_seconds, run.device_seconds, run.built.device_seconds, run.built.transfer_seconds,
-        run.built.host_seconds, run.built.seconds, run.built.bound_by.c_str());
+    if (!replay.device_built) {
+      std::printf(
+          "device-built: sides %.4g, candidates %.4g, recipes %.4g bytes, quarter table %.4g bytes, "
+          "to the host %.4g bytes, host thread seconds %.4g here\n",
+          b.sides, b.candidates, b.recipe_bytes, b.table_bytes, b.bytes_to_host, b.host_seconds);
+      std::printf(
+          "device-built predicted: build %.4g s + matching %.4g s = device %.4g s, transfers %.4g s, "
+          "host %.4g s: %.4g s, bound by the %s\n",
+          run.built.build_seconds, run.device_seconds, run.built.device_seconds, run.built.transfer_seconds,
+          run.built.host_seconds, run.built.seconds, run.built.bound_by.c_str());
+    }
     if (const auto solutions = nqueens::oeis_total(n); solutions && *solutions > 0) {
       const double q = static_cast<double>(*solutions);
       const double keys_fed = w.bytes_to_device + w.bytes_to_host;

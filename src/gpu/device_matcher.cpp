@@ -196,22 +196,21 @@ class DeviceMatcher final : public BuiltMatcher {
     const CudaDriver& d = *cuda_driver();
     Buffers& b = buffers_[static_cast<std::size_t>(buffer)];
     Layout host;
-    const std::size_t staged_at = host.add(staged);
     const std::size_t pairings_at = host.add(batch.pairings());
     const std::size_t sides_at = host.add(batch.count_sides());
     const std::size_t counters_at = host.add_bytes(batch.counters() * sizeof(std::uint32_t));
     reserve_host(b, host.bytes());
     auto* bytes = static_cast<unsigned char*>(b.host.pointer);
-    copy_in(bytes + staged_at, staged);
     copy_in(bytes + pairings_at, batch.pairings());
     copy_in(bytes + sides_at, batch.count_sides());
     b.pairings_bytes = sides_at - pairings_at;
     const std::size_t sent = counters_at - pairings_at;  // pairings and sides, to device_meta's start
     b.device_meta.reserve(std::max(sent + batch.counters() * sizeof(std::uint32_t), kBatchKeys * kMetaBytesPerKey));
-    if (!staged.empty())
-      check(d.copy_to_device(entries_.pointer + first * sizeof(join::QuarterEntry), bytes + staged_at,
-                             staged.size_bytes(), b.stream),
+    if (!staged.empty()) {  // from pageable memory: the driver has taken the entries when the call returns
+      check(d.copy_to_device(entries_.pointer + first * sizeof(join::QuarterEntry), staged.data(), staged.size_bytes(),
+                             b.stream),
             "copying slices to the device");
+    }
     check(d.copy_to_device(b.device_meta.pointer, bytes + pairings_at, sent, b.stream),
           "copying recipes to the device");
     const CUdeviceptr counters = b.device_meta.pointer + sent;
@@ -310,7 +309,9 @@ class DeviceMatcher final : public BuiltMatcher {
 
 }  // namespace
 
-std::uint64_t matcher_bytes() {
+std::uint64_t matcher_bytes() { return 2 * kBatchKeys * kMetaBytesPerKey; }
+
+std::uint64_t matcher_device_bytes() {
   return 2 * (kBatchKeys * sizeof(std::uint64_t) + kBatchKeys * kMetaBytesPerKey) +
          kDeviceEntries * sizeof(join::QuarterEntry);
 }

@@ -42,9 +42,9 @@ constexpr double kIssueShare = 36.2 / 72.1;
 constexpr std::array kCards = {
     CardModel{"H100", 132, 1.755, 4, 27.5, 50e9, 16, kIssueShare, "H100 SXM5 80 GB, PCIe 5, sm_90"},
     CardModel{"H200", 132, 1.755, 4, 27.5, 50e9, 16, kIssueShare, "H200 SXM 141 GB, PCIe 5, sm_90"},
-    CardModel{"A100", 108, 1.41, 4, 27.8, 25e9, 16, kIssueShare, "A100 SXM4, PCIe 4, sm_80"},
-    CardModel{"L40S", 142, 2.52, 4, 27.8, 25e9, 16, kIssueShare, "L40S, PCIe 4, sm_89"},
-    CardModel{"RTX 4090", 128, 2.52, 4, 27.8, 25e9, 16, kIssueShare, "GeForce RTX 4090, PCIe 4, sm_89"},
+    CardModel{"A100", 108, 1.41, 4, 27.75, 25e9, 16, kIssueShare, "A100 SXM4, PCIe 4, sm_80"},
+    CardModel{"L40S", 142, 2.52, 4, 27.75, 25e9, 16, kIssueShare, "L40S, PCIe 4, sm_89"},
+    CardModel{"RTX 4090", 128, 2.52, 4, 27.75, 25e9, 16, kIssueShare, "GeForce RTX 4090, PCIe 4, sm_89"},
     CardModel{"RTX 5090", 170, 2.41, 4, 28.5, 50e9, 16, kIssueShare, "GeForce RTX 5090, PCIe 5, sm_120"},
     CardModel{"B200", 148, 1.965, 4, 28.5, 50e9, 16, kIssueShare, "B200, PCIe 5 host link, sm_100"},
 };
@@ -94,6 +94,7 @@ class BuiltRecorder final : public BuiltMatcher {
   std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
                                               std::span<const join::QuarterEntry> staged) override {
     std::copy(staged.begin(), staged.end(), entries_.begin() + static_cast<std::ptrdiff_t>(first));
+    work_.entry_bytes += static_cast<double>(staged.size_bytes());
     work_.bytes_to_device += static_cast<double>(staged.size_bytes() + aligned(batch.pairings().size_bytes()) +
                                                  aligned(batch.count_sides().size_bytes()));
     work_.bytes_to_host += static_cast<double>(batch.counters() * sizeof(std::uint32_t));
@@ -299,12 +300,20 @@ ModelledRun modelled_run(int n, const CardModel& card, const Replay& replay) {
   work.host_seconds = thread_seconds() - cpu_begun - replay_skipped - count_pass_seconds;
   run.share_replayed = all_cost > 0 ? replayed_cost / all_cost : 1;
   const double scale = run.batches_replayed == run.batches_total ? 1 : 1 / run.share_replayed;
-  for (double* figure :
-       {&work.keys, &work.tables, &work.passes, &work.pair_tests, &work.bytes_to_device, &work.bytes_to_host,
-        &work.batches, &work.host_seconds, &work.build_candidates, &work.built.sides, &work.built.recipe_bytes,
-        &work.built.candidates, &work.built.bytes_to_host, &work.built.host_seconds, &work.built.compact_bytes})
+  for (double* figure : {&work.keys, &work.tables, &work.passes, &work.pair_tests, &work.bytes_to_device,
+                         &work.bytes_to_host, &work.batches, &work.host_seconds, &work.build_candidates,
+                         &work.entry_bytes, &work.built.sides, &work.built.recipe_bytes, &work.built.candidates,
+                         &work.built.bytes_to_host, &work.built.host_seconds, &work.built.compact_bytes})
     *figure *= scale;
   work.built.table_bytes = quarter_table_bytes(n);
+  // Each feeding thread's matcher sends a slice once where the whole table fits its room: a
+  // sample's slices, scaled with its work, would count the table's sending many times over.
+  const double cap = card.host_threads * work.built.table_bytes;
+  if (work.built.table_bytes <= static_cast<double>(kDeviceEntries * sizeof(join::QuarterEntry)) &&
+      work.entry_bytes > cap) {
+    work.bytes_to_device -= work.entry_bytes - cap;
+    work.entry_bytes = cap;
+  }
   work.built.index_bytes = static_cast<double>((std::uint64_t{1} << (2 * (n / 2))) + 1) * sizeof(std::uint32_t);
   run.work = work;
   price(run, card);

@@ -49,6 +49,10 @@ struct DeviceWork {
   //! Candidates (north entry times south entry) the device's build passes test: a replay of the
   //! device-built path (Replay::device_built) only, its count and write passes.
   double build_candidates = 0;
+  //! Of bytes_to_device, the slices' entries (device-built replay): each slice sent once, and
+  //! again after the device's entries filled and started over; for a sample, at most the whole
+  //! quarter table per feeding thread where it fits a matcher's room.
+  double entry_bytes = 0;
 
   //! The design where the device builds what it matches (half_build.hpp): the host sends each
   //! side's recipe (its SideSort and pairings) against the quarter table held on the device,
@@ -90,14 +94,17 @@ struct ModelledRun {
 };
 
 //! Instructions of the build kernel (nq_sort_sides) for a warp's step over 32 candidates, as
-//! counted in its sm_90 PTX (`nvcc -std=c++20 -O3 --ptx -arch=sm_90 -Isrc src/gpu/match_kernel.cu`,
-//! the loop over a chunk's south keys in shared memory; the SASS is for kernel-instructions.py to
-//! confirm where cuobjdump is at hand): 7 for the test of a candidate, 14 for a half (its pattern
-//! as an OR, its bucket, the atomic and, writing, the store), which the warp pays whenever any
-//! lane makes one. The design runs it three times: the split bits' sample, the slots' counts, the
-//! writes.
-inline constexpr double kBuildStepInstructions = 7 + 14;
-inline constexpr double kBuildKernelPasses = 3;
+//! counted in its sm_90 SASS by scripts/dev/kernel-instructions.py (docs/data/kernel-
+//! instructions.csv; GpuModel.ItsInstructionCountsAreTheCubinsData holds these to it): 8 for the
+//! test of a candidate, and for a half, which the warp pays whenever any lane makes one, 10 in
+//! the count pass (its bucket and the atomic) and 18 in the write pass (and the key's place and
+//! store). The sm_90 figures stand for every card (sm_80 to sm_120 differ by a few). The
+//! device-built path runs two passes, the count and the write; the split's bits come from a
+//! sample taken on the host.
+inline constexpr double kCountStepInstructions = 8 + 10;
+inline constexpr double kWriteStepInstructions = 8 + 18;
+inline constexpr double kBuildStepInstructions = (kCountStepInstructions + kWriteStepInstructions) / 2;
+inline constexpr double kBuildKernelPasses = 2;
 
 //! How much of a run to replay, and under which split rule.
 struct Replay {

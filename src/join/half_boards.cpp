@@ -345,11 +345,9 @@ void HalfEnumerator::choose_north_sets(const SliceView& north, const SideLayout&
     if ((set & ~side.columns) == 0 && fold->value(set) > fold->rank) north_sets_.push_back(set);
 }
 
-// Each north column set in north_sets_ goes with the rest of the side's columns south.
+// Each north column set in north_sets_ goes with the rest of the side's columns south (south_sets_).
 void HalfEnumerator::load_quadrants(SliceView north, SliceView south, const UnitLayout& layout,
                                     const SideLayout& side) {
-  south_sets_.clear();
-  for (const std::uint32_t set : north_sets_) south_sets_.push_back(side.columns & ~set);
   // Compared field by field (the set list last): a hit costs less than a load of a small slice.
   const bool same_north = north_source_.slice == &north.slice && north_source_.rows == north.slice.rows() &&
                           north_source_.columns == side.columns && north_source_.quadrant == side.north &&
@@ -366,12 +364,21 @@ void HalfEnumerator::load_quadrants(SliceView north, SliceView south, const Unit
 
 void HalfEnumerator::load(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
                           const SideFold* fold, std::uint64_t most_halves) {
-  north_sets_.clear();
-  tied_sets_ = 0;
-  if (has_halves(side)) {
+  // Without a fold, the sets depend only on the side's columns and the north quadrant's queens:
+  // an off-centre unit's row sets all pair the same ones.
+  const UnfoldedSets sets_for{north.slice.k(), std::popcount(north.slice.rows()), side.columns};
+  if (!has_halves(side)) {
+    north_sets_.clear();
+    south_sets_.clear();
+    tied_sets_ = 0;
+    unfolded_sets_.reset();
+  } else if (fold || unfolded_sets_ != sets_for) {
     choose_north_sets(north, side, fold);
-    load_quadrants(north, south, layout, side);
+    south_sets_.clear();
+    for (const std::uint32_t set : north_sets_) south_sets_.push_back(side.columns & ~set);
+    unfolded_sets_ = fold ? std::nullopt : std::optional{sets_for};
   }
+  if (has_halves(side)) load_quadrants(north, south, layout, side);
   most_halves_ = most_halves;
   rewind();
 }

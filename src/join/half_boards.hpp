@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -159,7 +160,15 @@ class HalfEnumerator {
   bool pair_whole_side();
   std::size_t append_whole_side(KeyBuffer& keys);
 
+  // What north_sets_ and south_sets_ were chosen for, when without a fold.
+  struct UnfoldedSets {
+    int k = 0, north_queens = 0;
+    std::uint32_t columns = 0;
+    bool operator==(const UnfoldedSets&) const = default;
+  };
+
   QuadrantKeys north_, south_;
+  std::optional<UnfoldedSets> unfolded_sets_;
   std::vector<Pairing> pairings_;  // pair_whole_side()'s, the tied sets' first
   std::size_t tied_pairings_ = 0;
   std::uint64_t whole_side_bound_ = 0;                  // the most halves pairings_ make
