@@ -12,6 +12,7 @@ set(DOXYGEN_PROJECT_BRIEF "Exact N-Queens solution counts: the library's public 
 set(DOXYGEN_PROJECT_NUMBER "${PROJECT_VERSION}")
 set(DOXYGEN_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/api-reference")
 set(DOXYGEN_FILE_PATTERNS "*.hpp")
+set(DOXYGEN_RECURSIVE YES)  # headers in folders of include/nqueens are public too
 set(DOXYGEN_GENERATE_HTML YES)
 set(DOXYGEN_GENERATE_LATEX NO)
 set(DOXYGEN_GENERATE_XML YES)  # read by the api_reference test

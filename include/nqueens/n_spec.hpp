@@ -8,6 +8,7 @@
 
 namespace nqueens {
 
+//! A list of board sizes that cannot be read ("8,,9", "5-3", "33"): what() is the one-line reason.
 struct NQUEENS_EXPORT SpecError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };

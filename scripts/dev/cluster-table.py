@@ -100,13 +100,17 @@ def shard_bytes_per_unit(binary):
         return os.path.getsize(shard) / os.path.getsize(journal)
 
 
-def git_note(binary):
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            check=True).stdout.strip()
-    # What the program is built from: changes elsewhere (the docs, this script) do not move it.
-    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--", "src",
-                            "include", "CMakeLists.txt", "cmake"],
-                           capture_output=True, text=True, check=True).stdout.strip()
+def git_note(binary, built_from=None):
+    """Where and on what the data was measured. built_from names the commit of a copied binary;
+    otherwise this checkout's HEAD, marked when its program sources differ from it."""
+    commit, dirty = built_from, ""
+    if not built_from:
+        commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                check=True).stdout.strip()
+        # What the program is built from: changes elsewhere (the docs, this script) do not move it.
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--", "src",
+                                "include", "CMakeLists.txt", "cmake"],
+                               capture_output=True, text=True, check=True).stdout.strip()
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
                platform.machine())
     return (f"commit {commit}{' (with uncommitted changes)' if dirty else ''}, {datetime.now(timezone.utc):%Y-%m-%d}, "
@@ -121,7 +125,7 @@ def write_csv(path, command, note, fields, rows):
         writer.writerows(rows)
 
 
-def measure(binary, which):
+def measure(binary, which, built_from=None):
     if which in ("all", "plan"):
         ratio = shard_bytes_per_unit(binary)
         rows = []
@@ -136,7 +140,7 @@ def measure(binary, which):
             print(f"N={n}: {rows[-1]}", file=sys.stderr)
         write_csv(CLUSTER_CSV, f"nqueens plan -n N {' '.join(PLAN_OPTIONS)}, N = {SIZES[0]}..{SIZES[-1]}; shard "
                   "bytes per unit: the journal's times a shard file's over its journal at N = 18",
-                  git_note(binary), CLUSTER_FIELDS, rows)
+                  git_note(binary, built_from), CLUSTER_FIELDS, rows)
     if which in ("all", "gpu"):
         rows = []
         for n, card, cards in GPU_RUNS:
@@ -150,7 +154,7 @@ def measure(binary, which):
                          "replayed_share": f"{plan['replayed_share']:.3g}"})
             print(f"gpu N={n} {card} x{cards}: {rows[-1]}", file=sys.stderr)
         write_csv(GPU_CSV, f"nqueens plan -n N --engine gpu --card CARD -t 16 --ranks CARDS --sample-seconds "
-                  f"{GPU_REPLAY_SECONDS} --format json", git_note(binary), GPU_FIELDS, rows)
+                  f"{GPU_REPLAY_SECONDS} --format json", git_note(binary, built_from), GPU_FIELDS, rows)
 
 
 def read_csv(path):
@@ -350,11 +354,13 @@ def main():
     parser.add_argument("--binary", default=os.path.join(ROOT, "build", "release", "nqueens"))
     parser.add_argument("--only", choices=["all", "plan", "gpu"], default="all",
                         help="measure: the plan's CSV, the gpu model's, or both")
+    parser.add_argument("--commit", help="measure: the commit --binary was built from, when it is a copy "
+                        "(default: this checkout's HEAD)")
     args = parser.parse_args()
     if args.action == "check":
         return check()
     if args.action == "measure":
-        measure(args.binary, args.only)
+        measure(args.binary, args.only, args.commit)
     data = Data()
     problems = data.problems()
     if problems:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Instructions per query of the gpu engine's matching kernels, read from the built cubin.
+"""Instructions per pass of the gpu engine's kernels, read from the built cubin.
 
 For each kernel nq_match_w<W>_c<C> (or those given) of one architecture, disassembles it with
 `cuobjdump -sass` (the CUDA toolkit's, with nvdisasm beside it), finds its loops (a branch back to
@@ -8,8 +8,19 @@ C of them per query. It prints the loop's instructions, its LDS, and the instruc
 (the loop's count over the queries an iteration answers): the `pass_instructions` that
 src/gpu/device_model.cpp prices a query's pass over a tile at.
 
-  scripts/dev/kernel-instructions.py build/release/generated/match_kernel.fatbin [--arch sm_90]
-                                     [--kernel nq_match_w7_c6 ...]
+For the build kernel nq_sort_sides it takes the candidate loops: the innermost loops with an
+atomic add (a half's place in its bucket). Each candidate's half is a block the loop branches
+over when the candidate is not disjoint; the rest of the loop is the test every candidate pays.
+A loop that stores (STG) is the write pass, one that does not the count pass. It prints, per
+pass, the instructions of a candidate's test and of a half: what device_model.hpp's
+kCountStepInstructions and kWriteStepInstructions price a warp's step at.
+
+--csv FILE writes every figure of the architectures given (--arch, several allowed) as
+arch,kernel,pass,instructions,per: the data docs/data/kernel-instructions.csv keeps, which the
+tests hold the model's constants to (GpuModel.ItsInstructionCountsAreTheCubinsData).
+
+  scripts/dev/kernel-instructions.py build/release/generated/match_kernel.fatbin [--arch sm_90 ...]
+                                     [--kernel nq_match_w7_c6 ...] [--csv FILE]
 """
 import argparse
 import re
@@ -49,24 +60,71 @@ def query_loop(code, chunks):
     return best
 
 
+def build_passes(code):
+    """{'count'|'write': (test instructions per candidate, instructions per half)} of nq_sort_sides."""
+    found = {}
+    all_loops = loops(code)
+    for start, end in sorted(all_loops, key=lambda loop: loop[1] - loop[0]):
+        if any(start <= s and e <= end and (s, e) != (start, end) for s, e in all_loops):
+            continue  # not innermost
+        body = [(address, text) for address, text in code if start <= address <= end]
+        halves = []
+        for address, text in body:
+            m = BRANCH.search(text)
+            if not (m and text.startswith("@")):
+                continue
+            target = int(m.group(1), 16)
+            if not address < target <= end:
+                continue
+            block = [t for a, t in body if address < a < target]
+            if any("ATOM" in t or "RED" in t for t in block):
+                halves.append(block)
+        if not halves:
+            continue
+        half_instructions = sum(len(block) for block in halves)
+        kind = "write" if any("STG" in t for block in halves for t in block) else "count"
+        if kind not in found:
+            found[kind] = ((len(body) - half_instructions) / len(halves), half_instructions / len(halves))
+    return found
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("fatbin")
-    parser.add_argument("--arch", default="sm_90")
+    parser.add_argument("--arch", nargs="*", default=["sm_90"])
     parser.add_argument("--kernel", nargs="*")
+    parser.add_argument("--csv")
     parser.add_argument("--cuobjdump", default=shutil.which("cuobjdump") or "cuobjdump")
     args = parser.parse_args()
-    kernels = args.kernel or [f"nq_match_w6_c{c}" for c in range(1, 12)] + [f"nq_match_w7_c{c}" for c in range(1, 10)]
-    print(f"{'kernel':18} {'loop':>5} {'LDS':>4} {'queries':>7} {'per query':>9}")
-    for kernel in kernels:
-        chunks = int(kernel.rsplit("_c", 1)[1])
-        loop = query_loop(disassemble(args.cuobjdump, args.fatbin, args.arch, kernel), chunks)
-        if loop is None:
-            print(f"{kernel:18} no query loop found", file=sys.stderr)
-            continue
-        _, _, length, shared_loads = loop
-        queries = shared_loads // chunks
-        print(f"{kernel:18} {length:5} {shared_loads:4} {queries:7} {length / queries:9.1f}")
+    kernels = args.kernel or ([f"nq_match_w6_c{c}" for c in range(1, 12)] +
+                              [f"nq_match_w7_c{c}" for c in range(1, 10)] + ["nq_sort_sides"])
+    rows = []
+    for arch in args.arch:
+        print(f"{arch}: {'kernel':18} {'loop':>5} {'LDS':>4} {'queries':>7} {'per query':>9}")
+        for kernel in kernels:
+            code = disassemble(args.cuobjdump, args.fatbin, arch, kernel)
+            if kernel == "nq_sort_sides":
+                passes = build_passes(code)
+                if not passes:
+                    print(f"{kernel:18} no candidate loop found", file=sys.stderr)
+                for kind, (test, half) in sorted(passes.items()):
+                    print(f"{arch}: {kernel:18} {kind} pass: {test:.1f} a candidate's test, {half:.1f} a half")
+                    rows += [(arch, kernel, kind, test, "candidate"), (arch, kernel, kind, half, "half")]
+                continue
+            chunks = int(kernel.rsplit("_c", 1)[1])
+            loop = query_loop(code, chunks)
+            if loop is None:
+                print(f"{kernel:18} no query loop found", file=sys.stderr)
+                continue
+            _, _, length, shared_loads = loop
+            queries = shared_loads // chunks
+            print(f"{arch}: {kernel:18} {length:5} {shared_loads:4} {queries:7} {length / queries:9.1f}")
+            rows.append((arch, kernel, "query", length / queries, "query pass over a tile"))
+    if args.csv:
+        with open(args.csv, "w", encoding="utf-8") as out:
+            out.write("arch,kernel,pass,instructions,per\n")
+            for arch, kernel, kind, instructions, per in rows:
+                out.write(f"{arch},{kernel},{kind},{instructions:.2f},{per}\n")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
-// The gpu engine's matcher on a CUDA device: each counting thread owns one, with a stream and
-// two batches' buffers in pinned host memory and on the device (a build with CUDA).
+// The gpu engine's matcher on a CUDA device (built_matcher.hpp): each counting thread owns one,
+// with the slice entries it has sent, and for each of its two batches a stream and buffers in
+// pinned host memory and on the device. The device builds every half it matches: the host sends
+// recipes, and reads back the count pass's counters and each job's pairs.
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -9,18 +11,20 @@
 #include <stdexcept>
 #include <utility>
 
+#include "gpu/built_matcher.hpp"
 #include "gpu/cuda_driver.hpp"
 #include "gpu/gpu_devices.hpp"
 #include "gpu/match_fatbin.hpp"
-#include "gpu/tiled_matcher.hpp"
 
 namespace nqueens::gpu {
 
 namespace {
 
 constexpr unsigned kBlockThreads = 256;  // the kernels' __launch_bounds__
-// Room for a batch's jobs and tiles: a job has at least one tile, and small jobs are the rule.
+// Room for a batch's recipes, counters, jobs and tiles: small jobs are the rule.
 constexpr std::size_t kMetaBytesPerKey = 4;
+// Blocks of the build kernel per multiprocessor: its 24 KiB of shared memory and 256 threads allow 8.
+constexpr unsigned kSortBlocksPerMultiprocessor = 8;
 
 // What every matcher on a device shares: its primary context, the kernels and their limits.
 struct DeviceKernels {
@@ -30,7 +34,8 @@ struct DeviceKernels {
   int shared_per_block = 0;  // the most a block may ask for (opt-in)
   int shared_per_multiprocessor = 0;
   std::map<std::pair<int, int>, CUfunction> functions;  // by (width, chunks)
-  std::mutex mutex;                                     // guards functions
+  CUfunction sort_sides = nullptr;                      // nq_sort_sides
+  std::mutex mutex;                                     // guards functions and sort_sides
 };
 
 DeviceKernels& kernels_of(std::size_t index) {
@@ -75,6 +80,13 @@ CUfunction kernel_for(DeviceKernels& kernels, Chunking chunking) {
   return function;
 }
 
+CUfunction sort_kernel(DeviceKernels& kernels) {
+  const std::lock_guard lock(kernels.mutex);
+  if (!kernels.sort_sides)
+    check(cuda_driver()->module_function(&kernels.sort_sides, kernels.module, "nq_sort_sides"), "cuModuleGetFunction");
+  return kernels.sort_sides;
+}
+
 // A device allocation that grows and is freed with its owner.
 struct DeviceBuffer {
   CUdeviceptr pointer = 0;
@@ -111,25 +123,47 @@ struct PinnedBuffer {
 
 std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
-class DeviceMatcher final : public TiledMatcher {
+// Arrays laid out one after another in a buffer, each from a 256-byte boundary.
+class Layout {
  public:
-  DeviceMatcher(std::size_t device, SplitRule rule) : TiledMatcher(kBatchKeys, rule), kernels_(kernels_of(device)) {
+  template <typename T>
+  std::size_t add(std::span<const T> items) {
+    const std::size_t at = bytes_;
+    bytes_ += aligned(items.size_bytes());
+    return at;
+  }
+  std::size_t add_bytes(std::size_t bytes) {
+    const std::size_t at = bytes_;
+    bytes_ += aligned(bytes);
+    return at;
+  }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  std::size_t bytes_ = 0;
+};
+
+class DeviceMatcher final : public BuiltMatcher {
+ public:
+  DeviceMatcher(std::size_t device, SplitRule rule)
+      : BuiltMatcher(kBatchKeys, kDeviceEntries, rule), kernels_(kernels_of(device)) {
     enter();
-    check(cuda_driver()->create_stream(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    for (Buffers& buffers : buffers_)
+      check(cuda_driver()->create_stream(&buffers.stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   }
 
   // Errors are left unreported here: a destructor must not throw, and the process is ending a
   // run that already failed or finished.
   ~DeviceMatcher() override {
     cuda_driver()->set_context(kernels_.context);
-    if (stream_) cuda_driver()->synchronize_stream(stream_);
     for (Buffers& buffers : buffers_) {
-      buffers.host_keys.release();
-      buffers.host_meta.release();
-      buffers.device_keys.release();
+      if (buffers.stream) cuda_driver()->synchronize_stream(buffers.stream);
+      buffers.host.release();
       buffers.device_meta.release();
+      buffers.device_keys.release();
+      if (buffers.stream) cuda_driver()->destroy_stream(buffers.stream);
     }
-    if (stream_) cuda_driver()->destroy_stream(stream_);
+    entries_.release();
   }
 
   DeviceMatcher(const DeviceMatcher&) = delete;
@@ -137,54 +171,124 @@ class DeviceMatcher final : public TiledMatcher {
 
  private:
   struct Buffers {
-    PinnedBuffer host_keys, host_meta;  // meta: jobs, tiles, then the counts that come back
-    DeviceBuffer device_keys, device_meta;
-    const std::uint64_t* counts = nullptr;  // in host_meta, after the jobs and tiles
+    CUstream stream = nullptr;
+    PinnedBuffer host;  // what is sent, then what comes back
+    DeviceBuffer device_meta, device_keys;
+    std::size_t pairings_bytes = 0;  // the batch's pairings, first in device_meta for both passes
+    const std::uint32_t* counters = nullptr;
+    const std::uint64_t* counts = nullptr;  // in host, after what was sent
     std::size_t jobs = 0;
   };
 
   // A TBB worker may run other work between two calls: the context is made current each time.
   void enter() const { check(cuda_driver()->set_context(kernels_.context), "cuCtxSetCurrent"); }
 
-  std::span<std::uint64_t> key_storage(int buffer, std::size_t keys) override {
+  void reserve_entries(std::size_t entries) override {
     enter();
-    Buffers& buffers = buffers_[static_cast<std::size_t>(buffer)];
-    buffers.host_keys.reserve(keys * sizeof(std::uint64_t));
-    buffers.device_keys.reserve(keys * sizeof(std::uint64_t));
-    return {static_cast<std::uint64_t*>(buffers.host_keys.pointer), keys};
+    entries_.reserve(entries * sizeof(join::QuarterEntry));
   }
 
-  void start(int buffer, const TileBatch& batch) override {
+  // Sends the staged entries, the pairings and the count pass's sides; zeroes the counters, runs
+  // the count pass and waits for its counters.
+  std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
+                                              std::span<const join::QuarterEntry> staged) override {
     enter();
     const CudaDriver& d = *cuda_driver();
-    Buffers& buffers = buffers_[static_cast<std::size_t>(buffer)];
-    // The meta buffer holds the jobs, the tiles, the query ranges' starts, then the counts.
-    const std::size_t jobs_bytes = aligned(batch.jobs().size_bytes());
-    const std::size_t tiles_bytes = aligned(batch.tiles().size_bytes());
-    const std::size_t starts_bytes = aligned(batch.starts().size_bytes());
-    const std::size_t sent_bytes = jobs_bytes + tiles_bytes + starts_bytes;
-    const std::size_t counts_bytes = batch.jobs().size() * sizeof(std::uint64_t);
-    buffers.host_meta.reserve(std::max(sent_bytes + counts_bytes, kBatchKeys * kMetaBytesPerKey));
-    buffers.device_meta.reserve(buffers.host_meta.bytes);
-    auto* meta = static_cast<unsigned char*>(buffers.host_meta.pointer);
-    std::memcpy(meta, batch.jobs().data(), batch.jobs().size_bytes());
-    std::memcpy(meta + jobs_bytes, batch.tiles().data(), batch.tiles().size_bytes());
-    std::memcpy(meta + jobs_bytes + tiles_bytes, batch.starts().data(), batch.starts().size_bytes());
-    const CUdeviceptr device_meta = buffers.device_meta.pointer;
-    check(d.copy_to_device(buffers.device_keys.pointer, batch.keys().data(), batch.keys().size_bytes(), stream_),
-          "copying keys to the device");
-    check(d.copy_to_device(device_meta, meta, sent_bytes, stream_), "copying tiles to the device");
-    const CUdeviceptr counts = device_meta + sent_bytes;
-    check(d.set_bytes(counts, 0, counts_bytes, stream_), "cuMemsetD8Async");
-    launch(batch, buffers.device_keys.pointer, device_meta, counts);
-    check(d.copy_to_host(meta + sent_bytes, counts, counts_bytes, stream_), "copying counts back");
-    buffers.counts = reinterpret_cast<const std::uint64_t*>(meta + sent_bytes);
-    buffers.jobs = batch.jobs().size();
+    Buffers& b = buffers_[static_cast<std::size_t>(buffer)];
+    Layout host;
+    const std::size_t pairings_at = host.add(batch.pairings());
+    const std::size_t sides_at = host.add(batch.count_sides());
+    const std::size_t counters_at = host.add_bytes(batch.counters() * sizeof(std::uint32_t));
+    reserve_host(b, host.bytes());
+    auto* bytes = static_cast<unsigned char*>(b.host.pointer);
+    copy_in(bytes + pairings_at, batch.pairings());
+    copy_in(bytes + sides_at, batch.count_sides());
+    b.pairings_bytes = sides_at - pairings_at;
+    const std::size_t sent = counters_at - pairings_at;  // pairings and sides, to device_meta's start
+    b.device_meta.reserve(std::max(sent + batch.counters() * sizeof(std::uint32_t), kBatchKeys * kMetaBytesPerKey));
+    if (!staged.empty()) {  // from pageable memory: the driver has taken the entries when the call returns
+      check(d.copy_to_device(entries_.pointer + first * sizeof(join::QuarterEntry), staged.data(), staged.size_bytes(),
+                             b.stream),
+            "copying slices to the device");
+    }
+    check(d.copy_to_device(b.device_meta.pointer, bytes + pairings_at, sent, b.stream),
+          "copying recipes to the device");
+    const CUdeviceptr counters = b.device_meta.pointer + sent;
+    check(d.set_bytes(counters, 0, batch.counters() * sizeof(std::uint32_t), b.stream), "cuMemsetD8Async");
+    sort(b, batch.count_sides().size(), b.device_meta.pointer + (sides_at - pairings_at), counters, 0);
+    check(d.copy_to_host(bytes + counters_at, counters, batch.counters() * sizeof(std::uint32_t), b.stream),
+          "copying counters back");
+    check(d.synchronize_stream(b.stream), "counting halves on the device");
+    return {reinterpret_cast<const std::uint32_t*>(bytes + counters_at), batch.counters()};
   }
 
-  void launch(const TileBatch& batch, CUdeviceptr keys, CUdeviceptr meta, CUdeviceptr counts) {
-    CUdeviceptr jobs = meta, tiles = jobs + aligned(batch.jobs().size_bytes());
-    CUdeviceptr starts = tiles + aligned(batch.tiles().size_bytes());
+  // Sends the write pass's sides and bucket starts, the jobs, tiles and query ranges; runs the
+  // write pass and the matching, and asks for each job's pairs.
+  void start(int buffer, const BuiltBatch& batch) override {
+    enter();
+    const CudaDriver& d = *cuda_driver();
+    Buffers& b = buffers_[static_cast<std::size_t>(buffer)];
+    const TileBatch& tiles = batch.tiles();
+    Layout host;
+    const std::size_t sides_at = host.add(batch.write_sides());
+    const std::size_t next_at = host.add(batch.write_next());
+    const std::size_t jobs_at = host.add(tiles.jobs());
+    const std::size_t tiles_at = host.add(tiles.tiles());
+    const std::size_t starts_at = host.add(tiles.starts());
+    const std::size_t counts_at = host.add_bytes(tiles.jobs().size() * sizeof(std::uint64_t));
+    reserve_host(b, counts_at + tiles.jobs().size() * sizeof(std::uint64_t));
+    auto* bytes = static_cast<unsigned char*>(b.host.pointer);
+    copy_in(bytes + sides_at, batch.write_sides());
+    copy_in(bytes + next_at, batch.write_next());
+    copy_in(bytes + jobs_at, tiles.jobs());
+    copy_in(bytes + tiles_at, tiles.tiles());
+    copy_in(bytes + starts_at, tiles.starts());
+    b.device_meta.reserve(b.pairings_bytes + counts_at + tiles.jobs().size() * sizeof(std::uint64_t));
+    b.device_keys.reserve(std::max<std::size_t>(tiles.key_count(), 1) * sizeof(std::uint64_t));
+    const CUdeviceptr meta = b.device_meta.pointer + b.pairings_bytes;  // the pairings stay before it
+    check(d.copy_to_device(meta, bytes, counts_at, b.stream), "copying tiles to the device");
+    const CUdeviceptr counts = meta + counts_at;
+    check(d.set_bytes(counts, 0, tiles.jobs().size() * sizeof(std::uint64_t), b.stream), "cuMemsetD8Async");
+    sort(b, batch.write_sides().size(), meta + sides_at, meta + next_at, b.device_keys.pointer);
+    if (!tiles.tiles().empty()) match_tiles(b, tiles, meta + jobs_at, meta + tiles_at, meta + starts_at, counts);
+    check(d.copy_to_host(bytes + counts_at, counts, tiles.jobs().size() * sizeof(std::uint64_t), b.stream),
+          "copying counts back");
+    b.counts = reinterpret_cast<const std::uint64_t*>(bytes + counts_at);
+    b.jobs = tiles.jobs().size();
+  }
+
+  std::span<const std::uint64_t> wait(int buffer) override {
+    enter();
+    const Buffers& b = buffers_[static_cast<std::size_t>(buffer)];
+    check(cuda_driver()->synchronize_stream(b.stream), "counting on the device");
+    return {b.counts, b.jobs};
+  }
+
+  void reserve_host(Buffers& b, std::size_t bytes) const {
+    b.host.reserve(std::max(bytes, kBatchKeys * kMetaBytesPerKey));
+  }
+
+  template <typename T>
+  static void copy_in(unsigned char* to, std::span<const T> items) {
+    if (!items.empty()) std::memcpy(to, items.data(), items.size_bytes());
+  }
+
+  // nq_sort_sides over `side_count` sides: counting into `next` (keys 0) or writing keys.
+  void sort(Buffers& b, std::size_t side_count, CUdeviceptr sides, CUdeviceptr next, CUdeviceptr keys) {
+    if (side_count == 0) return;
+    auto count = static_cast<std::uint32_t>(side_count);
+    CUdeviceptr pairings = b.device_meta.pointer, entries = entries_.pointer;
+    const unsigned grid =
+        std::min<unsigned>(count, static_cast<unsigned>(kernels_.multiprocessors) * kSortBlocksPerMultiprocessor);
+    void* arguments[] = {&sides, &count, &pairings, &entries, &next, &keys};
+    check(
+        cuda_driver()->launch(sort_kernel(kernels_), grid, 1, 1, kBlockThreads, 1, 1, 0, b.stream, arguments, nullptr),
+        "launching the build kernel");
+  }
+
+  void match_tiles(Buffers& b, const TileBatch& batch, CUdeviceptr jobs, CUdeviceptr tiles, CUdeviceptr starts,
+                   CUdeviceptr counts) {
+    CUdeviceptr keys = b.device_keys.pointer;
     const Chunking chunking = chunking_for(batch.key_bits(), static_cast<std::uint32_t>(kernels_.shared_per_block));
     const unsigned shared = chunking.shared_words() * 4;
     // Blocks per multiprocessor as its shared memory allows (1 KiB a block is the system's).
@@ -193,26 +297,24 @@ class DeviceMatcher final : public TiledMatcher {
     auto tile_count = static_cast<std::uint32_t>(batch.tiles().size());
     const unsigned grid = std::min<unsigned>(tile_count, static_cast<unsigned>(kernels_.multiprocessors) * resident);
     void* arguments[] = {&keys, &jobs, &tiles, &starts, &tile_count, &counts};
-    check(cuda_driver()->launch(kernel_for(kernels_, chunking), grid, 1, 1, kBlockThreads, 1, 1, shared, stream_,
+    check(cuda_driver()->launch(kernel_for(kernels_, chunking), grid, 1, 1, kBlockThreads, 1, 1, shared, b.stream,
                                 arguments, nullptr),
           "launching the matching kernel");
   }
 
-  std::span<const std::uint64_t> wait(int buffer) override {
-    enter();
-    check(cuda_driver()->synchronize_stream(stream_), "counting on the device");
-    const Buffers& buffers = buffers_[static_cast<std::size_t>(buffer)];
-    return {buffers.counts, buffers.jobs};
-  }
-
   DeviceKernels& kernels_;
-  CUstream stream_ = nullptr;
+  DeviceBuffer entries_;  // the slices sent, as BuiltMatcher placed them
   std::array<Buffers, 2> buffers_;
 };
 
 }  // namespace
 
-std::uint64_t matcher_bytes() { return 2 * (kBatchKeys * sizeof(std::uint64_t) + kBatchKeys * kMetaBytesPerKey); }
+std::uint64_t matcher_bytes() { return 2 * kBatchKeys * kMetaBytesPerKey; }
+
+std::uint64_t matcher_device_bytes() {
+  return 2 * (kBatchKeys * sizeof(std::uint64_t) + kBatchKeys * kMetaBytesPerKey) +
+         kDeviceEntries * sizeof(join::QuarterEntry);
+}
 
 std::unique_ptr<join::PairMatcher> make_device_matcher(std::size_t device, SplitRule rule) {
   return std::make_unique<DeviceMatcher>(device, rule);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "gpu/built_matcher.hpp"
 #include "gpu/gpu_devices.hpp"
 #include "gpu/half_build.hpp"
 #include "gpu/side_recipe.hpp"
@@ -41,9 +42,9 @@ constexpr double kIssueShare = 36.2 / 72.1;
 constexpr std::array kCards = {
     CardModel{"H100", 132, 1.755, 4, 27.5, 50e9, 16, kIssueShare, "H100 SXM5 80 GB, PCIe 5, sm_90"},
     CardModel{"H200", 132, 1.755, 4, 27.5, 50e9, 16, kIssueShare, "H200 SXM 141 GB, PCIe 5, sm_90"},
-    CardModel{"A100", 108, 1.41, 4, 27.8, 25e9, 16, kIssueShare, "A100 SXM4, PCIe 4, sm_80"},
-    CardModel{"L40S", 142, 2.52, 4, 27.8, 25e9, 16, kIssueShare, "L40S, PCIe 4, sm_89"},
-    CardModel{"RTX 4090", 128, 2.52, 4, 27.8, 25e9, 16, kIssueShare, "GeForce RTX 4090, PCIe 4, sm_89"},
+    CardModel{"A100", 108, 1.41, 4, 27.75, 25e9, 16, kIssueShare, "A100 SXM4, PCIe 4, sm_80"},
+    CardModel{"L40S", 142, 2.52, 4, 27.75, 25e9, 16, kIssueShare, "L40S, PCIe 4, sm_89"},
+    CardModel{"RTX 4090", 128, 2.52, 4, 27.75, 25e9, 16, kIssueShare, "GeForce RTX 4090, PCIe 4, sm_89"},
     CardModel{"RTX 5090", 170, 2.41, 4, 28.5, 50e9, 16, kIssueShare, "GeForce RTX 5090, PCIe 5, sm_120"},
     CardModel{"B200", 148, 1.965, 4, 28.5, 50e9, 16, kIssueShare, "B200, PCIe 5 host link, sm_100"},
 };
@@ -55,6 +56,81 @@ bool same_name(std::string_view a, std::string_view b) {
 }
 
 std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+// A batch's tables, query passes and pair tests.
+void tally_tiles(const TileBatch& batch, DeviceWork& work) {
+  work.tables += static_cast<double>(batch.tiles().size());
+  for (const MatchTile& tile : batch.tiles()) {
+    const TileJob& job = batch.jobs()[tile.job];
+    std::uint64_t queries = 0;
+    for_each_query_range(job, tile, batch.starts().data() + job.starts_first,
+                         [&](std::uint32_t begin, std::uint32_t end, int /*part*/) { queries += end - begin; });
+    const std::uint32_t stored = std::min(kTileLanes, job.stored_count - tile.stored_offset);
+    work.passes += static_cast<double>(queries);
+    work.pair_tests += static_cast<double>(queries) * stored;
+  }
+}
+
+// This thread's CPU time: on a shared machine another process may take the core for a while.
+double thread_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+// The device-built path as device_matcher.cpp sends it, tallied: the slices' entries, recipes and
+// count-pass sides, the counters back, the write pass's sides and bucket starts with the jobs,
+// tiles and query ranges, and the pairs back. The count pass runs here by its host form, for the
+// counters the plan needs, and its time is the device's (`device_seconds`, left out of the
+// host's); no halves are written and no pairs counted.
+class BuiltRecorder final : public BuiltMatcher {
+ public:
+  BuiltRecorder(DeviceWork& work, SplitRule rule, double& device_seconds)
+      : BuiltMatcher(kBatchKeys, kDeviceEntries, rule), work_(work), device_seconds_(device_seconds) {}
+
+ private:
+  void reserve_entries(std::size_t entries) override { entries_.resize(entries); }
+
+  std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
+                                              std::span<const join::QuarterEntry> staged) override {
+    std::copy(staged.begin(), staged.end(), entries_.begin() + static_cast<std::ptrdiff_t>(first));
+    work_.entry_bytes += static_cast<double>(staged.size_bytes());
+    work_.bytes_to_device += static_cast<double>(staged.size_bytes() + aligned(batch.pairings().size_bytes()) +
+                                                 aligned(batch.count_sides().size_bytes()));
+    work_.bytes_to_host += static_cast<double>(batch.counters() * sizeof(std::uint32_t));
+    std::vector<std::uint32_t>& next = next_[static_cast<std::size_t>(buffer)];
+    next.assign(batch.counters(), 0);
+    const double begun = thread_seconds();
+    for (const SideSort& side : batch.count_sides()) {
+      work_.build_candidates += 2 * static_cast<double>(candidates_of(side.recipe, batch.pairings().data()));
+      sort_side(side.recipe, batch.pairings().data(), entries_.data(), side.rule, next.data() + side.next_first,
+                nullptr);
+    }
+    device_seconds_ += thread_seconds() - begun;
+    return next;
+  }
+
+  void start(int buffer, const BuiltBatch& batch) override {
+    const TileBatch& tiles = batch.tiles();
+    work_.batches += 1;
+    work_.keys += static_cast<double>(tiles.key_count());
+    work_.bytes_to_device +=
+        static_cast<double>(aligned(batch.write_sides().size_bytes()) + aligned(batch.write_next().size_bytes()) +
+                            aligned(tiles.jobs().size_bytes()) + aligned(tiles.tiles().size_bytes()) +
+                            aligned(tiles.starts().size_bytes()));
+    work_.bytes_to_host += static_cast<double>(tiles.jobs().size() * sizeof(std::uint64_t));
+    tally_tiles(tiles, work_);
+    counts_[static_cast<std::size_t>(buffer)].assign(tiles.jobs().size(), 0);
+  }
+
+  std::span<const std::uint64_t> wait(int buffer) override { return counts_[static_cast<std::size_t>(buffer)]; }
+
+  DeviceWork& work_;
+  double& device_seconds_;
+  std::vector<join::QuarterEntry> entries_;
+  std::array<std::vector<std::uint32_t>, 2> next_;
+  std::array<std::vector<std::uint64_t>, 2> counts_;
+};
 
 // A matcher that tallies each batch as the device matcher would send it (device_matcher.cpp's
 // buffers) and answers every job with no pairs.
@@ -72,20 +148,11 @@ class BatchRecorder final : public TiledMatcher {
   void start(int buffer, const TileBatch& batch) override {
     work_.batches += 1;
     work_.keys += static_cast<double>(batch.keys().size());
-    work_.tables += static_cast<double>(batch.tiles().size());
     work_.bytes_to_device +=
         static_cast<double>(batch.keys().size_bytes() + aligned(batch.jobs().size_bytes()) +
                             aligned(batch.tiles().size_bytes()) + aligned(batch.starts().size_bytes()));
     work_.bytes_to_host += static_cast<double>(batch.jobs().size() * sizeof(std::uint64_t));
-    for (const MatchTile& tile : batch.tiles()) {
-      const TileJob& job = batch.jobs()[tile.job];
-      std::uint64_t queries = 0;
-      for_each_query_range(job, tile, batch.starts().data() + job.starts_first,
-                           [&](std::uint32_t begin, std::uint32_t end, int /*part*/) { queries += end - begin; });
-      const std::uint32_t stored = std::min(kTileLanes, job.stored_count - tile.stored_offset);
-      work_.passes += static_cast<double>(queries);
-      work_.pair_tests += static_cast<double>(queries) * stored;
-    }
+    tally_tiles(batch, work_);
     counts_[static_cast<std::size_t>(buffer)].assign(batch.jobs().size(), 0);
   }
 
@@ -94,13 +161,6 @@ class BatchRecorder final : public TiledMatcher {
   DeviceWork& work_;
   std::array<std::vector<std::uint64_t>, 2> keys_, counts_;
 };
-
-// This thread's CPU time: on a shared machine another process may take the core for a while.
-double thread_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
 
 // 0, B/2, B/4, 3B/4, ...: every prefix of this order spreads over the whole run.
 std::vector<std::size_t> spread_order(std::size_t count) {
@@ -164,8 +224,9 @@ void price_built(ModelledRun& run, const CardModel& card, double issue) {
 
 void price(ModelledRun& run, const CardModel& card) {
   const double issue = static_cast<double>(card.multiprocessors) * card.schedulers * card.clock_ghz * 1e9;
-  run.device_seconds =
-      (run.work.passes + run.work.tables * kBuildPasses) * card.pass_instructions / (issue * card.issue_share);
+  run.device_seconds = ((run.work.passes + run.work.tables * kBuildPasses) * card.pass_instructions +
+                        run.work.build_candidates / 32 * kBuildStepInstructions) /
+                       (issue * card.issue_share);
   run.transfer_seconds = (run.work.bytes_to_device + run.work.bytes_to_host) / card.copy_bytes_per_second;
   run.host_seconds = run.work.host_seconds / card.host_threads;
   run.seconds = std::max({run.device_seconds, run.transfer_seconds, run.host_seconds});
@@ -191,7 +252,15 @@ ModelledRun modelled_run(int n, const CardModel& card, const Replay& replay) {
   DeviceWork work;
   join::JoinVariant variant;
   variant.engine = "gpu";
-  variant.make_matcher = [&work, rule = replay.rule] { return std::make_unique<BatchRecorder>(work, rule); };
+  double count_pass_seconds = 0;  // the device-built replay's count passes: the device's work
+  if (replay.device_built)
+    variant.make_matcher = [&work, &count_pass_seconds, rule = replay.rule]() -> std::unique_ptr<join::PairMatcher> {
+      return std::make_unique<BuiltRecorder>(work, rule, count_pass_seconds);
+    };
+  else
+    variant.make_matcher = [&work, rule = replay.rule]() -> std::unique_ptr<join::PairMatcher> {
+      return std::make_unique<BatchRecorder>(work, rule);
+    };
   const std::unique_ptr<Engine> engine = make_join_engine(n, {}, std::move(variant));
   const std::vector<std::size_t> order =
       engine->execution_order({engine->costliest_first().begin(), engine->costliest_first().end()});
@@ -228,15 +297,23 @@ ModelledRun modelled_run(int n, const CardModel& card, const Replay& replay) {
                              std::chrono::duration<double>(Clock::now() - begun).count() > replay.most_seconds))
       break;
   }
-  work.host_seconds = thread_seconds() - cpu_begun - replay_skipped;
+  work.host_seconds = thread_seconds() - cpu_begun - replay_skipped - count_pass_seconds;
   run.share_replayed = all_cost > 0 ? replayed_cost / all_cost : 1;
   const double scale = run.batches_replayed == run.batches_total ? 1 : 1 / run.share_replayed;
-  for (double* figure :
-       {&work.keys, &work.tables, &work.passes, &work.pair_tests, &work.bytes_to_device, &work.bytes_to_host,
-        &work.batches, &work.host_seconds, &work.built.sides, &work.built.recipe_bytes, &work.built.candidates,
-        &work.built.bytes_to_host, &work.built.host_seconds, &work.built.compact_bytes})
+  for (double* figure : {&work.keys, &work.tables, &work.passes, &work.pair_tests, &work.bytes_to_device,
+                         &work.bytes_to_host, &work.batches, &work.host_seconds, &work.build_candidates,
+                         &work.entry_bytes, &work.built.sides, &work.built.recipe_bytes, &work.built.candidates,
+                         &work.built.bytes_to_host, &work.built.host_seconds, &work.built.compact_bytes})
     *figure *= scale;
   work.built.table_bytes = quarter_table_bytes(n);
+  // Each feeding thread's matcher sends a slice once where the whole table fits its room: a
+  // sample's slices, scaled with its work, would count the table's sending many times over.
+  const double cap = card.host_threads * work.built.table_bytes;
+  if (work.built.table_bytes <= static_cast<double>(kDeviceEntries * sizeof(join::QuarterEntry)) &&
+      work.entry_bytes > cap) {
+    work.bytes_to_device -= work.entry_bytes - cap;
+    work.entry_bytes = cap;
+  }
   work.built.index_bytes = static_cast<double>((std::uint64_t{1} << (2 * (n / 2))) + 1) * sizeof(std::uint32_t);
   run.work = work;
   price(run, card);

@@ -46,6 +46,13 @@ struct DeviceWork {
   double bytes_to_host = 0;    //!< a count per job
   double batches = 0;
   double host_seconds = 0;  //!< thread time of this CPU enumerating and batching (no matching)
+  //! Candidates (north entry times south entry) the device's build passes test: a replay of the
+  //! device-built path (Replay::device_built) only, its count and write passes.
+  double build_candidates = 0;
+  //! Of bytes_to_device, the slices' entries (device-built replay): each slice sent once, and
+  //! again after the device's entries filled and started over; for a sample, at most the whole
+  //! quarter table per feeding thread where it fits a matcher's room.
+  double entry_bytes = 0;
 
   //! The design where the device builds what it matches (half_build.hpp): the host sends each
   //! side's recipe (its SideSort and pairings) against the quarter table held on the device,
@@ -87,20 +94,26 @@ struct ModelledRun {
 };
 
 //! Instructions of the build kernel (nq_sort_sides) for a warp's step over 32 candidates, as
-//! counted in its sm_90 PTX (`nvcc -std=c++20 -O3 --ptx -arch=sm_90 -Isrc src/gpu/match_kernel.cu`,
-//! the loop over a chunk's south keys in shared memory; the SASS is for kernel-instructions.py to
-//! confirm where cuobjdump is at hand): 7 for the test of a candidate, 14 for a half (its pattern
-//! as an OR, its bucket, the atomic and, writing, the store), which the warp pays whenever any
-//! lane makes one. The design runs it three times: the split bits' sample, the slots' counts, the
-//! writes.
-inline constexpr double kBuildStepInstructions = 7 + 14;
-inline constexpr double kBuildKernelPasses = 3;
+//! counted in its sm_90 SASS by scripts/dev/kernel-instructions.py (docs/data/kernel-
+//! instructions.csv; GpuModel.ItsInstructionCountsAreTheCubinsData holds these to it): 8 for the
+//! test of a candidate, and for a half, which the warp pays whenever any lane makes one, 10 in
+//! the count pass (its bucket and the atomic) and 18 in the write pass (and the key's place and
+//! store). The sm_90 figures stand for every card (sm_80 to sm_120 differ by a few). The
+//! device-built path runs two passes, the count and the write; the split's bits come from a
+//! sample taken on the host.
+inline constexpr double kCountStepInstructions = 8 + 10;
+inline constexpr double kWriteStepInstructions = 8 + 18;
+inline constexpr double kBuildStepInstructions = (kCountStepInstructions + kWriteStepInstructions) / 2;
+inline constexpr double kBuildKernelPasses = 2;
 
 //! How much of a run to replay, and under which split rule.
 struct Replay {
   double most_seconds = 1e300;          //!< stop after about this long (and one batch that sent work)
   std::size_t most_batches = SIZE_MAX;  //!< or after this many batches
   SplitRule rule{};                     //!< the engine's (a measurement may change it)
+  //! Replay the engine's device-built path (built_matcher.hpp: recipes sent, halves built on the
+  //! device) rather than the keys-fed one; its count passes run here and are not timed.
+  bool device_built = false;
 };
 
 //! Replays n's gpu run on this thread and prices it on `card`: every batch, or, as far as

@@ -38,11 +38,17 @@ const Devices& devices();
 //! multiprocessors"), or the problem: for `version` and the JSON context.
 std::string devices_text();
 
-//! Keys a DeviceMatcher's batch holds before it is sent to the device.
+//! Halves (as estimated) a DeviceMatcher's batch holds before it is sent to the device.
 inline constexpr std::size_t kBatchKeys = std::size_t{1} << 20;
-//! What one DeviceMatcher holds, in pinned host memory and likewise in device memory: two
-//! batches' keys, tiles and counts.
+//! The slice entries a DeviceMatcher keeps on its device at most (512 MiB: the whole quarter
+//! table of N = 22 and 23, so that each slice crosses the bus once per thread). The room grows
+//! from 512 KiB as the slices sent fill it.
+inline constexpr std::size_t kDeviceEntries = std::size_t{1} << 26;
+//! What one DeviceMatcher holds in pinned host memory: two batches' recipes, tiles and counts.
 std::uint64_t matcher_bytes();
+//! What one DeviceMatcher holds on its device at most: two batches' keys, recipes, tiles and
+//! counts, and the slice entries it keeps.
+std::uint64_t matcher_device_bytes();
 
 //! Counts pairs on device `device` (an index into devices().list), splitting row sets' sides by
 //! `rule`. Throws std::runtime_error when the device cannot be used.

@@ -58,7 +58,7 @@ CountOptions host_options(int n, const CountOptions& options) {
 std::string device_memory_problem(const CountOptions& options) {
   const gpu::Devices& found = gpu::devices();
   const std::uint64_t threads = static_cast<std::uint64_t>(threads_of(options));
-  const std::uint64_t per_device = (threads + found.list.size() - 1) / found.list.size() * gpu::matcher_bytes();
+  const std::uint64_t per_device = (threads + found.list.size() - 1) / found.list.size() * gpu::matcher_device_bytes();
   for (const gpu::DeviceInfo& device : found.list)
     if (per_device > device.memory_bytes / 2)
       return "too little device memory: " + std::to_string(threads) + " threads need " + format_bytes(per_device) +
@@ -95,8 +95,8 @@ bool preferred_for(int n, const CountOptions& /*options*/) {
 std::string device_plan(const CountOptions& options) {
   const std::size_t devices = gpu::devices().list.size();
   return "; on " + std::to_string(devices) + " device(s) " + gpu::devices().list.front().name + ": " +
-         format_bytes(gpu::matcher_bytes()) + " of pinned and of device memory per thread x " +
-         std::to_string(threads_of(options));
+         format_bytes(gpu::matcher_bytes()) + " of pinned and up to " + format_bytes(gpu::matcher_device_bytes()) +
+         " of device memory per thread x " + std::to_string(threads_of(options));
 }
 
 std::unique_ptr<Engine> make(int n, const CountOptions& options) {

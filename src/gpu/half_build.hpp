@@ -260,4 +260,12 @@ inline void sort_side_on_host(const SideSort& side, const SetPairing* pairings, 
   }
 }
 
+//! nq_sort_sides on this CPU: every side of `sides` as sort_side_on_host() sorts it, for the
+//! tests' matcher and the stand-in driver's launches.
+inline void sort_sides_on_host(const SideSort* sides, std::uint32_t side_count, const SetPairing* pairings,
+                               const join::QuarterEntry* entries, std::uint32_t* next, std::uint64_t* keys,
+                               std::uint32_t threads) {
+  for (std::uint32_t s = 0; s < side_count; ++s) sort_side_on_host(sides[s], pairings, entries, next, keys, threads);
+}
+
 }  // namespace nqueens::gpu

@@ -36,8 +36,8 @@ std::size_t sample(const join::KeyParts& keys, Visit visit) {
   return sampled;
 }
 
-std::array<std::uint64_t, 64> sampled_bit_counts(const join::KeyParts& keys, int key_bits) {
-  std::array<std::uint64_t, 64> counts{};
+BitCounts sampled_bit_counts(const join::KeyParts& keys, int key_bits) {
+  BitCounts counts{};
   const std::uint64_t mask = key_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
   sample(keys, [&](std::uint64_t key) {
     for (std::uint64_t rest = key & mask; rest != 0; rest &= rest - 1)
@@ -46,26 +46,11 @@ std::array<std::uint64_t, 64> sampled_bit_counts(const join::KeyParts& keys, int
   return counts;
 }
 
-// The bits that rule out the most pairs: a bit set in a fraction p of the stored keys and q of
-// the queries rules out p q of the pairs. A bit never set in one side rules out none.
-SlotSplit most_shared_bits(const join::KeyParts& stored, const join::KeyParts& queries, int key_bits, int max_bits) {
-  const auto in_stored = sampled_bit_counts(stored, key_bits);
-  const auto in_queries = sampled_bit_counts(queries, key_bits);
-  const auto shared = [&](int bit) {
-    return in_stored[static_cast<std::size_t>(bit)] * in_queries[static_cast<std::size_t>(bit)];
-  };
-  std::array<int, 64> order{};
-  std::iota(order.begin(), order.end(), 0);
-  const int candidates = std::min(key_bits, 64);
-  const int count = std::clamp(max_bits, 0, std::min(kMaxSplitBits, candidates));
-  std::partial_sort(order.begin(), order.begin() + count, order.begin() + candidates,
-                    [&](int left, int right) { return shared(left) > shared(right); });
-  int useful = 0;
-  while (useful < count && shared(order[static_cast<std::size_t>(useful)]) > 0) ++useful;
-  return SlotSplit(std::span<const int>(order.data(), static_cast<std::size_t>(useful)));
+SlotSplit most_shared_key_bits(const join::KeyParts& stored, const join::KeyParts& queries, int key_bits,
+                               int max_bits) {
+  return most_shared_bits(sampled_bit_counts(stored, key_bits), sampled_bit_counts(queries, key_bits), key_bits,
+                          max_bits);
 }
-
-using PatternCounts = std::array<double, kMaxGroups>;
 
 // Keys per pattern, estimated from a sample.
 PatternCounts sampled_pattern_counts(const join::KeyParts& keys, const SlotSplit& split) {
@@ -97,16 +82,19 @@ double tile_passes(const PatternCounts& stored, const PatternCounts& queries, in
   return passes;
 }
 
-bool may_split(join::KeyParts stored, join::KeyParts queries, const SplitRule& rule) {
+bool may_split(std::size_t stored, std::size_t queries, const SplitRule& rule) {
   // A side that one tile holds is built once whatever the split: nothing to spare.
   const std::size_t least = std::max<std::size_t>(rule.least_stored, kTileLanes + 1);
-  return size_of(stored) >= least && size_of(queries) != 0 && rule.max_bits > 0;
+  return stored >= least && queries != 0 && rule.max_bits > 0;
 }
 
-PricedSplit choose_priced_split(join::KeyParts stored, join::KeyParts queries, int key_bits, const SplitRule& rule) {
-  const SlotSplit widest = most_shared_bits(stored, queries, key_bits, rule.max_bits);
-  const PatternCounts stored_counts = sampled_pattern_counts(stored, widest);
-  const PatternCounts query_counts = sampled_pattern_counts(queries, widest);
+bool may_split(join::KeyParts stored, join::KeyParts queries, const SplitRule& rule) {
+  return may_split(size_of(stored), size_of(queries), rule);
+}
+
+// The prefix of `widest` that leaves the fewest passes, if it spares enough of them.
+PricedSplit best_prefix(const SlotSplit& widest, const PatternCounts& stored_counts, const PatternCounts& query_counts,
+                        const SplitRule& rule) {
   int best = 0;
   const double unsplit = tile_passes(stored_counts, query_counts, 0);
   double best_passes = unsplit;
@@ -121,7 +109,44 @@ PricedSplit choose_priced_split(join::KeyParts stored, join::KeyParts queries, i
   return {widest.first(best), best_passes};
 }
 
+PricedSplit choose_priced_split(join::KeyParts stored, join::KeyParts queries, int key_bits, const SplitRule& rule) {
+  const SlotSplit widest = most_shared_key_bits(stored, queries, key_bits, rule.max_bits);
+  return best_prefix(widest, sampled_pattern_counts(stored, widest), sampled_pattern_counts(queries, widest), rule);
+}
+
 }  // namespace
+
+// The bits that rule out the most pairs: a bit set in a fraction p of the stored keys and q of
+// the queries rules out p q of the pairs. A bit never set in one side rules out none.
+SlotSplit most_shared_bits(const BitCounts& in_stored, const BitCounts& in_queries, int key_bits, int max_bits) {
+  const auto shared = [&](int bit) {
+    return in_stored[static_cast<std::size_t>(bit)] * in_queries[static_cast<std::size_t>(bit)];
+  };
+  std::array<int, 64> order{};
+  std::iota(order.begin(), order.end(), 0);
+  const int candidates = std::min(key_bits, 64);
+  const int count = std::clamp(max_bits, 0, std::min(kMaxSplitBits, candidates));
+  std::partial_sort(order.begin(), order.begin() + count, order.begin() + candidates,
+                    [&](int left, int right) { return shared(left) > shared(right); });
+  int useful = 0;
+  while (useful < count && shared(order[static_cast<std::size_t>(useful)]) > 0) ++useful;
+  return SlotSplit(std::span<const int>(order.data(), static_cast<std::size_t>(useful)));
+}
+
+BitCounts count_bits(std::span<const std::uint64_t> keys, int key_bits) {
+  BitCounts counts{};
+  const std::uint64_t mask = key_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
+  for (const std::uint64_t key : keys)
+    for (std::uint64_t rest = key & mask; rest != 0; rest &= rest - 1)
+      ++counts[static_cast<std::size_t>(__builtin_ctzll(rest))];
+  return counts;
+}
+
+PricedSplit price_counted_split(const CountedSide& stored, const CountedSide& queries, const SlotSplit& widest,
+                                const SplitRule& rule) {
+  if (!may_split(stored.keys, queries.keys, rule)) return {{}, unsplit_passes(stored.keys, queries.keys)};
+  return best_prefix(widest, stored.patterns, queries.patterns, rule);
+}
 
 PricedSplit price_split(join::KeyParts stored, join::KeyParts queries, int key_bits, const SplitRule& rule) {
   if (!may_split(stored, queries, rule)) return {{}, unsplit_passes(size_of(stored), size_of(queries))};

@@ -80,6 +80,31 @@ struct PricedSplit {
   double passes = 0;
 };
 
+//! How often each key bit is set in a sample of a side's keys.
+using BitCounts = std::array<std::uint64_t, 64>;
+//! Keys per pattern of a split (pattern i: its key bits on the split's bits).
+using PatternCounts = std::array<double, kMaxGroups>;
+
+//! How often each of the low `key_bits` bits is set in `keys`.
+BitCounts count_bits(std::span<const std::uint64_t> keys, int key_bits);
+
+//! The bits of the widest split of two sides, from their samples' bit counts: those that rule
+//! out the most pairs (a bit set in a share p of one side and q of the other rules out p q of
+//! them), whichever side is stored.
+SlotSplit most_shared_bits(const BitCounts& one, const BitCounts& other, int key_bits, int max_bits);
+
+//! A side counted on a split, as a device counts the halves it builds: its keys per pattern and
+//! in all.
+struct CountedSide {
+  PatternCounts patterns{};
+  std::size_t keys = 0;
+};
+
+//! The prefix of `widest` (both sides counted on it) that price_split() would choose for
+//! `stored` against `queries`, with its price, from their counts rather than their keys.
+PricedSplit price_counted_split(const CountedSide& stored, const CountedSide& queries, const SlotSplit& widest,
+                                const SplitRule& rule = {});
+
 //! The split choose_split() makes of `stored` against `queries`, with its price; a side it never
 //! splits is priced unsplit_passes().
 PricedSplit price_split(join::KeyParts stored, join::KeyParts queries, int key_bits, const SplitRule& rule = {});

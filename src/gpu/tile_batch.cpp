@@ -77,33 +77,56 @@ bool TileBatch::add(std::size_t slot, join::KeyParts east, join::KeyParts west, 
   const auto [east_stored, split] = store_and_split(east, west, key_bits);
   const join::KeyParts& stored = east_stored ? east : west;
   const join::KeyParts& queries = east_stored ? west : east;
-  const std::uint32_t groups = split.groups();
 
+  const auto starts_first = static_cast<std::uint32_t>(starts_.size());
+  const std::uint64_t query_first = used_;
+  append_in_buckets(queries, split, true, starts_);
+  used_ += size_of(queries);
+  slot_starts_.clear();
+  append_in_buckets(stored, split, false, slot_starts_);
+  add_jobs(slot, east_stored, weights, split.groups(), query_first, starts_first, used_, slot_starts_);
+  used_ += size_of(stored);
+  key_bits_ = std::max(key_bits_, key_bits);
+  return true;
+}
+
+std::pair<std::uint64_t, std::uint64_t> TileBatch::add_counted(std::size_t slot,
+                                                               std::span<const std::uint32_t> query_starts,
+                                                               std::span<const std::uint32_t> stored_starts,
+                                                               bool east_stored, const join::PartWeights& weights,
+                                                               int key_bits) {
+  const auto starts_first = static_cast<std::uint32_t>(starts_.size());
+  const std::uint64_t query_first = used_;
+  starts_.insert(starts_.end(), query_starts.begin(), query_starts.end());
+  used_ += query_starts.back();
+  const std::uint64_t stored_first = used_;
+  const auto groups = static_cast<std::uint32_t>((query_starts.size() - 1) / 2);
+  add_jobs(slot, east_stored, weights, groups, query_first, starts_first, stored_first, stored_starts);
+  used_ += stored_starts.back();
+  key_bits_ = std::max(key_bits_, key_bits);
+  return {query_first, stored_first};
+}
+
+// A job per slot of the stored side (its two parts together) that some query can meet.
+void TileBatch::add_jobs(std::size_t slot, bool east_stored, const join::PartWeights& weights, std::uint32_t groups,
+                         std::uint64_t query_first, std::uint32_t starts_first, std::uint64_t stored_first,
+                         std::span<const std::uint32_t> slot_starts) {
   TileJob job;
   for (int s = 0; s < 2; ++s)
     for (int q = 0; q < 2; ++q)
       job.weights[s][q] = static_cast<std::uint32_t>(east_stored ? weights[s][q] : weights[q][s]);
   job.groups = groups;
-  job.starts_first = static_cast<std::uint32_t>(starts_.size());
-  job.query_first = used_;
-  append_in_buckets(queries, split, true, starts_);
-  used_ += size_of(queries);
-  const std::uint32_t* query_starts = starts_.data() + job.starts_first;
-
-  slot_starts_.clear();
-  append_in_buckets(stored, split, false, slot_starts_);
-  const std::vector<std::uint32_t>& slot_starts = slot_starts_;
+  job.starts_first = starts_first;
+  job.query_first = query_first;
   for (std::uint32_t pattern = 0; pattern < groups; ++pattern) {
     const std::size_t slot_start = std::size_t{2} * pattern;  // the slot's part 0, then its part 1
     job.stored_pattern = pattern;
-    job.stored_first = used_ + slot_starts[slot_start];
+    job.stored_first = stored_first + slot_starts[slot_start];
     job.stored_count = slot_starts[slot_start + 2] - slot_starts[slot_start];
     job.stored_tied = slot_starts[slot_start + 1] - slot_starts[slot_start];
-    if (job.stored_count != 0) add_tiles(job, query_starts, slot);
+    // add_tiles reads the query ranges from starts_, which may have grown since they were added.
+    if (job.stored_count != 0) add_tiles(job, starts_.data() + starts_first, slot);
   }
-  used_ += size_of(stored);
-  key_bits_ = std::max(key_bits_, key_bits);
-  return true;
 }
 
 // Cuts a job's compatible queries into tiles of at most kQueriesPerTile, for each kTileLanes of

@@ -13,6 +13,7 @@
 // vector per chunk (picked by the query's bits in that chunk) and a popcount: about
 // key_bits / c vector loads per L pair tests instead of L compares.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -58,8 +59,9 @@ class DisjointCounter {
  public:
   //! Throws std::invalid_argument when this CPU cannot run `path`.
   explicit DisjointCounter(MatchPath path = best_match_path());
-  //! As above, with the chunk width (4..6 bits) chosen by the caller: for measurements. The
-  //! default is kDefaultChunkBits.
+  //! As above, with the chunk width (4..6 bits) chosen by the caller and kept for every load: for
+  //! measurements. Without it, a load told how many queries it will meet picks the width
+  //! (chunk_bits_for()), and any other takes kDefaultChunkBits.
   DisjointCounter(MatchPath path, int chunk_bits);
 
   //! 6 bits: fewest lookups per query, fastest on the big units where the time goes (AVX-512,
@@ -68,7 +70,15 @@ class DisjointCounter {
   static constexpr int kDefaultChunkBits = 6;
 
   MatchPath path() const { return path_; }
+  //! The chunk width of the last load (kDefaultChunkBits before any).
   int chunk_bits() const { return chunk_bits_; }
+  //! The chunk width that makes a block of `live_bits` key bits cheapest to build and query
+  //! `queries` times: narrow chunks build a quarter of the table entries of 6-bit ones and cost
+  //! a few more lookups per query. A unit of odd n meets a block a few hundred times, where the
+  //! 6-bit tables cost far more than their queries.
+  static int chunk_bits_for(int live_bits, std::size_t queries);
+  //! A load's query count when it is not known: the default width.
+  static constexpr std::size_t kUnknownQueries = SIZE_MAX;
   //! Whether keys are compressed with PEXT (join/bit_gather.hpp): on the vector paths of a CPU
   //! that runs it fast. The scalar path, the portable reference, keeps the byte tables.
   bool gathers_bits() const { return gathers_bits_; }
@@ -83,7 +93,8 @@ class DisjointCounter {
   //! 0..key_bits-1 (higher bits are ignored). Throws std::invalid_argument on a bad key_bits.
   void load(std::span<const std::uint64_t> stored, int key_bits);
   //! As load(), each part in blocks of its own, so that count_by_part() can tell them apart.
-  void load_parts(KeyParts stored, int key_bits);
+  //! `queries`: how many queries will meet the load, if known (chunk_bits_for()).
+  void load_parts(KeyParts stored, int key_bits, std::size_t queries = kUnknownQueries);
   //! Number of pairs (s, q), s from the last load, with (s & q) == 0 (bits of q at or above
   //! key_bits are ignored).
   std::uint64_t count(std::span<const std::uint64_t> queries) const;
@@ -99,7 +110,8 @@ class DisjointCounter {
   };
   //! Fixes how keys within `live_bits` are compressed and chunked, for `stored_count` keys to be
   //! loaded in all: load_in_layout() then keeps it, so that queries prepared once serve every load.
-  void fix_layout(std::uint64_t live_bits, std::size_t stored_count, int key_bits);
+  void fix_layout(std::uint64_t live_bits, std::size_t stored_count, int key_bits,
+                  std::size_t queries = kUnknownQueries);
   //! Loads `stored` (keys within the fixed live bits) under the fixed layout.
   void load_in_layout(KeyParts stored);
   void prepare(std::span<const std::uint64_t> queries, PreparedQueries& prepared) const;
@@ -122,6 +134,7 @@ class DisjointCounter {
 
   MatchPath path_;
   int chunk_bits_;
+  bool adapts_chunk_bits_;
   std::size_t lane_words_;
   std::size_t narrow_words_;  // 0: no narrow blocks
   std::size_t load_words_;    // words a table entry in the current load: lane_words_ or narrow_words_
@@ -201,6 +214,9 @@ std::uint64_t count_matches_avx2(const MatchJob& job);
 std::uint64_t count_matches_avx512(const MatchJob& job);
 //! AVX-512 on 256-key blocks (32-byte entries).
 std::uint64_t count_matches_avx512_narrow(const MatchJob& job);
+//! The pairs (x, y) of a and b with (x & y & key_mask) == 0, tested one by one eight at a time.
+std::uint64_t count_pairs_one_by_one_avx512(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                                            std::uint64_t key_mask);
 #endif
 
 }  // namespace detail

@@ -7,6 +7,7 @@
 #include <immintrin.h>
 
 #include <array>
+#include <span>
 #include <utility>
 
 // Compiled for AVX-512 whatever the build's -march, and chosen at run time when the CPU has it.
@@ -104,6 +105,39 @@ std::uint64_t count_matches_avx512(const MatchJob& job) {
 std::uint64_t count_matches_avx512_narrow(const MatchJob& job) {
   static constexpr auto kKernels = kernels<NarrowLanes>(std::make_index_sequence<kMaxActiveChunks>{});
   return kKernels[job.active - 1](job);
+}
+
+// Thirty-two keys of `a` held in four registers against each key of `b` in turn: a broadcast,
+// then per register one test and one masked add of 1 to the lanes that fit. The counts stay in
+// vectors until the end.
+NQUEENS_AVX512 std::uint64_t count_pairs_one_by_one_avx512(std::span<const std::uint64_t> a,
+                                                           std::span<const std::uint64_t> b, std::uint64_t key_mask) {
+  constexpr std::size_t kHeld = 32;
+  const __m512i mask = _mm512_set1_epi64(static_cast<long long>(key_mask));
+  const __m512i one = _mm512_set1_epi64(1);
+  __m512i total = _mm512_setzero_si512();
+  for (std::size_t first = 0; first < a.size(); first += kHeld) {
+    // Plain arrays: std::array would drop the vector type's attributes.
+    __m512i held[4];  // NOLINT(cppcoreguidelines-avoid-c-arrays)
+    std::array<__mmask8, 4> lanes{};
+    for (std::size_t r = 0; r < 4; ++r) {
+      const std::size_t begin = first + 8 * r;
+      const std::size_t left = begin < a.size() ? a.size() - begin : 0;
+      lanes[r] = static_cast<__mmask8>(left >= 8 ? 0xff : (1u << left) - 1);
+      held[r] = _mm512_and_si512(_mm512_maskz_loadu_epi64(lanes[r], a.data() + (left > 0 ? begin : 0)), mask);
+    }
+    __m512i counts[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),  // NOLINT
+                         _mm512_setzero_si512()};
+    for (const std::uint64_t key : b) {
+      const __m512i query = _mm512_set1_epi64(static_cast<long long>(key));
+      for (std::size_t r = 0; r < 4; ++r)
+        counts[r] =
+            _mm512_mask_add_epi64(counts[r], _mm512_mask_testn_epi64_mask(lanes[r], held[r], query), counts[r], one);
+    }
+    total = _mm512_add_epi64(
+        total, _mm512_add_epi64(_mm512_add_epi64(counts[0], counts[1]), _mm512_add_epi64(counts[2], counts[3])));
+  }
+  return WideLanes::sum(total);
 }
 
 }  // namespace nqueens::join::detail

@@ -15,6 +15,8 @@ namespace {
 // Keys an append may write past its last kept one (a vector's worth).
 constexpr std::size_t kAppendSlack = 8;
 
+}  // namespace
+
 // How one quadrant's local diagonals map to a half's key. A square (r, c) of the quadrant lies
 // on board sum r + c + row0 + col0 and board difference r - c + row0 - col0 + n - 1; the key
 // keeps the crossing diagonals only. Fixed queens' diagonals are moved to local numbering once,
@@ -47,6 +49,7 @@ struct QuadrantView {
   std::optional<std::uint64_t> forbidden_key(int k) const {
     const std::uint32_t local = (std::uint32_t{1} << (2 * k - 1)) - 1;
     const QuarterEntry forbidden{forbidden_sums & local, forbidden_differences & local};
+
     const std::uint64_t in_key = key(forbidden);
     if (std::popcount(in_key) != std::popcount(forbidden.sums) + std::popcount(forbidden.differences))
       return std::nullopt;
@@ -60,6 +63,8 @@ struct QuadrantView {
     return sums | (differences << crossing_bits);
   }
 };
+
+namespace {
 
 // Appends every n | s with n & s == 0. A north and a south quadrant of one half can only meet
 // on crossing diagonals, so the keys alone decide whether the two placements fit. `out` has room
@@ -100,13 +105,24 @@ __attribute__((target("avx512f"))) std::size_t append_compatible_avx512(std::spa
 }
 #endif
 
-// The keys of a group's entries that attack no fixed queen, written from `out` on; returns how
-// many. `out` has room for the whole group and kAppendSlack keys more.
-std::size_t keep_keys_scalar(std::span<const QuarterEntry> group, const QuadrantView& view, std::uint64_t* out) {
+// A run of entries filtered in one pass: the keys of those that attack no fixed queen, packed
+// from `out` on (which has room for the run and kAppendSlack keys more), and for each eight
+// entries the mask of the kept ones and how many were kept before them, so that any group's kept
+// keys are found without a pass of its own (QuadrantKeys::kept_before()). At odd n a group holds
+// about seven entries, and a pass per group cost more than its keys. Returns how many were kept.
+std::size_t keep_run_scalar(std::span<const QuarterEntry> run, const QuadrantView& view, std::uint64_t* out,
+                            std::uint8_t* masks, std::uint32_t* before) {
   std::size_t kept = 0;
-  for (const QuarterEntry& entry : group) {
-    out[kept] = view.key(entry);
-    kept += view.attacks_fixed_queen(entry) ? 0u : 1u;
+  for (std::size_t first = 0; first < run.size(); first += 8) {
+    before[first / 8] = static_cast<std::uint32_t>(kept);
+    unsigned mask = 0;
+    for (std::size_t i = first; i < std::min(first + 8, run.size()); ++i) {
+      out[kept] = view.key(run[i]);
+      const unsigned keep = view.attacks_fixed_queen(run[i]) ? 0u : 1u;
+      mask |= keep << (i - first);
+      kept += keep;
+    }
+    masks[first / 8] = static_cast<std::uint8_t>(mask);
   }
   return kept;
 }
@@ -123,8 +139,9 @@ __attribute__((target("avx512f"))) __m512i crossing_key(__m512i diagonals, __m51
   return _mm512_and_si512(_mm512_maskz_srlv_epi64(all, moved, low), crossing);
 }
 
-__attribute__((target("avx512f"))) std::size_t keep_keys_avx512(std::span<const QuarterEntry> group,
-                                                                const QuadrantView& view, std::uint64_t* out) {
+__attribute__((target("avx512f"))) std::size_t keep_run_avx512(std::span<const QuarterEntry> run,
+                                                               const QuadrantView& view, std::uint64_t* out,
+                                                               std::uint8_t* masks, std::uint32_t* before) {
   static_assert(sizeof(QuarterEntry) == sizeof(std::uint64_t) && offsetof(QuarterEntry, differences) == 4);
   const __m512i low_half = _mm512_set1_epi64(0xffffffff);
   const __m512i forbidden_sums = _mm512_set1_epi64(view.forbidden_sums);
@@ -136,10 +153,10 @@ __attribute__((target("avx512f"))) std::size_t keep_keys_avx512(std::span<const 
   const __m512i bits = _mm512_set1_epi64(view.crossing_bits);
   // The zero-masking forms of the shifts: GCC 12 warns that the plain ones read an undefined value.
   constexpr auto all = static_cast<__mmask8>(0xff);
-  const auto* words = reinterpret_cast<const std::uint64_t*>(group.data());
+  const auto* words = reinterpret_cast<const std::uint64_t*>(run.data());
   std::size_t kept = 0;
-  for (std::size_t i = 0; i < group.size(); i += 8) {
-    const std::size_t left = group.size() - i;
+  for (std::size_t i = 0; i < run.size(); i += 8) {
+    const std::size_t left = run.size() - i;
     const auto lanes = static_cast<__mmask8>(left >= 8 ? 0xff : (1u << left) - 1);
     const __m512i entries = _mm512_maskz_loadu_epi64(lanes, words + i);
     const __m512i sums = _mm512_and_si512(entries, low_half);
@@ -151,22 +168,70 @@ __attribute__((target("avx512f"))) std::size_t keep_keys_avx512(std::span<const 
                         _mm512_maskz_sllv_epi64(all, crossing_key(differences, difference_shift, low, crossing), bits));
     const auto keep = static_cast<__mmask8>(lanes & ~attacks);
     _mm512_storeu_si512(out + kept, _mm512_maskz_compress_epi64(keep, keys));
+    masks[i / 8] = keep;
+    before[i / 8] = static_cast<std::uint32_t>(kept);
     kept += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(keep)));
   }
   return kept;
 }
 #endif
 
-using KeepKeys = std::size_t (*)(std::span<const QuarterEntry>, const QuadrantView&, std::uint64_t*);
+using KeepRun = std::size_t (*)(std::span<const QuarterEntry>, const QuadrantView&, std::uint64_t*, std::uint8_t*,
+                                std::uint32_t*);
 
-KeepKeys best_keep_keys() {
+KeepRun best_keep_run() {
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx512f")) return &keep_keys_avx512;
+  if (__builtin_cpu_supports("avx512f")) return &keep_run_avx512;
 #endif
-  return &keep_keys_scalar;
+  return &keep_run_scalar;
 }
 
-const KeepKeys keep_keys = best_keep_keys();
+const KeepRun keep_run = best_keep_run();
+
+// append_compatible() for each pairing in turn, its halves after the last one's: a side of odd n
+// pairs some sixty column sets of a few keys each, and a call per set cost more than its pairs.
+std::size_t append_pairings_scalar(std::span<const Pairing> pairings, std::uint64_t* out) {
+  std::size_t written = 0;
+  for (const Pairing& pairing : pairings)
+    written += append_compatible_scalar({pairing.north, pairing.north_size}, {pairing.south, pairing.south_size},
+                                        out + written);
+  return written;
+}
+
+#if defined(__x86_64__)
+// A south group of at most eight keys (most of them, at odd n) is loaded once for all its north keys.
+__attribute__((target("avx512f"))) std::size_t append_pairings_avx512(std::span<const Pairing> pairings,
+                                                                      std::uint64_t* out) {
+  std::size_t written = 0;
+  for (const Pairing& pairing : pairings) {
+    if (pairing.south_size > 8) {
+      written += append_compatible_avx512({pairing.north, pairing.north_size}, {pairing.south, pairing.south_size},
+                                          out + written);
+      continue;
+    }
+    const auto lanes = static_cast<__mmask8>((1u << pairing.south_size) - 1);
+    const __m512i south_keys = _mm512_maskz_loadu_epi64(lanes, pairing.south);
+    for (std::size_t i = 0; i < pairing.north_size; ++i) {
+      const __m512i north_key = _mm512_set1_epi64(static_cast<long long>(pairing.north[i]));
+      const __mmask8 fits = _mm512_mask_testn_epi64_mask(lanes, north_key, south_keys);
+      _mm512_storeu_si512(out + written, _mm512_maskz_compress_epi64(fits, _mm512_or_si512(north_key, south_keys)));
+      written += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(fits)));
+    }
+  }
+  return written;
+}
+#endif
+
+using AppendPairings = std::size_t (*)(std::span<const Pairing>, std::uint64_t*);
+
+AppendPairings best_append_pairings() {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f")) return &append_pairings_avx512;
+#endif
+  return &append_pairings_scalar;
+}
+
+const AppendPairings append_pairings = best_append_pairings();
 
 using AppendCompatible = std::size_t (*)(std::span<const std::uint64_t>, std::span<const std::uint64_t>,
                                          std::uint64_t*);
@@ -196,7 +261,7 @@ QuadrantKeyTables::QuadrantKeyTables(std::span<const QuarterEntry> entries, int 
 
 bool computes_keys_in_vectors() {
 #if defined(__x86_64__)
-  return keep_keys == &keep_keys_avx512;
+  return keep_run == &keep_run_avx512;
 #else
   return false;
 #endif
@@ -205,9 +270,8 @@ bool computes_keys_in_vectors() {
 bool wants_quadrant_key_tables(int n) { return n % 2 == 1 && n / 2 <= 10 && !computes_keys_in_vectors(); }
 
 // The keys of every entry of the slice whose column set is one of `sets` and that attacks no
-// fixed queen, grouped by column set. One pass over the row set's groups into storage sized once:
-// at odd n most units are small, and resizing per group (zero-filling included) cost more than
-// the keys themselves.
+// fixed queen, grouped by column set, into storage sized once: at odd n most units are small,
+// and resizing per group (zero-filling included) cost more than the keys themselves.
 void QuadrantKeys::load(const QuarterSlice& slice, const QuadrantKeyTables* precomputed, const UnitLayout& layout,
                         const Quadrant& quadrant, std::span<const std::uint32_t> sets) {
   const QuadrantView view(layout, quadrant);
@@ -219,6 +283,7 @@ void QuadrantKeys::load(const QuarterSlice& slice, const QuadrantKeyTables* prec
   const std::size_t capacity = slice.entries().size() + kAppendSlack;
   if (keys_.size() < capacity) keys_.resize(capacity);
   const std::optional<std::uint64_t> forbidden = precomputed ? view.forbidden_key(layout.k) : std::nullopt;
+  if (!forbidden && !view.sees_no_fixed_queen()) return filter_in_one_run(slice, view, sets);
   const QuarterEntry* first_entry = slice.entries().data();
   std::uint32_t kept = 0;
   for (const std::uint32_t set : sets) {
@@ -230,14 +295,37 @@ void QuadrantKeys::load(const QuarterSlice& slice, const QuadrantKeyTables* prec
         keys_[kept] = keys[i];
         kept += (keys[i] & *forbidden) == 0 ? 1u : 0u;
       }
-    } else if (view.sees_no_fixed_queen()) {  // even n: every entry kept, a loop the compiler vectorizes
+    } else {  // even n: every entry kept, a loop the compiler vectorizes
       std::uint64_t* keys = keys_.data() + kept;
       for (std::size_t i = 0; i < group.size(); ++i) keys[i] = view.key(group[i]);
       kept += static_cast<std::uint32_t>(group.size());
-    } else {
-      kept += static_cast<std::uint32_t>(keep_keys(group, view, keys_.data() + kept));
     }
     ends_[set] = kept;
+  }
+}
+
+// Filters the whole slice in one pass, groups that are not wanted included: a side's sets are
+// most of its slice's groups (all of them for the east side), and skipping the others would
+// cost a pass over the sets of its own.
+void QuadrantKeys::filter_in_one_run(const QuarterSlice& slice, const QuadrantView& view,
+                                     std::span<const std::uint32_t> sets) {
+  if (sets.empty()) return;
+  const std::span<const QuarterEntry> entries = slice.entries();
+  const std::size_t blocks = entries.size() / 8 + 1;  // and the one past the last entry
+  if (kept_masks_.size() < blocks) {
+    kept_masks_.resize(blocks);
+    kept_before_.resize(blocks);
+  }
+  const std::size_t kept = keep_run(entries, view, keys_.data(), kept_masks_.data(), kept_before_.data());
+  if (entries.size() % 8 == 0) {  // the position past the last entry starts a block of its own
+    kept_masks_[blocks - 1] = 0;
+    kept_before_[blocks - 1] = static_cast<std::uint32_t>(kept);
+  }
+  for (const std::uint32_t set : sets) {
+    const auto group = slice.group(set);
+    const auto offset = static_cast<std::size_t>(group.data() - entries.data());
+    starts_[set] = kept_before(offset);
+    ends_[set] = kept_before(offset + group.size());
   }
 }
 
@@ -257,11 +345,9 @@ void HalfEnumerator::choose_north_sets(const SliceView& north, const SideLayout&
     if ((set & ~side.columns) == 0 && fold->value(set) > fold->rank) north_sets_.push_back(set);
 }
 
-// Each north column set in north_sets_ goes with the rest of the side's columns south.
+// Each north column set in north_sets_ goes with the rest of the side's columns south (south_sets_).
 void HalfEnumerator::load_quadrants(SliceView north, SliceView south, const UnitLayout& layout,
                                     const SideLayout& side) {
-  south_sets_.clear();
-  for (const std::uint32_t set : north_sets_) south_sets_.push_back(side.columns & ~set);
   // Compared field by field (the set list last): a hit costs less than a load of a small slice.
   const bool same_north = north_source_.slice == &north.slice && north_source_.rows == north.slice.rows() &&
                           north_source_.columns == side.columns && north_source_.quadrant == side.north &&
@@ -278,12 +364,21 @@ void HalfEnumerator::load_quadrants(SliceView north, SliceView south, const Unit
 
 void HalfEnumerator::load(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
                           const SideFold* fold, std::uint64_t most_halves) {
-  north_sets_.clear();
-  tied_sets_ = 0;
-  if (has_halves(side)) {
+  // Without a fold, the sets depend only on the side's columns and the north quadrant's queens:
+  // an off-centre unit's row sets all pair the same ones.
+  const UnfoldedSets sets_for{north.slice.k(), std::popcount(north.slice.rows()), side.columns};
+  if (!has_halves(side)) {
+    north_sets_.clear();
+    south_sets_.clear();
+    tied_sets_ = 0;
+    unfolded_sets_.reset();
+  } else if (fold || unfolded_sets_ != sets_for) {
     choose_north_sets(north, side, fold);
-    load_quadrants(north, south, layout, side);
+    south_sets_.clear();
+    for (const std::uint32_t set : north_sets_) south_sets_.push_back(side.columns & ~set);
+    unfolded_sets_ = fold ? std::nullopt : std::optional{sets_for};
   }
+  if (has_halves(side)) load_quadrants(north, south, layout, side);
   most_halves_ = most_halves;
   rewind();
 }
@@ -294,6 +389,7 @@ void HalfEnumerator::load(SliceView north, SliceView south, const UnitLayout& la
 // The tied sets come first, so the part's ties are all its keys as of its last tied append.
 std::size_t HalfEnumerator::next_part(KeyBuffer& keys) {
   keys.clear();
+  if (set_ == 0 && key_ == 0 && pair_whole_side()) return append_whole_side(keys);
   std::size_t ties = 0;
   const std::size_t most = most_halves_ >= SIZE_MAX - kAppendSlack ? SIZE_MAX : most_halves_ + kAppendSlack;
   for (; set_ < north_sets_.size(); ++set_, key_ = 0) {
@@ -311,6 +407,33 @@ std::size_t HalfEnumerator::next_part(KeyBuffer& keys) {
       if (set_ < tied_sets_) ties = keys.size();
     }
   }
+  return ties;
+}
+
+// The side's pairings of north and south keys, when all their halves fit one part (at most
+// most_halves_: the part the loop below would make too, set after set); false otherwise.
+bool HalfEnumerator::pair_whole_side() {
+  pairings_.clear();
+  tied_pairings_ = 0;
+  whole_side_bound_ = 0;
+  for (std::size_t set = 0; set < north_sets_.size(); ++set) {
+    const auto north_keys = north_.of(north_sets_[set]);
+    const auto south_keys = south_.of(south_sets_[set]);
+    if (north_keys.empty() || south_keys.empty()) continue;
+    if (set < tied_sets_) ++tied_pairings_;
+    pairings_.push_back({north_keys.data(), south_keys.data(), static_cast<std::uint32_t>(north_keys.size()),
+                         static_cast<std::uint32_t>(south_keys.size())});
+    whole_side_bound_ += std::uint64_t{north_keys.size()} * south_keys.size();
+  }
+  return whole_side_bound_ <= most_halves_;
+}
+
+std::size_t HalfEnumerator::append_whole_side(KeyBuffer& keys) {
+  const std::span<const Pairing> pairings = pairings_;
+  std::uint64_t* out = keys.make_room(whole_side_bound_ + kAppendSlack);
+  const std::size_t ties = append_pairings(pairings.first(tied_pairings_), out);
+  keys.commit(ties + append_pairings(pairings.subspan(tied_pairings_), out + ties));
+  set_ = north_sets_.size();
   return ties;
 }
 

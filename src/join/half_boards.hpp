@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -68,6 +69,8 @@ bool wants_quadrant_key_tables(int n);
 //! Whether a unit's keys are computed from the slice's entries eight at a time (AVX-512).
 bool computes_keys_in_vectors();
 
+struct QuadrantView;  // how a quadrant's diagonals map to a half's key (half_boards.cpp)
+
 //! One quadrant's keys for one unit, grouped by the quadrant's column set.
 class QuadrantKeys {
  public:
@@ -82,8 +85,27 @@ class QuadrantKeys {
   }
 
  private:
+  void filter_in_one_run(const QuarterSlice& slice, const QuadrantView& view, std::span<const std::uint32_t> sets);
+  //! Keys kept among the first `entries` entries of the last filter_in_one_run().
+  std::uint32_t kept_before(std::size_t entries) const {
+    const unsigned earlier_lanes = (1u << (entries % 8)) - 1;
+    return kept_before_[entries / 8] +
+           static_cast<std::uint32_t>(std::popcount(kept_masks_[entries / 8] & earlier_lanes));
+  }
+
   std::vector<std::uint64_t> keys_;           // sized to the largest row set seen, never shrunk
   std::vector<std::uint32_t> starts_, ends_;  // per column mask, into keys_
+  // Per eight entries of a run filtered in one pass: the kept ones' mask, how many were kept before.
+  std::vector<std::uint8_t> kept_masks_;
+  std::vector<std::uint32_t> kept_before_;
+};
+
+//! A north quadrant's keys of one column set, to be paired with the south's keys of the rest
+//! of the side's columns.
+struct Pairing {
+  const std::uint64_t* north;
+  const std::uint64_t* south;
+  std::uint32_t north_size, south_size;
 };
 
 //! A quadrant's slice and, where they were built, its entries' keys (may be null).
@@ -135,7 +157,21 @@ class HalfEnumerator {
   void choose_north_sets(const SliceView& north, const SideLayout& side, const SideFold* fold);
   void load_quadrants(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side);
 
+  bool pair_whole_side();
+  std::size_t append_whole_side(KeyBuffer& keys);
+
+  // What north_sets_ and south_sets_ were chosen for, when without a fold.
+  struct UnfoldedSets {
+    int k = 0, north_queens = 0;
+    std::uint32_t columns = 0;
+    bool operator==(const UnfoldedSets&) const = default;
+  };
+
   QuadrantKeys north_, south_;
+  std::optional<UnfoldedSets> unfolded_sets_;
+  std::vector<Pairing> pairings_;  // pair_whole_side()'s, the tied sets' first
+  std::size_t tied_pairings_ = 0;
+  std::uint64_t whole_side_bound_ = 0;                  // the most halves pairings_ make
   std::vector<std::uint32_t> north_sets_, south_sets_;  // the column sets a side pairs, in order
   std::size_t tied_sets_ = 0;                           // the first of north_sets_ rank equal
   std::uint64_t most_halves_ = UINT64_MAX;              // a part's most halves

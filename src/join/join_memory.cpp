@@ -21,8 +21,9 @@ namespace {
 // (the keys sorted by slot, and per slot about 112 bytes of starts, counts and sampled sizes:
 // under 2 bytes a key, as a split of sides of n keys has at most n / 64 slots).
 constexpr std::uint64_t kThreadBytesPerHalf = 128;
-// And per entry of its largest slice: the north and south quadrants' kept keys.
-constexpr std::uint64_t kThreadBytesPerSliceEntry = 2 * sizeof(std::uint64_t);
+// And per entry of its largest slice: the north and south quadrants' kept keys, and off centre
+// their entries' kept masks and counts (5 bytes per 8 entries: taken as a byte an entry).
+constexpr std::uint64_t kThreadBytesPerSliceEntry = 2 * (sizeof(std::uint64_t) + 1);
 
 double binomial(int n, int r) {
   double value = 1;

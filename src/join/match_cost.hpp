@@ -16,10 +16,17 @@ inline constexpr double kBuildBlockNs = 2000;
 inline constexpr double kQueryBlockNs = 3;
 inline constexpr double kQueryNs = 10;
 inline constexpr double kPairOneByOneNs = 0.35;
+//! A pair tested one by one on the AVX-512 path, eight at a time (the unit cost model, which
+//! orders the units, keeps the scalar figure).
+inline constexpr double kPairOneByOneAvx512Ns = 0.05;
 // A slot's call on one compatible group of queries (a slot split: slot_split.hpp), whatever it
 // holds: 3^c of them for a split of c bits, which matters from about 12 bits. Fitted with the
 // others to join_bench --widths on N = 24's sides (a visit took 6.4 block-queries' time there).
 inline constexpr double kSlotVisitNs = 20;
+// Building one table entry of a block, and one query's lookup in one chunk (its offset prepared,
+// the entry read and ANDed): what chooses a load's chunk width (DisjointCounter::chunk_bits_for).
+inline constexpr double kTableEntryNs = 1.5;
+inline constexpr double kChunkLookupNs = 0.5;
 
 inline std::size_t blocks_of(std::size_t keys, std::size_t lanes) { return (keys + lanes - 1) / lanes; }
 inline std::size_t size_of(const KeyParts& parts) { return parts[0].size() + parts[1].size(); }

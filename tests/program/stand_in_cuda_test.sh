@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The gpu engine's device path (device_matcher.cpp: buffers, batches, launches, errors) through
-# the tests' stand-in CUDA driver (tests/support/stand_in_cuda), which runs the kernel's host form:
+# The gpu engine's device path (device_matcher.cpp: slices and recipes sent, halves built and
+# sorted by the build kernel, matched; buffers, batches, launches, errors) through the tests'
+# stand-in CUDA driver (tests/support/stand_in_cuda), which runs the kernels' host form:
 # counts verified against the OEIS, two devices, out of memory at each allocation, a launch
 # failure, a SIGTERM in the middle of a batch, then resumed, and a gpu shard merged with a join one.
 #   tests/program/stand_in_cuda_test.sh path/to/nqueens path/to/folder/of/libcuda.so.1
@@ -16,9 +17,21 @@ fail() { echo "FAILED: $*" >&2; exit 1; }
 "$binary" version | grep -q "gpu devices:  Stand-in GPU 0, .*compute capability 9.0.*runs the kernels. host form" ||
   fail "version does not see the stand-in device: $("$binary" version | grep 'gpu devices')"
 
-"$binary" count -n 4-16 --engine gpu --verify --threads 2 >"$work/out" 2>"$work/err" ||
-  fail "count -n 4-16 --engine gpu --verify exited $?: $(tail -3 "$work/err")"
+NQUEENS_STAND_IN_LAUNCHES="$work/launches" "$binary" count -n 4-16 --engine gpu --verify --threads 2 \
+  >"$work/out" 2>"$work/err" || fail "count -n 4-16 --engine gpu --verify exited $?: $(tail -3 "$work/err")"
 grep -q '14772512' "$work/out" || fail "no count of N=16 in: $(cat "$work/out")"
+# The device built the halves it matched: each batch a count pass and a write pass of the build
+# kernel before its matching.
+sorts=$(grep -c '^nq_sort_sides$' "$work/launches" || true)
+matches=$(grep -c '^nq_match$' "$work/launches" || true)
+[[ $matches -gt 0 && $sorts -ge $((2 * matches)) ]] ||
+  fail "$sorts build kernel launches for $matches matching ones: the halves were not built on the device"
+# What goes over the bus for N = 16 is a fraction of its halves' keys (5,627,030 halves, 45 MB of
+# keys): slices and recipes, counters, jobs and tiles.
+NQUEENS_STAND_IN_LAUNCHES="$work/n16" "$binary" count -n 16 --engine gpu --threads 1 >/dev/null 2>"$work/err" ||
+  fail "count -n 16 --engine gpu exited $?: $(tail -3 "$work/err")"
+sent=$(awk '$1 == "copy" { bytes += $2 } END { print bytes + 0 }' "$work/n16")
+[[ $sent -gt 0 && $sent -lt $((5627030 * 8 / 4)) ]] || fail "$sent bytes sent to the device for N = 16"
 
 NQUEENS_STAND_IN_DEVICES=2 "$binary" count -n 13-14 --engine gpu --verify --threads 3 >/dev/null 2>"$work/err" ||
   fail "two devices, three threads: exited $?: $(tail -3 "$work/err")"

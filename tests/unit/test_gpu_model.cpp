@@ -5,7 +5,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <tuple>
 
 #include "engine/engine.hpp"
 #include "gpu/device_model.hpp"
@@ -65,6 +69,67 @@ TEST(GpuModel, AFullReplaySendsEveryHalfOnceAndTestsEveryPairOnce) {
     EXPECT_GE(run.work.bytes_to_device, 8 * run.work.keys) << "every key, and the jobs and tiles";
     EXPECT_GT(run.work.host_seconds, 0);
   }
+}
+
+// The device-built path replayed (built_matcher.hpp): the same halves matched, each pair tested
+// once, but built on the device: the build passes test every candidate twice (count and write),
+// and the bus carries slices and recipes, not keys. At N = 16 that is under a quarter of the
+// keys' bytes; at N = 15, whose off-centre units have many small sides, it is not.
+TEST(GpuModel, TheDeviceBuiltReplayBuildsTheSameHalvesOnTheDevice) {
+  for (const int n : {12, 16}) {
+    SCOPED_TRACE("N=" + std::to_string(n));
+    const ModelledRun run = modelled_run(n, *find_card("H100"), {.device_built = true});
+    const Halves want = joins_halves(n);
+    EXPECT_EQ(run.batches_replayed, run.batches_total);
+    EXPECT_EQ(run.work.keys, want.keys);
+    EXPECT_EQ(run.work.pair_tests, want.pairs);
+    EXPECT_GE(run.work.build_candidates, 2 * run.work.keys);
+    EXPECT_GT(run.work.host_seconds, 0);
+    if (n == 16) {
+      EXPECT_LT(run.work.bytes_to_device, 8 * run.work.keys / 4);
+    }
+  }
+}
+
+// docs/data/kernel-instructions.csv, as scripts/dev/kernel-instructions.py writes it from the
+// built cubin: instructions by (arch, kernel, pass, per).
+std::map<std::tuple<std::string, std::string, std::string, std::string>, double> kernel_instructions() {
+  std::ifstream in(std::string(NQUEENS_SOURCE_DIR) + "/docs/data/kernel-instructions.csv");
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, double> figures;
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    std::stringstream fields(line);
+    std::string arch, kernel, pass, instructions, per;
+    std::getline(fields, arch, ',');
+    std::getline(fields, kernel, ',');
+    std::getline(fields, pass, ',');
+    std::getline(fields, instructions, ',');
+    std::getline(fields, per);
+    figures[{arch, kernel, pass, per}] = std::stod(instructions);
+  }
+  return figures;
+}
+
+// The model's instruction counts are the cubin's, as the script over `cuobjdump -sass` read them:
+// each card's pass over a tile from its architecture's 7-bit 6-chunk kernel (N = 22's), and the
+// build kernel's steps from its sm_90 code. A kernel change carried to the data but not to the
+// model, or the other way round, fails here.
+TEST(GpuModel, ItsInstructionCountsAreTheCubinsData) {
+  const auto figures = kernel_instructions();
+  ASSERT_FALSE(figures.empty()) << "docs/data/kernel-instructions.csv";
+  for (const CardModel& card : known_cards()) {
+    SCOPED_TRACE(std::string(card.name));
+    const std::string arch(card.source.substr(card.source.rfind("sm_")));
+    const auto query = figures.find({arch, "nq_match_w7_c6", "query", "query pass over a tile"});
+    ASSERT_NE(query, figures.end()) << arch;
+    EXPECT_DOUBLE_EQ(card.pass_instructions, query->second);
+  }
+  const auto build = [&](const char* pass, const char* per) {
+    return figures.at({"sm_90", "nq_sort_sides", pass, per});
+  };
+  EXPECT_DOUBLE_EQ(kCountStepInstructions, build("count", "candidate") + build("count", "half"));
+  EXPECT_DOUBLE_EQ(kWriteStepInstructions, build("write", "candidate") + build("write", "half"));
 }
 
 TEST(GpuModel, ASampledReplayIsScaledToTheWholeRun) {

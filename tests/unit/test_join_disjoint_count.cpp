@@ -492,6 +492,46 @@ INSTANTIATE_TEST_SUITE_P(Paths, DisjointCountTest, ::testing::ValuesIn(kAllPaths
                            return std::string(nqueens::join::to_string(param_info.param));
                          });
 
+#if defined(__x86_64__)
+// The AVX-512 path tests small sides' pairs one by one, thirty-two keys of one side held at once:
+// every size around those thirty-two and their eight-key registers, against the naive count,
+// with bits above the key ignored.
+TEST(PairsOneByOne, TheAvx512LoopCountsWhatTheNaiveLoopCounts) {
+  if (!nqueens::join::supported(MatchPath::avx512)) GTEST_SKIP() << "this CPU cannot run the avx512 path";
+  std::mt19937_64 rng(45);
+  for (const int key_bits : {5, 30, 64}) {
+    for (const std::size_t a_size : {0, 1, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100}) {
+      for (const std::size_t b_size : {0, 1, 3, 40}) {
+        const std::vector<std::uint64_t> a =
+            keys_with_dense_bits(rng, a_size, key_bits, balanced_density(key_bits), 0, 0);
+        const std::vector<std::uint64_t> b = random_keys(rng, b_size, 64, balanced_density(key_bits));
+        EXPECT_EQ(nqueens::join::detail::count_pairs_one_by_one_avx512(a, b, key_mask(key_bits)),
+                  naive_count(a, b, key_bits))
+            << key_bits << " key bits, " << a_size << " x " << b_size;
+      }
+    }
+  }
+}
+#endif
+
+// The chunk width a load takes by its query count: narrow for a few queries a block, the default
+// for many or an unknown number; and every width counts the same pairs.
+TEST_P(DisjointCountTest, AFewQueriesTakeNarrowChunksAndCountTheSame) {
+  EXPECT_EQ(DisjointCounter::chunk_bits_for(30, DisjointCounter::kUnknownQueries), DisjointCounter::kDefaultChunkBits);
+  EXPECT_EQ(DisjointCounter::chunk_bits_for(30, 1), 4);
+  EXPECT_EQ(DisjointCounter::chunk_bits_for(38, 1'000'000), DisjointCounter::kDefaultChunkBits);
+  std::mt19937_64 rng(17);
+  const int key_bits = 30;
+  const std::vector<std::uint64_t> stored = random_keys(rng, 700, key_bits, balanced_density(key_bits));
+  for (const std::size_t queries : {std::size_t{1}, std::size_t{20}, std::size_t{300}, std::size_t{5000}}) {
+    const std::vector<std::uint64_t> asked = random_keys(rng, queries, key_bits, balanced_density(key_bits));
+    DisjointCounter counter(GetParam());
+    counter.load_parts({stored, {}}, key_bits, queries);
+    EXPECT_EQ(counter.chunk_bits(), DisjointCounter::chunk_bits_for(key_bits, queries));
+    EXPECT_EQ(counter.count(asked), naive_count(stored, asked, key_bits)) << queries << " queries";
+  }
+}
+
 TEST(BitGather, PacksTheMaskedBitsFromBitZeroInTheirOrder) {
   if (!nqueens::join::detail::fast_bit_gather()) GTEST_SKIP() << "this CPU has no fast PEXT";
   std::mt19937_64 rng(24);

@@ -1,7 +1,8 @@
 // A stand-in for the CUDA driver (libcuda.so.1), for tests only: the calls the gpu engine makes
 // (src/gpu/cuda_driver.cpp), on this CPU. Device memory is host memory, copies are memcpy, and a
-// launch of a matching kernel runs its host form (gpu/tiles_on_host.hpp) at once, so that the
-// engine's buffers, batches, launches and errors run on machines without a GPU.
+// launch runs the kernel's host form at once (the build kernel nq_sort_sides: gpu/half_build.hpp's
+// sort_sides_on_host; a matching kernel: gpu/tiles_on_host.hpp), so that the engine's buffers,
+// batches, launches and errors run on machines without a GPU.
 //
 // Set by the environment:
 //   NQUEENS_STAND_IN_DEVICES=N       devices it shows (default 1; 0: none)
@@ -9,6 +10,8 @@
 //                                    out of memory), pinned (cuMemAllocHost: out of memory),
 //                                    launch (cuLaunchKernel: launch failure)
 //   NQUEENS_STAND_IN_SIGTERM_AT=K    the K-th launch sends the process SIGTERM before it counts
+//   NQUEENS_STAND_IN_LAUNCHES=PATH   each launch appends its kernel's name, and each copy to the
+//                                    device "copy BYTES", a line each, to PATH
 #include <atomic>
 #include <csignal>
 #include <cstdint>
@@ -20,6 +23,7 @@
 #include <string>
 
 #include "gpu/cuda_api.hpp"
+#include "gpu/half_build.hpp"
 #include "gpu/tiles_on_host.hpp"
 
 using namespace nqueens::gpu;  // NOLINT(google-build-using-namespace): the driver's types, as cuda.h names them
@@ -43,10 +47,24 @@ bool fails(const char* what, std::atomic<int>& calls) {
 
 std::atomic<int> allocations{0}, pinned_allocations{0}, launches{0};
 
-// A function handle: the kernel's chunking, from its name (nq_match_w<width>_c<chunks>).
+// A function handle: the build kernel, or a matching kernel's chunking, from its name
+// (nq_match_w<width>_c<chunks>).
 struct Function {
+  bool sorts_sides = false;
   Chunking chunking;
 };
+
+// A line for NQUEENS_STAND_IN_LAUNCHES's file, if it is set.
+void log_line(const std::string& line) {
+  const char* path = std::getenv("NQUEENS_STAND_IN_LAUNCHES");
+  if (!path) return;
+  static std::mutex mutex;
+  const std::lock_guard lock(mutex);
+  if (std::FILE* file = std::fopen(path, "a")) {
+    std::fprintf(file, "%s\n", line.c_str());
+    std::fclose(file);
+  }
+}
 
 CUdevice checked_device(int index) { return index; }
 
@@ -121,9 +139,13 @@ CUresult cuModuleLoadData(CUmodule* module, const void* image) {
 }
 
 CUresult cuModuleGetFunction(CUfunction* function, CUmodule, const char* name) {
+  if (std::strcmp(name, "nq_sort_sides") == 0) {
+    *function = reinterpret_cast<CUfunction>(new Function{true, {}});  // lives as long as the process
+    return CUDA_SUCCESS;
+  }
   int width = 0, chunks = 0;
   if (std::sscanf(name, "nq_match_w%d_c%d", &width, &chunks) != 2) return CUDA_ERROR_NOT_FOUND;
-  *function = reinterpret_cast<CUfunction>(new Function{{width, chunks}});  // lives as long as the process
+  *function = reinterpret_cast<CUfunction>(new Function{false, {width, chunks}});  // lives as long as the process
   return CUDA_SUCCESS;
 }
 
@@ -160,6 +182,7 @@ CUresult cuMemFreeHost(void* pointer) {
 }
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr to, const void* from, std::size_t bytes, CUstream) {
+  log_line("copy " + std::to_string(bytes));
   if (bytes) std::memcpy(reinterpret_cast<void*>(to), from, bytes);
   return CUDA_SUCCESS;
 }
@@ -184,13 +207,24 @@ CUresult cuStreamDestroy_v2(CUstream) { return CUDA_SUCCESS; }
 
 CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
 
-// The kernel's arguments as nq_match_* takes them: keys, jobs, tiles, starts, tile count, pairs.
+// The kernels' arguments: nq_sort_sides takes sides, side count, pairings, entries, next, keys
+// (0: count only); nq_match_* keys, jobs, tiles, starts, tile count, pairs.
 CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigned int, unsigned int, unsigned int block_x,
                         unsigned int, unsigned int, unsigned int, CUstream, void** arguments, void**) {
   if (fails("launch", launches)) return CUDA_ERROR_LAUNCH_FAILED;
   if (const char* at = std::getenv("NQUEENS_STAND_IN_SIGTERM_AT"); at && std::atoi(at) == launches.load())
     std::raise(SIGTERM);
   const auto pointer = [&](int i) { return reinterpret_cast<void*>(*static_cast<CUdeviceptr*>(arguments[i])); };
+  if (reinterpret_cast<Function*>(function)->sorts_sides) {
+    log_line("nq_sort_sides");
+    nqueens::gpu::sort_sides_on_host(
+        static_cast<const nqueens::gpu::SideSort*>(pointer(0)), *static_cast<std::uint32_t*>(arguments[1]),
+        static_cast<const nqueens::gpu::SetPairing*>(pointer(2)),
+        static_cast<const nqueens::join::QuarterEntry*>(pointer(3)), static_cast<std::uint32_t*>(pointer(4)),
+        static_cast<std::uint64_t*>(pointer(5)), block_x);
+    return CUDA_SUCCESS;
+  }
+  log_line("nq_match");
   nqueens::gpu::match_tiles_on_host(
       static_cast<const std::uint64_t*>(pointer(0)), static_cast<const nqueens::gpu::TileJob*>(pointer(1)),
       static_cast<const nqueens::gpu::MatchTile*>(pointer(2)), static_cast<const std::uint32_t*>(pointer(3)),

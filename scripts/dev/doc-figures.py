@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""The figures the docs repeat, checked against the data they come from (the docs test
+docs_figures). A document that states one of them for N = 16..28 beyond its bar fails:
+
+- the cost of a step in N ("each step in N costs A to B times more, about C on average", in
+  README.md, docs/usage.md and docs/cluster.md): the ratios of the join's thread time from one N
+  to the next in docs/data/join-run-costs.csv, from the sentence's "From N = K" (18 if none) to
+  N = 28. A and B must be the least and greatest ratio and C their geometric mean, each within
+  15 % (the figures are rounded);
+- a thread or CPU time stated for an N ("N = 20 is about 40 s of CPU time"): the same file's
+  thread time for that N, within a factor 1.25 (the machine's speed moves from day to day by up to
+  a fifth); a range must overlap that bar;
+- the Slurm example of docs/cluster.md (`#SBATCH --time=... # N = K on C cores: ... X ...`): X must
+  be the sizing table's wall time on C cores as docs/data renders it, and the limit at least
+  twice that and at most an hour more (a margin for the start and slower cores, not hours spare);
+- the projection of N = 24 from a sample in docs/cluster.md ("the same 64 units took X s of CPU
+  time"): their mean time times the run's units must agree with the table's thread time within the sample's own stated error
+  bar ("+- P %") and the machine's fifth;
+- a code line of README.md that counts N and says how long it takes in a comment
+  (`count -n 21 ... # minutes: ...`): the README's own table of that N (1 or 2 threads) must be
+  in that unit: seconds under a minute, minutes under an hour, hours under two days;
+- the text tables of docs/cluster.md's `mpirun ... nqueens-mpi count` transcripts: their column
+  names must be those `nqueens count` prints with the same options (with --binary);
+- docs/cluster.md's first `mpirun` example has its root form (`--allow-run-as-root`) beside it.
+
+    scripts/dev/doc-figures.py check [--binary build/release/nqueens]
+
+The data files are written by the figures scripts (scripts/dev/cluster-table.py measure,
+fit-unit-costs.py); a document is brought in line with them by hand.
+"""
+import argparse
+import csv
+import importlib.util
+import math
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+COSTS_CSV = os.path.join(ROOT, "docs", "data", "join-run-costs.csv")
+STEP_DOCS = ["README.md", "docs/usage.md", "docs/cluster.md"]
+TIME_DOCS = ["README.md"] + [os.path.join("docs", name) for name in sorted(os.listdir(os.path.join(ROOT, "docs")))
+                             if name.endswith(".md")]
+SIZES = range(16, 29)
+LAST_N = 28
+ROUNDING = 0.15        # a figure the docs round, against the data
+MACHINE = 1.25         # the machine's speed from day to day, and the model against a count
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "eleven": 11, "twelve": 12}
+UNITS = {"ms": 1e-3, "s": 1, "seconds": 1, "min": 60, "minutes": 60, "h": 3600, "hours": 3600, "days": 86400,
+         "years": 365.25 * 86400}
+DURATION = r"([\d.,]+)(?: to ([\d.,]+))? (ms|s|seconds|min|minutes|h|hours|days|years)"
+
+
+def load_cluster_table():
+    spec = importlib.util.spec_from_file_location("cluster_table", os.path.join(ROOT, "scripts", "dev",
+                                                                              "cluster-table.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def thread_seconds():
+    with open(COSTS_CSV) as rows:
+        return {int(r["n"]): float(r["thread_seconds"]) for r in csv.DictReader(rows)}
+
+
+def number(text):
+    text = text.strip().lower()
+    if text in NUMBER_WORDS:
+        return float(NUMBER_WORDS[text])
+    half = re.fullmatch(r"(\w+) and a half", text)
+    if half and half.group(1) in NUMBER_WORDS:
+        return NUMBER_WORDS[half.group(1)] + 0.5
+    return float(text.replace(",", ""))
+
+
+def line_of(text, at):
+    return text.count("\n", 0, at) + 1
+
+
+def sentences(text):
+    """(start, sentence) pairs: prose split at '. ' and blank lines, line breaks joined."""
+    start = 0
+    for match in re.finditer(r"(?<=[a-z0-9)])\.\s|\n\s*\n", text):
+        yield start, " ".join(text[start:match.end()].split())
+        start = match.end()
+    yield start, " ".join(text[start:].split())
+
+
+def near(stated, actual, bar):
+    return abs(stated - actual) <= bar * actual
+
+
+# ---- the cost of a step in N ------------------------------------------------------------------
+
+STEP = re.compile(r"each step in N (?:costs|multiplies the work by) ([\w.]+) to ([\w.]+)(?: times)?(?: more)?, "
+                  r"about ([\w. ]+?) on average")
+
+
+def step_problems(path, text, costs):
+    problems = []
+    for start, sentence in sentences(text):
+        found = STEP.search(sentence)
+        if not found:
+            continue
+        first = re.search(r"From N = (\d+)", sentence)
+        low_n = int(first.group(1)) if first else 18
+        ratios = [costs[n + 1] / costs[n] for n in range(low_n, LAST_N)]
+        mean = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        least, most, about = (number(found.group(i)) for i in (1, 2, 3))
+        wanted = f"{min(ratios):.2g} to {max(ratios):.2g}, about {mean:.2g}"
+        if not (near(least, min(ratios), ROUNDING) and near(most, max(ratios), ROUNDING)
+                and near(about, mean, ROUNDING)):
+            problems.append(f"{path}:{line_of(text, start)}: says each step in N costs {found.group(1)} to "
+                            f"{found.group(2)} times, about {found.group(3)}; {os.path.relpath(COSTS_CSV, ROOT)} "
+                            f"gives {wanted} from N = {low_n} to {LAST_N}")
+    return problems
+
+
+# ---- a thread or CPU time stated for an N ------------------------------------------------------
+
+TIME_OF_N = re.compile(r"N = (\d+) (?:is|takes|took|costs) (?:about |some |under |over )?" + DURATION +
+                       r" of (?:CPU|thread) time")
+
+
+def time_problems(path, text, costs):
+    problems = []
+    for start, sentence in sentences(text):
+        for found in TIME_OF_N.finditer(sentence):
+            n = int(found.group(1))
+            if n not in SIZES or n not in costs:
+                continue
+            scale = UNITS[found.group(4)]
+            low = number(found.group(2)) * scale
+            high = number(found.group(3)) * scale if found.group(3) else low
+            truth = costs[n]
+            if high < truth / MACHINE or low > truth * MACHINE:
+                problems.append(f"{path}:{line_of(text, start)}: '{found.group(0)}': "
+                                f"{os.path.relpath(COSTS_CSV, ROOT)} gives {truth:.3g} s of thread time "
+                                f"(within a factor {MACHINE})")
+    return problems
+
+
+# ---- the Slurm example's time limit ------------------------------------------------------------
+
+SLURM_TIME = re.compile(r"#SBATCH --time=(\d+):(\d\d):(\d\d)\s+# N = (\d+) on ([\d,]+) cores: [^\n]*?"
+                        r"(?:the sizing table's|table's) " + DURATION)
+
+
+def slurm_problems(path, text, table):
+    problems = []
+    data = table.Data()
+    found_any = False
+    for found in SLURM_TIME.finditer(text):
+        found_any = True
+        limit = int(found.group(1)) * 3600 + int(found.group(2)) * 60 + int(found.group(3))
+        n, cores = int(found.group(4)), int(found.group(5).replace(",", ""))
+        wall = table.wall(data.costs[n], data.cluster[n], cores)
+        rendered = table.duration(wall)
+        stated = " ".join(g for g in found.group(6, 8) if g)
+        where = f"{path}:{line_of(text, found.start())}"
+        if stated != rendered:
+            problems.append(f"{where}: says the sizing table's {stated} for N = {n} on {cores} cores; "
+                            f"docs/data renders {rendered}")
+        if not 2 * wall <= limit <= wall + 3600:
+            problems.append(f"{where}: --time of {limit} s for a wall time of {wall:.0f} s: take between twice "
+                            f"that and an hour more")
+    if not found_any:
+        problems.append(f"{path}: no '#SBATCH --time=... # N = K on C cores: the sizing table's T' line to check")
+    return problems
+
+
+# ---- the projection of N = 24 from a sample ----------------------------------------------------
+
+SAMPLE = re.compile(r"the same (\d+) units took ([\d.]+) s of CPU time")
+SAMPLE_BAR = re.compile(r"fix the total to about \+- (\d+) %")
+UNITS_24 = re.compile(r"At N = 24 the join has ([\d,]+) units")
+
+
+def sample_problems(path, text, costs):
+    text = " ".join(text.split())
+    mean, bar, units = SAMPLE.search(text), SAMPLE_BAR.search(text), UNITS_24.search(text)
+    if not (mean and bar and units):
+        return [f"{path}: the projection of N = 24 from a sample lacks its mean, its units or its error bar"]
+    projected = float(mean.group(2)) / int(mean.group(1)) * int(units.group(1).replace(",", ""))
+    truth = costs[24]
+    allowed = (1 + int(bar.group(1)) / 100) * MACHINE
+    if not truth / allowed <= projected <= truth * allowed:
+        return [f"{path}: the sample projects {projected:.3g} s of thread time at "
+                f"N = 24, the sizing table's data {truth:.3g} s (beyond +- {bar.group(1)} % and the machine's "
+                f"factor {MACHINE})"]
+    return []
+
+
+# ---- README's code comments against its table --------------------------------------------------
+
+COMMENTED_COUNT = re.compile(r"count -n (\d+)\b[^#\n]*# (seconds|minutes|hours|days)\b")
+README_ROW = re.compile(r"^\|\s*(\d+)\s*\|([^|]*)\|([^|]*)\|", re.M)
+
+
+def readme_problems(text):
+    rows = {}
+    for row in README_ROW.finditer(text):
+        times = []
+        for cell in row.group(2, 3):
+            cell = cell.strip()
+            if cell:
+                value, unit = cell.split()
+                times.append(float(value) * UNITS[unit])
+        rows[int(row.group(1))] = times
+    bounds = {"seconds": (0, 60), "minutes": (60, 3600), "hours": (3600, 2 * 86400), "days": (86400, math.inf)}
+    problems = []
+    for found in COMMENTED_COUNT.finditer(text):
+        n, word = int(found.group(1)), found.group(2)
+        low, high = bounds[word]
+        times = rows.get(n, [])
+        if not any(low <= t < high for t in times):
+            problems.append(f"README.md:{line_of(text, found.start())}: counts N = {n} and says '{word}'; "
+                            f"README's table has {', '.join(f'{t:.3g} s' for t in times) or 'no row for it'}")
+    return problems
+
+
+# ---- transcripts' column names -----------------------------------------------------------------
+
+MPI_TRANSCRIPT = re.compile(r"^\$ mpirun [^\n]*?nqueens-mpi (count [^\n]*)\n(.*?)(?=^\$ |^```)", re.M | re.S)
+
+
+def transcript_problems(path, text, binary):
+    problems = []
+    for found in MPI_TRANSCRIPT.finditer(text):
+        words = shlex.split(found.group(1))
+        if "--log-level" in words:  # logs go to stderr: the table is the same without them
+            at = words.index("--log-level")
+            del words[at:at + 2]
+        header = next((line for line in found.group(2).splitlines() if line.split()[:1] == ["N"]), None)
+        if header is None:
+            continue
+        ran = subprocess.run([binary] + words + ["-q"], capture_output=True, text=True)
+        printed = ran.stdout.splitlines()[0].split() if ran.stdout else []
+        if header.split() != printed:
+            problems.append(f"{path}:{line_of(text, found.start())}: the transcript's columns {header.split()} "
+                            f"are not those `nqueens {found.group(1)}` prints: {printed}")
+    return problems
+
+
+# ---- the first mpirun example as root ----------------------------------------------------------
+
+def root_problems(path, text):
+    """Open MPI refuses root without --allow-run-as-root: the page's first mpirun command (a
+    container's user is often root) has the form that works beside it."""
+    first = text.find("mpirun")
+    block = re.search(r"```sh\n((?:(?!```).)*?mpirun.*?)```", text, re.S)
+    if first < 0 or block is None or "--allow-run-as-root" in block.group(1):
+        return []
+    return [f"{path}:{line_of(text, block.start())}: the first mpirun example fails as root: give the "
+            f"--allow-run-as-root form beside it"]
+
+
+def check(binary):
+    costs = thread_seconds()
+    table = load_cluster_table()
+    problems = []
+    for path in STEP_DOCS:
+        problems += step_problems(path, open(os.path.join(ROOT, path)).read(), costs)
+    for path in TIME_DOCS:
+        problems += time_problems(path, open(os.path.join(ROOT, path)).read(), costs)
+    cluster = open(os.path.join(ROOT, "docs", "cluster.md")).read()
+    problems += slurm_problems("docs/cluster.md", cluster, table)
+    problems += sample_problems("docs/cluster.md", cluster, costs)
+    problems += readme_problems(open(os.path.join(ROOT, "README.md")).read())
+    problems += root_problems("docs/cluster.md", cluster)
+    if binary:
+        problems += transcript_problems("docs/cluster.md", cluster, binary)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("action", choices=["check"])
+    parser.add_argument("--binary", help="nqueens, to check the transcripts' column names")
+    args = parser.parse_args()
+    return check(args.binary)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

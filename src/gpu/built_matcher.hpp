@@ -1,0 +1,90 @@
+#pragma once
+// A PairMatcher that has its row sets' halves built where they are matched (built_batch.hpp):
+// the join hands it each row set's slices, it keeps the slices it has sent in the device's
+// entries (each sent once, until they no longer fit), and sends batches of recipes, two in turn.
+// A batch costs the device three passes: the count pass, then (once the host has planned the
+// batch from its counts) the write pass and the matching.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "gpu/built_batch.hpp"
+#include "join/pair_matcher.hpp"
+
+namespace nqueens::gpu {
+
+class BuiltMatcher : public join::PairMatcher {
+ public:
+  bool builds_halves() const override { return true; }
+  void match_slices(std::size_t slot, const join::RowSetSlices& row_set) override;
+  //! Never called: the join hands a matcher that builds its halves slices, not keys.
+  void match(std::size_t slot, join::KeyParts east, join::KeyParts west, const join::PartWeights& weights,
+             int key_bits) override;
+  void finish(std::span<std::uint64_t> pairs, std::span<std::uint64_t> halves) override;
+
+ protected:
+  //! `batch_keys`: the halves (as estimated) a batch holds before it is sent; `entries`: the
+  //! slice entries the device holds at most (more when one row set needs more).
+  BuiltMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule);
+  ~BuiltMatcher() override = default;
+
+  //! Makes room for `entries` slice entries on the device; called with no batch being counted,
+  //! and what the room held is lost.
+  virtual void reserve_entries(std::size_t entries) = 0;
+  //! Copies `entries` to the device's entries from `first` on, then runs `batch`'s count pass
+  //! (buffer `buffer`), and returns its counters once it is done.
+  virtual std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
+                                                      std::span<const join::QuarterEntry> entries) = 0;
+  //! Starts `batch`'s write pass and matching (planned); may return before its counts are known.
+  virtual void start(int buffer, const BuiltBatch& batch) = 0;
+  //! Waits for the counts of the batch last started in `buffer`: one per job, in job order.
+  virtual std::span<const std::uint64_t> wait(int buffer) = 0;
+
+ private:
+  struct Buffer {
+    BuiltBatch batch;
+    std::vector<join::QuarterEntry> staged;  // entries for the device, from staged_first on
+    std::size_t staged_first = 0;
+    bool counting = false;  // started and not yet collected
+  };
+
+  std::uint64_t place(const join::QuarterSlice& slice);
+  void make_room(const join::RowSetSlices& row_set);
+  void send_current();
+  void collect(int buffer);
+
+  std::size_t batch_keys_;
+  std::size_t most_entries_;
+  std::array<Buffer, 2> buffers_;
+  int current_ = 0;
+  std::unordered_map<std::uint64_t, std::uint64_t> placed_;  // a slice's (k, rows) -> its first entry
+  std::size_t entries_used_ = 0, entries_room_ = 0;
+  std::vector<std::uint64_t> pairs_, halves_;  // by slot, since the last finish()
+};
+
+//! The built matcher on this CPU: each pass run by its host form (sort_sides_on_host,
+//! match_tiles_on_host), for tests of the plan, the batches and the slices kept, without a device.
+class HostBuiltMatcher : public BuiltMatcher {
+ public:
+  explicit HostBuiltMatcher(std::size_t batch_keys = std::size_t{1} << 16, std::size_t entries = std::size_t{1} << 20,
+                            SplitRule rule = {})
+      : BuiltMatcher(batch_keys, entries, rule) {}
+
+ protected:
+  void reserve_entries(std::size_t entries) override;
+  std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
+                                              std::span<const join::QuarterEntry> entries) override;
+  void start(int buffer, const BuiltBatch& batch) override;
+  std::span<const std::uint64_t> wait(int buffer) override;
+
+ private:
+  std::vector<join::QuarterEntry> entries_;
+  std::array<std::vector<std::uint32_t>, 2> next_;
+  std::vector<std::uint64_t> keys_;
+  std::array<std::vector<std::uint64_t>, 2> counts_;
+};
+
+}  // namespace nqueens::gpu

@@ -1,0 +1,125 @@
+// The gpu engine's device-built path (gpu/built_matcher.hpp) on this CPU: the join hands each row
+// set's slices; the matcher keeps them as a device's entries, counts each side's halves into
+// buckets, plans the batch from those counts, writes the halves and matches them, each pass by
+// the kernels' host form. Every unit against the join's own count.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gpu/built_matcher.hpp"
+#include "join/join_engine.hpp"
+
+namespace nqueens::gpu {
+namespace {
+
+// Splits from the smallest stored sides that may split on, so that N = 15 to 18 split.
+constexpr SplitRule kSmallSplits{kMaxSplitBits, 0, 1.0};
+
+// The host matcher, telling what it was asked to do.
+class WatchedMatcher final : public HostBuiltMatcher {
+ public:
+  struct Seen {
+    std::size_t batches = 0, entries_sent = 0, split_jobs = 0, jobs = 0, keys = 0;
+  };
+  WatchedMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule, Seen& seen)
+      : HostBuiltMatcher(batch_keys, entries, rule), seen_(seen) {}
+
+ private:
+  std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
+                                              std::span<const join::QuarterEntry> entries) override {
+    seen_.entries_sent += entries.size();
+    return HostBuiltMatcher::count_halves(buffer, batch, first, entries);
+  }
+  void start(int buffer, const BuiltBatch& batch) override {
+    ++seen_.batches;
+    seen_.jobs += batch.tiles().jobs().size();
+    seen_.keys += batch.tiles().key_count();
+    for (const TileJob& job : batch.tiles().jobs()) seen_.split_jobs += job.groups > 1 ? 1 : 0;
+    HostBuiltMatcher::start(buffer, batch);
+  }
+  Seen& seen_;
+};
+
+std::unique_ptr<Engine> built_engine(int n, std::size_t batch_keys, std::size_t entries, SplitRule rule,
+                                     WatchedMatcher::Seen& seen) {
+  join::JoinVariant variant;
+  variant.engine = "gpu";
+  variant.make_matcher = [=, &seen] { return std::make_unique<WatchedMatcher>(batch_keys, entries, rule, seen); };
+  return make_join_engine(n, {}, std::move(variant));
+}
+
+// Small batches, and room on the "device" for a few thousand entries, so that slices are sent
+// again once they no longer fit: every unit of N = 4..16 and the engine's batches of N = 13 and
+// 16 count, and report their halves, as the join does.
+TEST(GpuBuilt, EveryUnitOfN4To16CountsAsTheJoinDoes) {
+  constexpr std::size_t kRoom = 4096;
+  WatchedMatcher::Seen seen;
+  for (int n = 4; n <= 16; ++n) {
+    SCOPED_TRACE("N=" + std::to_string(n));
+    if (n == 16) seen = {};
+    const std::unique_ptr<Engine> built = built_engine(n, 4096, kRoom, kSmallSplits, seen);
+    const std::unique_ptr<Engine> join = make_join_engine(n);
+    ASSERT_EQ(built->unit_count(), join->unit_count());
+    const std::unique_ptr<UnitCounter> cpu = join->make_counter();
+    const std::unique_ptr<UnitCounter> device = built->make_counter();
+    for (std::size_t id = 0; id < join->unit_count(); ++id) {
+      const Tally expected = cpu->count(id);
+      const Tally got = device->count(id);
+      ASSERT_EQ(got.total, expected.total) << "unit " << id;
+      ASSERT_EQ(got.nodes, expected.nodes) << "unit " << id;
+    }
+    if (n != 13 && n != 16) continue;
+    const std::vector<std::size_t> order =
+        built->execution_order({built->costliest_first().begin(), built->costliest_first().end()});
+    std::vector<std::size_t> starts = built->batch_starts(order);
+    starts.push_back(order.size());
+    for (std::size_t batch = 0; batch + 1 < starts.size(); ++batch) {
+      const std::span<const std::size_t> ids(order.data() + starts[batch], starts[batch + 1] - starts[batch]);
+      if (ids.size() < 2) continue;  // the rotation unit, counted alone on the host
+      std::vector<Tally> got(ids.size());
+      device->count_batch(ids, got);
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        const Tally expected = cpu->count(ids[i]);
+        ASSERT_EQ(got[i].total, expected.total) << "unit " << ids[i] << " in a batch";
+        ASSERT_EQ(got[i].nodes, expected.nodes) << "unit " << ids[i] << " in a batch";
+      }
+    }
+  }
+  // N = 16's counts: one matcher sent more entries than its room holds, so it started over.
+  EXPECT_GT(seen.entries_sent, kRoom) << "the slices never outgrew the device's entries";
+  EXPECT_GT(seen.split_jobs, 0u) << "no row set was split into slots";
+  EXPECT_GT(seen.batches, 1u);
+}
+
+// N = 18, a strided sample of its units with the engine's own split rule and batch size: the
+// planned splits (from the count pass's exact counts) count as the join does.
+TEST(GpuBuilt, ASampleOfN18WithTheEnginesRuleCountsAsTheJoinDoes) {
+  WatchedMatcher::Seen seen;
+  const std::unique_ptr<Engine> built =
+      built_engine(18, std::size_t{1} << 20, std::size_t{1} << 22, kSmallSplits, seen);
+  const std::unique_ptr<Engine> join = make_join_engine(18);
+  const std::unique_ptr<UnitCounter> cpu = join->make_counter();
+  const std::unique_ptr<UnitCounter> device = built->make_counter();
+  for (std::size_t id = 0; id < join->unit_count(); id += 211) {
+    const Tally expected = cpu->count(id);
+    const Tally got = device->count(id);
+    ASSERT_EQ(got.total, expected.total) << "unit " << id;
+    ASSERT_EQ(got.nodes, expected.nodes) << "unit " << id;
+  }
+  EXPECT_GT(seen.split_jobs, 0u) << "no row set of N = 18 was split into slots";
+}
+
+TEST(GpuBuilt, TheMatcherIsHandedSlicesNeverKeys) {
+  HostBuiltMatcher matcher;
+  EXPECT_TRUE(matcher.builds_halves());
+  const std::uint64_t key = 1;
+  const join::KeyParts parts{std::span<const std::uint64_t>(&key, 1), {}};
+  EXPECT_THROW(matcher.match(0, parts, parts, join::kOnePart, 8), std::logic_error);
+}
+
+}  // namespace
+}  // namespace nqueens::gpu
