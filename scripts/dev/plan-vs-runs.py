@@ -33,7 +33,7 @@ BEGIN = "<!-- plan-vs-runs: begin (scripts/dev/plan-vs-runs.py render writes thi
 END = "<!-- plan-vs-runs: end -->"
 FIELDS = ["n", "part", "units", "predicted_seconds", "predicted_error", "measured_seconds", "setup_seconds",
           "ratio", "within_bar", "plan_sample_seconds", "commit", "load"]
-DEFAULT_CASES = "20,21:?/64,22:?/512,22:?/512,23:?/512,23:?/512,24:?/4096,25:u5,26:u3"
+DEFAULT_CASES = "20,21,22,23:?/512,23:?/512,24:?/4096,24:?/4096,25:u20,26:u5"
 
 
 def cpu_seconds_of(command):
@@ -56,7 +56,10 @@ def unit_costs(bench, n):
     return [float(row[4]) * 1e-9 for row in rows]
 
 
-def commit():
+def commit(given=None):
+    """The commit the measured binary was built from: given, or this checkout's HEAD (+ if src is edited)."""
+    if given:
+        return given
     head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                           check=True).stdout.strip()
     dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--", "src",
@@ -79,7 +82,7 @@ def part_options(case, costs, rng):
     return f"shard {index}/{shards}", ["--shard", f"{index}/{shards}"]
 
 
-def measure(binary, bench, cases, seed, most_sample_seconds):
+def measure(binary, bench, cases, seed, most_sample_seconds, built_from=None):
     rng = random.Random(seed)
     setups, costs_of = {}, {}
     new = not os.path.exists(CSV_PATH)
@@ -117,7 +120,7 @@ def measure(binary, bench, cases, seed, most_sample_seconds):
                    "predicted_seconds": f"{predicted:.4g}", "predicted_error": f"{error:.3g}",
                    "measured_seconds": f"{measured:.4g}", "setup_seconds": f"{setups[n]:.3g}",
                    "ratio": f"{measured / predicted:.3f}", "within_bar": abs(measured - predicted) <= error,
-                   "plan_sample_seconds": f"{plan['sample_seconds']:.3g}", "commit": commit(),
+                   "plan_sample_seconds": f"{plan['sample_seconds']:.3g}", "commit": commit(built_from),
                    "load": f"{os.getloadavg()[0]:.1f}"}
             writer.writerow(row)
             out.flush()
@@ -165,9 +168,10 @@ def main():
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--plan-seconds", type=float, default=240,
                         help="plan's --sample-seconds from N = 25 on (its automatic budget there is up to 15 minutes)")
+    parser.add_argument("--commit", help="the commit --binary was built from, when it is a copy (default: HEAD)")
     args = parser.parse_args()
     if args.action == "measure":
-        measure(args.binary, args.bench, args.cases.split(","), args.seed, args.plan_seconds)
+        measure(args.binary, args.bench, args.cases.split(","), args.seed, args.plan_seconds, args.commit)
     text = open(PERFORMANCE_MD).read()
     if args.action == "check":
         if rendered(text, read_rows()) != text:

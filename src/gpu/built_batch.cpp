@@ -30,7 +30,8 @@ std::vector<std::uint32_t> bucket_starts(const std::array<CountedSide, 2>& parts
 }  // namespace
 
 // Sides too small for any split (fewer candidates than a split needs keys) are not sampled, and
-// their candidates stand for their halves in the batch's estimate.
+// their candidates stand for their halves in the batch's estimate; the others' samples estimate
+// their halves.
 void BuiltBatch::add(std::size_t slot, const join::RowSetSlices& row_set, std::uint64_t east_north,
                      std::uint64_t east_south, std::uint64_t west_north, std::uint64_t west_south) {
   const join::UnitLayout& layout = row_set.layout;
@@ -61,7 +62,10 @@ void BuiltBatch::add(std::size_t slot, const join::RowSetSlices& row_set, std::u
     };
     const BitCounts east_bits = sampled(east, row_set.east_north, row_set.east_south, east_keys);
     const BitCounts west_bits = sampled(west, row_set.west_north, row_set.west_south, west_keys);
-    widest = most_shared_bits(east_bits, west_bits, key_bits, rule_.max_bits);
+    // Sides whose halves, as sampled, fall well short of a split are counted on none: a side on
+    // the widest split costs 512 counters each way.
+    if (2 * std::max(east_keys, west_keys) >= static_cast<double>(least))
+      widest = most_shared_bits(east_bits, west_bits, key_bits, rule_.max_bits);
   }
   estimated_keys_ += east_keys + west_keys;
   RowSet added;
