@@ -275,10 +275,7 @@ Registered add_bench_command(CLI::App& app) {
   CLI::App* command =
       app.add_subcommand("bench", "Time the engine over N and thread counts against the textbook baseline");
   // Also positional, as for count: `nqueens bench 16`.
-  CLI::Option* positional = command->add_option("N", args->spec, "Board sizes: N, A-B or a list (1..32)");
-  command->add_option("-n,--n", args->spec, "Board sizes: N, A-B or a list (1..32)")
-      ->capture_default_str()
-      ->excludes(positional);
+  shell::add_board_sizes(*command, args->spec, "Board sizes: N, A-B or a list (1..32; default 14-16)", false);
   command->add_option("-t,--threads", args->threads, "Thread counts to sweep, e.g. 1,2 (default: 1 and all)")
       ->delimiter(',')
       ->check(CLI::Range(1, kMaxThreads));

@@ -174,6 +174,13 @@ CountResult merged_result(const MergeReport& report, const std::vector<ShardFile
   return make_count_result(report.header, report.totals, report.unit_time, true, threads, seconds);
 }
 
+// What the run took of wall time had every shard run at once; `seconds` is their sum.
+double longest_shard_seconds(const std::vector<ShardFile>& shards) {
+  double longest = 0;
+  for (const ShardFile& shard : shards) longest = std::max(longest, shard.seconds);
+  return longest;
+}
+
 // The files, each losing at most what is damaged in it: a damaged entry, or its header line,
 // whose run the entries are then checked under (the runs of the other files included). A file
 // whose entries fit no run is left out; its units are missing unless other files hold them.
@@ -300,6 +307,7 @@ int run(const MergeArgs& args) {
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"merge", record.result.threads, {record.result.n}, args.wide});
   nlohmann::ordered_json row = to_json(record);
+  row["longest_shard_seconds"] = longest_shard_seconds(shards);
   if (report.units_by_engine.size() > 1) {  // engines that share units: which counted how many
     std::string counted;
     for (const auto& [engine, units] : report.units_by_engine) {

@@ -143,11 +143,9 @@ Registered add_plan_command(CLI::App& app) {
   auto args = std::make_shared<PlanArgs>();
   CLI::App* command = app.add_subcommand(
       "plan", "Estimate a count's thread time, wall time, memory and journal from a sample of its units");
-  command
-      ->add_option("-n,--n,N", args->spec,
-                   "Board sizes (1..32): one N, a list or a range (22-28), each planned in turn; with --format json, "
-                   "one JSON object a line")
-      ->required();
+  shell::add_board_sizes(*command, args->spec,
+                         "Board sizes (1..32): one N, a list or a range (22-28), each planned in turn; with --format "
+                         "json, one JSON object a line");
   command->add_option("-t,--threads", args->threads, "Worker threads per process (default: all hardware threads)")
       ->check(CLI::Range(1, kMaxThreads));
   command->add_option("--ranks", args->ranks, "Processes counting at once: MPI ranks or shards run together")

@@ -41,6 +41,16 @@ if [[ -n $man_page ]]; then
   # ALSO (EXAMPLES); the page carries the version line only.
   examples=$(sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$man_page")
   if grep -qE 'commit:|compiler:|oneTBB' <<<"$examples"; then fail "the version text is in EXAMPLES"; fi
+  # Every environment variable the program reads is in ENVIRONMENT (src/ read with getenv).
+  environment=$(sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$man_page")
+  [[ -n $environment ]] || fail "the man page has no ENVIRONMENT section"
+  if grep -qE 'commit:|compiler:|oneTBB' <<<"$environment"; then fail "the version text is in ENVIRONMENT"; fi
+  sources=$(dirname "$0")/../../src
+  mapfile -t variables < <(grep -rhoE 'getenv\("[A-Z_]+"\)' "$sources" | sed 's/.*"\(.*\)".*/\1/' | sort -u)
+  [[ ${#variables[@]} -ge 2 ]] || fail "found only ${#variables[@]} getenv calls under $sources"
+  for variable in "${variables[@]}"; do
+    grep -qF -- "$variable" <<<"$environment" || fail "ENVIRONMENT does not name $variable, which the program reads"
+  done
   see_also=$(sed -n '/^\.SH "SEE ALSO"/,/^\.SH /p' "$man_page")
   [[ -n $see_also ]] || fail "the man page has no SEE ALSO"
   # The installed docs folder (share/doc/nqueens/docs) is fine; the source tree's docs/ is not.

@@ -251,8 +251,9 @@ TEST(CliCount, WideTextTableShowsEveryColumn) {
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 15u) << describe(r);
-  EXPECT_EQ(words(lines[0]), (std::vector<std::string>{"N", "total", "unique", "expected", "status", "seconds",
-                                                       "solutions/s", "S180", "S90", "engine"}));
+  EXPECT_EQ(words(lines[0]),
+            (std::vector<std::string>{"N", "total", "unique", "expected", "status", "seconds", "solutions/s",
+                                      "half_turn_fixed", "quarter_turn_fixed", "engine"}));
   for (int n = 1; n <= 14; ++n) {
     const std::vector<std::string> cells = words(lines[static_cast<std::size_t>(n)]);
     ASSERT_EQ(cells.size(), 10u) << lines[static_cast<std::size_t>(n)];
@@ -279,6 +280,26 @@ TEST(CliCount, DefaultTextRowsFitEightyColumnsUpToN20) {
   for (const std::string& line : lines) EXPECT_LE(line.size(), 80u) << line;
   const auto wide = run({"count", "-n", "1-12", "--wide"});
   EXPECT_GT(lines_of(wide.out).at(0).size(), 80u) << "--wide shows every column";
+}
+
+// `--format total`: the number alone, one line per N, for `n=$(nqueens count 12 --format total)`.
+TEST(CliCount, FormatTotalPrintsEachTotalAlone) {
+  const auto r = run({"count", "-n", "8,10", "--format", "total"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.out, "92\n724\n");
+  EXPECT_EQ(r.err, "");
+}
+
+// bench's text columns each hold one notation, never scientific: seconds positional, rates with
+// an SI prefix, the largest unit as a percentage.
+TEST(CliBench, TextColumnsAreNeverInScientificNotation) {
+  const auto r = run({"bench", "-n", "4,9", "-t", "1", "-r", "1", "--no-baseline", "--wide"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_FALSE(std::regex_search(r.out, std::regex("[0-9]e[-+][0-9]"))) << r.out;
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_TRUE(std::regex_search(lines[2], std::regex(R"( [0-9.]+[kMG]? +[0-9.]+[kMG]? +[0-9.]+ )"))) << lines[2];
+  EXPECT_TRUE(std::regex_search(lines[2], std::regex(R"( [0-9.]+% )"))) << lines[2];
 }
 
 TEST(CliCount, TextWithoutVerifyShowsNoStatus) {
@@ -847,7 +868,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"NTrailingComma", {"count", "-n", "8,"}, "empty"},
         BadInput{"NListedTwice", {"count", "-n", "8,8"}, "twice"},
         BadInput{"NInRangeAndList", {"count", "-n", "1-3,2"}, "twice"},
-        BadInput{"NGivenTwice", {"count", "-n", "8", "-n", "9"}, "--n"},
+        BadInput{"NGivenTwice", {"count", "-n", "8", "-n", "9"}, "-n is given 2 times"},
         BadInput{"ThreadsZero", {"count", "-n", "8", "-t", "0"}, "--threads"},
         BadInput{"ThreadsNegative", {"count", "-n", "8", "-t", "-1"}, "--threads"},
         BadInput{"ThreadsTooMany", {"count", "-n", "8", "-t", "100000"}, "--threads"},
@@ -894,7 +915,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{
             "OutputEmpty", {"count", "-n", "8", "--shard", "1/1", "--output", ""}, "--output: the file name is empty"},
         // CLI11's own forms, in our words.
-        BadInput{"OptionTwice", {"count", "-n", "8", "-n", "9"}, "--n is given 2 times: give it once"},
+        BadInput{"OptionTwice", {"count", "-n", "8", "-n", "9"}, "nqueens: error: -n is given 2 times: give it once"},
+        // -n with a positional N is said as such by every command that takes board sizes.
+        BadInput{"PlanNTwoWays", {"plan", "8", "-n", "9"}, "board sizes given twice: '8' as N and '9' with -n"},
+        BadInput{"BenchNTwoWays", {"bench", "8", "-n", "9"}, "board sizes given twice: '8' as N and '9' with -n"},
+        BadInput{"SolveNTwoWays", {"solve", "8", "-n", "9"}, "board sizes given twice: '8' as N and '9' with -n"},
+        // A value one letter off is named, as a mistyped option is.
+        BadInput{"EngineMistyped", {"count", "-n", "8", "--engine", "gpus"}, "(did you mean gpu?)"},
+        BadInput{"FormatMistyped", {"count", "-n", "8", "--format", "jsonl"}, "(did you mean json?)"},
         BadInput{"OptionWithoutValue", {"count", "8", "--threads"}, "--threads needs a value (INT)"},
         BadInput{"ShardWithoutValue", {"count", "8", "--shard"}, "--shard needs a value (I/K)"},
         BadInput{"MergeWithoutFiles", {"merge"}, "no files given: name at least one"}),

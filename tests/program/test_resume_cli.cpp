@@ -751,6 +751,23 @@ TEST_F(ResumeCli, CheckpointOfSeveralSizesKeepsOneJournalPerNAndResumesTheRange)
   EXPECT_TRUE(contains(resumed.err, "n13.journal: resuming, 3 units already counted")) << resumed.err;
 }
 
+// A resume says so at the default level: a count that starts from a journal's units is not
+// silent about them.
+TEST_F(ResumeCli, AResumeSaysSoAtTheDefaultLevel) {
+  const std::string journal = file("n12.journal").string();
+  const std::vector<std::string> args = {"count", "-n", "12", "-t", "1", "--engine", "dfs", "--checkpoint", journal};
+  ASSERT_EQ(run(args).exit_code, 0);
+  std::string bytes = read_bytes(journal);
+  std::size_t cut = 0;
+  for (int line = 0; line < 4; ++line) cut = bytes.find('\n', cut) + 1;  // the header and 3 records
+  bytes.resize(cut);
+  write_bytes(journal, bytes);
+  const Outcome resumed = run(args);
+  ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+  EXPECT_TRUE(contains(resumed.err, "n12.journal: resuming, 3 units already counted")) << resumed.err;
+  EXPECT_EQ(harness::lines_of(resumed.err).size(), 1u) << resumed.err;
+}
+
 // A single N given a directory keeps its journal inside it, under the name a range would use.
 TEST_F(ResumeCli, CheckpointNamingADirectoryHoldsThatNsJournal) {
   fs::create_directories(file("journals"));
@@ -1203,12 +1220,30 @@ TEST_F(ShardCli, MergedTextTableFitsEightyColumnsUnlessWide) {
   ASSERT_EQ(narrow.exit_code, 0) << describe(narrow);
   const std::vector<std::string> lines = harness::lines_of(narrow.out);
   ASSERT_EQ(lines.size(), 2u) << narrow.out;
-  EXPECT_EQ(lines[0], "  N       total      unique    status     seconds  engine");
+  EXPECT_EQ(lines[0], "  N       total      unique    status  sum_seconds  longest_shard  engine");
   for (const std::string& line : lines) EXPECT_LE(line.size(), 80u) << line;
   const Outcome wide = merge(files, {"--verify", "--wide"});
   ASSERT_EQ(wide.exit_code, 0) << describe(wide);
   EXPECT_TRUE(contains(harness::lines_of(wide.out).at(0), "solutions/s")) << wide.out;
-  EXPECT_TRUE(contains(harness::lines_of(wide.out).at(0), "S180")) << wide.out;
+  EXPECT_TRUE(contains(harness::lines_of(wide.out).at(0), "half_turn_fixed")) << wide.out;
+}
+
+// A merged `seconds` is the shards' seconds summed (37.5 s for shards that ran 19.5 s side by
+// side read as the run's wall time): the record says so by carrying the longest shard's too,
+// and the text table names both.
+TEST_F(ShardCli, MergeGivesTheShardsSummedSecondsAndTheLongestApart) {
+  const std::vector<std::string> files = shards(13, 3);
+  double sum = 0, longest = 0;
+  for (const std::string& name : files) {
+    const double seconds = nqueens::read_shard_file(name).seconds;
+    sum += seconds;
+    longest = std::max(longest, seconds);
+  }
+  const Outcome r = merge(files, {"--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_DOUBLE_EQ(last_record(r)["seconds"].get<double>(), sum);
+  EXPECT_DOUBLE_EQ(last_record(r)["longest_shard_seconds"].get<double>(), longest);
+  EXPECT_LT(longest, sum);
 }
 
 // merge reports the summed time of the units it merged: the sum of the shard files' entries.

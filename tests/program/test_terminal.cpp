@@ -248,6 +248,21 @@ TEST(Terminal, FieldsGiveWayAsTheWidthShrinks) {
   }
 }
 
+// Two shards in one terminal: each status line names its shard, and a rate reads as "81.0M",
+// not in scientific notation.
+TEST(Terminal, AShardNamesItselfOnTheStatusLine) {
+  std::vector<std::string> shard = kLongCount;
+  shard.insert(shard.end(), {"--shard", "2/4", "--output", testing::TempDir() + "terminal-shard.json"});
+  TerminalRun run(shard, 200);
+  ASSERT_TRUE(run.read_until([](const std::string& out) { return !status_draws(out).empty(); })) << run.output();
+  run.interrupt();
+  run.wait();
+  const std::string draw = status_draws(run.output()).front();
+  EXPECT_EQ(draw.rfind("N=17 shard 2/4 [", 0), 0u) << draw;
+  EXPECT_TRUE(std::regex_search(draw, std::regex(R"( [0-9.]+[kMG]? sol/s)"))) << draw;
+  EXPECT_FALSE(contains(draw, "e+")) << draw;
+}
+
 // A setup of seconds (N = 24's unit list and cost model) shows on the status line, phase by
 // phase, rather than as a silent wait; Ctrl-C during it ends the process as during the count.
 TEST(Terminal, SetupShowsItsPhase) {

@@ -8,6 +8,7 @@
 #include "run/registry.hpp"
 #include "shell/options/logging.hpp"
 #include "shell/output/build_info.hpp"
+#include "shell/output/readable_number.hpp"
 #include "shell/output/report.hpp"
 #include "shell/progress/eta.hpp"
 #include "shell/progress/status_line.hpp"
@@ -51,7 +52,7 @@ TEST(StatusLine, LeavesTheLastThreeColumnsFreeAtAnyWidth) {
 TEST(StatusLine, WideTerminalShowsEveryFieldAndAFullBar) {
   const std::string line = fit_status(midway(), 200);
   EXPECT_EQ(line.rfind("N=18 [", 0), 0u) << line;
-  for (const char* field : {"41.3%", "12345/47000 units", "0:01:23 elapsed", "ETA 1:06:40", "3.12e+08 sol/s"})
+  for (const char* field : {"41.3%", "12345/47000 units", "0:01:23 elapsed", "ETA 1:06:40", " 312M sol/s"})
     EXPECT_TRUE(contains(line, field)) << field << " in " << line;
   EXPECT_EQ(bar_of(line).size(), 40u) << line;
   EXPECT_EQ(bar_of(line), std::string(16, '#') + std::string(24, '-')) << "41.3% of 40 is 16 filled";
@@ -113,7 +114,7 @@ TEST(StatusLine, KeepsItsWidthWhileTheNumbersChange) {
 }
 
 TEST(SetupStatus, NamesNThePhaseAndTheTimeWithinTheWidth) {
-  const nqueens::shell::SetupSnapshot s{27, "estimating unit costs", 754};
+  const nqueens::shell::SetupSnapshot s{27, "estimating unit costs", 754, ""};
   EXPECT_EQ(nqueens::shell::fit_setup_status(s, 80), "setting up N=27: estimating unit costs  0:12:34 elapsed");
   EXPECT_EQ(nqueens::shell::fit_setup_status(s, 50), "setting up N=27: estimating unit costs");
   EXPECT_EQ(nqueens::shell::fit_setup_status(s, 20), "setting up N=27: ");
@@ -163,7 +164,40 @@ TEST(RoughDuration, ReadsInTheUnitThatFits) {
 
 TEST(StatusLine, LogFormKeepsEveryField) {
   EXPECT_EQ(nqueens::shell::log_status(midway()),
-            "N=18: 12345/47000 units, ~41.3% of work, 0:01:23 elapsed, ETA 1:06:40, 3.12e+08 sol/s");
+            "N=18: 12345/47000 units, ~41.3% of work, 0:01:23 elapsed, ETA 1:06:40, 312M sol/s");
+}
+
+// A rate reads at a glance, with an SI prefix, never in scientific notation ("2.48e+08").
+TEST(ReadableNumber, RatesTakeAnSiPrefixNeverAnExponent) {
+  using nqueens::shell::rate_text;
+  EXPECT_EQ(rate_text(2.48e8), "248M");
+  EXPECT_EQ(rate_text(8.1e7), "81.0M");
+  EXPECT_EQ(rate_text(3190), "3.19k");
+  EXPECT_EQ(rate_text(999.7), "1.00k") << "rounding up to 1000 takes the next prefix";
+  EXPECT_EQ(rate_text(950), "950");
+  EXPECT_EQ(rate_text(1.234e9), "1.23G");
+  EXPECT_EQ(rate_text(0), "0");
+}
+
+// Seconds in one notation down a column: positional, three significant digits.
+TEST(ReadableNumber, DecimalsArePositionalWithThreeSignificantDigits) {
+  using nqueens::shell::decimal_text;
+  EXPECT_EQ(decimal_text(6.891e-5), "0.0000689");
+  EXPECT_EQ(decimal_text(0.12345), "0.123");
+  EXPECT_EQ(decimal_text(14.53), "14.5");
+  EXPECT_EQ(decimal_text(9.996), "10.0") << "rounding carries into another digit";
+  EXPECT_EQ(decimal_text(1234.4), "1234");
+}
+
+// Two shards in one terminal: each line says which shard it is.
+TEST(StatusLine, APartOfTheRunIsNamedOnEveryForm) {
+  ProgressSnapshot s = midway();
+  s.part = "shard 2/4";
+  EXPECT_EQ(fit_status(s, 200).rfind("N=18 shard 2/4 [", 0), 0u) << fit_status(s, 200);
+  EXPECT_EQ(nqueens::shell::log_status(s).rfind("N=18 shard 2/4: ", 0), 0u) << nqueens::shell::log_status(s);
+  const nqueens::shell::SetupSnapshot setup{18, "estimating unit costs", 12, "shard 2/4"};
+  EXPECT_EQ(nqueens::shell::fit_setup_status(setup, 200).rfind("setting up N=18 shard 2/4: ", 0), 0u);
+  EXPECT_EQ(nqueens::shell::log_setup_status(setup).rfind("N=18 shard 2/4: setting up", 0), 0u);
 }
 
 TEST(Color, AutoFollowsTheTerminalAndNoColor) {

@@ -184,10 +184,10 @@ CountOptions search_options(const SearchArgs& args) {
 
 // Two options writing one string, rather than one option with both names, which CLI11's help
 // lists twice as REQUIRED; the requirement is then checked once parsing is complete.
-void add_board_sizes(CLI::App& command, std::string& spec, const std::string& what) {
-  CLI::Option* positional = command.add_option("N", spec, what + " (this or -n is required)");
+void add_board_sizes(CLI::App& command, std::string& spec, const std::string& what, bool required) {
+  CLI::Option* positional = command.add_option("N", spec, what + (required ? " (this or -n is required)" : ""));
   CLI::Option* named = command.add_option("-n,--n", spec, what);
-  command.parse_complete_callback([positional, named, &command] {
+  command.parse_complete_callback([positional, named, &command, required] {
     if (positional->count() > 0 && named->count() > 0)
       throw CLI::ArgumentMismatch("board sizes given twice: " + detail::echo(positional->results().front()) +
                                       " as N and " + detail::echo(named->results().front()) + " with -n (give one)",
@@ -195,7 +195,7 @@ void add_board_sizes(CLI::App& command, std::string& spec, const std::string& wh
     // The program's own name (nqueens, nqueens-mpi) and the command's, for the example.
     const std::string words =
         (command.get_parent() ? command.get_parent()->get_name() + " " : std::string()) + command.get_name();
-    if (positional->count() + named->count() == 0)
+    if (required && positional->count() + named->count() == 0)
       throw CLI::RequiredError("no board size: give N, as in `" + words + " 16` or `" + words + " -n 16`",
                                CLI::ExitCodes::RequiredError);
   });
@@ -353,6 +353,19 @@ Selection part_selection(const std::string& shard, const std::string& units) {
   return Selection::whole_run();
 }
 
+namespace {
+
+// "shard 2/4", "units 1,5,9-12": how the status line names the part a process counts. A long
+// list of units is named by its kind alone.
+std::string part_name(const std::string& shard, const std::string& units) {
+  constexpr std::size_t kLongest = 16;
+  if (!shard.empty()) return "shard " + shard;
+  if (units.empty()) return {};
+  return units.size() <= kLongest ? "units " + units : "units (a part)";
+}
+
+}  // namespace
+
 std::string shard_spec_problem(const std::string& text) { return check_shard_spec(text); }
 
 RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes) {
@@ -369,6 +382,7 @@ RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes) {
   if (!args.output.empty()) output_policy(args, sizes).target(args.output);  // refused now, before anything is touched
   session.progress.enabled = !args.no_progress && !args.log.quiet;
   session.progress.interval_seconds = args.progress_interval;
+  session.progress.part = part_name(args.shard, args.units);
   return session;
 }
 

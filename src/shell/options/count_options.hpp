@@ -53,8 +53,8 @@ void add_search_options(CLI::App& command, SearchArgs& args);
 
 //! The board sizes of a command that needs them: positional N or -n, either one (`nqueens count
 //! 16` is `nqueens count -n 16`). Help lists both plainly; a command given neither is refused, in
-//! our words, as the command line is parsed.
-void add_board_sizes(CLI::App& command, std::string& spec, const std::string& what);
+//! our words, as the command line is parsed (`required`: false where the command has a default).
+void add_board_sizes(CLI::App& command, std::string& spec, const std::string& what, bool required = true);
 
 //! The engine options those name (threads left at 0).
 CountOptions search_options(const SearchArgs& args);

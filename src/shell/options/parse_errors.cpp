@@ -3,6 +3,11 @@
 #include <optional>
 #include <regex>
 #include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "shell/options/suggest.hpp"
 
 namespace nqueens::shell {
 
@@ -40,15 +45,21 @@ std::optional<std::string> range_failure(const std::string& message) {
                       message.substr(low_at, to - low_at), message.substr(to + 4));
 }
 
-// "--engine: fast not in {auto,join}" -> "--engine: fast is not one of auto, join".
+// "--engine: gpus not in {auto,gpu}" -> "--engine: gpus is not one of auto, gpu (did you mean gpu?)".
 std::optional<std::string> choice_failure(const std::string& message) {
   const std::size_t colon = message.find(": "), set = message.rfind(" not in {");
   if (colon == std::string::npos || set == std::string::npos || set < colon || !message.ends_with('}'))
     return std::nullopt;
-  std::string choices = message.substr(set + 9, message.size() - set - 10);
-  for (std::size_t comma = choices.find(','); comma != std::string::npos; comma = choices.find(',', comma + 2))
-    choices.insert(comma + 1, " ");
-  return message.substr(0, set) + " is not one of " + choices;
+  const std::string listed = message.substr(set + 9, message.size() - set - 10);
+  std::vector<std::string> choices;
+  for (std::size_t begin = 0, comma = 0; comma != std::string::npos; begin = comma + 1) {
+    comma = listed.find(',', begin);
+    choices.push_back(listed.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin));
+  }
+  std::string text = message.substr(0, set) + " is not one of " + fmt::format("{}", fmt::join(choices, ", "));
+  if (const std::string near = closest(message.substr(colon + 2, set - colon - 2), choices); !near.empty())
+    text += " (did you mean " + near + "?)";
+  return text;
 }
 
 }  // namespace
@@ -58,7 +69,9 @@ std::string in_our_words(const CLI::ParseError& error) {
   std::smatch match;
   static const std::regex repeated("^(\\S+): At Most 1 required but received (\\d+)$");
   if (std::regex_match(message, match, repeated))
-    return match.str(1) + " is given " + match.str(2) + " times: give it once";
+    // CLI11 names an option by its longest name: -n's is --n, which nobody types.
+    return (match.str(1) == "--n" ? std::string("-n") : match.str(1)) + " is given " + match.str(2) +
+           " times: give it once";
   static const std::regex no_value("^(\\S+): 1 required (\\S+)( .*)? missing$");
   if (std::regex_match(message, match, no_value))
     return match.str(1) + " needs a value (" + value_name(match.str(2)) + ")";

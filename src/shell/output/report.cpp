@@ -10,6 +10,7 @@
 #include "run/registry.hpp"
 #include "shell/options/engine_settings.hpp"
 #include "shell/output/build_info.hpp"
+#include "shell/output/readable_number.hpp"
 #include "shell/output/standard_output.hpp"
 
 namespace nqueens::shell {
@@ -151,8 +152,19 @@ std::string status_cell(const nlohmann::ordered_json& record) {
   return "-";
 }
 
+// A rate with an SI prefix ("248M"); JSON and CSV keep the number itself.
 std::string rate_cell(const nlohmann::ordered_json& value) {
-  return value.is_number() ? fmt::format("{:.3g}", value.get<double>()) : "-";
+  return value.is_number() ? rate_text(value.get<double>()) : "-";
+}
+
+// Seconds to three significant digits, never in scientific notation ("0.0000689", "14.5").
+std::string seconds_cell(const nlohmann::ordered_json& value) {
+  return value.is_number() ? decimal_text(value.get<double>()) : "-";
+}
+
+// A share of the run as a percentage ("0.91%"), rather than a fraction in scientific notation.
+std::string percent_cell(const nlohmann::ordered_json& value) {
+  return value.is_number() ? decimal_text(100 * value.get<double>()) + "%" : "-";
 }
 
 struct Column {
@@ -173,8 +185,8 @@ std::vector<Column> bench_columns(bool wide) {
         {"N", 3, [](const J& r) { return r["n"].dump(); }},
         {"engine", 6, [](const J& r) { return r["engine"].get<std::string>(); }},
         {"threads", 7, [](const J& r) { return r["threads"].dump(); }},
-        {"median_s", 9, [](const J& r) { return number_cell(r["median_seconds"], "{:.3g}"); }},
-        {"stddev_s", 8, [](const J& r) { return number_cell(r["stddev_seconds"], "{:.3g}"); }},
+        {"median_s", 9, [](const J& r) { return seconds_cell(r["median_seconds"]); }},
+        {"stddev_s", 8, [](const J& r) { return seconds_cell(r["stddev_seconds"]); }},
         {"speedup", 7, [](const J& r) { return number_cell(r["speedup_vs_1_thread"], "{:.2f}x"); }},
         {yardstick_column(), 6, [](const J& r) { return number_cell(r[yardstick_column()], "{:.2f}x"); }},
         {"vs_baseline", 11, [](const J& r) { return number_cell(r["vs_baseline"], "{:.2f}x"); }},
@@ -183,23 +195,41 @@ std::vector<Column> bench_columns(bool wide) {
       {"N", 3, [](const J& r) { return r["n"].dump(); }},
       {"engine", 6, [](const J& r) { return r["engine"].get<std::string>(); }},
       {"threads", 7, [](const J& r) { return r["threads"].dump(); }},
-      {"median_s", 9, [](const J& r) { return number_cell(r["median_seconds"], "{:.3g}"); }},
-      {"mean_s", 8, [](const J& r) { return number_cell(r["mean_seconds"], "{:.3g}"); }},
-      {"stddev_s", 8, [](const J& r) { return number_cell(r["stddev_seconds"], "{:.3g}"); }},
-      {"min_s", 8, [](const J& r) { return number_cell(r["min_seconds"], "{:.3g}"); }},
-      {"max_s", 8, [](const J& r) { return number_cell(r["max_seconds"], "{:.3g}"); }},
-      {"solutions/s", 11, [](const J& r) { return number_cell(r["solutions_per_second"], "{:.3g}"); }},
-      {"nodes/s", 9, [](const J& r) { return number_cell(r["nodes_per_second"], "{:.3g}"); }},
+      {"median_s", 9, [](const J& r) { return seconds_cell(r["median_seconds"]); }},
+      {"mean_s", 8, [](const J& r) { return seconds_cell(r["mean_seconds"]); }},
+      {"stddev_s", 8, [](const J& r) { return seconds_cell(r["stddev_seconds"]); }},
+      {"min_s", 8, [](const J& r) { return seconds_cell(r["min_seconds"]); }},
+      {"max_s", 8, [](const J& r) { return seconds_cell(r["max_seconds"]); }},
+      {"solutions/s", 11, [](const J& r) { return rate_cell(r["solutions_per_second"]); }},
+      {"nodes/s", 9, [](const J& r) { return rate_cell(r["nodes_per_second"]); }},
       {"ns/node", 7, [](const J& r) { return number_cell(r["ns_per_node"], "{:.2f}"); }},
       {"speedup", 7, [](const J& r) { return number_cell(r["speedup_vs_1_thread"], "{:.2f}x"); }},
       {"baseline_s", 10, [](const J& r) { return number_cell(r["baseline_seconds"], "{:.3f}"); }},
       {"vs_baseline", 11, [](const J& r) { return number_cell(r["vs_baseline"], "{:.2f}x"); }},
       {yardstick_column(), 6, [](const J& r) { return number_cell(r[yardstick_column()], "{:.2f}x"); }},
-      {"largest_unit", 12, [](const J& r) { return number_cell(r["largest_unit_share"], "{:.2e}"); }},
+      {"largest_unit", 12, [](const J& r) { return percent_cell(r["largest_unit_share"]); }},
       {"ceil@16", 7, [](const J& r) { return number_cell(r["ceiling_16"], "{:.1f}"); }},
       {"ceil@64", 7, [](const J& r) { return number_cell(r["ceiling_64"], "{:.1f}"); }},
       {"ceil@256", 8, [](const J& r) { return number_cell(r["ceiling_256"], "{:.1f}"); }},
   };
+}
+
+std::string fixed_seconds_cell(const nlohmann::ordered_json& value) {
+  return value.is_number() ? fmt::format("{:.3f}", value.get<double>()) : "-";
+}
+
+// A count's `seconds`; a merge's two: the shards' seconds summed (the machine time) and the
+// longest shard's (the wall time, had they all run at once), so that neither passes for the other.
+void add_seconds_columns(std::vector<Column>& columns, const std::string& command) {
+  if (command != "merge") {
+    columns.push_back(
+        {"seconds", 10, [](const nlohmann::ordered_json& r) { return fixed_seconds_cell(r["seconds"]); }});
+    return;
+  }
+  columns.push_back(
+      {"sum_seconds", 11, [](const nlohmann::ordered_json& r) { return fixed_seconds_cell(r["seconds"]); }});
+  columns.push_back({"longest_shard", 13,
+                     [](const nlohmann::ordered_json& r) { return fixed_seconds_cell(r["longest_shard_seconds"]); }});
 }
 
 // The text table's columns. Without `wide`, those that fit 80 columns for N <= 20 (count: N,
@@ -214,26 +244,33 @@ std::vector<Column> columns_for(const std::string& command, int count_width, boo
   if (command == "bench") return bench_columns(wide);
   if (!wide) {
     columns.push_back({"status", 8, status_cell});
-    columns.push_back({"seconds", 10, [](const nlohmann::ordered_json& r) {
-                         return fmt::format("{:.3f}", r["seconds"].get<double>());
-                       }});
+    add_seconds_columns(columns, command);
     columns.push_back({"engine", 6, [](const nlohmann::ordered_json& r) { return r["engine"].get<std::string>(); }});
     return columns;
   }
   columns.push_back(
       {"expected", count_width, [](const nlohmann::ordered_json& r) { return text_cell(r["expected_total"]); }});
   columns.push_back({"status", 8, status_cell});
-  columns.push_back({"seconds", 10, [](const nlohmann::ordered_json& r) {
-                       return fmt::format("{:.3f}", r["seconds"].get<double>());
-                     }});
+  add_seconds_columns(columns, command);
   columns.push_back(
       {"solutions/s", 11, [](const nlohmann::ordered_json& r) { return rate_cell(r["solutions_per_second"]); }});
-  // S180 and S90 are small next to the total: a narrower column fits any N up to 32.
-  columns.push_back({"S180", 11, [](const nlohmann::ordered_json& r) { return text_cell(r["half_turn_fixed"]); }});
-  columns.push_back({"S90", 9, [](const nlohmann::ordered_json& r) { return text_cell(r["quarter_turn_fixed"]); }});
+  // Named as in JSON and CSV: one name for a field wherever it is printed.
+  columns.push_back(
+      {"half_turn_fixed", 15, [](const nlohmann::ordered_json& r) { return text_cell(r["half_turn_fixed"]); }});
+  columns.push_back(
+      {"quarter_turn_fixed", 18, [](const nlohmann::ordered_json& r) { return text_cell(r["quarter_turn_fixed"]); }});
   columns.push_back({"engine", 6, [](const nlohmann::ordered_json& r) { return r["engine"].get<std::string>(); }});
   return columns;
 }
+
+// ---- The total alone ------------------------------------------------------------------------
+
+// `--format total`: each row's total and nothing else, for `n=$(nqueens count 12 --format total)`.
+class TotalReporter : public Reporter {
+ public:
+  void begin(const RunContext&) override {}
+  void row(const nlohmann::ordered_json& record) override { print_stdout(text_cell(record["total"]) + '\n'); }
+};
 
 class TextReporter : public Reporter {
  public:
@@ -319,14 +356,17 @@ std::string unit_time_text(const CountResult& result, const std::optional<UnitTi
 }
 
 void add_format_option(CLI::App& command, std::string& format) {
-  command.add_option("--format", format, "Result format on stdout: text, json (JSON Lines) or csv")
-      ->check(CLI::IsMember({"text", "json", "csv"}))
+  command
+      .add_option("--format", format,
+                  "Result format on stdout: text, json (JSON Lines), csv, or total (each total alone on its line)")
+      ->check(CLI::IsMember({"text", "json", "csv", "total"}))
       ->capture_default_str();
 }
 
 Format parse_format(const std::string& name) {
   if (name == "json") return Format::json;
   if (name == "csv") return Format::csv;
+  if (name == "total") return Format::total;
   return Format::text;
 }
 
@@ -351,6 +391,7 @@ std::unique_ptr<Reporter> make_reporter(Format format, JsonCounts counts) {
   switch (format) {
     case Format::json: return std::make_unique<JsonReporter>(counts);
     case Format::csv: return std::make_unique<CsvReporter>();
+    case Format::total: return std::make_unique<TotalReporter>();
     case Format::text: break;
   }
   return std::make_unique<TextReporter>();

@@ -22,7 +22,7 @@ namespace nqueens::shell {
 //! bench's column of speed against the registry's yardstick engine: "vs_" and its name.
 std::string yardstick_column();
 
-enum class Format { text, json, csv };
+enum class Format { text, json, csv, total };
 
 //! How JSON Lines write counts: as numbers (exact in the text; JavaScript and jq 1.6 round
 //! those above 2^53) or as decimal strings, always, so that a consumer sees one type.
@@ -72,7 +72,7 @@ nlohmann::ordered_json context_json(const RunContext& context, JsonCounts counts
 //! The build and host fields of the context record (also `nqueens version --format json`).
 nlohmann::ordered_json build_json(const BuildInfo& build, const HostInfo& host);
 
-//! Adds `--format text|json|csv` to a subcommand.
+//! Adds `--format text|json|csv|total` to a subcommand.
 void add_format_option(CLI::App& command, std::string& format);
 
 //! Adds `--wide` to a subcommand: the text table shows every column instead of the ones that fit

@@ -50,7 +50,7 @@ void watch_window_size() {
 
 Progress::Progress(const Engine& engine, const std::vector<std::size_t>& todo, const std::vector<std::size_t>& done,
                    const ProgressOptions& options)
-    : n_(engine.n()), engine_(engine), terminal_(Console::err().terminal()) {
+    : n_(engine.n()), part_(options.part), engine_(engine), terminal_(Console::err().terminal()) {
   for (const std::size_t id : todo) cost_total_ += engine.cost(id);
   for (const std::size_t id : done) cost_before_ += engine.cost(id);
   cost_total_ += cost_before_;
@@ -75,6 +75,7 @@ ProgressSnapshot Progress::snapshot() {
   const std::uint64_t cost_now = cost_done_.load(std::memory_order_relaxed);
   ProgressSnapshot s;
   s.n = n_;
+  s.part = part_;
   s.units_done = units_before_ + units_done_.load(std::memory_order_relaxed);
   s.units_total = units_total_;
   s.work_share = cost_total_ ? static_cast<double>(cost_before_ + cost_now) / static_cast<double>(cost_total_) : 1.0;
@@ -112,7 +113,10 @@ void Progress::finish() noexcept {
 }
 
 SetupStatus::SetupStatus(int n, const ProgressOptions& options)
-    : n_(n), terminal_(Console::err().terminal()), period_(terminal_ ? Clock::duration(kRedraw) : log_period(options)) {
+    : n_(n),
+      part_(options.part),
+      terminal_(Console::err().terminal()),
+      period_(terminal_ ? Clock::duration(kRedraw) : log_period(options)) {
   start_ = Clock::now();
   next_ = start_ + (terminal_ ? Clock::duration(kFirstDraw) : period_);
   enter_phase("starting");
@@ -133,7 +137,7 @@ void SetupStatus::tick() noexcept {
   if (now < next_) return;
   next_ = now + period_;
   try {
-    const SetupSnapshot s{n_, phase_now(), std::chrono::duration<double>(now - start_).count()};
+    const SetupSnapshot s{n_, phase_now(), std::chrono::duration<double>(now - start_).count(), part_};
     if (terminal_) {
       const int width = Console::err().width();
       Console::err().status(fit_setup_status(s, width > 0 ? width : kAssumedWidth));

@@ -23,6 +23,7 @@ namespace nqueens::shell {
 struct ProgressOptions {
   bool enabled = true;
   double interval_seconds = 60;  //!< between log lines when stderr is not a terminal
+  std::string part;              //!< the part of the run counted ("shard 2/4"), named on every line
 };
 
 class Progress {
@@ -48,6 +49,7 @@ class Progress {
   ProgressSnapshot snapshot();  //!< advances the ETA's smoothing
 
   int n_;
+  std::string part_;
   const Engine& engine_;          //!< its costs weigh the units done against those left
   std::size_t units_total_ = 0;   //!< units of this run, counted before or now
   std::size_t units_before_ = 0;  //!< of which counted before this process started
@@ -84,6 +86,7 @@ class SetupStatus {
 
  private:
   int n_;
+  std::string part_;
   bool terminal_ = false;
   std::chrono::steady_clock::duration period_;
   std::chrono::steady_clock::time_point start_;

@@ -6,6 +6,8 @@
 
 #include <fmt/core.h>
 
+#include "shell/output/readable_number.hpp"
+
 namespace nqueens::shell {
 
 namespace {
@@ -36,7 +38,14 @@ std::string bar(double share, int inside) {
 // unknown ETA as wide as a known one), so that the bar's length and every field's place stay put
 // from one redraw to the next: a line that jitters is hard to read.
 constexpr int kClockWidth = 7;  // "0:00:00", up to ten hours
-constexpr int kRateWidth = 8;   // "3.12e+08"
+constexpr int kRateWidth = 5;   // "312M", "81.0M"
+
+// "N=17", or "N=17 shard 2/4": two shards in one terminal each say which one they are.
+std::string named(int n, const std::string& part) {
+  return part.empty() ? fmt::format("N={}", n) : fmt::format("N={} {}", n, part);
+}
+
+std::string head_text(const ProgressSnapshot& s) { return named(s.n, s.part); }
 
 std::string eta_text(const ProgressSnapshot& s) { return s.eta_seconds ? clock_text(*s.eta_seconds) : "-"; }
 
@@ -52,7 +61,7 @@ std::vector<Field> optional_fields(const ProgressSnapshot& s) {
   return {{units_text(s), 1},
           {fmt::format("{:>{}} elapsed", clock_text(s.elapsed_seconds), kClockWidth), 0},
           {fmt::format("ETA {:<{}}", eta_text(s), kClockWidth), 3},
-          {fmt::format("{:>{}.3g} sol/s", s.solutions_per_second, kRateWidth), 2}};
+          {fmt::format("{:>{}} sol/s", rate_text(s.solutions_per_second), kRateWidth), 2}};
 }
 
 std::string join_fields(const std::vector<Field>& fields) {
@@ -75,7 +84,7 @@ std::string clock_text(double seconds) {
 
 std::string fit_status(const ProgressSnapshot& s, int width) {
   const int limit = std::max(width - kSpareColumns, 1);
-  const std::string head = fmt::format("N={}", s.n);
+  const std::string head = head_text(s);
   const std::string percent = percent_text(s);
   std::vector<Field> fields = optional_fields(s);
   // With a bar: drop fields until a bar of the least useful length fits, then give it the rest.
@@ -96,20 +105,20 @@ std::string fit_status(const ProgressSnapshot& s, int width) {
 
 std::string fit_setup_status(const SetupSnapshot& s, int width) {
   const int limit = std::max(width - kSpareColumns, 1);
-  const std::string phase = fmt::format("setting up N={}: {}", s.n, s.phase);
+  const std::string phase = fmt::format("setting up {}: {}", named(s.n, s.part), s.phase);
   const std::string elapsed = fmt::format("{}{} elapsed", kGap, clock_text(s.elapsed_seconds));
   const std::string line = length(phase) + length(elapsed) <= limit ? phase + elapsed : phase;
   return line.substr(0, static_cast<std::size_t>(limit));
 }
 
 std::string log_setup_status(const SetupSnapshot& s) {
-  return fmt::format("N={}: setting up: {}, {} elapsed", s.n, s.phase, clock_text(s.elapsed_seconds));
+  return fmt::format("{}: setting up: {}, {} elapsed", named(s.n, s.part), s.phase, clock_text(s.elapsed_seconds));
 }
 
 std::string log_status(const ProgressSnapshot& s) {
-  return fmt::format("N={}: {}/{} units, ~{:.1f}% of work, {} elapsed, ETA {}, {:.3g} sol/s", s.n, s.units_done,
+  return fmt::format("{}: {}/{} units, ~{:.1f}% of work, {} elapsed, ETA {}, {} sol/s", head_text(s), s.units_done,
                      s.units_total, 100 * s.work_share, clock_text(s.elapsed_seconds), eta_text(s),
-                     s.solutions_per_second);
+                     rate_text(s.solutions_per_second));
 }
 
 }  // namespace nqueens::shell

@@ -10,6 +10,7 @@ namespace nqueens::shell {
 //! Where a count stands, as Progress measures it.
 struct ProgressSnapshot {
   int n = 0;
+  std::string part;             //!< "shard 2/4", "units @s24.ids": a part of the run, named; empty for all
   std::size_t units_done = 0;   //!< before this process and since
   std::size_t units_total = 0;  //!< of this run (a shard's, or all)
   double work_share = 0;        //!< done fraction of the estimated work, 0..1
@@ -23,10 +24,11 @@ struct SetupSnapshot {
   int n = 0;
   std::string phase;  //!< "estimating unit costs", as the engine names it (setup_stop.hpp)
   double elapsed_seconds = 0;
+  std::string part;  //!< as ProgressSnapshot's
 };
 
-//! "N=17 [########----------]  41.3%  2345/5678 units  0:00:12 elapsed  ETA 0:00:17  8.1e+07 sol/s",
-//! its numbers padded to fixed widths so that nothing moves between redraws,
+//! "N=17 [########----------]  41.3%  2345/5678 units  0:00:12 elapsed  ETA 0:00:17  81.0M sol/s",
+//! (with "N=17 shard 2/4" for a shard), its numbers padded to fixed widths so that nothing moves between redraws,
 //! at most `width - 3` characters: a line that reaches the last column makes the terminal wrap,
 //! and so does the "^C" it echoes after the line when Ctrl-C is typed; a wrapped line can not
 //! be redrawn or erased in place. As the
@@ -41,7 +43,7 @@ std::string fit_setup_status(const SetupSnapshot& snapshot, int width);
 //! "N=27: setting up: estimating unit costs, 0:00:12 elapsed", for log lines.
 std::string log_setup_status(const SetupSnapshot& snapshot);
 
-//! "N=17: 2345/5678 units, ~41.3% of work, 0:00:12 elapsed, ETA 0:00:17, 8.1e+07 sol/s": every
+//! "N=17: 2345/5678 units, ~41.3% of work, 0:00:12 elapsed, ETA 0:00:17, 81.0M sol/s": every
 //! field, for log lines.
 std::string log_status(const ProgressSnapshot& snapshot);
 

@@ -228,8 +228,11 @@ void log_journal(const Journal& journal, const RunHeader& header, bool repair) {
     spdlog::warn(
         "{}: dropped a torn last record ({} bytes, cut short when the process died); that unit is counted again", path,
         journal.dropped_bytes());
+  // At the default level: a count that starts from a journal's units says so, or its short
+  // time and the journal's earlier runs would go unexplained (a repair's line has said it).
   if (!journal.recorded().empty())
-    spdlog::info("{}: resuming, {} units already counted", path, journal.recorded().size());
+    spdlog::log(journal.repaired() ? spdlog::level::info : spdlog::level::warn,
+                "{}: resuming, {} units already counted", path, journal.recorded().size());
 }
 
 }  // namespace
