@@ -55,6 +55,8 @@ VOLATILE_KEYS = (
     "thread_seconds_sampling_error", "journal_thread_seconds", "journal_thread_seconds_error", "largest_unit_seconds",
     "counting_seconds", "efficiency", "wall_seconds", "wall_seconds_error", "memory_bytes", "counting_memory_bytes",
     "program_memory_bytes", "journal_bytes", "node_memory_bytes", "slurm_mem",
+    # `nqueens plan`: the load on this machine while it sampled.
+    "busy_cores", "busy_factor", "busy_cpus", "wall_seconds_at_load",
     # `plan --engine gpu` by the device model: the replay's share and its host's timing.
     "batches_replayed", "replayed_share", "host_thread_seconds", "device_seconds", "transfer_seconds",
     "host_seconds", "bound_by", "device_here",
@@ -70,6 +72,8 @@ MASKS = [
     (re.compile(r"torn last record \(\d+ bytes"), "torn last record (~ bytes"),
     # A journal record's time and its checksum, which covers the time.
     (re.compile(r"^(U(?: \d+){7}) \S+ [0-9a-f]{8}$", re.M), r"\1 ~ ~"),
+    # `nqueens plan`: the line it adds when the machine was busy while it sampled.
+    (re.compile(r"^load: .*\n", re.M), ""),
     # `nqueens plan`: how many units it sampled.
     (re.compile(r"^(sampled: +)\d+ units", re.M), r"\1~ units"),
     # `nqueens plan`: the Slurm memory, which holds the program's own resident memory.

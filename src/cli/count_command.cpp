@@ -16,6 +16,7 @@
 #include "shell/output/verify.hpp"
 #include "shell/supervision/checkpoint_path.hpp"
 #include "shell/supervision/cost_notice.hpp"
+#include "shell/supervision/delayed_notice.hpp"
 #include "shell/supervision/signals.hpp"
 #include "shell/supervision/supervisor.hpp"
 
@@ -47,8 +48,9 @@ int run(const CountArgs& args) {
     session = run_settings(journaled, sizes);
     requests = run_requests(session, sizes, options);
   }
-  // Announced before the memory plans, which take seconds to minutes at the largest N.
-  warn_each(announce_costs(session, requests, threads, args.force));
+  // Announced once the checks below pass, or while they take long (a memory plan at the largest N
+  // takes minutes): a refusal they find at once is the command's one line.
+  DelayedNotice notice(announce_costs(session, requests, threads, args.force));
   catch_interrupts();
   check_every_run(session, requests);  // every N's memory and journal, before N = sizes.front() is counted
   // Every N's journal, before the first N is counted: the header of the run count_run will open.
@@ -57,6 +59,7 @@ int run(const CountArgs& args) {
   };
   check_journal_headers(session, sizes, header_of);
   check_journals_writable(session, sizes, header_of);
+  notice.say();
   if (session.checkpoint) create_journal_directory(*session.checkpoint, sizes.size());
   if (!session.selection.whole())
     return run_shard(args, sizes, requests.front(), settings_for_size(session, sizes.front(), 1));

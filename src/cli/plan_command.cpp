@@ -1,12 +1,9 @@
 // `nqueens plan`: build the run's engine as `count` would, sample its units, print the plan.
 #include <chrono>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
@@ -15,6 +12,7 @@
 #include "engine/memory_budget.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/n_spec.hpp"
+#include "plan/memory_ask.hpp"
 #include "plan/plan.hpp"
 #include "run/registry.hpp"
 #include "shell/options/count_options.hpp"
@@ -42,15 +40,6 @@ struct PlanArgs {
   std::string format = "text";
   LogArgs log;
 };
-
-// What the process holds before it builds anything for the run: its code, libraries and heap
-// (Linux's /proc/self/statm, in pages; 0 where there is none).
-std::uint64_t resident_bytes() {
-  std::ifstream statm("/proc/self/statm");
-  std::uint64_t size = 0, resident = 0;
-  if (!(statm >> size >> resident)) return 0;
-  return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-}
 
 // Each band's measurements, costliest first: what a plan's estimate and its bar are made of.
 void log_bands(const plan::RunPlan& plan) {
@@ -134,7 +123,7 @@ int run(const PlanArgs& args) {
   if ((!args.shard.empty() || !args.units.empty()) && args.search.engine == "gpu" &&
       shell::gpu_plan_by_model(args.card))
     throw std::invalid_argument("the device model prices whole runs: --shard and --units need a plan that samples");
-  const std::uint64_t program = resident_bytes();
+  const std::uint64_t program = plan::program_memory_bytes();  // before anything is built for the run
   // Each N's engine is built and let go in turn: the next one's memory plan has the whole budget.
   for (const int n : sizes) plan_one(args, n, program);
   return kOk;

@@ -11,6 +11,7 @@
 #include "dfs/kernel.hpp"
 #include "dfs/split.hpp"
 #include "engine/catalogue.hpp"
+#include "engine/memory_budget.hpp"
 #include "nqueens/board.hpp"
 #include "text/text_numbers.hpp"
 
@@ -72,6 +73,13 @@ std::unique_ptr<Engine> make(const RunRequest& request) {
   return make_dfs_engine(split(request.n, settings.symmetry, settings.split_depth));
 }
 
+// Its run holds its unit list and little else; split() is quick (a few thousand prefixes).
+std::string budget_refusal(int n, const CountOptions& options) {
+  const DfsSettings settings = read_dfs_settings(options.settings);
+  const std::size_t units = split(n, settings.symmetry, settings.split_depth).units.size();
+  return unit_list_refusal(n, units, sizeof(WorkUnit), options.memory_bytes);
+}
+
 // split() clamps the depth to N on the smallest boards, and a depth-d split has at most N^d
 // prefixes. The catalogue has held both settings to their declared values already.
 std::string problem_with(const RunHeader& header) {
@@ -117,6 +125,7 @@ const EngineDescription& dfs_engine_description() {
       .yardstick = true,
       .cpu_path_key = "dfs_kernel",
       .cpu_path = cpu_path,
+      .budget_refusal = budget_refusal,
       .settings = kDfsSettings,
       .rough_costs = kDfsRoughCosts,
       .counts_orbits = counts_orbits,

@@ -75,6 +75,10 @@ struct EngineDescription {
   //! for the log before anything is allocated; throws std::invalid_argument with the reason
   //! when the budget is too small. Null for an engine whose memory does not grow with N.
   std::string (*memory_plan)(const RunRequest& request) = nullptr;
+  //! For an engine without a memory_plan, whose run holds little but its unit list: why the
+  //! budget of `options` cannot hold even that (unit_list_refusal), "" when it can, so that a
+  //! budget is honoured by every engine, never passed over in silence. Null: no such check.
+  std::string (*budget_refusal)(int n, const CountOptions& options) = nullptr;
   //! Who chose cpu_path, as `version` says it: "(on this CPU)".
   std::string_view path_seen_by = "this CPU";
   //! The settings it takes (CountOptions::settings), in the order --help and run options show

@@ -139,6 +139,14 @@ std::uint64_t resolve_memory_budget(std::uint64_t requested) {
   return requested != 0 ? requested : default_memory_budget();
 }
 
+std::string unit_list_refusal(int n, std::size_t units, std::uint64_t unit_bytes, std::uint64_t budget) {
+  const std::uint64_t needed = units * (unit_bytes + kRunBytesPerUnit);
+  if (budget >= needed) return "";
+  return "a budget of " + format_bytes(budget) + " is too small for N=" + std::to_string(n) +
+         ": its unit list alone takes " + format_bytes(needed) + " (" + std::to_string(units) +
+         " units, with what the run keeps per unit)";
+}
+
 std::string format_bytes(std::uint64_t bytes) {
   static constexpr std::array<const char*, 5> kNames = {"B", "KiB", "MiB", "GiB", "TiB"};
   std::size_t unit = 0;

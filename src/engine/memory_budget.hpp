@@ -58,6 +58,12 @@ std::uint64_t resolve_memory_budget(std::uint64_t requested);
 //! "1.5 GiB", "640.0 MiB", "12.0 KiB", "512 B": for the log and refusals.
 std::string format_bytes(std::uint64_t bytes);
 
+//! Why `budget` cannot hold a run of N=`n` whose memory is its unit list, `units` units of
+//! `unit_bytes` each plus what the run keeps per unit (kRunBytesPerUnit): "a budget of 1.0 KiB is
+//! too small for N=8: its unit list alone takes 2.6 KiB (16 units, with what the run keeps per
+//! unit)"; "" when it can.
+std::string unit_list_refusal(int n, std::size_t units, std::uint64_t unit_bytes, std::uint64_t budget);
+
 //! What the run keeps per work unit whatever the engine (costs, orders, to-do list, ledger of
 //! tallies and times): the part of an engine's memory that grows with its unit count.
 inline constexpr std::uint64_t kRunBytesPerUnit =

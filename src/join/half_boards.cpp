@@ -412,24 +412,35 @@ std::size_t HalfEnumerator::next_part(KeyBuffer& keys) {
 
 // The side's pairings of north and south keys, when all their halves fit one part (at most
 // most_halves_: the part the loop below would make too, set after set); false otherwise.
+// Read through local pointers and written by index: through the members, every store into the
+// list would make the compiler read them all again (this loop runs once per side of a row set).
 bool HalfEnumerator::pair_whole_side() {
-  pairings_.clear();
-  tied_pairings_ = 0;
-  whole_side_bound_ = 0;
-  for (std::size_t set = 0; set < north_sets_.size(); ++set) {
-    const auto north_keys = north_.of(north_sets_[set]);
-    const auto south_keys = south_.of(south_sets_[set]);
-    if (north_keys.empty() || south_keys.empty()) continue;
-    if (set < tied_sets_) ++tied_pairings_;
-    pairings_.push_back({north_keys.data(), south_keys.data(), static_cast<std::uint32_t>(north_keys.size()),
-                         static_cast<std::uint32_t>(south_keys.size())});
-    whole_side_bound_ += std::uint64_t{north_keys.size()} * south_keys.size();
+  const QuadrantKeys::Groups north = north_.groups(), south = south_.groups();
+  const std::size_t sets = north_sets_.size();
+  if (pairings_.size() < sets) pairings_.resize(sets);
+  Pairing* pairings = pairings_.data();
+  const std::uint32_t* north_sets = north_sets_.data();
+  const std::uint32_t* south_sets = south_sets_.data();
+  const std::size_t tied_sets = tied_sets_;
+  std::size_t count = 0, tied = 0;
+  std::uint64_t bound = 0;
+  for (std::size_t set = 0; set < sets; ++set) {
+    const std::uint32_t north_begin = north.starts[north_sets[set]], north_end = north.ends[north_sets[set]];
+    const std::uint32_t south_begin = south.starts[south_sets[set]], south_end = south.ends[south_sets[set]];
+    if (north_begin == north_end || south_begin == south_end) continue;
+    pairings[count++] = {north.keys + north_begin, south.keys + south_begin, north_end - north_begin,
+                         south_end - south_begin};
+    bound += std::uint64_t{north_end - north_begin} * (south_end - south_begin);
+    if (set < tied_sets) tied = count;
   }
-  return whole_side_bound_ <= most_halves_;
+  pairing_count_ = count;
+  tied_pairings_ = tied;
+  whole_side_bound_ = bound;
+  return bound <= most_halves_;
 }
 
 std::size_t HalfEnumerator::append_whole_side(KeyBuffer& keys) {
-  const std::span<const Pairing> pairings = pairings_;
+  const std::span<const Pairing> pairings(pairings_.data(), pairing_count_);
   std::uint64_t* out = keys.make_room(whole_side_bound_ + kAppendSlack);
   const std::size_t ties = append_pairings(pairings.first(tied_pairings_), out);
   keys.commit(ties + append_pairings(pairings.subspan(tied_pairings_), out + ties));

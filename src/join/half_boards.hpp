@@ -83,6 +83,12 @@ class QuadrantKeys {
   std::span<const std::uint64_t> of(std::uint32_t set) const {
     return {keys_.data() + starts_[set], keys_.data() + ends_[set]};
   }
+  //! What of() reads: the kept keys, and where each column set's start and end in them.
+  struct Groups {
+    const std::uint64_t* keys;
+    const std::uint32_t *starts, *ends;
+  };
+  Groups groups() const { return {keys_.data(), starts_.data(), ends_.data()}; }
 
  private:
   void filter_in_one_run(const QuarterSlice& slice, const QuadrantView& view, std::span<const std::uint32_t> sets);
@@ -169,8 +175,8 @@ class HalfEnumerator {
 
   QuadrantKeys north_, south_;
   std::optional<UnfoldedSets> unfolded_sets_;
-  std::vector<Pairing> pairings_;  // pair_whole_side()'s, the tied sets' first
-  std::size_t tied_pairings_ = 0;
+  std::vector<Pairing> pairings_;  // pair_whole_side()'s first pairing_count_, the tied sets' first
+  std::size_t pairing_count_ = 0, tied_pairings_ = 0;
   std::uint64_t whole_side_bound_ = 0;                  // the most halves pairings_ make
   std::vector<std::uint32_t> north_sets_, south_sets_;  // the column sets a side pairs, in order
   std::size_t tied_sets_ = 0;                           // the first of north_sets_ rank equal

@@ -31,6 +31,7 @@
 #include "shell/output/verify.hpp"
 #include "shell/supervision/checkpoint_path.hpp"
 #include "shell/supervision/cost_notice.hpp"
+#include "shell/supervision/delayed_notice.hpp"
 #include "shell/supervision/exit_codes.hpp"
 #include "shell/supervision/signals.hpp"
 #include "shell/supervision/supervisor.hpp"
@@ -178,13 +179,15 @@ void check_runs(const World& world, Job& job) {
       job.requests = run_requests(job.session, job.sizes, job.options);
       const ThreadsThatRun threads = threads_that_run(job.requests.front().threads, world.size());
       keep_default_journal(job, threads);
-      warn_each(announce_costs(job.session, job.requests, threads, job.args.force));
+      // Said once the checks pass, or while they take long: a refusal found at once is one line.
+      DelayedNotice notice(announce_costs(job.session, job.requests, threads, job.args.force));
       check_every_run(job.session, job.requests, false);
       const auto header_of = [&job](int n, const RunSettings&) {
         return make_engine(request_for(job.requests, n))->header();
       };
       check_journal_headers(job.session, job.sizes, header_of);
       check_journals_writable(job.session, job.sizes, header_of);
+      notice.say();
     } catch (const std::invalid_argument& refused) {
       code = kUsage;
       message = refused.what();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "plan/makespan.hpp"
 #include "plan/strata.hpp"
 #include "plan/unit_timer.hpp"
+#include "system/machine_load.hpp"
 
 namespace nqueens::plan {
 
@@ -529,6 +531,17 @@ void advise(const Sample& sample, const PlanOptions& options, double spent, RunP
 
 }  // namespace
 
+double slowdown_at_load(int threads, double busy_cores, int cpus) {
+  cpus = std::max(cpus, 1);
+  return std::max(1.0, (std::min(threads, cpus) + busy_cores) / cpus);
+}
+
+double counting_error_seconds(const RunPlan& plan) {
+  const double relative = plan.thread.total > 0 ? plan.half_width / plan.thread.total : 0;
+  const double busy = plan.busy_factor > kBusyFactor ? plan.busy_factor - 1 : 0;
+  return plan.counting_seconds * (relative + busy);
+}
+
 int sampling_threads(const PlanOptions& options) { return std::min(options.threads, hardware_threads()); }
 
 RunPlan plan_run(const Engine& engine, const PlanOptions& options) {
@@ -540,6 +553,7 @@ RunPlan plan_run(const Engine& engine, const PlanOptions& options) {
 RunPlan plan_run(const Engine& engine, const PlanOptions& options, RunArena& arena) {
   check(options);
   const auto start = std::chrono::steady_clock::now();
+  const std::optional<CpuClocks> clocks_before = read_cpu_clocks();
   const std::size_t workers = static_cast<std::size_t>(options.threads) * static_cast<std::size_t>(options.ranks);
   Sample sample(engine, make_strata(engine, options.strata));
   UnitTimer timer(engine, arena);
@@ -571,6 +585,11 @@ RunPlan plan_run(const Engine& engine, const PlanOptions& options, RunArena& are
   for (const TimedUnit& unit : sample.pilots())
     plan.pilots.push_back({unit_weight(engine, unit.unit.id), unit.cpu_seconds, unit.prepare_seconds});
   plan.sample_seconds = seconds_since(start);
+  if (const std::optional<CpuClocks> clocks_after = read_cpu_clocks(); clocks_before && clocks_after) {
+    plan.busy_cores = other_processes_cores(*clocks_before, *clocks_after);
+    plan.busy_cpus = clocks_after->cpus;
+    plan.busy_factor = slowdown_at_load(options.threads, plan.busy_cores, plan.busy_cpus);
+  }
   // The automatic budget is the one the last round had; the first round may have taken more, up
   // to its own bound, to time every band it could.
   plan.sample_budget_seconds =

@@ -79,7 +79,15 @@ struct RunPlan {
   double largest_unit_seconds = 0;  //!< the longest unit's estimated thread time
   //! Counting on threads x ranks workers, each taking the next unit costliest first when free.
   double counting_seconds = 0;
-  double efficiency = 0;                    //!< thread time / (workers x counting_seconds)
+  double efficiency = 0;  //!< thread time / (workers x counting_seconds)
+  //! Other processes' use of the CPUs this process may run on while the plan sampled, in cores
+  //! (0 where the system does not say): counting_seconds is for cores of the count's own, which it may not get.
+  double busy_cores = 0;
+  int busy_cpus = 0;  //!< the CPUs busy_cores is of: those this process may run on (0: not known)
+  //! How much longer the counting would take on this machine at that load, at least 1: a thread
+  //! gets its share of the cores among the count's threads here and the other processes' work
+  //! (slowdown_at_load).
+  double busy_factor = 1;
   std::uint64_t counting_memory_bytes = 0;  //!< Engine::planned_memory_bytes(threads)
   std::uint64_t journal_bytes = 0;          //!< a whole run's checkpoint journal
   //! A sampling budget (--sample-seconds) that would narrow the bar to about
@@ -96,6 +104,18 @@ struct RunPlan {
   std::vector<BandPlan> bands;    //!< costliest first, as the strata
   std::vector<PilotUnit> pilots;  //!< lightest first
 };
+
+//! The load past which a plan's wall time does not hold without it: at 1.1, counting at that load
+//! takes a tenth longer than on cores of its own.
+inline constexpr double kBusyFactor = 1.1;
+
+//! RunPlan::busy_factor for `threads` counting threads on `cpus` CPUs beside `busy_cores` of
+//! other work on them: each runnable thread gets a fair share of the CPUs.
+double slowdown_at_load(int threads, double busy_cores, int cpus);
+
+//! The half-width of counting_seconds' bar: the thread time's, relative, and past kBusyFactor
+//! widened by the counting's lengthening at the load seen while sampling.
+double counting_error_seconds(const RunPlan& plan);
 
 //! The threads a plan counts its sample on: the run's, or every core here when the run will have
 //! more (a plan made on a laptop for a node of 64 cores): a unit's CPU time does not depend on

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/catalogue.hpp"
+#include "engine/memory_budget.hpp"
 #include "nqueens/version.hpp"
 #include "reference/reference.hpp"
 
@@ -111,6 +112,11 @@ std::string problem_with(const RunHeader& header) {
 
 std::string cpu_path() { return ""; }
 
+// Its run holds its N units' bookkeeping and nothing that grows.
+std::string budget_refusal(int n, const CountOptions& options) {
+  return unit_list_refusal(n, static_cast<std::size_t>(n), 0, options.memory_bytes);
+}
+
 }  // namespace
 
 const EngineDescription& reference_engine_description() {
@@ -126,6 +132,7 @@ const EngineDescription& reference_engine_description() {
       .yardstick = false,
       .cpu_path_key = "",
       .cpu_path = cpu_path,
+      .budget_refusal = budget_refusal,
   };
   return description;
 }

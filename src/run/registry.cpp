@@ -53,6 +53,8 @@ const EngineDescription& choose_engine(int n, const CountOptions& options) {
 }
 
 std::unique_ptr<Engine> make_engine(const RunRequest& request, RunArena& arena) {
+  // An engine with a memory plan refuses a budget too small as it builds; the others, here.
+  if (!request.engine->memory_plan) (void)memory_plan(request);
   const AllocationStage stage("building the engine (its unit list and tables)");
   return arena.execute([&] { return request.engine->make(request); });
 }
@@ -65,7 +67,13 @@ std::unique_ptr<Engine> make_engine(const RunRequest& request) {
 std::unique_ptr<Engine> make_engine(int n, const CountOptions& options) { return make_engine(request_run(n, options)); }
 
 std::string memory_plan(const RunRequest& request) {
-  return request.engine->memory_plan ? request.engine->memory_plan(request) : "";
+  const EngineDescription& engine = *request.engine;
+  if (engine.memory_plan) return engine.memory_plan(request);
+  if (engine.budget_refusal)
+    if (const std::string why = engine.budget_refusal(request.n, request.options); !why.empty())
+      throw std::invalid_argument("the " + std::string(engine.name) +
+                                  " engine cannot count N=" + std::to_string(request.n) + ": " + why);
+  return "";
 }
 
 CountOptions options_of(const RunHeader& header) {

@@ -1,6 +1,7 @@
 #include "run/schedule.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <iterator>
@@ -10,7 +11,6 @@
 #include <stdexcept>
 #include <string>
 
-#include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -113,32 +113,32 @@ Totals run_timed_units(const Engine& engine, RunArena& arena, const TimedUnitObs
   const Batches batches{order, engine.batch_starts(order)};
   // For ThreadSanitizer only: the setup above is seen by every task, every task by the reduction.
   detail::hand_over(&started);
-  arena.execute([&] {
-    // Grain 1 with the simple partitioner: each batch (most often one unit) is its own task.
-    // Units cost milliseconds to minutes, so task overhead is nil, and the finest grain lets idle
-    // threads steal the last units instead of waiting on a thread that holds a batch of them.
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, batches.size(), 1),
-        [&](const tbb::blocked_range<std::size_t>& range) {
-          detail::take_over(&started);
-          Totals& mine = per_thread.local().totals;
-          UnitCounter& counter = counters.local();
-          std::vector<UnitCount> done;
-          for (std::size_t i = range.begin(); i != range.end(); ++i) {
-            // Once per batch: a stop request ends the run between units, at no cost to the
-            // search itself.
-            if (stop && stop->load(std::memory_order_relaxed)) break;
-            done.clear();
-            count_timed_batch(engine, counter, batches[i], done);
-            for (const UnitCount& unit : done) {
-              mine += unit.tally;
-              if (observer) observer(unit);
-            }
-          }
-          detail::hand_over(&finished);
-        },
-        tbb::simple_partitioner{});
-  });
+  // Every thread takes the next batch in the engine's order from one shared counter, so the
+  // units start costliest first on any number of threads and the run ends on its cheapest ones.
+  // (A parallel_for over the batches would hand a second thread the back half of the order at
+  // once.) One counter step per batch is nil beside units of milliseconds to minutes.
+  std::atomic<std::size_t> next{0};
+  const auto take_batches = [&](int /*worker*/) {
+    detail::take_over(&started);
+    Totals& mine = per_thread.local().totals;
+    UnitCounter& counter = counters.local();
+    std::vector<UnitCount> done;
+    // A stop request is read once per batch: it ends the run between units, at no cost to the
+    // search itself.
+    while (!(stop && stop->load(std::memory_order_relaxed))) {
+      const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= batches.size()) break;
+      done.clear();
+      count_timed_batch(engine, counter, batches[i], done);
+      for (const UnitCount& unit : done) {
+        mine += unit.tally;
+        if (observer) observer(unit);
+      }
+    }
+    detail::hand_over(&finished);
+  };
+  // One task per thread of the arena; a task that starts late finds the counter drained.
+  arena.execute([&] { tbb::parallel_for(0, arena.threads(), take_batches, tbb::simple_partitioner{}); });
   detail::take_over(&finished);
 
   std::vector<Totals> totals;

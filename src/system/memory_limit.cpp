@@ -11,6 +11,13 @@
 
 namespace nqueens {
 
+std::uint64_t resident_memory_bytes() {
+  std::ifstream statm("/proc/self/statm");  // in pages
+  std::uint64_t size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
 std::uint64_t physical_memory_bytes() {
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page_size = ::sysconf(_SC_PAGE_SIZE);

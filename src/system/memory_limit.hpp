@@ -11,6 +11,10 @@ namespace nqueens {
 //! The machine's physical memory in bytes (0 when the system does not say).
 std::uint64_t physical_memory_bytes();
 
+//! What this process holds in memory now (Linux's /proc/self/statm: its code, libraries and
+//! heap); 0 where the system does not say.
+std::uint64_t resident_memory_bytes();
+
 //! The most memory this process may take, and what sets it: the least of the machine's
 //! physical memory, the address space it may still map (RLIMIT_AS, `ulimit -v`, less what it
 //! has mapped already) and its control group's limit (a container's, Slurm's --mem). The

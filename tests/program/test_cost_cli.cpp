@@ -3,6 +3,7 @@
 // any setup; and the setup's phases show on stderr while the tables are built.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -31,6 +32,9 @@ class CostCli : public testing::Test {
   // it can be signalled while it runs.
   harness::Process start(std::vector<std::string> args) {
     args.insert(args.begin(), NQUEENS_BINARY);
+    return start_command(std::move(args));
+  }
+  harness::Process start_command(std::vector<std::string> args) {
     fs::create_directories(dir_ / "run");
     harness::Options options = harness::Options::captured_in(dir_);
     options.working_directory = dir_ / "run";
@@ -89,6 +93,33 @@ TEST_F(CostCli, ARefusalIsNotPrecededByTheAnnouncementOfASmallerN) {
   EXPECT_TRUE(contains(r->err, "N=30: a whole count")) << r->err;
 }
 
+// `-n 17,26 --memory 100M`: N = 26's unit list alone passes the budget, which is found at once,
+// but the announcement of its hundred days came first, two lines for a refusal.
+TEST_F(CostCli, AMemoryRefusalIsNotPrecededByTheAnnouncement) {
+  harness::Process process = start({"count", "-n", "17,26", "-t", "2", "--memory", "100M"});
+  const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(60));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->exit_code, 2) << describe(*r);
+  EXPECT_EQ(r->out, "");
+  EXPECT_EQ(lines_of(r->err).size(), 1u) << r->err;
+  EXPECT_TRUE(contains(r->err, "nqueens: error: the join engine cannot count N=26: a budget of 100.0 MiB")) << r->err;
+  EXPECT_TRUE(ran_in_empty_directory());
+}
+
+// The cost is priced on the CPUs this process may run on (its affinity), whatever -t asks for:
+// the dfs engine's N = 26 on one CPU is years, refused, though -t 100 is asked for.
+TEST_F(CostCli, ThreadsPastTheAffinityAreNotPriced) {
+  harness::Process process = start_command(
+      {"/usr/bin/taskset", "-c", "0", NQUEENS_BINARY, "count", "-n", "26", "--engine", "dfs", "-t", "100"});
+  const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(20));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->exit_code, 2) << describe(*r);
+  ASSERT_EQ(lines_of(r->err).size(), 1u) << r->err;
+  EXPECT_TRUE(contains(r->err, " years on 1 thread (")) << r->err;
+  EXPECT_TRUE(contains(r->err, "; 100 threads were asked for, but this machine runs at most 1 of them at once"))
+      << r->err;
+}
+
 TEST_F(CostCli, ForceRunsItAnyway) {
   harness::Process process = start({"count", "-n", "30", "-t", "2", "--force", "--progress-interval", "0.1"});
   ASSERT_TRUE(process.wait_for_stderr("N=30: a whole count", std::chrono::seconds(20)));
@@ -103,14 +134,19 @@ TEST_F(CostCli, ForceRunsItAnyway) {
 // measured estimate), then set up with its phases on stderr, one progress line each interval.
 TEST_F(CostCli, DaysAreAnnouncedAndTheSetupShowsItsPhases) {
   harness::Process process = start({"count", "-n", "24", "-t", "1", "--progress-interval", "0.1"});
+  // The announcement waits for the checks a moment (a refusal found at once is one line), but not
+  // for the whole setup.
+  ASSERT_TRUE(process.wait_for_stderr("[warning] N=24: ", std::chrono::seconds(60)));
   ASSERT_TRUE(process.wait_for_stderr("[progress] N=24: setting up: ", std::chrono::seconds(60)));
   process.signal(SIGTERM);
   const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(20));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->exit_code, 128 + SIGTERM) << describe(*r);
   const std::vector<std::string> lines = lines_of(r->err);
-  ASSERT_FALSE(lines.empty());
-  const std::string& announced = lines.front();
+  const auto warning = std::find_if(lines.begin(), lines.end(),
+                                    [](const std::string& line) { return contains(line, "[warning] N=24: "); });
+  ASSERT_NE(warning, lines.end()) << r->err;
+  const std::string& announced = *warning;
   EXPECT_TRUE(contains(announced, "[warning] N=24: a whole count with the join engine takes about ")) << r->err;
   EXPECT_TRUE(contains(announced, " hours on 1 thread (")) << announced;
   EXPECT_TRUE(contains(announced, " hours of thread time) and memory up to the budget of ")) << announced;
@@ -137,13 +173,11 @@ TEST_F(CostCli, BenchAnnouncesALongRunBeforeTimingIt) {
 // under a day keeps none unless asked.
 TEST_F(CostCli, NoCheckpointCountsADaysRunWithoutAJournal) {
   harness::Process process = start({"count", "-n", "24", "-t", "1", "--no-checkpoint", "--progress-interval", "0.1"});
-  ASSERT_TRUE(process.wait_for_stderr("[progress] N=24: setting up: ", std::chrono::seconds(60)));
+  ASSERT_TRUE(process.wait_for_stderr("[warning] N=24: ", std::chrono::seconds(60)));
   process.signal(SIGTERM);
   const std::optional<Outcome> r = process.wait_for(std::chrono::seconds(20));
   ASSERT_TRUE(r);
-  const std::vector<std::string> lines = lines_of(r->err);
-  ASSERT_FALSE(lines.empty());
-  EXPECT_TRUE(contains(lines.front(), "no journal: give --checkpoint FILE to keep finished units")) << r->err;
+  EXPECT_TRUE(contains(r->err, "; no journal: give --checkpoint FILE to keep finished units")) << r->err;
   EXPECT_TRUE(ran_in_empty_directory()) << "a journal was made";
 }
 

@@ -8,7 +8,9 @@
 // parallel ctest must not pin their ranks to the same core), --allow-run-as-root (CI runs as
 // root) and the shared-memory transport only: containers often forbid the cross-memory attach
 // that Open MPI would otherwise use for large messages, hence single_copy_mechanism=none.
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 
 #include <algorithm>
 #include <chrono>
@@ -521,22 +523,39 @@ TEST_F(Mpi, ARankWithoutRoomEndsTheJobInOneLineWithoutAnAbort) {
   EXPECT_FALSE(contains(failed.err, "MPI_ABORT")) << describe(failed);
 }
 
-// A whole count planned past a day on every rank's threads keeps a journal by default, as
-// `nqueens count` does, named on rank 0's warning line; --no-checkpoint counts without one. (A
-// budget too small for N = 24's unit list ends each job after the warning, in seconds.)
-TEST_F(Mpi, ADaysRunKeepsTheDefaultJournal) {
+// A refusal is one line: N = 24's cost announcement waited for the checks, which find a budget
+// too small for its unit list at once (it came first, two lines for a refusal).
+TEST_F(Mpi, AMemoryRefusalIsOneLine) {
   for (const bool opted_out : {false, true}) {
     std::vector<std::string> args = {"count", "-n", "24", "-t", "1", "--memory", "64M"};
     if (opted_out) args.emplace_back("--no-checkpoint");
     const Outcome refused = ranks(1, args);
     EXPECT_EQ(refused.exit_code, 2) << describe(refused);
-    const std::vector<std::string> lines = lines_of(refused.err);
-    ASSERT_EQ(lines.size(), 2u) << describe(refused);
-    EXPECT_TRUE(contains(lines[0], "[warning] N=24: ")) << lines[0];
-    EXPECT_TRUE(contains(lines[0], "hours on 1 thread")) << lines[0];
-    EXPECT_EQ(contains(lines[0], "finished units go to nqueens-n24.journal"), !opted_out) << lines[0];
-    EXPECT_TRUE(contains(lines[1], "too small for N=24")) << lines[1];
+    ASSERT_EQ(lines_of(refused.err).size(), 1u) << describe(refused);
+    EXPECT_TRUE(contains(refused.err, "nqueens-mpi: error: ")) << refused.err;
+    EXPECT_TRUE(contains(refused.err, "too small for N=24")) << refused.err;
   }
+}
+
+// A whole count planned past a day on every rank's threads keeps a journal by default, as
+// `nqueens count` does: here the default journal, nqueens-n24.journal in the working directory, is
+// held by another process, and the refusal names it, in one line, before any setup.
+TEST_F(Mpi, ADaysRunKeepsTheDefaultJournal) {
+  const fs::path held = dir_ / "nqueens-n24.journal";
+  std::ofstream(held) << "nqueens-journal 3 held by another count\n";
+  const int holder = ::open(held.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(flock(holder, LOCK_EX | LOCK_NB), 0);
+  harness::Options options = harness::Options::captured_in(dir_);
+  options.working_directory = dir_;
+  std::optional<Outcome> refused =
+      harness::Process(mpirun(1) + std::vector<std::string>{"count", "-n", "24", "-t", "1"}, options)
+          .wait_for(std::chrono::seconds(60));
+  ::close(holder);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->exit_code, 3) << describe(*refused);
+  ASSERT_EQ(lines_of(refused->err).size(), 1u) << describe(*refused);
+  EXPECT_TRUE(contains(refused->err, "nqueens-n24.journal is the journal of a count running in another"))
+      << refused->err;
 }
 
 // A run of centuries is refused by rank 0, for every rank, in one line, before any setup; with

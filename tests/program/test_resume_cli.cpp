@@ -472,6 +472,23 @@ TEST_F(ResumeCli, TheDefaultBudgetKeepsWithinTheAddressSpaceLimit) {
 // Memory that runs out anyway (a budget given larger than the limit allows) ends in one line
 // that names --memory, exit 3: not a bare "std::bad_alloc", never an abort. (-q leaves out the
 // warning of N = 23's cost, hours on two threads.)
+// Every engine honours --memory: the dfs engine took `--memory 1` and `--memory 1K` without a
+// word; a budget below its unit list is now refused as the join refuses one, by count and plan.
+TEST_F(ResumeCli, TheDfsEngineHonoursTheBudget) {
+  for (const char* command : {"count", "plan"})
+    for (const char* budget : {"1", "1K"}) {
+      const Outcome refused = run({command, "-n", "8", "--engine", "dfs", "--memory", budget});
+      EXPECT_EQ(refused.exit_code, 2) << command << " " << budget << ": " << describe(refused);
+      EXPECT_EQ(refused.out, "");
+      EXPECT_EQ(harness::lines_of(refused.err).size(), 1u) << describe(refused);
+      EXPECT_TRUE(contains(refused.err, "the dfs engine cannot count N=8: a budget of ")) << refused.err;
+      EXPECT_TRUE(contains(refused.err, "its unit list alone takes ")) << refused.err;
+    }
+  const Outcome counted = run({"count", "-n", "8", "--engine", "dfs", "--memory", "1M", "--format", "csv"});
+  EXPECT_EQ(counted.exit_code, 0) << describe(counted);
+  EXPECT_TRUE(contains(counted.out, "\n8,92,12,")) << counted.out;
+}
+
 TEST_F(ResumeCli, MemoryRunningOutIsOneLineThatNamesTheBudget) {
 #ifdef NQUEENS_SANITIZED
   GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
@@ -1214,6 +1231,25 @@ TEST_F(ShardCli, AMergeKilledOutrightLeavesNoTemporaryPastTheNextMerge) {
 }
 
 // merge prints the count's text table: the columns that fit 80, or every one with --wide.
+// merge --missing onto the journal of a live count is refused in its one line, with nothing
+// written: it printed the missing list and the shard's error before the refusal.
+TEST_F(ShardCli, AMissingListOntoALiveJournalIsOneLine) {
+  std::vector<std::string> files = shards(12, 2);
+  files.pop_back();  // half the units missing
+  const fs::path live = file("live.journal");
+  write_bytes(live, "nqueens-journal 3 held by another count\n");
+  const int holder = ::open(live.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(flock(holder, LOCK_EX | LOCK_NB), 0);
+  const Outcome refused = merge(files, {"--missing", live.string()});
+  ::close(holder);
+  EXPECT_EQ(refused.exit_code, 3) << describe(refused);
+  EXPECT_EQ(refused.out, "");
+  ASSERT_EQ(harness::lines_of(refused.err).size(), 1u) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "--missing " + live.string() + " is the journal of a count running in another"))
+      << refused.err;
+  EXPECT_EQ(read_bytes(live), "nqueens-journal 3 held by another count\n");
+}
+
 TEST_F(ShardCli, MergedTextTableFitsEightyColumnsUnlessWide) {
   const std::vector<std::string> files = shards(12, 2);
   const Outcome narrow = merge(files, {"--verify"});

@@ -479,6 +479,36 @@ TEST(LibraryPlan, RefusesWhatCountRefuses) {
   nqueens::CountPlanOptions no_ranks;
   no_ranks.ranks = 0;
   EXPECT_THROW((void)nqueens::plan_count(8, no_ranks), std::invalid_argument);
+  // The dfs engine honours a budget as the join does: one below its unit list is refused.
+  nqueens::CountPlanOptions dfs;
+  dfs.count.engine = "dfs";
+  dfs.count.memory_bytes = 1024;
+  EXPECT_THROW((void)nqueens::plan_count(8, dfs), std::invalid_argument);
+  nqueens::CountPlanOptions crowded;
+  crowded.ranks = 2;
+  crowded.ranks_per_node = 3;
+  EXPECT_THROW((void)nqueens::plan_count(8, crowded), std::invalid_argument);
+}
+
+// CountPlan carries what `nqueens plan` tells a user to ask for: the --memory of the count, and a
+// node's memory for Slurm, ranks per node included.
+TEST(LibraryPlan, SaysWhatToAskFor) {
+  nqueens::CountPlanOptions options;
+  options.count.engine = "join";
+  options.count.threads = 1;
+  options.ranks = 4;
+  options.ranks_per_node = 2;
+  options.sample_seconds = 1;
+  const nqueens::CountPlan plan = nqueens::plan_count(14, options);
+  constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+  EXPECT_EQ(plan.count_memory, std::to_string((plan.memory_bytes + kMiB - 1) / kMiB) + "M");
+  EXPECT_EQ(plan.ranks_per_node, 2);
+  EXPECT_GT(plan.program_memory_bytes, 0u);
+  EXPECT_GE(plan.node_memory_bytes, 2 * (plan.program_memory_bytes + plan.memory_bytes));
+  EXPECT_EQ(plan.node_memory_bytes % kMiB, 0u);
+  EXPECT_EQ(plan.slurm_mem, std::to_string(plan.node_memory_bytes / kMiB) + "M");
+  EXPECT_GE(plan.wall_error, 0.0);
+  EXPECT_GE(plan.busy_factor, 1.0);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -262,6 +264,79 @@ TEST(Schedule, AnEnginesBatchesAreCountedTogetherAndEachUnitIsReportedOnce) {
     EXPECT_EQ(describe(observed), describe(totals));
     EXPECT_EQ(describe(totals), describe(sum_of_units(plan, {order.begin(), order.end()})));
   }
+}
+
+// The dfs engine over `plan`, whose counter logs each unit as it starts and holds the costliest
+// unit until `hold` more units have started: what the other thread starts meanwhile shows the
+// order the scheduler deals units in.
+class StartLoggingDfsEngine final : public nqueens::Engine {
+ public:
+  struct Log {
+    std::mutex lock;
+    std::condition_variable more_started;
+    std::vector<std::size_t> started;
+    std::size_t hold = 0;
+  };
+
+  StartLoggingDfsEngine(const WorkPlan& plan, Log& log) : inner_(nqueens::make_dfs_engine(plan)), log_(log) {
+    std::vector<std::uint64_t> costs(inner_->unit_count());
+    for (std::size_t id = 0; id < costs.size(); ++id) costs[id] = inner_->cost(id);
+    set_units(inner_->header(), std::move(costs));
+  }
+  std::unique_ptr<nqueens::UnitCounter> make_counter() const override {
+    return std::make_unique<Counter>(inner_->make_counter(), log_, costliest_first()[0]);
+  }
+  std::string describe() const override { return inner_->describe(); }
+  std::uint64_t planned_memory_bytes(int threads) const override { return inner_->planned_memory_bytes(threads); }
+
+ private:
+  class Counter final : public nqueens::UnitCounter {
+   public:
+    Counter(std::unique_ptr<nqueens::UnitCounter> inner, Log& log, std::size_t held)
+        : inner_(std::move(inner)), log_(log), held_(held) {}
+    Tally count(std::size_t id) override {
+      {
+        std::unique_lock<std::mutex> guard(log_.lock);
+        log_.started.push_back(id);
+        log_.more_started.notify_all();
+        // Bounded, so that a scheduler that never starts a second unit fails instead of hanging.
+        if (id == held_)
+          log_.more_started.wait_for(guard, std::chrono::seconds(60),
+                                     [this] { return log_.started.size() > log_.hold; });
+      }
+      return inner_->count(id);
+    }
+    void count_batch(std::span<const std::size_t> ids, std::span<Tally> tallies) override {
+      for (std::size_t i = 0; i < ids.size(); ++i) tallies[i] = count(ids[i]);
+    }
+
+   private:
+    std::unique_ptr<nqueens::UnitCounter> inner_;
+    Log& log_;
+    std::size_t held_;
+  };
+
+  std::unique_ptr<nqueens::Engine> inner_;
+  Log& log_;
+};
+
+TEST(Schedule, WhileOneThreadHoldsTheCostliestUnitTheOtherStartsTheNextOnesInOrder) {
+  const WorkPlan plan = nqueens::split(11, Symmetry::mirror, 3);
+  StartLoggingDfsEngine::Log log;
+  log.hold = 12;
+  const StartLoggingDfsEngine engine(plan, log);
+  const auto order = engine.costliest_first();
+  ASSERT_GT(order.size(), 4 * log.hold);
+  EXPECT_EQ(describe(nqueens::run_units(engine, 2)), describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1)));
+  ASSERT_EQ(log.started.size(), order.size());
+  // The two threads take the first two units in either order; then the free one goes on down
+  // the list while the other holds the costliest.
+  EXPECT_EQ(std::min(log.started[0], log.started[1]), std::min(order[0], order[1]));
+  EXPECT_EQ(std::max(log.started[0], log.started[1]), std::max(order[0], order[1]));
+  const std::vector<std::size_t> next(order.begin() + 2, order.begin() + static_cast<std::ptrdiff_t>(log.hold + 1));
+  const std::vector<std::size_t> got(log.started.begin() + 2,
+                                     log.started.begin() + static_cast<std::ptrdiff_t>(log.hold + 1));
+  EXPECT_EQ(got, next);
 }
 
 std::vector<std::size_t> costliest_first(const WorkPlan& plan) {

@@ -5,6 +5,8 @@
 
 #include <fmt/core.h>
 
+#include "plan/memory_ask.hpp"
+
 namespace nqueens::shell {
 
 namespace {
@@ -38,26 +40,11 @@ std::string plural(std::int64_t count, const char* word) {
   return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
 }
 
-constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
-
-std::uint64_t mebibytes_up(std::uint64_t bytes) { return (bytes + kMiB - 1) / kMiB; }
-
 }  // namespace
-
-std::string count_memory_option(std::uint64_t counting_bytes) {
-  return fmt::format("{}M", std::max<std::uint64_t>(1, mebibytes_up(counting_bytes)));
-}
-
-std::uint64_t node_memory_bytes(std::uint64_t process_bytes, int ranks_per_node) {
-  const double processes = static_cast<double>(process_bytes) * static_cast<double>(ranks_per_node);
-  const auto node = static_cast<std::uint64_t>(std::ceil(processes * (1 + kNodeMemoryMargin))) + kNodeMemoryExtraBytes;
-  return mebibytes_up(node) * kMiB;
-}
 
 nlohmann::ordered_json plan_json(const PlanRecord& record) {
   const plan::RunPlan& plan = record.plan;
   const double wall = record.setup_seconds + plan.counting_seconds;
-  const double relative = plan.thread.total > 0 ? plan.half_width / plan.thread.total : 0;
   nlohmann::ordered_json json;
   json["type"] = "plan";
   json["n"] = record.engine.n();
@@ -83,16 +70,21 @@ nlohmann::ordered_json plan_json(const PlanRecord& record) {
   json["counting_seconds"] = plan.counting_seconds;
   json["efficiency"] = plan.efficiency;
   json["wall_seconds"] = wall;
-  json["wall_seconds_error"] = plan.counting_seconds * relative;
+  // Under a load seen while sampling, the bar takes in the counting at that load too.
+  json["wall_seconds_error"] = nqueens::plan::counting_error_seconds(plan);
+  json["busy_cores"] = plan.busy_cores;
+  json["busy_factor"] = plan.busy_factor;
+  json["busy_cpus"] = plan.busy_cpus;
+  json["wall_seconds_at_load"] = record.setup_seconds + plan.counting_seconds * plan.busy_factor;
   json["memory_bytes"] = record.program_memory_bytes + plan.counting_memory_bytes;
   json["counting_memory_bytes"] = plan.counting_memory_bytes;
   json["program_memory_bytes"] = record.program_memory_bytes;
-  json["count_memory"] = count_memory_option(plan.counting_memory_bytes);
+  json["count_memory"] = nqueens::plan::count_memory_option(plan.counting_memory_bytes);
   json["ranks_per_node"] = record.ranks_per_node;
   const std::uint64_t node =
-      node_memory_bytes(record.program_memory_bytes + plan.counting_memory_bytes, record.ranks_per_node);
+      nqueens::plan::node_memory_bytes(record.program_memory_bytes + plan.counting_memory_bytes, record.ranks_per_node);
   json["node_memory_bytes"] = node;
-  json["slurm_mem"] = fmt::format("{}M", node / kMiB);
+  json["slurm_mem"] = nqueens::plan::slurm_mem_option(node);
   json["journal_bytes"] = plan.journal_bytes;
   json["checkpoint_advised"] = wall > kCheckpointAdvisedSeconds;
   json["advised_sample_seconds"] = plan.advised_sample_seconds;
@@ -138,6 +130,12 @@ std::string plan_text(const nlohmann::ordered_json& r) {
   text += fmt::format("wall time:   {} +- {} on {} x {} of its own (counting at {:.1f} % efficiency, then setup)\n",
                       duration_text(number("wall_seconds")), duration_text(number("wall_seconds_error")),
                       plural(count("threads"), "thread"), plural(count("ranks"), "rank"), 100 * number("efficiency"));
+  if (number("busy_factor") > nqueens::plan::kBusyFactor)
+    text += fmt::format(
+        "load:        other processes kept {:.1f} of the {} it may run on busy while it sampled: at that load "
+        "counting takes about {:.2f} times as long ({} in all), which the wall time's bar takes in\n",
+        number("busy_cores"), plural(count("busy_cpus"), "CPU"), number("busy_factor"),
+        duration_text(number("wall_seconds_at_load")));
   text += fmt::format("memory:      {} per process ({} counting, {} the program)\n", bytes_text(number("memory_bytes")),
                       bytes_text(number("counting_memory_bytes")), bytes_text(number("program_memory_bytes")));
   text += fmt::format("ask for:     count --memory {} per process; Slurm --mem={} a node of {} ({} + 10 % + 64 MiB)\n",

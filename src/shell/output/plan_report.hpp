@@ -31,18 +31,6 @@ std::string duration_text(double seconds);
 //! Runs past this wall time are worth a --checkpoint journal.
 inline constexpr double kCheckpointAdvisedSeconds = 600;
 
-//! What to ask for: a process is given --memory of its counting memory rounded up to a MiB, and
-//! a node of R processes asks the batch system for R x the memory of one (counting and the
-//! program) plus a margin for what a budget does not cover (the allocator, thread stacks,
-//! the libraries' own): 10 % and 64 MiB, rounded up to a MiB.
-inline constexpr double kNodeMemoryMargin = 0.10;
-inline constexpr std::uint64_t kNodeMemoryExtraBytes = std::uint64_t{64} << 20;
-//! The --memory option for count: `counting_bytes` rounded up to a MiB, in MiB ("9936M").
-std::string count_memory_option(std::uint64_t counting_bytes);
-//! A node's memory, in bytes rounded up to a MiB, for `ranks_per_node` processes of
-//! `process_bytes` each.
-std::uint64_t node_memory_bytes(std::uint64_t process_bytes, int ranks_per_node);
-
 nlohmann::ordered_json plan_json(const PlanRecord& record);
 
 //! The text form of plan_json's record, lines ending in '\n'.

@@ -290,14 +290,16 @@ void remove_stale_temporaries(const std::filesystem::path& journal) {
 void check_every_run(const RunSettings& session, std::span<const RunRequest> requests, bool watched) {
   for (const RunRequest& request : requests) {
     const RunSettings settings = settings_for_size(session, request.n, requests.size());
+    // The journal first: its check takes no time, a memory plan may take minutes.
+    if (settings.checkpoint) {
+      check_journal_free(*settings.checkpoint);
+      remove_stale_temporaries(*settings.checkpoint);
+    }
     const auto plan = [&] { return memory_plan(request); };
     if (watched)
       SetupWatch(request.n, settings).run(plan);
     else
       plan();
-    if (!settings.checkpoint) continue;
-    check_journal_free(*settings.checkpoint);
-    remove_stale_temporaries(*settings.checkpoint);
   }
 }
 
