@@ -19,6 +19,7 @@
 #include "gpu/tile_batch.hpp"
 #include "gpu/tile_match.hpp"
 #include "gpu/tiled_matcher.hpp"
+#include "gpu_against_join.hpp"
 #include "join/join_engine.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/files/run_header.hpp"
@@ -262,14 +263,7 @@ TEST(GpuEngine, TheTiledMatcherCountsEveryUnitAsTheJoinDoes) {
     EXPECT_EQ(tiled->header().fingerprint, join->header().fingerprint) << "the same units";
     EXPECT_EQ(tiled->header().engine, "gpu");
     EXPECT_EQ(header_problem(tiled->header()), "") << "files of a gpu run are checked without a device";
-    const std::unique_ptr<UnitCounter> cpu = join->make_counter();
-    const std::unique_ptr<UnitCounter> tiles = tiled->make_counter();
-    for (std::size_t id = 0; id < join->unit_count(); ++id) {
-      const Tally expected = cpu->count(id);
-      const Tally got = tiles->count(id);
-      ASSERT_EQ(got.total, expected.total) << "unit " << id;
-      ASSERT_EQ(got.nodes, expected.nodes) << "unit " << id;
-    }
+    ASSERT_NO_FATAL_FAILURE(expect_units_as_join(*tiled->make_counter(), *join->make_counter(), join->unit_count()));
   }
 }
 
@@ -288,31 +282,10 @@ TEST(GpuEngine, ItsHalvesBuiltFromTheSlicesCountEveryUnitAsTheJoinDoes) {
     ASSERT_EQ(built->unit_count(), join->unit_count());
     const std::unique_ptr<UnitCounter> cpu = join->make_counter();
     const std::unique_ptr<UnitCounter> device = built->make_counter();
-    for (std::size_t id = 0; id < join->unit_count(); ++id) {
-      const Tally expected = cpu->count(id);
-      const Tally got = device->count(id);
-      ASSERT_EQ(got.total, expected.total) << "unit " << id;
-      ASSERT_EQ(got.nodes, expected.nodes) << "unit " << id;
-    }
+    ASSERT_NO_FATAL_FAILURE(expect_units_as_join(*device, *cpu, join->unit_count()));
     // And the engine's batches, whose units' row sets are counted together (count_batch).
     if (n != 13 && n != 16) continue;
-    std::size_t batched = 0;
-    const std::vector<std::size_t> order =
-        built->execution_order({built->costliest_first().begin(), built->costliest_first().end()});
-    std::vector<std::size_t> starts = built->batch_starts(order);
-    starts.push_back(order.size());
-    for (std::size_t batch = 0; batch + 1 < starts.size(); ++batch) {
-      const std::span<const std::size_t> ids(order.data() + starts[batch], starts[batch + 1] - starts[batch]);
-      if (ids.size() < 2) continue;
-      std::vector<Tally> got(ids.size());
-      device->count_batch(ids, got);
-      for (std::size_t i = 0; i < ids.size(); ++i) {
-        const Tally expected = cpu->count(ids[i]);
-        ASSERT_EQ(got[i].total, expected.total) << "unit " << ids[i] << " in a batch";
-        ASSERT_EQ(got[i].nodes, expected.nodes) << "unit " << ids[i] << " in a batch";
-      }
-      batched += ids.size();
-    }
+    const std::size_t batched = expect_batches_as_join(*built, *device, *cpu);
     EXPECT_GT(batched, 0u) << "no batch of several units";
   }
 }
@@ -322,10 +295,7 @@ TEST(GpuEngine, ItsHalvesBuiltFromTheSlicesCountEveryUnitAsTheJoinDoes) {
 TEST(GpuEngine, ItsSlotSplitCountsUnitsOfN18AsTheJoinDoes) {
   const std::unique_ptr<Engine> join = make_join_engine(18);
   const std::unique_ptr<Engine> tiled = emulated_engine(18);
-  const std::unique_ptr<UnitCounter> cpu = join->make_counter();
-  const std::unique_ptr<UnitCounter> tiles = tiled->make_counter();
-  for (std::size_t id = 0; id < join->unit_count(); id += 97)
-    ASSERT_EQ(tiles->count(id).total, cpu->count(id).total) << id;
+  ASSERT_NO_FATAL_FAILURE(expect_units_as_join(*tiled->make_counter(), *join->make_counter(), join->unit_count(), 97));
 }
 
 TEST(GpuEngine, ItsBatchesOnTwoThreadsGiveTheOeisTotals) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpu/built_matcher.hpp"
+#include "gpu_against_join.hpp"
 #include "join/join_engine.hpp"
 
 namespace nqueens::gpu {
@@ -66,27 +67,9 @@ TEST(GpuBuilt, EveryUnitOfN4To16CountsAsTheJoinDoes) {
     ASSERT_EQ(built->unit_count(), join->unit_count());
     const std::unique_ptr<UnitCounter> cpu = join->make_counter();
     const std::unique_ptr<UnitCounter> device = built->make_counter();
-    for (std::size_t id = 0; id < join->unit_count(); ++id) {
-      const Tally expected = cpu->count(id);
-      const Tally got = device->count(id);
-      ASSERT_EQ(got.total, expected.total) << "unit " << id;
-      ASSERT_EQ(got.nodes, expected.nodes) << "unit " << id;
-    }
-    if (n != 13 && n != 16) continue;
-    const std::vector<std::size_t> order =
-        built->execution_order({built->costliest_first().begin(), built->costliest_first().end()});
-    std::vector<std::size_t> starts = built->batch_starts(order);
-    starts.push_back(order.size());
-    for (std::size_t batch = 0; batch + 1 < starts.size(); ++batch) {
-      const std::span<const std::size_t> ids(order.data() + starts[batch], starts[batch + 1] - starts[batch]);
-      if (ids.size() < 2) continue;  // the rotation unit, counted alone on the host
-      std::vector<Tally> got(ids.size());
-      device->count_batch(ids, got);
-      for (std::size_t i = 0; i < ids.size(); ++i) {
-        const Tally expected = cpu->count(ids[i]);
-        ASSERT_EQ(got[i].total, expected.total) << "unit " << ids[i] << " in a batch";
-        ASSERT_EQ(got[i].nodes, expected.nodes) << "unit " << ids[i] << " in a batch";
-      }
+    ASSERT_NO_FATAL_FAILURE(expect_units_as_join(*device, *cpu, join->unit_count()));
+    if (n == 13 || n == 16) {
+      EXPECT_GT(expect_batches_as_join(*built, *device, *cpu), 0u) << "no batch of several units";
     }
   }
   // N = 16's counts: one matcher sent more entries than its room holds, so it started over.
@@ -102,14 +85,7 @@ TEST(GpuBuilt, ASampleOfN18WithTheEnginesRuleCountsAsTheJoinDoes) {
   const std::unique_ptr<Engine> built =
       built_engine(18, std::size_t{1} << 20, std::size_t{1} << 22, kSmallSplits, seen);
   const std::unique_ptr<Engine> join = make_join_engine(18);
-  const std::unique_ptr<UnitCounter> cpu = join->make_counter();
-  const std::unique_ptr<UnitCounter> device = built->make_counter();
-  for (std::size_t id = 0; id < join->unit_count(); id += 211) {
-    const Tally expected = cpu->count(id);
-    const Tally got = device->count(id);
-    ASSERT_EQ(got.total, expected.total) << "unit " << id;
-    ASSERT_EQ(got.nodes, expected.nodes) << "unit " << id;
-  }
+  ASSERT_NO_FATAL_FAILURE(expect_units_as_join(*built->make_counter(), *join->make_counter(), join->unit_count(), 211));
   EXPECT_GT(seen.split_jobs, 0u) << "no row set of N = 18 was split into slots";
 }
 
