@@ -91,6 +91,15 @@ step "N = 19 and 20: counts with their CPU time and peak memory"
   done; done
 } >"$out/counts.txt"
 
+step "a range of N as batch scripts count it: count -n 1-18 -t 2, five runs"
+{
+  echo "run wall_s user_s system_s peak_kib"
+  for i in 1 2 3 4 5; do
+    printf '%s ' $i
+    timed "$nq" count -n 1-18 -t 2 --no-progress
+  done
+} >"$out/range.txt"
+
 step "where the join's time goes"
 if [ -x "$build/bench/join_bench" ]; then
   "$build/bench/join_bench" 17 18 --no-dfs >"$out/join-bench.txt"
