@@ -6,6 +6,7 @@
 #include <atomic>
 #include <bit>
 #include <cstdio>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -243,8 +244,15 @@ class JoinEngine final : public Engine {
   join::JoinVariant variant_;
 };
 
-// The memory the join run of `request` takes on its threads and under its budget.
+// The memory the join run of `request` takes on its threads and under its budget: the plan the
+// request carries where it was made for this run (by this engine or one built on the join, under
+// the same figures), else worked out now.
 join::JoinMemory planned_memory(const RunRequest& request) {
+  if (const auto* carried = dynamic_cast<const join::JoinMemoryPlan*>(request.memory_plan.get())) {
+    const join::JoinMemory& memory = carried->memory();
+    if (memory.n == request.n && memory.threads == request.threads && memory.budget == request.memory_bytes)
+      return memory;
+  }
   return join::plan_join_memory(request.n, request.threads, request.memory_bytes);
 }
 
@@ -270,7 +278,10 @@ bool preferred_for(int n, const CountOptions& /*options*/) {
 
 std::unique_ptr<Engine> make(const RunRequest& request) { return make_join_engine(request); }
 
-std::string join_memory_plan(const RunRequest& request) { return "join engine: " + join::memory_plan_text(request); }
+std::shared_ptr<const MemoryPlan> join_memory_plan(const RunRequest& request) {
+  const join::JoinMemory memory = join::plan_memory(request);
+  return std::make_shared<const join::JoinMemoryPlan>("join engine: " + memory.describe(), memory);
+}
 
 // The units of a join run of n, its row-set units and the rotation unit, counted once per n: a
 // merge reads a header per shard file.
@@ -306,23 +317,19 @@ std::string cpu_path() {
 
 }  // namespace
 
-std::string join::memory_plan_text(const RunRequest& request, const std::string& engine) {
-  const JoinMemory memory = planned_memory(request);
+join::JoinMemory join::plan_memory(const RunRequest& request, const std::string& engine) {
+  JoinMemory memory = planned_memory(request);
   if (!memory.refusal.empty())
     throw std::invalid_argument("the " + engine + " engine cannot count N=" + std::to_string(request.n) + ": " +
                                 memory.refusal);
-  return memory.describe();
+  return memory;
 }
 
 std::unique_ptr<Engine> make_join_engine(const RunRequest& request, join::JoinVariant variant) {
   const int n = request.n;
   if (const std::string why = join::unsupported_reason(n); !why.empty())
     throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + why);
-  const join::JoinMemory memory = planned_memory(request);
-  if (!memory.refusal.empty())
-    throw std::invalid_argument("the " + variant.engine + " engine cannot count N=" + std::to_string(n) + ": " +
-                                memory.refusal);
-  return std::make_unique<JoinEngine>(memory, std::move(variant));
+  return std::make_unique<JoinEngine>(join::plan_memory(request, variant.engine), std::move(variant));
 }
 
 std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options, join::JoinVariant variant) {
