@@ -8,6 +8,8 @@
 #include <immintrin.h>
 #endif
 
+#include "join/south_key_cache.hpp"
+
 namespace nqueens::join {
 
 namespace {
@@ -359,7 +361,12 @@ void HalfEnumerator::load_quadrants(SliceView north, SliceView south, const Unit
     north_source_ = {&north.slice,          north.slice.rows(),           side.columns, side.north,
                      layout.forbidden_sums, layout.forbidden_differences, north.keys,   north_sets_};
   }
+  if (south_cache_) {
+    cached_south_ = &south_cache_->keys(south, layout, side.south);
+    return;
+  }
   south_.load(south.slice, south.keys, layout, side.south, south_sets_);
+  cached_south_ = nullptr;
 }
 
 void HalfEnumerator::load(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
@@ -394,7 +401,7 @@ std::size_t HalfEnumerator::next_part(KeyBuffer& keys) {
   const std::size_t most = most_halves_ >= SIZE_MAX - kAppendSlack ? SIZE_MAX : most_halves_ + kAppendSlack;
   for (; set_ < north_sets_.size(); ++set_, key_ = 0) {
     const auto north_keys = north_.of(north_sets_[set_]);
-    const auto south_keys = south_.of(south_sets_[set_]);
+    const auto south_keys = south_quadrant().of(south_sets_[set_]);
     if (south_keys.empty()) continue;
     while (key_ < north_keys.size()) {
       const std::uint64_t room = most_halves_ - std::min<std::uint64_t>(keys.size(), most_halves_);
@@ -415,7 +422,7 @@ std::size_t HalfEnumerator::next_part(KeyBuffer& keys) {
 // Read through local pointers and written by index: through the members, every store into the
 // list would make the compiler read them all again (this loop runs once per side of a row set).
 bool HalfEnumerator::pair_whole_side() {
-  const QuadrantKeys::Groups north = north_.groups(), south = south_.groups();
+  const QuadrantKeys::Groups north = north_.groups(), south = south_quadrant().groups();
   const std::size_t sets = north_sets_.size();
   if (pairings_.size() < sets) pairings_.resize(sets);
   Pairing* pairings = pairings_.data();
@@ -427,11 +434,13 @@ bool HalfEnumerator::pair_whole_side() {
   for (std::size_t set = 0; set < sets; ++set) {
     const std::uint32_t north_begin = north.starts[north_sets[set]], north_end = north.ends[north_sets[set]];
     const std::uint32_t south_begin = south.starts[south_sets[set]], south_end = south.ends[south_sets[set]];
-    if (north_begin == north_end || south_begin == south_end) continue;
-    pairings[count++] = {north.keys + north_begin, south.keys + south_begin, north_end - north_begin,
-                         south_end - south_begin};
+    // Written always, and kept only when both groups have keys: at odd n which groups are
+    // empty is unpredictable, and a branch on it cost more than the store.
+    pairings[count] = {north.keys + north_begin, south.keys + south_begin, north_end - north_begin,
+                       south_end - south_begin};
+    count += (north_begin != north_end && south_begin != south_end) ? 1u : 0u;
     bound += std::uint64_t{north_end - north_begin} * (south_end - south_begin);
-    if (set < tied_sets) tied = count;
+    tied = set < tied_sets ? count : tied;
   }
   pairing_count_ = count;
   tied_pairings_ = tied;

@@ -22,6 +22,7 @@
 #include "join/join_memory.hpp"
 #include "join/join_plan.hpp"
 #include "join/rotation_fixed.hpp"
+#include "join/south_key_cache.hpp"
 #include "join/unit_cost.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/version.hpp"
@@ -216,6 +217,10 @@ class JoinEngine final : public Engine {
     if (id == plan_.units.size()) return {band << 48, 0};
     // An off-centre unit's row sets share their north rows, and spread over many south ones.
     const join::JoinUnit& unit = plan_.units[id];
+    // Where a thread keeps its south keys filtered per pair of fixed queens (south_key_cache.hpp),
+    // the units of one pair follow each other, so that each row set is filtered once per band.
+    if (unit.kind == join::JoinCase::off_centre && join::caches_south_keys(plan_.n))
+      return {band << 48 | std::uint64_t{unit.a} << 8 | unit.b, unit.rows};
     const join::UnitLayout layout = join::layout_of(plan_.n, join::with_rows(unit, join::row_sets(plan_.n, unit)[0]));
     const std::uint64_t north = layout.east.north_rows;
     const std::uint64_t south = unit.kind == join::JoinCase::off_centre ? 0 : layout.east.south_rows;
