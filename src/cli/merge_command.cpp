@@ -264,7 +264,7 @@ bool subtotals_agree(const MergeArgs& args, const MergeReport& report, const std
 // is, held by no process, was being written by a count killed outright (SIGKILL): said, with the
 // way on.
 std::string not_a_readable_shard_file(const std::string& path) {
-  const std::string why = detail::not_regular_file(path);
+  std::string why = detail::not_regular_file(path);
   std::error_code unknown;
   const std::filesystem::path partial = detail::temporary_path(path);
   if (why.empty() || std::filesystem::exists(std::filesystem::symlink_status(path, unknown)) ||
