@@ -27,7 +27,8 @@
 #   timing     N = 20.. on both engines, the CPU up to --cpu-upto, the GPU up to --gpu-upto;
 #              shard 1 of K of each larger N up to --sample-upto on the GPU (--cpu-sample-upto
 #              on the join); beside each GPU timing, the device model's prediction
-#              (bench/gpu_model N --seconds 20: a sample of the batches replayed on one host thread)
+#              (bench/gpu_model N --seconds 20 --device-built: a sample of the engine's batches,
+#              halves built on the device, replayed on one host thread; a model, not a measurement)
 #   sanitizer  compute-sanitizer (memcheck) on N = 12
 # The folder ends as <out>.tar.gz beside it too.
 set -uo pipefail
@@ -132,8 +133,8 @@ fi
 for n in $(seq 20 "$gpu_upto"); do
   step "timing-gpu-$n" 900 "$nq" count -n "$n" --engine gpu --verify -t "$threads" --format csv
   if [ -x "$model" ] && [ -n "$card" ]; then
-    "$model" "$n" --card "$card" --seconds 20 >"$out/model-$n.log" 2>&1
-    echo "model-$n                      $(tail -1 "$out/model-$n.log")" | tee -a "$summary"
+    "$model" "$n" --card "$card" --seconds 20 --device-built >"$out/model-$n.log" 2>&1
+    echo "model-$n                      $(grep '^predicted:' "$out/model-$n.log")" | tee -a "$summary"
   fi
   if [ "$n" -le "$cpu_upto" ]; then
     step "timing-join-$n" 900 "$nq" count -n "$n" --engine join --verify -t "$threads" --format csv

@@ -107,7 +107,7 @@ std::unique_ptr<Engine> engine_of(const RunHeader& header, const std::string& so
   }
   std::unique_ptr<Engine> engine;
   try {
-    if (const std::string plan = memory_plan(request); !plan.empty())
+    if (const std::string plan = plan_memory(request); !plan.empty())
       spdlog::info("{}: N={}: {}", detail::shown_path(source), header.n, plan);
     engine = make_engine(request, arena);
   } catch (const std::invalid_argument& why) {
@@ -320,16 +320,14 @@ std::string about(const std::string& path, const char* what) {
 // One file's verdict as an exit code, having printed what it found. The report is printed
 // outside the try: a failure to write it is stdout's (a reader gone: exit 0; a full disk: exit
 // 3, once, from main), never the file's.
-int check_one(const std::string& path, const CheckArgs& args, const CountOptions& base,
-              std::span<const RunHeader> runs) {
+int check_one(const std::string& path, const CheckArgs& args, const CountOptions& base, std::span<const RunHeader> runs,
+              RunArena& arena) {
   const bool json = args.format == "json";
   int code = kOk;
   Json record;
   std::optional<FileCheck> found;
   std::optional<RecountReport> recount;
   try {
-    // One arena for the file's run: its engine is built in it and its units recounted in it.
-    RunArena arena(base.threads);
     CheckedFile checked = check_file(path, runs, base, arena);
     found = std::move(checked.check);
     if (args.recount.units > 0) {
@@ -396,8 +394,10 @@ int run(CheckArgs args) {
   for (const std::string& path : args.files)
     if (const auto run = read_shard_run(path); run && std::find(runs.begin(), runs.end(), *run) == runs.end())
       runs.push_back(*run);
+  // One arena for the command: every file's engine is built in it and its units recounted in it.
+  RunArena arena(base.threads);
   int code = kOk;
-  for (const std::string& path : args.files) code = std::max(code, check_one(path, args, base, runs));
+  for (const std::string& path : args.files) code = std::max(code, check_one(path, args, base, runs, arena));
   return code;
 }
 

@@ -71,10 +71,12 @@ struct EngineDescription {
   //! empty key for an engine without one.
   std::string_view cpu_path_key;
   std::string (*cpu_path)();
-  //! What the run of `request` will hold under its budget (RunRequest::memory_bytes), in one line
-  //! for the log before anything is allocated; throws std::invalid_argument with the reason
-  //! when the budget is too small. Null for an engine whose memory does not grow with N.
-  std::string (*memory_plan)(const RunRequest& request) = nullptr;
+  //! What the run of `request` will hold under its budget (RunRequest::memory_bytes), worked out
+  //! before anything is allocated: its line for the log, and the figures make() builds the run
+  //! from when the request carries the plan (engine/memory_plan.hpp); throws
+  //! std::invalid_argument with the reason when the budget is too small. Null for an engine whose
+  //! memory does not grow with N.
+  std::shared_ptr<const MemoryPlan> (*memory_plan)(const RunRequest& request) = nullptr;
   //! For an engine without a memory_plan, whose run holds little but its unit list: why the
   //! budget of `options` cannot hold even that (unit_list_refusal), "" when it can, so that a
   //! budget is honoured by every engine, never passed over in silence. Null: no such check.

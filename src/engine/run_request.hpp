@@ -2,9 +2,11 @@
 // What one N's run is, decided once before anything is built (run/run_request.hpp makes it):
 // the engine, the thread count and the memory budget. It stands on the engine's floor because
 // the engines are built from it (EngineDescription::make, memory_plan): they read the resolved
-// threads and budget here and never resolve them again.
+// threads and budget here and never resolve them again, and the memory plan made for it once.
 #include <cstdint>
+#include <memory>
 
+#include "engine/memory_plan.hpp"
 #include "nqueens/options.hpp"
 
 namespace nqueens {
@@ -19,6 +21,9 @@ struct RunRequest {
   CountOptions options;
   int threads = 1;                 //!< resolved: never 0
   std::uint64_t memory_bytes = 0;  //!< the budget resolved (engine/memory_budget.hpp): never 0
+  //! The engine's memory plan for this request (run/registry.hpp, plan_memory), made once and
+  //! read by the engine's construction; null until made, and for an engine without one.
+  std::shared_ptr<const MemoryPlan> memory_plan;
   //! The engine is the one the journal was started with, where `auto` was asked for.
   bool engine_from_journal = false;
   //! ... and `auto` would have chosen another for N: worth a line on the log.

@@ -1,6 +1,7 @@
 #include "gpu/built_matcher.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "gpu/tiles_on_host.hpp"
@@ -19,9 +20,10 @@ constexpr std::size_t kLeastEntries = std::size_t{1} << 16;
 
 }  // namespace
 
-BuiltMatcher::BuiltMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule)
+BuiltMatcher::BuiltMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule, SharedSlices* shared)
     : batch_keys_(batch_keys),
       most_entries_(entries),
+      shared_(shared),
       buffers_{Buffer{BuiltBatch(rule), {}, 0, false}, Buffer{BuiltBatch(rule), {}, 0, false}} {}
 
 void BuiltMatcher::match(std::size_t /*slot*/, join::KeyParts /*east*/, join::KeyParts /*west*/,
@@ -66,12 +68,31 @@ std::uint64_t BuiltMatcher::place(const join::QuarterSlice& slice) {
   return it->second;
 }
 
+// The shared entries hold the whole table or none of it (SharedSlices decides once a run), so a
+// matcher reads either them or its own for every row set.
+bool BuiltMatcher::place_shared(const join::RowSetSlices& row_set, std::array<std::uint64_t, 4>& firsts) {
+  if (shared_ == nullptr) return false;
+  const std::array<const join::QuarterSlice*, 4> slices = {&row_set.east_north, &row_set.east_south,
+                                                           &row_set.west_north, &row_set.west_south};
+  for (std::size_t i = 0; i < slices.size(); ++i) {
+    const std::optional<std::uint64_t> first = shared_->place(*slices[i]);
+    if (!first) return false;
+    firsts[i] = *first;
+  }
+  reads_shared_ = true;
+  shared_k_ = row_set.east_north.k();
+  return true;
+}
+
 void BuiltMatcher::match_slices(std::size_t slot, const join::RowSetSlices& row_set) {
-  make_room(row_set);
-  const std::uint64_t east_north = place(row_set.east_north), east_south = place(row_set.east_south);
-  const std::uint64_t west_north = place(row_set.west_north), west_south = place(row_set.west_south);
+  std::array<std::uint64_t, 4> firsts{};
+  if (!place_shared(row_set, firsts)) {
+    make_room(row_set);
+    firsts = {place(row_set.east_north), place(row_set.east_south), place(row_set.west_north),
+              place(row_set.west_south)};
+  }
   BuiltBatch& batch = buffers_[static_cast<std::size_t>(current_)].batch;
-  batch.add(slot, row_set, east_north, east_south, west_north, west_south);
+  batch.add(slot, row_set, firsts[0], firsts[1], firsts[2], firsts[3]);
   if (batch.estimated_keys() >= static_cast<double>(batch_keys_)) send_current();
 }
 
@@ -122,7 +143,7 @@ std::span<const std::uint32_t> HostBuiltMatcher::count_halves(int buffer, const 
   std::vector<std::uint32_t>& next = next_[static_cast<std::size_t>(buffer)];
   next.assign(batch.counters(), 0);
   sort_sides_on_host(batch.count_sides().data(), static_cast<std::uint32_t>(batch.count_sides().size()),
-                     batch.pairings().data(), entries_.data(), next.data(), nullptr, 32);
+                     batch.pairings().data(), this->entries(), next.data(), nullptr, 32);
   return next;
 }
 
@@ -131,7 +152,7 @@ void HostBuiltMatcher::start(int buffer, const BuiltBatch& batch) {
   keys_.assign(tiles.key_count(), 0);
   std::vector<std::uint32_t> next(batch.write_next().begin(), batch.write_next().end());
   sort_sides_on_host(batch.write_sides().data(), static_cast<std::uint32_t>(batch.write_sides().size()),
-                     batch.pairings().data(), entries_.data(), next.data(), keys_.data(), 32);
+                     batch.pairings().data(), entries(), next.data(), keys_.data(), 32);
   std::vector<std::uint64_t>& counts = counts_[static_cast<std::size_t>(buffer)];
   counts.assign(tiles.jobs().size(), 0);
   match_tiles_on_host(keys_.data(), tiles.jobs().data(), tiles.tiles().data(), tiles.starts().data(),

@@ -1,7 +1,9 @@
 #pragma once
 // A PairMatcher that has its row sets' halves built where they are matched (built_batch.hpp):
-// the join hands it each row set's slices, it keeps the slices it has sent in the device's
-// entries (each sent once, until they no longer fit), and sends batches of recipes, two in turn.
+// the join hands it each row set's slices, which lie in the entries its device shares between
+// its matchers (shared_slices.hpp: each sent once a run, where the whole quarter table fits) or
+// else in its own (each sent once, until they no longer fit), and sends batches of recipes, two
+// in turn.
 // A batch costs the device three passes: the count pass, then (once the host has planned the
 // batch from its counts) the write pass and the matching.
 #include <array>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "gpu/built_batch.hpp"
+#include "gpu/shared_slices.hpp"
 #include "join/pair_matcher.hpp"
 
 namespace nqueens::gpu {
@@ -27,9 +30,17 @@ class BuiltMatcher : public join::PairMatcher {
 
  protected:
   //! `batch_keys`: the halves (as estimated) a batch holds before it is sent; `entries`: the
-  //! slice entries the device holds at most (more when one row set needs more).
-  BuiltMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule);
+  //! slice entries the device holds for this matcher at most (more when one row set needs more);
+  //! `shared` (may be null): the device's entries shared with its other matchers, used where they
+  //! hold the run's whole quarter table.
+  BuiltMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule, SharedSlices* shared = nullptr);
   ~BuiltMatcher() override = default;
+
+  //! Whether the batches read the shared entries rather than this matcher's own: known from the
+  //! first row set on.
+  bool reads_shared_entries() const { return reads_shared_; }
+  //! The k of the shared entries it reads (its slices'), once reads_shared_entries().
+  int shared_k() const { return shared_k_; }
 
   //! Makes room for `entries` slice entries on the device; called with no batch being counted,
   //! and what the room held is lost.
@@ -52,12 +63,16 @@ class BuiltMatcher : public join::PairMatcher {
   };
 
   std::uint64_t place(const join::QuarterSlice& slice);
+  bool place_shared(const join::RowSetSlices& row_set, std::array<std::uint64_t, 4>& firsts);
   void make_room(const join::RowSetSlices& row_set);
   void send_current();
   void collect(int buffer);
 
   std::size_t batch_keys_;
   std::size_t most_entries_;
+  SharedSlices* shared_;
+  bool reads_shared_ = false;
+  int shared_k_ = 0;
   std::array<Buffer, 2> buffers_;
   int current_ = 0;
   std::unordered_map<std::uint64_t, std::uint64_t> placed_;  // a slice's (k, rows) -> its first entry
@@ -70,8 +85,8 @@ class BuiltMatcher : public join::PairMatcher {
 class HostBuiltMatcher : public BuiltMatcher {
  public:
   explicit HostBuiltMatcher(std::size_t batch_keys = std::size_t{1} << 16, std::size_t entries = std::size_t{1} << 20,
-                            SplitRule rule = {})
-      : BuiltMatcher(batch_keys, entries, rule) {}
+                            SplitRule rule = {}, HostSharedSlices* shared = nullptr)
+      : BuiltMatcher(batch_keys, entries, rule, shared), shared_(shared) {}
 
  protected:
   void reserve_entries(std::size_t entries) override;
@@ -81,6 +96,11 @@ class HostBuiltMatcher : public BuiltMatcher {
   std::span<const std::uint64_t> wait(int buffer) override;
 
  private:
+  const join::QuarterEntry* entries() const {
+    return reads_shared_entries() ? shared_->entries(shared_k()) : entries_.data();
+  }
+
+  HostSharedSlices* shared_;
   std::vector<join::QuarterEntry> entries_;
   std::array<std::vector<std::uint32_t>, 2> next_;
   std::vector<std::uint64_t> keys_;

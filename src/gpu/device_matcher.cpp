@@ -1,13 +1,16 @@
 // The gpu engine's matcher on a CUDA device (built_matcher.hpp): each counting thread owns one,
-// with the slice entries it has sent, and for each of its two batches a stream and buffers in
-// pinned host memory and on the device. The device builds every half it matches: the host sends
+// reading the slice entries its device holds once for all its matchers (or, where the quarter
+// table does not fit them, those it has sent itself), and for each of its two batches a stream
+// and buffers in pinned host memory and on the device. The device builds every half it matches: the host sends
 // recipes, and reads back the count pass's counters and each job's pairs.
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 #include <utility>
 
@@ -26,7 +29,57 @@ constexpr std::size_t kMetaBytesPerKey = 4;
 // Blocks of the build kernel per multiprocessor: its 24 KiB of shared memory and 256 threads allow 8.
 constexpr unsigned kSortBlocksPerMultiprocessor = 8;
 
-// What every matcher on a device shares: its primary context, the kernels and their limits.
+// A device allocation that grows and is freed with its owner.
+struct DeviceBuffer {
+  CUdeviceptr pointer = 0;
+  std::size_t bytes = 0;
+  void reserve(std::size_t wanted) {
+    if (wanted <= bytes) return;
+    release();
+    check(cuda_driver()->allocate(&pointer, wanted), "allocating device memory (cuMemAlloc)");
+    bytes = wanted;
+  }
+  void release() {
+    if (pointer) cuda_driver()->release(pointer);
+    pointer = 0;
+    bytes = 0;
+  }
+};
+
+// The slices a device holds once for its matchers (shared_slices.hpp), sent on a stream of
+// their own; called with the device's context current.
+class DeviceSharedSlices final : public SharedSlices {
+ public:
+  using SharedSlices::SharedSlices;
+  CUdeviceptr entries(int k) const {
+    const std::lock_guard lock(mutex_);
+    return buffers_.at(k).pointer;
+  }
+
+ private:
+  void reserve(int k, std::size_t entries) override {
+    if (!stream_) check(cuda_driver()->create_stream(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    DeviceBuffer buffer;
+    buffer.reserve(std::max<std::size_t>(entries, 1) * sizeof(join::QuarterEntry));
+    const std::lock_guard lock(mutex_);
+    buffers_[k] = buffer;
+  }
+  void send(int k, std::uint64_t first, std::span<const join::QuarterEntry> entries) override {
+    if (entries.empty()) return;
+    const CudaDriver& d = *cuda_driver();
+    check(d.copy_to_device(this->entries(k) + first * sizeof(join::QuarterEntry), entries.data(), entries.size_bytes(),
+                           stream_),
+          "copying slices to the device");
+    check(d.synchronize_stream(stream_), "copying slices to the device");
+  }
+
+  CUstream stream_ = nullptr;
+  mutable std::mutex mutex_;  // guards buffers_, which matchers read while others add to it
+  std::map<int, DeviceBuffer> buffers_;
+};
+
+// What every matcher on a device shares: its primary context, the kernels and their limits, and
+// the slices it holds.
 struct DeviceKernels {
   CUcontext context = nullptr;
   CUmodule module = nullptr;
@@ -36,6 +89,7 @@ struct DeviceKernels {
   std::map<std::pair<int, int>, CUfunction> functions;  // by (width, chunks)
   CUfunction sort_sides = nullptr;                      // nq_sort_sides
   std::mutex mutex;                                     // guards functions and sort_sides
+  std::unique_ptr<DeviceSharedSlices> slices;
 };
 
 DeviceKernels& kernels_of(std::size_t index) {
@@ -59,6 +113,9 @@ DeviceKernels& kernels_of(std::size_t index) {
     check(d.device_attribute(&kernels.shared_per_multiprocessor,
                              CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, device),
           "cuDeviceGetAttribute");
+    std::size_t memory = 0;
+    check(d.device_memory(&memory, device), "cuDeviceTotalMem");
+    kernels.slices = std::make_unique<DeviceSharedSlices>(memory / kSharedSlicesShare / sizeof(join::QuarterEntry));
   } catch (...) {
     all.erase(it);
     throw;
@@ -86,23 +143,6 @@ CUfunction sort_kernel(DeviceKernels& kernels) {
     check(cuda_driver()->module_function(&kernels.sort_sides, kernels.module, "nq_sort_sides"), "cuModuleGetFunction");
   return kernels.sort_sides;
 }
-
-// A device allocation that grows and is freed with its owner.
-struct DeviceBuffer {
-  CUdeviceptr pointer = 0;
-  std::size_t bytes = 0;
-  void reserve(std::size_t wanted) {
-    if (wanted <= bytes) return;
-    release();
-    check(cuda_driver()->allocate(&pointer, wanted), "allocating device memory (cuMemAlloc)");
-    bytes = wanted;
-  }
-  void release() {
-    if (pointer) cuda_driver()->release(pointer);
-    pointer = 0;
-    bytes = 0;
-  }
-};
 
 // Pinned host memory, so that copies run while the thread goes on.
 struct PinnedBuffer {
@@ -146,7 +186,7 @@ class Layout {
 class DeviceMatcher final : public BuiltMatcher {
  public:
   DeviceMatcher(std::size_t device, SplitRule rule)
-      : BuiltMatcher(kBatchKeys, kDeviceEntries, rule), kernels_(kernels_of(device)) {
+      : BuiltMatcher(kBatchKeys, kDeviceEntries, rule, kernels_of(device).slices.get()), kernels_(kernels_of(device)) {
     enter();
     for (Buffers& buffers : buffers_)
       check(cuda_driver()->create_stream(&buffers.stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
@@ -277,7 +317,8 @@ class DeviceMatcher final : public BuiltMatcher {
   void sort(Buffers& b, std::size_t side_count, CUdeviceptr sides, CUdeviceptr next, CUdeviceptr keys) {
     if (side_count == 0) return;
     auto count = static_cast<std::uint32_t>(side_count);
-    CUdeviceptr pairings = b.device_meta.pointer, entries = entries_.pointer;
+    CUdeviceptr pairings = b.device_meta.pointer;
+    CUdeviceptr entries = reads_shared_entries() ? kernels_.slices->entries(shared_k()) : entries_.pointer;
     const unsigned grid =
         std::min<unsigned>(count, static_cast<unsigned>(kernels_.multiprocessors) * kSortBlocksPerMultiprocessor);
     void* arguments[] = {&sides, &count, &pairings, &entries, &next, &keys};
@@ -303,7 +344,7 @@ class DeviceMatcher final : public BuiltMatcher {
   }
 
   DeviceKernels& kernels_;
-  DeviceBuffer entries_;  // the slices sent, as BuiltMatcher placed them
+  DeviceBuffer entries_;  // the slices this matcher sent, where the shared ones cannot hold the table
   std::array<Buffers, 2> buffers_;
 };
 

@@ -13,6 +13,7 @@
 #include "gpu/built_matcher.hpp"
 #include "gpu/gpu_devices.hpp"
 #include "gpu/half_build.hpp"
+#include "gpu/shared_slices.hpp"
 #include "gpu/side_recipe.hpp"
 #include "gpu/slot_split.hpp"
 #include "gpu/tiled_matcher.hpp"
@@ -40,13 +41,13 @@ namespace {
 // device's, at half the ceiling (startup and waits included), a share taken for every card.
 constexpr double kIssueShare = 36.2 / 72.1;
 constexpr std::array kCards = {
-    CardModel{"H100", 132, 1.755, 4, 27.5, 50e9, 16, kIssueShare, "H100 SXM5 80 GB, PCIe 5, sm_90"},
-    CardModel{"H200", 132, 1.755, 4, 27.5, 50e9, 16, kIssueShare, "H200 SXM 141 GB, PCIe 5, sm_90"},
-    CardModel{"A100", 108, 1.41, 4, 27.75, 25e9, 16, kIssueShare, "A100 SXM4, PCIe 4, sm_80"},
-    CardModel{"L40S", 142, 2.52, 4, 27.75, 25e9, 16, kIssueShare, "L40S, PCIe 4, sm_89"},
-    CardModel{"RTX 4090", 128, 2.52, 4, 27.75, 25e9, 16, kIssueShare, "GeForce RTX 4090, PCIe 4, sm_89"},
-    CardModel{"RTX 5090", 170, 2.41, 4, 28.5, 50e9, 16, kIssueShare, "GeForce RTX 5090, PCIe 5, sm_120"},
-    CardModel{"B200", 148, 1.965, 4, 28.5, 50e9, 16, kIssueShare, "B200, PCIe 5 host link, sm_100"},
+    CardModel{"H100", 132, 1.755, 4, 27.5, 50e9, 16, kIssueShare, "H100 SXM5 80 GB, PCIe 5, sm_90", 80e9},
+    CardModel{"H200", 132, 1.755, 4, 27.5, 50e9, 16, kIssueShare, "H200 SXM 141 GB, PCIe 5, sm_90", 141e9},
+    CardModel{"A100", 108, 1.41, 4, 27.75, 25e9, 16, kIssueShare, "A100 SXM4, PCIe 4, sm_80", 80e9},
+    CardModel{"L40S", 142, 2.52, 4, 27.75, 25e9, 16, kIssueShare, "L40S, PCIe 4, sm_89", 48e9},
+    CardModel{"RTX 4090", 128, 2.52, 4, 27.75, 25e9, 16, kIssueShare, "GeForce RTX 4090, PCIe 4, sm_89", 24e9},
+    CardModel{"RTX 5090", 170, 2.41, 4, 28.5, 50e9, 16, kIssueShare, "GeForce RTX 5090, PCIe 5, sm_120", 32e9},
+    CardModel{"B200", 148, 1.965, 4, 28.5, 50e9, 16, kIssueShare, "B200, PCIe 5 host link, sm_100", 180e9},
 };
 
 bool same_name(std::string_view a, std::string_view b) {
@@ -306,10 +307,13 @@ ModelledRun modelled_run(int n, const CardModel& card, const Replay& replay) {
                          &work.built.bytes_to_host, &work.built.host_seconds, &work.built.compact_bytes})
     *figure *= scale;
   work.built.table_bytes = quarter_table_bytes(n);
-  // Each feeding thread's matcher sends a slice once where the whole table fits its room: a
-  // sample's slices, scaled with its work, would count the table's sending many times over.
-  const double cap = card.host_threads * work.built.table_bytes;
-  if (work.built.table_bytes <= static_cast<double>(kDeviceEntries * sizeof(join::QuarterEntry)) &&
+  // A sample's slices, scaled with its work, would count the table's sending many times over.
+  // Where the whole table fits the share of the card's memory the engine gives it
+  // (shared_slices.hpp), each slice is sent once for every thread; else, where it fits a
+  // matcher's room, once per feeding thread.
+  const bool shared = work.built.table_bytes <= card.memory_bytes / kSharedSlicesShare;
+  const double cap = shared ? work.built.table_bytes : card.host_threads * work.built.table_bytes;
+  if ((shared || work.built.table_bytes <= static_cast<double>(kDeviceEntries * sizeof(join::QuarterEntry))) &&
       work.entry_bytes > cap) {
     work.bytes_to_device -= work.entry_bytes - cap;
     work.entry_bytes = cap;

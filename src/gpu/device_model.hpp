@@ -28,6 +28,7 @@ struct CardModel {
   //! (device_model.cpp), and taken for every card.
   double issue_share = 1;
   std::string_view source;  //!< where the figures come from
+  double memory_bytes = 0;  //!< its memory: a quarter of it holds the quarter table once for all threads
 };
 
 //! The cards the model knows, by name ("H100", "H200", "A100", "L40S", "RTX 4090", "B200", ...).

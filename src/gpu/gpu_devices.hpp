@@ -41,8 +41,8 @@ std::string devices_text();
 //! Halves (as estimated) a DeviceMatcher's batch holds before it is sent to the device.
 inline constexpr std::size_t kBatchKeys = std::size_t{1} << 20;
 //! The slice entries a DeviceMatcher keeps on its device at most (512 MiB: the whole quarter
-//! table of N = 22 and 23, so that each slice crosses the bus once per thread). The room grows
-//! from 512 KiB as the slices sent fill it.
+//! table of N = 22 and 23), where its device's shared slices (shared_slices.hpp) cannot hold the
+//! run's table. The room grows from 512 KiB as the slices sent fill it.
 inline constexpr std::size_t kDeviceEntries = std::size_t{1} << 26;
 //! What one DeviceMatcher holds in pinned host memory: two batches' recipes, tiles and counts.
 std::uint64_t matcher_bytes();

@@ -114,9 +114,12 @@ std::unique_ptr<Engine> make(const RunRequest& request) {
   return make_join_engine(host_request(request), std::move(variant));
 }
 
-std::string gpu_memory_plan(const RunRequest& request) {
-  return std::string(kName) + " engine: host " + join::memory_plan_text(host_request(request), kName) +
-         device_plan(request);
+// Its host's plan is the join's under the budget the pinned buffers leave: make() builds the
+// join from it (host_request carries it along).
+std::shared_ptr<const MemoryPlan> gpu_memory_plan(const RunRequest& request) {
+  const join::JoinMemory host = join::plan_memory(host_request(request), kName);
+  return std::make_shared<const join::JoinMemoryPlan>(
+      std::string(kName) + " engine: host " + host.describe() + device_plan(request), host);
 }
 
 // `version`'s line: the devices, the kernel each runs, and every architecture built in.

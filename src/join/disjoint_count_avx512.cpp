@@ -6,6 +6,7 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
+#include <algorithm>
 #include <array>
 #include <span>
 #include <utility>
@@ -107,36 +108,121 @@ std::uint64_t count_matches_avx512_narrow(const MatchJob& job) {
   return kKernels[job.active - 1](job);
 }
 
-// Thirty-two keys of `a` held in four registers against each key of `b` in turn: a broadcast,
-// then per register one test and one masked add of 1 to the lanes that fit. The counts stay in
-// vectors until the end.
-NQUEENS_AVX512 std::uint64_t count_pairs_one_by_one_avx512(std::span<const std::uint64_t> a,
-                                                           std::span<const std::uint64_t> b, std::uint64_t key_mask) {
+// Up to 8 * kRegisters keys of `a` held in registers against each key of `b` in turn: a
+// broadcast, then per register one test and one masked add of 1 to the lanes that fit. The
+// counts stay in vectors until the end. Only as many registers as the keys fill are tested: at
+// odd n most sides have a few dozen keys, and a fixed four tested mostly empty lanes.
+template <std::size_t kRegisters>
+NQUEENS_AVX512 __m512i count_held(const std::uint64_t* a, std::size_t size, std::span<const std::uint64_t> b,
+                                  __m512i mask) {
+  const __m512i one = _mm512_set1_epi64(1);
+  // Plain arrays: std::array would drop the vector type's attributes.
+  __m512i held[kRegisters];    // NOLINT(cppcoreguidelines-avoid-c-arrays)
+  __m512i counts[kRegisters];  // NOLINT(cppcoreguidelines-avoid-c-arrays)
+  std::array<__mmask8, kRegisters> lanes{};
+  for (std::size_t r = 0; r < kRegisters; ++r) {
+    const std::size_t begin = 8 * r;
+    const std::size_t left = begin < size ? size - begin : 0;
+    lanes[r] = static_cast<__mmask8>(left >= 8 ? 0xff : (1u << left) - 1);
+    held[r] = _mm512_and_si512(_mm512_maskz_loadu_epi64(lanes[r], a + (left > 0 ? begin : 0)), mask);
+    counts[r] = _mm512_setzero_si512();
+  }
+  for (const std::uint64_t key : b) {
+    const __m512i query = _mm512_set1_epi64(static_cast<long long>(key));
+    for (std::size_t r = 0; r < kRegisters; ++r)
+      counts[r] =
+          _mm512_mask_add_epi64(counts[r], _mm512_mask_testn_epi64_mask(lanes[r], held[r], query), counts[r], one);
+  }
+  __m512i total = counts[0];
+  for (std::size_t r = 1; r < kRegisters; ++r) total = _mm512_add_epi64(total, counts[r]);
+  return total;
+}
+
+// As count_held(), for keys of at most 32 bits (n <= 17): sixteen keys a register, sixteen pairs
+// an instruction. A lane counts at most 2^31 queries (the caller passes b in runs of that).
+template <std::size_t kRegisters>
+NQUEENS_AVX512 __m512i count_held_narrow(const std::uint64_t* a, std::size_t size, std::span<const std::uint64_t> b,
+                                         __m512i mask) {
+  const __m512i one = _mm512_set1_epi32(1);
+  const __m512i even_dwords = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+  __m512i held[kRegisters];    // NOLINT(cppcoreguidelines-avoid-c-arrays)
+  __m512i counts[kRegisters];  // NOLINT(cppcoreguidelines-avoid-c-arrays)
+  std::array<__mmask16, kRegisters> lanes{};
+  for (std::size_t r = 0; r < kRegisters; ++r) {
+    const std::size_t begin = 16 * r;
+    const std::size_t left = begin < size ? size - begin : 0;
+    const std::size_t low_left = std::min<std::size_t>(left, 8), high_left = left > 8 ? left - 8 : 0;
+    const __m512i low =
+        _mm512_maskz_loadu_epi64(static_cast<__mmask8>((1u << low_left) - 1), a + (low_left > 0 ? begin : 0));
+    const __m512i high = _mm512_maskz_loadu_epi64(
+        static_cast<__mmask8>((1u << std::min<std::size_t>(high_left, 8)) - 1), a + (high_left > 0 ? begin + 8 : 0));
+    lanes[r] = static_cast<__mmask16>(left >= 16 ? 0xffff : (1u << left) - 1);
+    // The low 32 bits of each of the sixteen keys: the even dwords of the two registers.
+    held[r] = _mm512_and_si512(_mm512_permutex2var_epi32(low, even_dwords, high), mask);
+    counts[r] = _mm512_setzero_si512();
+  }
+  for (const std::uint64_t key : b) {
+    const __m512i query = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(key)));
+    for (std::size_t r = 0; r < kRegisters; ++r)
+      counts[r] =
+          _mm512_mask_add_epi32(counts[r], _mm512_mask_testn_epi32_mask(lanes[r], held[r], query), counts[r], one);
+  }
+  // Each 64-bit lane's two counts added as 64-bit numbers before the registers are summed.
+  const __m512i low_counts = _mm512_set1_epi64(0xffffffff);
+  constexpr auto all = static_cast<__mmask8>(0xff);
+  __m512i total = _mm512_setzero_si512();
+  for (std::size_t r = 0; r < kRegisters; ++r)
+    total = _mm512_add_epi64(
+        total, _mm512_add_epi64(_mm512_and_si512(counts[r], low_counts), _mm512_maskz_srli_epi64(all, counts[r], 32)));
+  return total;
+}
+
+// The pairs with a's keys held in registers, 32 at a time (64 narrow ones), against b's.
+NQUEENS_AVX512 __m512i count_held_blocks(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                                         std::uint64_t key_mask) {
+  __m512i total = _mm512_setzero_si512();
+  if (key_mask <= 0xffffffff) {
+    constexpr std::size_t kHeld = 64;
+    const __m512i mask = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(key_mask)));
+    for (std::size_t first = 0; first < a.size(); first += kHeld) {
+      const std::size_t size = std::min(kHeld, a.size() - first);
+      const std::uint64_t* held = a.data() + first;
+      switch ((size + 15) / 16) {
+        case 1: total = _mm512_add_epi64(total, count_held_narrow<1>(held, size, b, mask)); break;
+        case 2: total = _mm512_add_epi64(total, count_held_narrow<2>(held, size, b, mask)); break;
+        case 3: total = _mm512_add_epi64(total, count_held_narrow<3>(held, size, b, mask)); break;
+        default: total = _mm512_add_epi64(total, count_held_narrow<4>(held, size, b, mask)); break;
+      }
+    }
+    return total;
+  }
   constexpr std::size_t kHeld = 32;
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(key_mask));
-  const __m512i one = _mm512_set1_epi64(1);
-  __m512i total = _mm512_setzero_si512();
   for (std::size_t first = 0; first < a.size(); first += kHeld) {
-    // Plain arrays: std::array would drop the vector type's attributes.
-    __m512i held[4];  // NOLINT(cppcoreguidelines-avoid-c-arrays)
-    std::array<__mmask8, 4> lanes{};
-    for (std::size_t r = 0; r < 4; ++r) {
-      const std::size_t begin = first + 8 * r;
-      const std::size_t left = begin < a.size() ? a.size() - begin : 0;
-      lanes[r] = static_cast<__mmask8>(left >= 8 ? 0xff : (1u << left) - 1);
-      held[r] = _mm512_and_si512(_mm512_maskz_loadu_epi64(lanes[r], a.data() + (left > 0 ? begin : 0)), mask);
+    const std::size_t size = std::min(kHeld, a.size() - first);
+    const std::uint64_t* held = a.data() + first;
+    switch ((size + 7) / 8) {
+      case 1: total = _mm512_add_epi64(total, count_held<1>(held, size, b, mask)); break;
+      case 2: total = _mm512_add_epi64(total, count_held<2>(held, size, b, mask)); break;
+      case 3: total = _mm512_add_epi64(total, count_held<3>(held, size, b, mask)); break;
+      default: total = _mm512_add_epi64(total, count_held<4>(held, size, b, mask)); break;
     }
-    __m512i counts[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),  // NOLINT
-                         _mm512_setzero_si512()};
-    for (const std::uint64_t key : b) {
-      const __m512i query = _mm512_set1_epi64(static_cast<long long>(key));
-      for (std::size_t r = 0; r < 4; ++r)
-        counts[r] =
-            _mm512_mask_add_epi64(counts[r], _mm512_mask_testn_epi64_mask(lanes[r], held[r], query), counts[r], one);
-    }
-    total = _mm512_add_epi64(
-        total, _mm512_add_epi64(_mm512_add_epi64(counts[0], counts[1]), _mm512_add_epi64(counts[2], counts[3])));
   }
+  return total;
+}
+
+// The smaller side's keys are held (fewer registers a query), b taken in runs short enough for
+// the narrow kernel's 32-bit counts.
+NQUEENS_AVX512 std::uint64_t count_pairs_one_by_one_avx512(std::span<const std::uint64_t> a,
+                                                           std::span<const std::uint64_t> b, std::uint64_t key_mask) {
+  const std::size_t lane_keys = key_mask <= 0xffffffff ? 16 : 8;
+  if ((b.size() + lane_keys - 1) / lane_keys * a.size() < (a.size() + lane_keys - 1) / lane_keys * b.size())
+    std::swap(a, b);
+  constexpr std::size_t kMostQueriesARun = std::size_t{1} << 31;
+  __m512i total = _mm512_setzero_si512();
+  for (std::size_t first = 0; first < b.size(); first += kMostQueriesARun)
+    total = _mm512_add_epi64(
+        total, count_held_blocks(a, b.subspan(first, std::min(kMostQueriesARun, b.size() - first)), key_mask));
   return WideLanes::sum(total);
 }
 

@@ -8,6 +8,8 @@
 #include <immintrin.h>
 #endif
 
+#include "join/south_key_cache.hpp"
+
 namespace nqueens::join {
 
 namespace {
@@ -359,7 +361,12 @@ void HalfEnumerator::load_quadrants(SliceView north, SliceView south, const Unit
     north_source_ = {&north.slice,          north.slice.rows(),           side.columns, side.north,
                      layout.forbidden_sums, layout.forbidden_differences, north.keys,   north_sets_};
   }
+  if (south_cache_) {
+    cached_south_ = &south_cache_->keys(south, layout, side.south);
+    return;
+  }
   south_.load(south.slice, south.keys, layout, side.south, south_sets_);
+  cached_south_ = nullptr;
 }
 
 void HalfEnumerator::load(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
@@ -394,7 +401,7 @@ std::size_t HalfEnumerator::next_part(KeyBuffer& keys) {
   const std::size_t most = most_halves_ >= SIZE_MAX - kAppendSlack ? SIZE_MAX : most_halves_ + kAppendSlack;
   for (; set_ < north_sets_.size(); ++set_, key_ = 0) {
     const auto north_keys = north_.of(north_sets_[set_]);
-    const auto south_keys = south_.of(south_sets_[set_]);
+    const auto south_keys = south_quadrant().of(south_sets_[set_]);
     if (south_keys.empty()) continue;
     while (key_ < north_keys.size()) {
       const std::uint64_t room = most_halves_ - std::min<std::uint64_t>(keys.size(), most_halves_);
@@ -415,7 +422,7 @@ std::size_t HalfEnumerator::next_part(KeyBuffer& keys) {
 // Read through local pointers and written by index: through the members, every store into the
 // list would make the compiler read them all again (this loop runs once per side of a row set).
 bool HalfEnumerator::pair_whole_side() {
-  const QuadrantKeys::Groups north = north_.groups(), south = south_.groups();
+  const QuadrantKeys::Groups north = north_.groups(), south = south_quadrant().groups();
   const std::size_t sets = north_sets_.size();
   if (pairings_.size() < sets) pairings_.resize(sets);
   Pairing* pairings = pairings_.data();

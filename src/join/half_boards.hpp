@@ -70,6 +70,7 @@ bool wants_quadrant_key_tables(int n);
 bool computes_keys_in_vectors();
 
 struct QuadrantView;  // how a quadrant's diagonals map to a half's key (half_boards.cpp)
+class SouthKeyCache;  // south_key_cache.hpp
 
 //! One quadrant's keys for one unit, grouped by the quadrant's column set.
 class QuadrantKeys {
@@ -145,6 +146,9 @@ class HalfEnumerator {
   //! Whether every part since the last load() or rewind() has been made.
   bool exhausted() const { return set_ == north_sets_.size(); }
   void rewind() { set_ = key_ = 0; }
+  //! From now on, the south quadrant's keys come from `cache` (not owned; null: loaded for
+  //! each row set). The halves are the same either way.
+  void keep_south_keys(SouthKeyCache* cache) { south_cache_ = cache; }
 
  private:
   // What the north quadrant's keys were last loaded from: a unit's row sets often share their
@@ -174,6 +178,9 @@ class HalfEnumerator {
   };
 
   QuadrantKeys north_, south_;
+  SouthKeyCache* south_cache_ = nullptr;
+  const QuadrantKeys* cached_south_ = nullptr;  // the cache's keys of this row set, when from the cache
+  const QuadrantKeys& south_quadrant() const { return cached_south_ ? *cached_south_ : south_; }
   std::optional<UnfoldedSets> unfolded_sets_;
   std::vector<Pairing> pairings_;  // pair_whole_side()'s first pairing_count_, the tied sets' first
   std::size_t pairing_count_ = 0, tied_pairings_ = 0;

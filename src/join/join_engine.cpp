@@ -6,6 +6,7 @@
 #include <atomic>
 #include <bit>
 #include <cstdio>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -21,6 +22,7 @@
 #include "join/join_memory.hpp"
 #include "join/join_plan.hpp"
 #include "join/rotation_fixed.hpp"
+#include "join/south_key_cache.hpp"
 #include "join/unit_cost.hpp"
 #include "nqueens/board.hpp"
 #include "nqueens/version.hpp"
@@ -215,6 +217,10 @@ class JoinEngine final : public Engine {
     if (id == plan_.units.size()) return {band << 48, 0};
     // An off-centre unit's row sets share their north rows, and spread over many south ones.
     const join::JoinUnit& unit = plan_.units[id];
+    // Where a thread keeps its south keys filtered per pair of fixed queens (south_key_cache.hpp),
+    // the units of one pair follow each other, so that each row set is filtered once per band.
+    if (unit.kind == join::JoinCase::off_centre && join::caches_south_keys(plan_.n))
+      return {band << 48 | std::uint64_t{unit.a} << 8 | unit.b, unit.rows};
     const join::UnitLayout layout = join::layout_of(plan_.n, join::with_rows(unit, join::row_sets(plan_.n, unit)[0]));
     const std::uint64_t north = layout.east.north_rows;
     const std::uint64_t south = unit.kind == join::JoinCase::off_centre ? 0 : layout.east.south_rows;
@@ -243,8 +249,15 @@ class JoinEngine final : public Engine {
   join::JoinVariant variant_;
 };
 
-// The memory the join run of `request` takes on its threads and under its budget.
+// The memory the join run of `request` takes on its threads and under its budget: the plan the
+// request carries where it was made for this run (by this engine or one built on the join, under
+// the same figures), else worked out now.
 join::JoinMemory planned_memory(const RunRequest& request) {
+  if (const auto* carried = dynamic_cast<const join::JoinMemoryPlan*>(request.memory_plan.get())) {
+    const join::JoinMemory& memory = carried->memory();
+    if (memory.n == request.n && memory.threads == request.threads && memory.budget == request.memory_bytes)
+      return memory;
+  }
   return join::plan_join_memory(request.n, request.threads, request.memory_bytes);
 }
 
@@ -270,7 +283,10 @@ bool preferred_for(int n, const CountOptions& /*options*/) {
 
 std::unique_ptr<Engine> make(const RunRequest& request) { return make_join_engine(request); }
 
-std::string join_memory_plan(const RunRequest& request) { return "join engine: " + join::memory_plan_text(request); }
+std::shared_ptr<const MemoryPlan> join_memory_plan(const RunRequest& request) {
+  const join::JoinMemory memory = join::plan_memory(request);
+  return std::make_shared<const join::JoinMemoryPlan>("join engine: " + memory.describe(), memory);
+}
 
 // The units of a join run of n, its row-set units and the rotation unit, counted once per n: a
 // merge reads a header per shard file.
@@ -306,23 +322,19 @@ std::string cpu_path() {
 
 }  // namespace
 
-std::string join::memory_plan_text(const RunRequest& request, const std::string& engine) {
-  const JoinMemory memory = planned_memory(request);
+join::JoinMemory join::plan_memory(const RunRequest& request, const std::string& engine) {
+  JoinMemory memory = planned_memory(request);
   if (!memory.refusal.empty())
     throw std::invalid_argument("the " + engine + " engine cannot count N=" + std::to_string(request.n) + ": " +
                                 memory.refusal);
-  return memory.describe();
+  return memory;
 }
 
 std::unique_ptr<Engine> make_join_engine(const RunRequest& request, join::JoinVariant variant) {
   const int n = request.n;
   if (const std::string why = join::unsupported_reason(n); !why.empty())
     throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + why);
-  const join::JoinMemory memory = planned_memory(request);
-  if (!memory.refusal.empty())
-    throw std::invalid_argument("the " + variant.engine + " engine cannot count N=" + std::to_string(n) + ": " +
-                                memory.refusal);
-  return std::make_unique<JoinEngine>(memory, std::move(variant));
+  return std::make_unique<JoinEngine>(join::plan_memory(request, variant.engine), std::move(variant));
 }
 
 std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options, join::JoinVariant variant) {

@@ -6,9 +6,12 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "engine/catalogue.hpp"
 #include "engine/engine.hpp"
+#include "engine/memory_plan.hpp"
+#include "join/join_memory.hpp"
 #include "join/join_plan.hpp"
 #include "join/pair_matcher.hpp"
 
@@ -30,10 +33,20 @@ struct JoinVariant {
 //! name it carries: for an engine built on the join.
 std::string header_problem(const RunHeader& header);
 
-//! The memory plan of the join run of `request` (JoinMemory::describe()) on its threads and
-//! under its budget, for the log. Throws std::invalid_argument ("the <engine> engine cannot count
-//! N=...") when the budget is too small.
-std::string memory_plan_text(const RunRequest& request, const std::string& engine = "join");
+//! The memory of the join run of `request` on its threads and under its budget. Throws
+//! std::invalid_argument ("the <engine> engine cannot count N=...") when the budget is too small.
+JoinMemory plan_memory(const RunRequest& request, const std::string& engine = "join");
+
+//! The join's memory plan as a request carries it (EngineDescription::memory_plan): the line for
+//! the log and the figures make_join_engine builds the run from, so that they are worked out once.
+class JoinMemoryPlan final : public MemoryPlan {
+ public:
+  JoinMemoryPlan(std::string line, const JoinMemory& memory) : MemoryPlan(std::move(line)), memory_(memory) {}
+  const JoinMemory& memory() const { return memory_; }
+
+ private:
+  JoinMemory memory_;
+};
 
 //! The fingerprint a join run's header carries: its units, the rotation unit after them and what
 //! a unit's count means (its pairs weighted by the diagonal fold).

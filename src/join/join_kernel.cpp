@@ -12,7 +12,12 @@ JoinCounter::JoinCounter(SliceCache& slices, MatchPath path, std::uint64_t block
       block_bytes_(block_bytes),
       halves_at_once_(halves_at_once),
       elsewhere_(elsewhere),
-      matcher_(path) {}
+      matcher_(path) {
+  if (caches_south_keys(slices.n())) {
+    east_halves_.keep_south_keys(&east_south_keys_);
+    west_halves_.keep_south_keys(&west_south_keys_);
+  }
+}
 
 void JoinCounter::prepare(const JoinUnit& unit) {
   for (const std::uint32_t rows : row_sets(slices_.n(), unit)) {

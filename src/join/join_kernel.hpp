@@ -14,6 +14,7 @@
 #include "join/join_plan.hpp"
 #include "join/pair_matcher.hpp"
 #include "join/slice_cache.hpp"
+#include "join/south_key_cache.hpp"
 
 namespace nqueens::join {
 
@@ -42,6 +43,9 @@ class JoinCounter {
   //! it reports for each unit's slot: the unit's index in count_together()'s `units`, 0 for count().
   explicit JoinCounter(SliceCache& slices, MatchPath path = best_match_path(), std::uint64_t block_bytes = UINT64_MAX,
                        std::uint64_t halves_at_once = UINT64_MAX, PairMatcher* elsewhere = nullptr);
+  // Its enumerators read its south key caches.
+  JoinCounter(const JoinCounter&) = delete;
+  JoinCounter& operator=(const JoinCounter&) = delete;
   JoinCount count(const JoinUnit& unit);
   //! counts[i] = count(units[i]), counted together: their row sets ordered by their south
   //! slices, and taken a block of those at a time, each unit's row sets of the block in turn. A
@@ -83,6 +87,7 @@ class JoinCounter {
   PairMatcher* elsewhere_;
   std::size_t slot_ = 0;  // the unit being counted, for elsewhere_
   HalfEnumerator east_halves_, west_halves_;
+  SouthKeyCache east_south_keys_, west_south_keys_;  // where caches_south_keys(n)
   KeyBuffer east_keys_, west_keys_;
   DisjointCounter matcher_;
 };

@@ -10,6 +10,7 @@
 #include "join/join_plan.hpp"
 #include "join/quarter_slice.hpp"
 #include "join/slice_cache.hpp"
+#include "join/south_key_cache.hpp"
 
 namespace nqueens::join {
 
@@ -29,6 +30,13 @@ double binomial(int n, int r) {
   double value = 1;
   for (int i = 1; i <= r; ++i) value = value * (n - r + i) / i;
   return value;
+}
+
+std::uint64_t table_entries(int k) {
+  const std::vector<std::uint64_t>& entries = placements_per_row_set(k);
+  std::uint64_t all = 0;
+  for (const std::uint64_t count : entries) all += count;
+  return all;
 }
 
 struct SliceFigures {
@@ -143,8 +151,10 @@ JoinMemory plan_join_memory(int n, int threads, std::uint64_t budget) {
   // Sized without keys first: the least budget that fits is a keyless one.
   size_slices(false);
   memory.largest_side = most_halves(n / 2);
+  // A thread's two south key caches (south_key_cache.hpp), where n has them.
+  const std::uint64_t south_key_caches = 2 * south_key_cache_bytes(n, table_entries(n / 2));
   const std::uint64_t other_thread_bytes =
-      slices.most_entries * kThreadBytesPerSliceEntry + units_together_bytes(n / 2);
+      slices.most_entries * kThreadBytesPerSliceEntry + units_together_bytes(n / 2) + south_key_caches;
   const auto set_halves_at_once = [&](std::uint64_t halves) {
     memory.halves_at_once = std::min(halves, memory.largest_side);
     memory.thread_buffer_bytes = memory.halves_at_once * kThreadBytesPerHalf + other_thread_bytes;

@@ -562,9 +562,10 @@ std::size_t out_of_memory_test_unit(int rank_here) {
 std::optional<shell::RunOutcome> count_distributed(const World& world, int n, const CountOptions& options,
                                                    const shell::RunSettings& session, const RunRequest* decided) {
   const Clock::time_point start = Clock::now();
-  const RunRequest request = agreed_request(world, n, options, decided);
+  RunRequest request = agreed_request(world, n, options, decided);
   if (world.root()) shell::log_resumed_engine(request, session);
-  if (const std::string memory = memory_plan(request); !memory.empty() && world.root())
+  // Rank 0's request carries the plan its checks made; the others make theirs here, once.
+  if (const std::string memory = plan_memory(request); !memory.empty() && world.root())
     spdlog::info("N={}: {}", n, memory);
   std::optional<RunArena> arena;
   std::unique_ptr<Engine> engine = build_engine(world, request, arena);

@@ -66,9 +66,19 @@ std::unique_ptr<Engine> make_engine(const RunRequest& request) {
 
 std::unique_ptr<Engine> make_engine(int n, const CountOptions& options) { return make_engine(request_run(n, options)); }
 
+std::string plan_memory(RunRequest& request) {
+  if (request.memory_plan) return request.memory_plan->line();
+  if (request.engine->memory_plan) {
+    request.memory_plan = request.engine->memory_plan(request);
+    return request.memory_plan->line();
+  }
+  return memory_plan(request);
+}
+
 std::string memory_plan(const RunRequest& request) {
   const EngineDescription& engine = *request.engine;
-  if (engine.memory_plan) return engine.memory_plan(request);
+  if (request.memory_plan) return request.memory_plan->line();
+  if (engine.memory_plan) return engine.memory_plan(request)->line();
   if (engine.budget_refusal)
     if (const std::string why = engine.budget_refusal(request.n, request.options); !why.empty())
       throw std::invalid_argument("the " + std::string(engine.name) +

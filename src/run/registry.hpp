@@ -36,8 +36,13 @@ std::unique_ptr<Engine> make_engine(const RunRequest& request);
 //! make_engine of request_run(n, options), in an arena of its own.
 std::unique_ptr<Engine> make_engine(int n, const CountOptions& options);
 
-//! The request's memory_plan ("" when its engine has none): log it before make_engine. Throws
-//! std::invalid_argument when the budget is too small.
+//! Makes the request's memory plan (EngineDescription::memory_plan) once and keeps it in the
+//! request (RunRequest::memory_plan), which make_engine then builds the engine from; returns its
+//! line for the log ("" when the engine has none). A request that carries its plan already is
+//! left as it is. Throws std::invalid_argument when the budget is too small.
+std::string plan_memory(RunRequest& request);
+
+//! The line of the request's memory plan: the one it carries, or one made now and not kept.
 std::string memory_plan(const RunRequest& request);
 
 //! The options that make the run of `header` again: its engine and that engine's settings.

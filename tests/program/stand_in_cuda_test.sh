@@ -32,6 +32,13 @@ NQUEENS_STAND_IN_LAUNCHES="$work/n16" "$binary" count -n 16 --engine gpu --threa
   fail "count -n 16 --engine gpu exited $?: $(tail -3 "$work/err")"
 sent=$(awk '$1 == "copy" { bytes += $2 } END { print bytes + 0 }' "$work/n16")
 [[ $sent -gt 0 && $sent -lt $((5627030 * 8 / 4)) ]] || fail "$sent bytes sent to the device for N = 16"
+# The device holds the quarter table once for its matchers: three counting threads send what one
+# sends (the same batches' recipes, and each slice once), where a slice per thread would add
+# each thread's copy.
+NQUEENS_STAND_IN_LAUNCHES="$work/n16t3" "$binary" count -n 16 --engine gpu --threads 3 >/dev/null 2>"$work/err" ||
+  fail "count -n 16 --engine gpu --threads 3 exited $?: $(tail -3 "$work/err")"
+sent3=$(awk '$1 == "copy" { bytes += $2 } END { print bytes + 0 }' "$work/n16t3")
+[[ $sent3 -eq $sent ]] || fail "$sent3 bytes sent to the device by three threads, $sent by one"
 
 NQUEENS_STAND_IN_DEVICES=2 "$binary" count -n 13-14 --engine gpu --verify --threads 3 >/dev/null 2>"$work/err" ||
   fail "two devices, three threads: exited $?: $(tail -3 "$work/err")"

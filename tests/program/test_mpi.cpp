@@ -311,6 +311,35 @@ TEST_F(Mpi, AutoResumesAJournalWithTheEngineItWasStartedWith) {
   EXPECT_EQ(read_bytes(full), before) << "a finished journal must not change";
 }
 
+// Journals of this build's format written by an earlier build (tests/files/fixtures, checked in:
+// half of `count -n 14 --engine dfs` and `--engine join`) are finished by the job as `nqueens
+// count` (ResumeCli.CheckedInJournalsAndShardFilesOfThisFormatResumeAndMerge) and the library's
+// count() (CountResume.CheckedInJournalsOfThisFormatAreFinished) finish them: with the engine each
+// was started with, counting only the units it lacks.
+TEST_F(Mpi, ResumesTheCheckedInJournalsOfThisFormat) {
+  const fs::path fixtures = fs::path(NQUEENS_SOURCE_DIR) / "tests/files/fixtures";
+  for (const std::string engine : {"dfs", "join"}) {
+    SCOPED_TRACE(engine);
+    const fs::path journal = dir_ / ("n14-" + engine + ".journal");
+    fs::copy_file(fixtures / ("n14-" + engine + "-half.journal"), journal);
+    const std::vector<std::string> lines = lines_of(read_bytes(journal));
+    const std::size_t held = lines.size() - 1;
+    const std::size_t units_at = lines.front().find(" units=") + 7;  // the run's unit count, from its header
+    const std::size_t units = std::stoul(lines.front().substr(units_at, lines.front().find(' ', units_at) - units_at));
+    const Outcome resumed =
+        ranks(2, {"count", "-n", "14", "--checkpoint", journal.string(), "--format", "json", "--log-level", "info"});
+    ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+    EXPECT_NE(resumed.err.find(std::to_string(held) + " units already counted"), std::string::npos) << resumed.err;
+    const Json record = Json::parse(lines_of(resumed.out).back());
+    EXPECT_EQ(record["engine"], engine);
+    EXPECT_EQ(record["total"], 365596);
+    EXPECT_EQ(record["unique"], 45752);
+    const std::multiset<std::size_t> ids = journal_ids(journal);
+    EXPECT_EQ(ids.size(), units) << "a unit the journal held was counted again, or one is missing";
+    EXPECT_EQ(std::set<std::size_t>(ids.begin(), ids.end()).size(), units);
+  }
+}
+
 // A unit journaled twice (its batch written again, say) is one unit: rank 0 replays it once,
 // counts only what the journal lacks, and the result is exact.
 TEST_F(Mpi, RepeatedRecordsInAJournalCountOnce) {

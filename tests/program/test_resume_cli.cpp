@@ -352,6 +352,39 @@ TEST_F(ResumeCli, AutoFinishesAPartialJournalWithTheEngineItWasStartedWith) {
   EXPECT_EQ(scan.repeated, 0u) << "a unit the journal held was counted again";
 }
 
+// Files of this build's format written by an earlier build (tests/files/fixtures, checked in: half
+// of `count -n 14 --engine dfs` and `--engine join` journals, and the shards 1/2 and 2/2 of N = 12
+// with each engine) still resume and merge. The same journals are finished by the library's count()
+// (CountResume.CheckedInJournalsOfThisFormatAreFinished) and by nqueens-mpi
+// (Mpi.ResumesTheCheckedInJournalsOfThisFormat), each counting only the units the journal lacks.
+TEST_F(ResumeCli, CheckedInJournalsAndShardFilesOfThisFormatResumeAndMerge) {
+  const fs::path fixtures = fs::path(NQUEENS_SOURCE_DIR) / "tests/files/fixtures";
+  for (const std::string engine : {"dfs", "join"}) {
+    SCOPED_TRACE(engine);
+    const fs::path journal = file("n14-" + engine + ".journal");
+    fs::copy_file(fixtures / ("n14-" + engine + "-half.journal"), journal);
+    const nqueens::JournalScan held = nqueens::scan_journal(read_bytes(journal), journal.string());
+    ASSERT_TRUE(held.sound());
+    const Outcome resumed = run({"count", "-n", "14", "-t", "2", "--checkpoint", journal.string(), "--format", "json"});
+    ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+    EXPECT_TRUE(contains(resumed.err, std::to_string(held.units.size()) + " units already counted")) << resumed.err;
+    EXPECT_EQ(last_record(resumed)["engine"], engine);
+    EXPECT_EQ(last_record(resumed)["total"], 365596);
+    EXPECT_EQ(last_record(resumed)["unique"], 45752);
+    const nqueens::JournalScan finished = nqueens::scan_journal(read_bytes(journal), journal.string());
+    EXPECT_TRUE(finished.sound());
+    EXPECT_EQ(finished.units.size(), held.header.unit_count);
+    EXPECT_EQ(finished.repeated, 0u) << "a unit the journal held was counted again";
+
+    const Outcome merged = run({"merge", (fixtures / ("n12-" + engine + "-1-of-2.shard")).string(),
+                                (fixtures / ("n12-" + engine + "-2-of-2.shard")).string(), "--format", "json"});
+    ASSERT_EQ(merged.exit_code, 0) << describe(merged);
+    EXPECT_EQ(last_record(merged)["engine"], engine);
+    EXPECT_EQ(last_record(merged)["total"], 14200);
+    EXPECT_EQ(last_record(merged)["unique"], 1787);
+  }
+}
+
 // A resumed run's rates are of its own work: the solutions and nodes of the units it counted,
 // over its seconds, not the whole total, half of which the journal held (a resumed N = 18 once
 // claimed 183 M solutions a second).

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -154,6 +155,30 @@ TEST(EngineChoice, AutoPicksTheMeasuredFasterEngineAndFallsBackWhereTheJoinCanno
   const CountOptions mirror = test_support::with_symmetry(automatic, nqueens::Symmetry::mirror);
   EXPECT_EQ(nqueens::choose_engine(16, mirror).name, "dfs") << "--symmetry is a dfs option";
   EXPECT_EQ(count_with(3, "auto").totals.total, 0u);
+}
+
+// A run's memory plan is made once (run/registry.hpp, plan_memory) and carried in its request:
+// the join engine is built from the plan the request carries, not from a second one, so that the
+// check before the count, the log line and the construction read one plan per N. A plan made
+// under other figures (another budget) is not the run's, and is worked out again.
+TEST(EngineMemoryPlan, TheJoinIsBuiltFromThePlanItsRequestCarries) {
+  nqueens::RunRequest request = nqueens::request_run(16, with_engine("join"));
+  const std::string line = nqueens::plan_memory(request);
+  ASSERT_NE(request.memory_plan, nullptr);
+  EXPECT_EQ(request.memory_plan->line(), line);
+  EXPECT_NE(line.find("join engine: memory budget"), std::string::npos) << line;
+  const std::shared_ptr<const nqueens::MemoryPlan> made = request.memory_plan;
+  EXPECT_EQ(nqueens::plan_memory(request), line);
+  EXPECT_EQ(request.memory_plan, made) << "a carried plan was made again";
+  const std::uint64_t planned = nqueens::make_engine(request)->planned_memory_bytes(2);
+
+  nqueens::join::JoinMemory altered = dynamic_cast<const nqueens::join::JoinMemoryPlan&>(*made).memory();
+  altered.thread_buffer_bytes += 1000;  // figures of this run no second plan would give
+  request.memory_plan = std::make_shared<const nqueens::join::JoinMemoryPlan>(line, altered);
+  EXPECT_EQ(nqueens::make_engine(request)->planned_memory_bytes(2), planned + 2000);
+  altered.budget += 1;
+  request.memory_plan = std::make_shared<const nqueens::join::JoinMemoryPlan>(line, altered);
+  EXPECT_EQ(nqueens::make_engine(request)->planned_memory_bytes(2), planned);
 }
 
 TEST(EngineChoice, AnExplicitJoinThatCannotRunIsBadInputWithTheReason) {

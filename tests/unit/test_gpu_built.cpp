@@ -5,14 +5,18 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "gpu/built_matcher.hpp"
+#include "gpu/shared_slices.hpp"
 #include "gpu_against_join.hpp"
 #include "join/join_engine.hpp"
+#include "join/quarter_slice.hpp"
 
 namespace nqueens::gpu {
 namespace {
@@ -26,8 +30,9 @@ class WatchedMatcher final : public HostBuiltMatcher {
   struct Seen {
     std::size_t batches = 0, entries_sent = 0, split_jobs = 0, jobs = 0, keys = 0;
   };
-  WatchedMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule, Seen& seen)
-      : HostBuiltMatcher(batch_keys, entries, rule), seen_(seen) {}
+  WatchedMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule, Seen& seen,
+                 HostSharedSlices* shared = nullptr)
+      : HostBuiltMatcher(batch_keys, entries, rule, shared), seen_(seen) {}
 
  private:
   std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
@@ -46,10 +51,12 @@ class WatchedMatcher final : public HostBuiltMatcher {
 };
 
 std::unique_ptr<Engine> built_engine(int n, std::size_t batch_keys, std::size_t entries, SplitRule rule,
-                                     WatchedMatcher::Seen& seen) {
+                                     WatchedMatcher::Seen& seen, HostSharedSlices* shared = nullptr) {
   join::JoinVariant variant;
   variant.engine = "gpu";
-  variant.make_matcher = [=, &seen] { return std::make_unique<WatchedMatcher>(batch_keys, entries, rule, seen); };
+  variant.make_matcher = [=, &seen] {
+    return std::make_unique<WatchedMatcher>(batch_keys, entries, rule, seen, shared);
+  };
   return make_join_engine(n, {}, std::move(variant));
 }
 
@@ -87,6 +94,55 @@ TEST(GpuBuilt, ASampleOfN18WithTheEnginesRuleCountsAsTheJoinDoes) {
   const std::unique_ptr<Engine> join = make_join_engine(18);
   ASSERT_NO_FATAL_FAILURE(expect_units_as_join(*built->make_counter(), *join->make_counter(), join->unit_count(), 211));
   EXPECT_GT(seen.split_jobs, 0u) << "no row set of N = 18 was split into slots";
+}
+
+// Two counting threads' matchers on one device, units dealt to them in turn: where the device's
+// shared room holds the run's quarter table, every slice lies in it, sent once for both (the
+// matchers send none of their own), and every unit of N = 4..16 counts as the join does; where it
+// does not (N = 12 and 13), each matcher keeps and sends its own.
+TEST(GpuBuilt, TheMatchersOfOneDeviceReadItsSlicesSentOnceForAll) {
+  for (const bool table_fits : {true, false}) {
+    for (int n = table_fits ? 4 : 12; n <= (table_fits ? 16 : 13); ++n) {
+      SCOPED_TRACE("N=" + std::to_string(n) + (table_fits ? "" : ", the table too large for the shared room"));
+      const std::uint64_t table = quarter_table_entries(n / 2);
+      HostSharedSlices shared(table_fits ? table : table - 1);
+      WatchedMatcher::Seen seen;
+      const std::unique_ptr<Engine> built = built_engine(n, 4096, std::size_t{1} << 20, kSmallSplits, seen, &shared);
+      const std::unique_ptr<Engine> join = make_join_engine(n);
+      const std::array<std::unique_ptr<UnitCounter>, 2> devices = {built->make_counter(), built->make_counter()};
+      const std::unique_ptr<UnitCounter> cpu = join->make_counter();
+      for (std::size_t id = 0; id < join->unit_count(); ++id) {
+        const Tally expected = cpu->count(id);
+        const Tally got = devices[id % 2]->count(id);
+        ASSERT_EQ(got.total, expected.total) << "unit " << id;
+        ASSERT_EQ(got.nodes, expected.nodes) << "unit " << id;
+      }
+      if (table_fits) {
+        EXPECT_EQ(seen.entries_sent, 0u) << "a matcher sent slices of its own";
+        EXPECT_GT(shared.entries_sent(), 0u);
+        EXPECT_LE(shared.entries_sent(), table) << "a slice was sent twice";
+      } else {
+        EXPECT_EQ(shared.entries_sent(), 0u);
+        EXPECT_GT(seen.entries_sent, 0u);
+      }
+    }
+  }
+}
+
+// Each slice once, wherever it is asked for from, placed one after another.
+TEST(GpuBuilt, ASharedSliceIsPlacedOnceWhereverItIsAskedFor) {
+  HostSharedSlices shared;
+  const join::QuarterSlice a(6, 0b000111), b(6, 0b101010);
+  const std::optional<std::uint64_t> first = shared.place(a);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(*first, 0u);
+  EXPECT_EQ(shared.place(b), a.entries().size());
+  EXPECT_EQ(shared.place(a), 0u);
+  EXPECT_EQ(shared.entries_sent(), a.entries().size() + b.entries().size());
+  EXPECT_TRUE(std::equal(b.entries().begin(), b.entries().end(), shared.entries(6) + a.entries().size(),
+                         [](const join::QuarterEntry& x, const join::QuarterEntry& y) {
+                           return x.sums == y.sums && x.differences == y.differences;
+                         }));
 }
 
 TEST(GpuBuilt, TheMatcherIsHandedSlicesNeverKeys) {

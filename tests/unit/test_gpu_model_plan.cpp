@@ -1,5 +1,5 @@
-// `plan --engine gpu` by the device model: the record is the model's run of that card, with the
-// threads and cards asked for, and an unknown card is refused.
+// `plan --engine gpu` by the device model: the record is the model's run of that card on the
+// engine's device-built path, with the threads and cards asked for, and an unknown card is refused.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -14,7 +14,9 @@ namespace {
 using nqueens::shell::gpu_model_plan_json;
 
 TEST(GpuModelPlan, TheRecordIsTheModelsRunOfTheNamedCard) {
-  const nqueens::gpu::ModelledRun model = nqueens::gpu::modelled_run(14, *nqueens::gpu::find_card("A100"));
+  const nqueens::gpu::CardModel& a100 = *nqueens::gpu::find_card("A100");
+  const nqueens::gpu::ModelledRun model = nqueens::gpu::modelled_run(14, a100, {.device_built = true});
+  const nqueens::gpu::ModelledRun keys_fed = nqueens::gpu::modelled_run(14, a100);
   const auto plan = gpu_model_plan_json({.n = 14, .card = "a100", .host_threads = 4, .cards = 2});
   EXPECT_EQ(plan["priced_by"], "device model");
   EXPECT_EQ(plan["engine"], "gpu");
@@ -25,6 +27,12 @@ TEST(GpuModelPlan, TheRecordIsTheModelsRunOfTheNamedCard) {
   EXPECT_EQ(plan["batches_replayed"], model.batches_total);
   EXPECT_EQ(plan["keys"].get<double>(), model.work.keys);
   EXPECT_EQ(plan["device_seconds"].get<double>(), model.device_seconds);
+  // Priced on the path the engine runs, where the host sends recipes rather than keys.
+  EXPECT_EQ(plan["modelled_path"], "device-built");
+  EXPECT_EQ(plan["bytes_to_device"].get<double>(), model.work.bytes_to_device);
+  EXPECT_EQ(plan["build_candidates"].get<double>(), model.work.build_candidates);
+  EXPECT_GT(model.work.build_candidates, 0);
+  EXPECT_LT(plan["bytes_to_device"].get<double>(), keys_fed.work.bytes_to_device);
   // The host's thread time is shared by the threads asked for, and the cards share the run.
   EXPECT_DOUBLE_EQ(plan["host_seconds"].get<double>(), plan["host_thread_seconds"].get<double>() / 4);
   const double one_card = std::max({plan["device_seconds"].get<double>(), plan["transfer_seconds"].get<double>(),

@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,7 @@
 #include "join/quarter_slice.hpp"
 #include "join/quarter_table.hpp"
 #include "join/slice_cache.hpp"
+#include "join/south_key_cache.hpp"
 #include "nqueens/nqueens.hpp"
 #include "run/schedule.hpp"
 #include "system/memory_limit.hpp"
@@ -227,6 +229,55 @@ TEST(HalfEnumerator, AnOffCentreSideWholeIsItsHalvesMadePartByPart) {
     }
   }
   EXPECT_GT(halves, 0u);
+}
+
+// A thread's south keys, filtered once per pair of fixed queens and kept: every side of every
+// unit of n = 11 and 13 (even-kind, centre and off-centre), its units in the plan's order and
+// then backward, must have the halves and ties of the keys loaded for its row set alone, with and
+// without the slices' precomputed quadrant keys.
+TEST(HalfEnumerator, CachedSouthKeysGiveTheHalvesOfKeysLoadedForTheRowSet) {
+  for (const int n : {11, 13}) {
+    join::SliceCache cache(n, UINT64_MAX);
+    std::map<std::uint32_t, join::QuadrantKeyTables> tables;
+    const auto tables_of = [&](const join::QuarterSlice& slice) -> const join::QuadrantKeyTables& {
+      return tables.try_emplace(slice.rows(), slice.entries(), n).first->second;
+    };
+    join::HalfEnumerator alone, cached;
+    join::SouthKeyCache east_keys, west_keys;
+    join::KeyBuffer want, got;
+    std::vector<join::JoinUnit> units = join::split(n).units;
+    const std::size_t forward = units.size();
+    units.insert(units.end(), units.rbegin(), units.rend());
+    std::size_t halves = 0;
+    for (const bool precomputed : {false, true}) {
+      for (std::size_t i = 0; i < units.size(); ++i) {
+        const join::JoinUnit& unit = units[i];
+        for (const std::uint32_t rows : join::row_sets(n, unit)) {
+          const join::UnitLayout layout = join::layout_of(n, join::with_rows(unit, rows));
+          const std::optional<join::DiagonalFold> fold =
+              unit.kind == join::JoinCase::off_centre ? std::nullopt : std::optional{join::diagonal_fold(layout)};
+          for (const bool east : {true, false}) {
+            const join::SideLayout& side = east ? layout.east : layout.west;
+            cached.keep_south_keys(east ? &east_keys : &west_keys);
+            const auto north = cache.get(side.north_rows), south = cache.get(side.south_rows);
+            const join::SliceView north_view{north->slice, precomputed ? &tables_of(north->slice) : nullptr};
+            const join::SliceView south_view{south->slice, precomputed ? &tables_of(south->slice) : nullptr};
+            const join::SideFold* side_fold = fold ? (east ? &fold->east : &fold->west) : nullptr;
+            alone.load(north_view, south_view, layout, side, side_fold, UINT64_MAX);
+            cached.load(north_view, south_view, layout, side, side_fold, UINT64_MAX);
+            const std::size_t want_ties = alone.next_part(want), got_ties = cached.next_part(got);
+            ASSERT_EQ(std::vector<std::uint64_t>(want.keys().begin(), want.keys().end()),
+                      std::vector<std::uint64_t>(got.keys().begin(), got.keys().end()))
+                << "n " << n << " unit " << i << (i < forward ? "" : " (backward)") << " row set " << rows
+                << (east ? " east" : " west") << (precomputed ? ", precomputed keys" : "");
+            ASSERT_EQ(want_ties, got_ties);
+            halves += got.size();
+          }
+        }
+      }
+    }
+    EXPECT_GT(halves, 0u);
+  }
 }
 
 std::map<std::size_t, Tally> unit_tallies(const Engine& engine, int threads) {

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -18,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include "nqueens/files/journal.hpp"
+#include "nqueens/files/shard.hpp"
 #include "nqueens/nqueens.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"
@@ -247,6 +251,53 @@ TEST(CountResume, AutoFinishesAJournalWithTheEngineItWasStartedWithAsThePrograms
   EXPECT_TRUE(result.totals.total == 365596u);
   const std::size_t units = nqueens::make_engine(14, dfs)->unit_count();
   EXPECT_EQ(counted.load(), units - first_part);
+  fs::remove_all(dir);
+}
+
+// The bytes of the file at `path`.
+static std::string bytes_of(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Files of this build's format written by an earlier build (tests/files/fixtures, checked in)
+// still resume and merge through the library: count() finishes half of a dfs and of a join journal
+// of N = 14 with `auto`, each with the engine it was started with and counting only the units it
+// lacks, as `nqueens count` (ResumeCli.CheckedInJournalsAndShardFilesOfThisFormatResumeAndMerge)
+// and nqueens-mpi (Mpi.ResumesTheCheckedInJournalsOfThisFormat) finish the same files; the
+// shards of N = 12 merge to the total.
+TEST(CountResume, CheckedInJournalsOfThisFormatAreFinished) {
+  const fs::path fixtures = fs::path(NQUEENS_SOURCE_DIR) / "tests/files/fixtures";
+  const fs::path dir = fs::temp_directory_path() / ("nqueens-fixtures-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const std::string engine : {"dfs", "join"}) {
+    SCOPED_TRACE(engine);
+    const fs::path journal = dir / ("n14-" + engine + ".journal");
+    fs::copy_file(fixtures / ("n14-" + engine + "-half.journal"), journal);
+    const nqueens::JournalScan held = nqueens::scan_journal(bytes_of(journal), journal.string());
+    ASSERT_TRUE(held.sound());
+    ASSERT_GT(held.units.size(), 0u);
+    CountOptions resume;  // engine: auto
+    resume.threads = 2;
+    resume.checkpoint = journal;
+    std::atomic<std::size_t> counted{0};
+    resume.on_unit_done = [&counted](std::size_t, const nqueens::Tally&) { ++counted; };
+    const nqueens::CountResult result = nqueens::count(14, resume);
+    EXPECT_EQ(result.engine, engine);
+    EXPECT_TRUE(result.totals.total == 365596u);
+    EXPECT_TRUE(result.totals.unique() == 45752u);
+    EXPECT_EQ(counted.load(), held.header.unit_count - held.units.size());
+
+    std::vector<nqueens::ShardFile> shards;
+    for (const char* part : {"1-of-2", "2-of-2"})
+      shards.push_back(nqueens::read_shard_file(fixtures / ("n12-" + engine + "-" + part + ".shard")));
+    const nqueens::MergeReport merged = nqueens::merge_shards(shards);
+    EXPECT_TRUE(merged.complete());
+    EXPECT_EQ(merged.header.engine, engine);
+    EXPECT_TRUE(merged.totals.total == 14200u);
+    EXPECT_TRUE(merged.totals.unique() == 1787u);
+  }
   fs::remove_all(dir);
 }
 

@@ -28,13 +28,15 @@ nlohmann::ordered_json gpu_model_plan_json(const GpuModelRequest& request) {
   gpu::CardModel card = *known;
   if (request.host_threads > 0) card.host_threads = request.host_threads;
   const double replay = request.replay_seconds > 0 ? request.replay_seconds : kDefaultReplaySeconds;
-  const gpu::ModelledRun run = gpu::modelled_run(request.n, card, {.most_seconds = replay});
+  // The engine's own path: halves built on the device from recipes (built_matcher.hpp).
+  const gpu::ModelledRun run = gpu::modelled_run(request.n, card, {.most_seconds = replay, .device_built = true});
 
   nlohmann::ordered_json json;
   json["type"] = "plan";
   json["n"] = request.n;
   json["engine"] = "gpu";
   json["priced_by"] = "device model";
+  json["modelled_path"] = "device-built";
   json["device_here"] = !gpu::devices().list.empty();
   json["card"] = run.card;
   json["card_description"] = card.source;
@@ -55,6 +57,8 @@ nlohmann::ordered_json gpu_model_plan_json(const GpuModelRequest& request) {
   json["keys"] = run.work.keys;
   json["pair_tests"] = run.work.pair_tests;
   json["bytes_to_device"] = run.work.bytes_to_device;
+  json["bytes_to_host"] = run.work.bytes_to_host;
+  json["build_candidates"] = run.work.build_candidates;
   return json;
 }
 
@@ -66,11 +70,13 @@ std::string gpu_model_plan_text(const nlohmann::ordered_json& r) {
       "N={}, gpu engine priced by its device model of {} ({}): a model, not a measurement{}\n", count("n"), card,
       r["card_description"].get<std::string>(), r["device_here"].get<bool>() ? "" : " (no device here)");
   if (count("batches_replayed") == count("batches"))
-    text += fmt::format("replayed:    every batch of the run ({}) on this CPU\n", count("batches"));
+    text += fmt::format("replayed:    every batch of the run ({}) on this CPU, halves built on the device\n",
+                        count("batches"));
   else
-    text +=
-        fmt::format("replayed:    {} of {} batches ({:.1f} % of the estimated cost) on this CPU, scaled to the run\n",
-                    count("batches_replayed"), count("batches"), 100 * number("replayed_share"));
+    text += fmt::format(
+        "replayed:    {} of {} batches ({:.1f} % of the estimated cost) on this CPU, halves built on "
+        "the device, scaled to the run\n",
+        count("batches_replayed"), count("batches"), 100 * number("replayed_share"));
   text += fmt::format("wall time:   {} on {} {} fed by {} host threads each, bound by the {}\n",
                       duration_text(number("wall_seconds")), count("cards"), count("cards") == 1 ? "card" : "cards",
                       count("host_threads"), r["bound_by"].get<std::string>());

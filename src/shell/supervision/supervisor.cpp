@@ -290,15 +290,15 @@ void remove_stale_temporaries(const std::filesystem::path& journal) {
 
 }  // namespace
 
-void check_every_run(const RunSettings& session, std::span<const RunRequest> requests, bool watched) {
-  for (const RunRequest& request : requests) {
+void check_every_run(const RunSettings& session, std::span<RunRequest> requests, bool watched) {
+  for (RunRequest& request : requests) {
     const RunSettings settings = settings_for_size(session, request.n, requests.size());
     // The journal first: its check takes no time, a memory plan may take minutes.
     if (settings.checkpoint) {
       check_journal_free(*settings.checkpoint);
       remove_stale_temporaries(*settings.checkpoint);
     }
-    const auto plan = [&] { return memory_plan(request); };
+    const auto plan = [&] { return plan_memory(request); };  // kept in the request: made once
     if (watched)
       SetupWatch(request.n, settings).run(plan);
     else

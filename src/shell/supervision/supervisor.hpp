@@ -69,12 +69,13 @@ void log_resumed_engine(const RunRequest& request, const RunSettings& settings);
 
 //! Everything about each N's run that can be checked before the first N is counted, so that a
 //! command is refused whole, not after hours of counting: the engine's memory plan under the
-//! budget (std::invalid_argument, as open_run would throw it) and a journal that another process
+//! budget (std::invalid_argument, as open_run would throw it; the plan is kept in its request, which
+//! open_run then logs and builds the engine from) and a journal that another process
 //! holds or is writing (detail::FileInUse), for each request (run_requests, whose settings are
 //! those of `session` for its N). `watched`: each plan is made as count_run's setup is, stopped
 //! by an interrupt that ends the process at once (catch_interrupts() first): at N = 26 it takes
 //! half a minute.
-void check_every_run(const RunSettings& session, std::span<const RunRequest> requests, bool watched = true);
+void check_every_run(const RunSettings& session, std::span<RunRequest> requests, bool watched = true);
 
 //! What a refusal of `journal`, the journal of another run than one of `engine`, ends with:
 //! " (to resume it, give --engine dfs; to start a new run, give another --checkpoint file)".

@@ -1,0 +1,55 @@
+#include "gpu/shared_slices.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "join/quarter_table.hpp"
+
+namespace nqueens::gpu {
+
+std::uint64_t quarter_table_entries(int k) {
+  std::uint64_t entries = 0;
+  for (const std::uint64_t placements : join::placements_per_row_set(k)) entries += placements;
+  return entries;
+}
+
+std::optional<std::uint64_t> SharedSlices::place(const join::QuarterSlice& slice) {
+  const std::lock_guard lock(mutex_);
+  const int k = slice.k();
+  auto found = tables_.find(k);
+  if (found == tables_.end()) {
+    Table table;
+    const std::uint64_t entries = quarter_table_entries(k);
+    if (reserved_ + entries <= room_) {
+      reserve(k, static_cast<std::size_t>(entries));
+      table.holds = true;
+      table.reserved = static_cast<std::size_t>(entries);
+      reserved_ += table.reserved;
+    }
+    found = tables_.emplace(k, std::move(table)).first;
+  }
+  Table& table = found->second;
+  if (!table.holds) return std::nullopt;
+  if (const auto placed = table.placed.find(slice.rows()); placed != table.placed.end()) return placed->second;
+  const std::span<const join::QuarterEntry> entries = slice.entries();
+  if (table.used + entries.size() > table.reserved)
+    throw std::logic_error("SharedSlices: the slices of a k outgrew its quarter table");
+  send(k, table.used, entries);
+  const std::uint64_t first = table.used;
+  table.placed.emplace(slice.rows(), first);
+  table.used += entries.size();
+  sent_ += entries.size();
+  return first;
+}
+
+std::uint64_t SharedSlices::entries_sent() const {
+  const std::lock_guard lock(mutex_);
+  return sent_;
+}
+
+void HostSharedSlices::send(int k, std::uint64_t first, std::span<const join::QuarterEntry> entries) {
+  std::copy(entries.begin(), entries.end(), entries_.at(k).begin() + static_cast<std::ptrdiff_t>(first));
+}
+
+}  // namespace nqueens::gpu

@@ -1,0 +1,79 @@
+#pragma once
+// The quarter table's slices a device holds once for every matcher that counts on it: the first
+// matcher that reads a slice sends it, and the others read it where it lies. Each slice crosses
+// the bus once a run and takes device memory once, where the matchers' own rooms would hold (and
+// send) a copy per counting thread. Where the run's whole quarter table does not fit the room the
+// device gives it, the matchers keep slices in their own rooms, as before (built_matcher.hpp).
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "join/quarter_slice.hpp"
+
+namespace nqueens::gpu {
+
+//! A device gives its shared slices at most its memory over this: the rest is its batches'.
+inline constexpr std::size_t kSharedSlicesShare = 4;
+
+class SharedSlices {
+ public:
+  //! `room_entries`: the most entries the device gives the tables (of every k it meets: a
+  //! process may count several N).
+  explicit SharedSlices(std::size_t room_entries) : room_(room_entries) {}
+  virtual ~SharedSlices() = default;
+  SharedSlices(const SharedSlices&) = delete;
+  SharedSlices& operator=(const SharedSlices&) = delete;
+
+  //! Where `slice`'s entries start among the shared ones of its k, sent there the first time any
+  //! matcher asks (under the lock, so that none reads it before it is there); nullopt where the
+  //! whole quarter table of its k (decided on the first slice of that k) does not fit what is
+  //! left of the room. Thread-safe.
+  std::optional<std::uint64_t> place(const join::QuarterSlice& slice);
+
+  //! Entries sent so far, each slice's once, over every k.
+  std::uint64_t entries_sent() const;
+
+ protected:
+  //! Makes room for the `entries` entries of k's whole table, once, before any of k is sent.
+  virtual void reserve(int k, std::size_t entries) = 0;
+  //! Copies `entries` to k's shared ones from `first` on; done when it returns.
+  virtual void send(int k, std::uint64_t first, std::span<const join::QuarterEntry> entries) = 0;
+
+ private:
+  struct Table {
+    bool holds = false;
+    std::size_t reserved = 0;
+    std::uint64_t used = 0;
+    std::unordered_map<std::uint32_t, std::uint64_t> placed;  // a slice's rows -> its first entry
+  };
+
+  std::size_t room_;
+  mutable std::mutex mutex_;
+  std::unordered_map<int, Table> tables_;  // by k, once decided
+  std::size_t reserved_ = 0;               // over every k
+  std::uint64_t sent_ = 0;
+};
+
+//! The entries a quarter table of `k` holds: every slice's, summed.
+std::uint64_t quarter_table_entries(int k);
+
+//! Shared slices in this process's memory: the host form, for the tests and the device model.
+class HostSharedSlices final : public SharedSlices {
+ public:
+  explicit HostSharedSlices(std::size_t room_entries = std::size_t{1} << 26) : SharedSlices(room_entries) {}
+  //! k's shared entries; stable once its first slice is placed.
+  const join::QuarterEntry* entries(int k) const { return entries_.at(k).data(); }
+
+ protected:
+  void reserve(int k, std::size_t entries) override { entries_[k].resize(entries); }
+  void send(int k, std::uint64_t first, std::span<const join::QuarterEntry> entries) override;
+
+ private:
+  std::unordered_map<int, std::vector<join::QuarterEntry>> entries_;
+};
+
+}  // namespace nqueens::gpu
