@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 
 PARTS = [
-    ('match: bit-sliced kernel, pairs one by one', r'count_matches|count_pairs_one_by_one'),
+    ('match: bit-sliced kernel, pairs one by one', r'count_matches|count_pairs_one_by_one|count_held'),
     ('match: blocks built', r'build_block|BlockBuilder|transpose'),
     ('match: queries prepared, keys packed',
      r'prepare|compress|gather_bits|load_in_layout|fix_layout|plan_chunks|count_by_part|count_prepared|'
@@ -24,7 +24,7 @@ PARTS = [
     ('match: slot split chosen and sorted',
      r'slot|Slots|split_work|most_shared|sampled|compatible_queries|choose_split|cheapest_split|count_in_slots'),
     ('halves enumerated (keys of the quadrants kept, paired)',
-     r'HalfEnumerator|keep_keys|keep_run|append_compatible|append_pairings|QuadrantKeys|SideFold|KeyBuffer|enumerate|'
+     r'HalfEnumerator|SouthKeyCache|keep_keys|keep_run|append_compatible|append_pairings|QuadrantKeys|SideFold|KeyBuffer|enumerate|'
      r'choose_north'),
     ('slices built', r'SliceSearch|quarter_slice|LoadedSlice|SliceCache|QuarterSlice'),
     ('set-up: units, cost model (placements counted), order',

@@ -434,11 +434,13 @@ bool HalfEnumerator::pair_whole_side() {
   for (std::size_t set = 0; set < sets; ++set) {
     const std::uint32_t north_begin = north.starts[north_sets[set]], north_end = north.ends[north_sets[set]];
     const std::uint32_t south_begin = south.starts[south_sets[set]], south_end = south.ends[south_sets[set]];
-    if (north_begin == north_end || south_begin == south_end) continue;
-    pairings[count++] = {north.keys + north_begin, south.keys + south_begin, north_end - north_begin,
-                         south_end - south_begin};
+    // Written always, and kept only when both groups have keys: at odd n which groups are
+    // empty is unpredictable, and a branch on it cost more than the store.
+    pairings[count] = {north.keys + north_begin, south.keys + south_begin, north_end - north_begin,
+                       south_end - south_begin};
+    count += (north_begin != north_end && south_begin != south_end) ? 1u : 0u;
     bound += std::uint64_t{north_end - north_begin} * (south_end - south_begin);
-    if (set < tied_sets) tied = count;
+    tied = set < tied_sets ? count : tied;
   }
   pairing_count_ = count;
   tied_pairings_ = tied;

@@ -85,24 +85,38 @@ TEST(GpuBuilt, EveryUnitOfN4To16CountsAsTheJoinDoes) {
   EXPECT_GT(seen.batches, 1u);
 }
 
-// N = 18, a strided sample of its units with the engine's own split rule and batch size: the
-// planned splits (from the count pass's exact counts) count as the join does.
-TEST(GpuBuilt, ASampleOfN18WithTheEnginesRuleCountsAsTheJoinDoes) {
-  WatchedMatcher::Seen seen;
-  const std::unique_ptr<Engine> built =
-      built_engine(18, std::size_t{1} << 20, std::size_t{1} << 22, kSmallSplits, seen);
-  const std::unique_ptr<Engine> join = make_join_engine(18);
-  ASSERT_NO_FATAL_FAILURE(expect_units_as_join(*built->make_counter(), *join->make_counter(), join->unit_count(), 211));
-  EXPECT_GT(seen.split_jobs, 0u) << "no row set of N = 18 was split into slots";
+// N = 17 and 18, a strided sample of their units with the engine's own split rule and batch
+// size: the planned splits (N = 18's sample has some, from the count pass's exact counts) count
+// as the join does, reading their slices from a matcher's own entries and from the device's
+// shared ones.
+TEST(GpuBuilt, ASampleOfN17And18WithTheEnginesRuleCountsAsTheJoinDoes) {
+  for (const int n : {17, 18}) {
+    for (const bool shared_entries : {false, true}) {
+      SCOPED_TRACE("N=" + std::to_string(n) + (shared_entries ? ", shared slices" : ""));
+      WatchedMatcher::Seen seen;
+      HostSharedSlices shared;
+      const std::unique_ptr<Engine> built = built_engine(n, std::size_t{1} << 20, std::size_t{1} << 22, kSmallSplits,
+                                                         seen, shared_entries ? &shared : nullptr);
+      const std::unique_ptr<Engine> join = make_join_engine(n);
+      ASSERT_NO_FATAL_FAILURE(
+          expect_units_as_join(*built->make_counter(), *join->make_counter(), join->unit_count(), 211));
+      if (n == 18) {
+        EXPECT_GT(seen.split_jobs, 0u) << "no row set was split into slots";
+      }
+      EXPECT_EQ(shared.entries_sent() > 0, shared_entries);
+      EXPECT_EQ(seen.entries_sent > 0, !shared_entries);
+    }
+  }
 }
 
 // Two counting threads' matchers on one device, units dealt to them in turn: where the device's
 // shared room holds the run's quarter table, every slice lies in it, sent once for both (the
-// matchers send none of their own), and every unit of N = 4..16 counts as the join does; where it
-// does not (N = 12 and 13), each matcher keeps and sends its own.
+// matchers send none of their own), and every unit of N = 4..15 counts as the join does (N = 16
+// through the stand-in driver, gpu_stand_in_driver); where it does not (N = 12 and 13), each
+// matcher keeps and sends its own.
 TEST(GpuBuilt, TheMatchersOfOneDeviceReadItsSlicesSentOnceForAll) {
   for (const bool table_fits : {true, false}) {
-    for (int n = table_fits ? 4 : 12; n <= (table_fits ? 16 : 13); ++n) {
+    for (int n = table_fits ? 4 : 12; n <= (table_fits ? 15 : 13); ++n) {
       SCOPED_TRACE("N=" + std::to_string(n) + (table_fits ? "" : ", the table too large for the shared room"));
       const std::uint64_t table = quarter_table_entries(n / 2);
       HostSharedSlices shared(table_fits ? table : table - 1);
