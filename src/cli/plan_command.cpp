@@ -49,10 +49,11 @@ void log_bands(const plan::RunPlan& plan) {
   for (std::size_t h = 0; h < plan.bands.size(); ++h) {
     const plan::BandPlan& band = plan.bands[h];
     spdlog::debug(
-        "band {:2}: {} units, weight {:.4g}, {} timed ({:.4g} s counting, {:.4g} s preparing): "
+        "band {:2}: {} units, weight {:.4g}, {} timed{} ({:.4g} s counting, {:.4g} s preparing): "
         "{:.4g} +- {:.3g} s{}",
-        h, band.units, band.weight, band.sampled, band.counted_seconds, band.prepare_seconds, band.thread_seconds,
-        band.standard_error, band.extrapolated ? ", extrapolated" : "");
+        h, band.units, band.weight, band.sampled,
+        band.parts_timed > 0 ? fmt::format(" on {} of their parts", band.parts_timed) : "", band.counted_seconds,
+        band.prepare_seconds, band.thread_seconds, band.standard_error, band.extrapolated ? ", extrapolated" : "");
   }
 }
 

@@ -27,6 +27,12 @@ class UnitCounter {
   //! Makes what a run builds once and shares between neighbouring units (the join's
   //! quarter-table slices), so that timing a unit on its own, as `plan` does, leaves it out.
   virtual void prepare(std::size_t /*id*/) {}
+  //! Counts part `part` of unit `id` (0 <= part < Engine::part_count(id)), prepared as prepare()
+  //! does for the whole unit but only what that part reads: an exact share of the unit's work,
+  //! whose time `plan` scales by what the unit holds where a whole unit is beyond its budget.
+  //! Its counts are only the part's, so it returns none. Default (a unit of one part): the unit.
+  virtual void prepare_part(std::size_t id, std::size_t /*part*/) { prepare(id); }
+  virtual void count_part(std::size_t id, std::size_t /*part*/) { count(id); }
   //! Counts a batch of units together (Engine::batch_starts), tallies[i] for ids[i]: the same
   //! tallies as count() one by one. Default: one by one.
   virtual void count_batch(std::span<const std::size_t> ids, std::span<Tally> tallies) {
@@ -50,6 +56,9 @@ class Engine {
   //! ranking units: then a plan carries the rate of the bands it timed to those it could not as
   //! a level (seconds per unit of cost the same everywhere), not as a trend.
   virtual bool costs_predict_time() const { return false; }
+  //! Into how many exact parts unit `id` splits for UnitCounter::count_part (the join: its row
+  //! sets, each counted on its own). Default: 1, the unit is not split.
+  virtual std::size_t part_count(std::size_t /*id*/) const { return 1; }
   //! Every unit id, costliest first (ties by id, so the order is deterministic).
   std::span<const std::size_t> costliest_first() const { return {order_.data(), order_.size()}; }
 

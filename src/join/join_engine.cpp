@@ -67,6 +67,20 @@ class JoinUnitCounter final : public UnitCounter {
     if (id < plan_.units.size()) counter_.prepare(plan_.units[id]);
   }
 
+  // A part is one of the unit's row sets (JoinEngine::part_count); the rotation unit is one part.
+  void prepare_part(std::size_t id, std::size_t part) override {
+    if (id < plan_.units.size()) counter_.prepare_part(plan_.units[id], part);
+  }
+
+  void count_part(std::size_t id, std::size_t part) override {
+    if (id == plan_.units.size()) {
+      count(id);
+      return;
+    }
+    counter_.count_part(plan_.units[id], part);
+    if (elsewhere_) finish_elsewhere(1);
+  }
+
   // A batch holds row-set units only (JoinEngine::batch_starts).
   void count_batch(std::span<const std::size_t> ids, std::span<Tally> tallies) override {
     units_.clear();
@@ -162,6 +176,11 @@ class JoinEngine final : public Engine {
 
   // join/unit_cost.hpp: predicted nanoseconds on one core.
   bool costs_predict_time() const override { return true; }
+
+  // A unit's row sets are counted one after the other, each on its own: exact parts of the unit.
+  std::size_t part_count(std::size_t id) const override {
+    return id == plan_.units.size() ? 1 : join::row_sets(plan_.n, plan_.units[id]).size();
+  }
 
   std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const override {
     detail::setup_phase("grouping units by slices");

@@ -20,13 +20,24 @@ JoinCounter::JoinCounter(SliceCache& slices, MatchPath path, std::uint64_t block
 }
 
 void JoinCounter::prepare(const JoinUnit& unit) {
-  for (const std::uint32_t rows : row_sets(slices_.n(), unit)) {
-    const UnitLayout layout = layout_of(slices_.n(), with_rows(unit, rows));
-    for (const SideLayout& side : {layout.east, layout.west}) {
-      slices_.get(side.north_rows);
-      slices_.get(side.south_rows);
-    }
+  for (const std::uint32_t rows : row_sets(slices_.n(), unit)) prepare_row_set(with_rows(unit, rows));
+}
+
+void JoinCounter::prepare_part(const JoinUnit& unit, std::size_t index) {
+  prepare_row_set(with_rows(unit, row_sets(slices_.n(), unit).at(index)));
+}
+
+void JoinCounter::prepare_row_set(const JoinUnit& row_set) {
+  const UnitLayout layout = layout_of(slices_.n(), row_set);
+  for (const SideLayout& side : {layout.east, layout.west}) {
+    slices_.get(side.north_rows);
+    slices_.get(side.south_rows);
   }
+}
+
+JoinCount JoinCounter::count_part(const JoinUnit& unit, std::size_t index) {
+  slot_ = 0;
+  return count_row_set(with_rows(unit, row_sets(slices_.n(), unit).at(index)));
 }
 
 std::uint64_t JoinCounter::pairs(std::span<const std::uint64_t> east, std::span<const std::uint64_t> west,

@@ -54,9 +54,14 @@ class JoinCounter {
   void count_together(std::span<const JoinUnit> units, std::span<JoinCount> counts);
   //! Brings the unit's four slices into the cache (as far as its budget keeps them).
   void prepare(const JoinUnit& unit);
+  //! The unit's row set `index` (of row_sets(n, unit)) alone: an exact part of the unit's count,
+  //! and prepare() for that row set's slices only.
+  JoinCount count_part(const JoinUnit& unit, std::size_t index);
+  void prepare_part(const JoinUnit& unit, std::size_t index);
 
  private:
   JoinCount count_row_set(const JoinUnit& unit);
+  void prepare_row_set(const JoinUnit& row_set);
   std::uint64_t pairs(std::span<const std::uint64_t> east, std::span<const std::uint64_t> west, int key_bits);
   //! The pairs of a row set's halves, folded by `fold` (the even and centre cases) or not.
   JoinCount count_sides(const UnitLayout& layout, const DiagonalFold* fold, SliceView east_north, SliceView east_south,

@@ -16,21 +16,38 @@ double ratio(const StratumSample& stratum) {
   return weight > 0 ? seconds / weight : 0;
 }
 
+Drawn unit_from_parts(double weight, std::size_t parts, std::span<const double> parts_timed) {
+  const std::size_t m = parts_timed.size();
+  if (m == 0 || m > parts) throw std::invalid_argument("a unit's time from parts needs 1 to all of its parts");
+  if (m < 2 && m < parts) throw std::invalid_argument("a unit timed in parts needs two parts to measure their spread");
+  double mean = 0;
+  for (const double seconds : parts_timed) mean += seconds / static_cast<double>(m);
+  const double whole = static_cast<double>(parts);
+  if (m == parts) return {weight, whole * mean, 0};
+  double squares = 0;
+  for (const double seconds : parts_timed) squares += std::pow(seconds - mean, 2);
+  const double taken = static_cast<double>(m);
+  return {weight, whole * mean, whole * whole * (1 - taken / whole) * (squares / (taken - 1)) / taken};
+}
+
 Estimate stratum_estimate(const StratumSample& stratum) {
   const std::size_t n = stratum.drawn.size();
   if (n == 0) throw std::invalid_argument("a stratum of " + std::to_string(stratum.units) + " units has no sample");
   const double r = ratio(stratum);
-  if (n >= stratum.units) {  // counted whole: its time is known
+  double within = 0;  // the second stage's: the drawn units' own variances, where timed in parts
+  for (const Drawn& unit : stratum.drawn) within += unit.variance;
+  if (n >= stratum.units) {  // counted whole: its time is known, but for the parts' sampling
     double seconds = 0;
     for (const Drawn& unit : stratum.drawn) seconds += unit.seconds;
-    return {seconds, 0};
+    return {seconds, std::sqrt(within)};
   }
   if (n < 2) throw std::invalid_argument("a stratum needs two units counted to measure its spread");
   double squares = 0;
   for (const Drawn& unit : stratum.drawn) squares += std::pow(unit.seconds - r * unit.weight, 2);
   const double units = static_cast<double>(stratum.units);
   const double sampled = static_cast<double>(n);
-  const double variance = units * units * (1 - sampled / units) * (squares / (sampled - 1)) / sampled;
+  const double variance =
+      units * units * (1 - sampled / units) * (squares / (sampled - 1)) / sampled + units / sampled * within;
   return {r * stratum.weight, std::sqrt(variance)};
 }
 

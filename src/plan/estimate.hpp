@@ -9,17 +9,30 @@
 //
 // and the total's variance is the sum of the v_h (strata are sampled independently). A stratum
 // counted whole contributes its exact time and no variance.
+//
+// A unit too costly to time whole may be timed in parts (section 10.2's two-stage sampling): m of
+// its M exact parts drawn at random, its time estimated as M times their mean, with the variance
+// w_i = M^2 (1 - m / M) s_w^2 / m from the parts' spread s_w^2. Its stratum's variance then gains
+// the second stage's term (N_h / n_h) sum w_i (Cochran 10.8, the ratio form), and a stratum
+// whose every unit was drawn, the sum of the w_i.
 #include <cstddef>
 #include <span>
 #include <vector>
 
 namespace nqueens::plan {
 
-//! One counted unit of a stratum: its weight and its measured time.
+//! One counted unit of a stratum: its weight and its measured time, or where timed in parts, the
+//! estimate of its time and that estimate's variance (0 for a unit timed whole).
 struct Drawn {
   double weight = 0;
   double seconds = 0;
+  double variance = 0;
 };
+
+//! A unit's time from `parts_timed.size()` of its `parts` parts, drawn at random: parts x their
+//! mean, with the variance as above. Throws std::invalid_argument for no part, more parts than
+//! the unit has, or one part of several (its spread is unknown).
+Drawn unit_from_parts(double weight, std::size_t parts, std::span<const double> parts_timed);
 
 struct StratumSample {
   std::size_t units = 0;     //!< N_h

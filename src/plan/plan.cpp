@@ -35,6 +35,8 @@ constexpr double kLongRunBudgetShare = 0.0005;
 constexpr double kMostLongRunBudget = 900;
 // Every stratum starts with this many units counted: the fewest that show a spread.
 constexpr std::size_t kFirstPerStratum = 2;
+// A unit timed in parts is timed on at least this many: the fewest that show their spread.
+constexpr std::size_t kLeastParts = 2;
 // How much a round may grow the sample, largest first: a round that would overrun the budget
 // is tried smaller before sampling stops.
 constexpr double kGrowths[] = {4, 2, 1.5, 1.25};
@@ -75,6 +77,8 @@ class Sample {
  public:
   Sample(const Engine& engine, std::vector<Stratum> strata) : engine_(engine), strata_(std::move(strata)) {
     taken_.resize(strata_.size());
+    spread_.resize(strata_.size());
+    in_parts_.resize(strata_.size());
   }
 
   const Engine& engine() const { return engine_; }
@@ -122,6 +126,52 @@ class Sample {
   std::size_t untimed() const { return untimed_; }
   void leave_untimed(std::size_t strata) { untimed_ = strata; }
 
+  //! Whether stratum h's units were timed in parts (take_in_parts): it grows no further.
+  bool in_parts(std::size_t h) const { return in_parts_[h]; }
+  //! Units timed part by part, and the parts timed of them.
+  std::size_t units_in_parts() const {
+    std::size_t units = 0;
+    for (const auto& band : spread_)
+      for (const UnitSpread& unit : band) units += unit.parts_timed > 0 ? 1 : 0;
+    return units;
+  }
+  std::size_t parts_timed() const {
+    std::size_t parts = 0;
+    for (const auto& band : spread_)
+      for (const UnitSpread& unit : band) parts += unit.parts_timed;
+    return parts;
+  }
+
+  //! Times stratum h's next units, unit i on `parts[i]` of its parts drawn at random (drawn_parts),
+  //! and files each under h with its time estimated from them (unit_from_parts), by each clock.
+  void take_in_parts(UnitTimer& timer, std::size_t h, const std::vector<std::size_t>& parts) {
+    const std::size_t first = taken(h);
+    std::vector<UnitPart> drawn;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      for (const std::size_t part : drawn_parts(engine_, strata_[h].ids[first + i], parts[i]))
+        drawn.push_back({strata_[h].ids[first + i], part});
+    const std::vector<TimedPart> timed = timer.count_parts(drawn);
+    for (std::size_t i = 0, next = 0; i < parts.size(); ++i) {
+      const std::size_t id = strata_[h].ids[first + i];
+      std::vector<double> cpu, wall;
+      double prepare = 0;
+      for (; next < timed.size() && timed[next].part.id == id; ++next) {
+        cpu.push_back(timed[next].cpu_seconds);
+        wall.push_back(timed[next].wall_seconds);
+        prepare += timed[next].prepare_seconds;
+      }
+      const double weight = unit_weight(engine_, id);
+      const std::size_t all = engine_.part_count(id);
+      const Drawn by_cpu = unit_from_parts(weight, all, cpu), by_wall = unit_from_parts(weight, all, wall);
+      const double scale = static_cast<double>(all) / static_cast<double>(cpu.size());
+      taken_[h].push_back({{id, Tally{}, 0}, by_cpu.seconds, by_wall.seconds, prepare * scale});
+      double counted = 0;
+      for (const double seconds : cpu) counted += seconds;
+      spread_[h].push_back({by_cpu.variance, by_wall.variance, counted, cpu.size()});
+    }
+    in_parts_[h] = true;
+  }
+
   //! Units each stratum would hold after growing the sample to `total` units, spread as sqrt(N_h)
   //! (the allocation that minimises the variance per second spent when strata carry equal weight
   //! and a unit's spread grows with its cost): never fewer than now, never more than the stratum;
@@ -131,6 +181,10 @@ class Sample {
     for (const Stratum& stratum : strata_) roots += std::sqrt(static_cast<double>(stratum.ids.size()));
     std::vector<std::size_t> wanted(strata_.size());
     for (std::size_t h = untimed_; h < strata_.size(); ++h) {
+      if (in_parts_[h]) {  // a unit of such a band is beyond a round: it keeps its first units
+        wanted[h] = taken(h);
+        continue;
+      }
       const double units = static_cast<double>(strata_[h].ids.size());
       const auto share = static_cast<std::size_t>(std::ceil(total * std::sqrt(units) / roots));
       wanted[h] = std::clamp(share, std::min(taken(h) + 1, strata_[h].ids.size()), strata_[h].ids.size());
@@ -237,7 +291,10 @@ class Sample {
     std::vector<TimedUnit> timed = timer.count(ids);
     std::sort(timed.begin(), timed.end(), [](const TimedUnit& a, const TimedUnit& b) { return a.unit.id < b.unit.id; });
     for (std::size_t h = 0; h < strata_.size(); ++h)
-      for (std::size_t i = taken(h); i < wanted[h]; ++i) taken_[h].push_back(find(timed, strata_[h].ids[i]));
+      for (std::size_t i = taken(h); i < wanted[h]; ++i) {
+        taken_[h].push_back(find(timed, strata_[h].ids[i]));
+        spread_[h].push_back({0, 0, taken_[h].back().cpu_seconds, 0});
+      }
   }
 
   //! The timed strata's estimate by one of TimedUnit's clocks: the stratified ratio estimate.
@@ -324,22 +381,26 @@ class Sample {
     double bytes = static_cast<double>(journal_header_line(engine_.header()).size());
     for (std::size_t h = 0; h < strata_.size(); ++h) {
       const std::size_t j = rate_source(h);
-      double lines = 0;
-      for (const TimedUnit& unit : taken_[j])
-        lines += static_cast<double>(journal_record_line(engine_.header(), unit.unit).size());
-      const double line = taken(j) > 0
-                              ? lines / static_cast<double>(taken(j))
+      // A unit timed in parts has no counts of its own to write: the units timed whole stand for it.
+      double lines = 0, whole = 0;
+      for (std::size_t i = 0; i < taken(j); ++i) {
+        if (spread_[j][i].parts_timed > 0) continue;
+        lines += static_cast<double>(journal_record_line(engine_.header(), taken_[j][i].unit).size());
+        whole += 1;
+      }
+      const double line = whole > 0
+                              ? lines / whole
                               : static_cast<double>(journal_record_line(engine_.header(), pilots_.back().unit).size());
       bytes += line * static_cast<double>(strata_[h].ids.size());
     }
     return static_cast<std::uint64_t>(std::llround(bytes));
   }
 
-  //! Summed over the units counted, by one of TimedUnit's clocks.
-  double counted_seconds(double TimedUnit::*clock) const {
+  //! The thread time of what was counted: every unit timed whole, and the parts timed of others.
+  double counted_seconds() const {
     double seconds = 0;
-    for (const auto& units : taken_)
-      for (const TimedUnit& unit : units) seconds += unit.*clock;
+    for (const auto& units : spread_)
+      for (const UnitSpread& unit : units) seconds += unit.counted_cpu;
     return seconds;
   }
 
@@ -357,9 +418,10 @@ class Sample {
         band.thread_seconds = part.total;
         band.standard_error = part.standard_error;
       }
-      for (const TimedUnit& unit : taken_[h]) {
-        band.prepare_seconds += unit.prepare_seconds;
-        band.counted_seconds += unit.cpu_seconds;
+      for (std::size_t i = 0; i < taken(h); ++i) {
+        band.prepare_seconds += taken_[h][i].prepare_seconds;
+        band.counted_seconds += spread_[h][i].counted_cpu;
+        band.parts_timed += spread_[h][i].parts_timed;
       }
       bands.push_back(band);
     }
@@ -374,7 +436,12 @@ class Sample {
 
   StratumSample stratum_sample(std::size_t h, double TimedUnit::*clock) const {
     StratumSample sample{strata_[h].ids.size(), strata_[h].cost, {}};
-    for (const TimedUnit& unit : taken_[h]) sample.drawn.push_back({unit_weight(engine_, unit.unit.id), unit.*clock});
+    for (std::size_t i = 0; i < taken(h); ++i) {
+      const TimedUnit& unit = taken_[h][i];
+      const double variance =
+          clock == &TimedUnit::wall_seconds ? spread_[h][i].wall_variance : spread_[h][i].cpu_variance;
+      sample.drawn.push_back({unit_weight(engine_, unit.unit.id), unit.*clock, variance});
+    }
     return sample;
   }
 
@@ -406,9 +473,20 @@ class Sample {
     return last + std::max(1.0, beyond);
   }
 
+  // What a taken unit's times rest on: for one timed in parts, the variance of its estimated
+  // times by each clock, the thread time of the parts counted, and how many (0: timed whole).
+  struct UnitSpread {
+    double cpu_variance = 0;
+    double wall_variance = 0;
+    double counted_cpu = 0;
+    std::size_t parts_timed = 0;
+  };
+
   const Engine& engine_;
   std::vector<Stratum> strata_;
-  std::vector<std::vector<TimedUnit>> taken_;  // per stratum, in draw order
+  std::vector<std::vector<TimedUnit>> taken_;    // per stratum, in draw order
+  std::vector<std::vector<UnitSpread>> spread_;  // alongside taken_
+  std::vector<bool> in_parts_;                   // per stratum: timed in parts (take_in_parts)
   std::size_t untimed_ = 0;
   std::vector<TimedUnit> pilots_;         // fly_pilot's, lightest first
   std::vector<std::size_t> pilot_order_;  // the cheapest stratum's ids, lightest first
@@ -434,18 +512,46 @@ double first_units_seconds(const Sample& sample, std::size_t h, const PlanOption
   return sample.next_units_seconds(h, count) / parallel;
 }
 
+// Bands h .. 0, whose first units whole would pass the budget, cheapest first: each band's first
+// units timed on a random share of their parts (Engine::part_count), that share what the budget
+// left, split evenly over the bands left, affords, and at least kLeastParts parts a unit; exact
+// parts, so that no rate is carried from a cheaper band. A band even that share of whose units
+// would pass the budget (a unit of one part cannot be split) is left untimed, with every costlier one.
+void time_in_parts(Sample& sample, UnitTimer& timer, const PlanOptions& options, double budget,
+                   std::chrono::steady_clock::time_point start, std::size_t h) {
+  for (std::size_t j = h + 1; j-- > 0;) {
+    const Stratum& band = sample.strata()[j];
+    const double whole = first_units_seconds(sample, j, options);
+    const double share = std::max(0.0, budget - seconds_since(start)) / static_cast<double>(j + 1);
+    const double wanted = whole > 0 ? std::min(1.0, share / whole) : 1;
+    std::vector<std::size_t> parts;
+    double most = 0;  // the largest share of a unit timed
+    for (std::size_t i = 0; i < std::min(kFirstPerStratum, band.ids.size()); ++i) {
+      const std::size_t all = sample.engine().part_count(band.ids[i]);
+      const auto affordable = static_cast<std::size_t>(wanted * static_cast<double>(all));
+      parts.push_back(std::min(all, std::max(kLeastParts, affordable)));
+      most = std::max(most, static_cast<double>(parts.back()) / static_cast<double>(all));
+    }
+    if (seconds_since(start) + most * whole > budget) {
+      sample.leave_untimed(j + 1);
+      return;
+    }
+    sample.take_in_parts(timer, j, parts);
+  }
+}
+
 // The first units of every band, the cheapest band first, each band's predicted, preparation
 // included, from what the band below it took (the cheapest band's from the pilot). A band that
-// would pass the budget is left untimed, and so is every costlier one: at an N where one unit
-// takes an hour the plan answers in its budget, from what it could time, rather than count for
-// hours.
+// would pass the budget is timed in parts (time_in_parts), or where even they would, left untimed
+// with every costlier one: at an N where one unit takes an hour the plan answers in its budget,
+// from what it could time, rather than count for hours.
 void first_round(Sample& sample, UnitTimer& timer, const PlanOptions& options, double most_budget,
                  std::chrono::steady_clock::time_point start) {
   const double budget = options.sample_seconds > 0 ? options.sample_seconds : most_budget;
   sample.fly_pilot(timer, kPilotShare * budget, start);
   for (std::size_t h = sample.strata().size(); h-- > 0;) {
     if (seconds_since(start) + first_units_seconds(sample, h, options) > budget) {
-      sample.leave_untimed(h + 1);
+      time_in_parts(sample, timer, options, budget, start, h);
       return;
     }
     std::vector<std::size_t> wanted;
@@ -571,7 +677,9 @@ RunPlan plan_run(const Engine& engine, const PlanOptions& options, RunArena& are
   const double z = two_sided_z(options.confidence);
   plan.half_width = z * stated_standard_error(plan.thread, options.repeatability);
   plan.journal_half_width = z * stated_standard_error(plan.journal_thread, options.repeatability);
-  plan.sampled_share = plan.thread.total > 0 ? sample.counted_seconds(&TimedUnit::cpu_seconds) / plan.thread.total : 1;
+  plan.sampled_share = plan.thread.total > 0 ? sample.counted_seconds() / plan.thread.total : 1;
+  plan.units_in_parts = sample.units_in_parts();
+  plan.parts_timed = sample.parts_timed();
   const std::vector<double> seconds = sample.unit_seconds();
   plan.largest_unit_seconds = seconds.empty() ? 0 : *std::max_element(seconds.begin(), seconds.end());
   plan.counting_seconds = list_schedule_makespan(seconds, workers);

@@ -6,7 +6,9 @@
 // spent: by default 2 % of the wall time the plan predicts, at least 3 s and at most a
 // minute, or, for a run whose engine's cost model prices it past a day, 0.05 % of that run up to
 // a quarter of an hour. A plan always answers within its budget: a band whose first units (their
-// preparation and their count, predicted from the cheaper bands) would pass it is not timed but
+// preparation and their count, predicted from the cheaper bands) would pass it is timed on a
+// random share of those units' exact parts (the join's row sets), scaled by what each unit holds;
+// where even that would pass it, or its units do not split, it is not timed but
 // estimated at the rate of the timed bands (their level, where the engine's costs predict time;
 // else their trend), with an error that grows with the distance, and the plan
 // says how much more sampling would narrow its bar. The rest follows from the estimate: the wall
@@ -42,13 +44,14 @@ struct PlanOptions {
 //! One cost band of a plan, for the log: what was measured in it and what it was estimated at.
 struct BandPlan {
   std::size_t units = 0;
-  std::size_t sampled = 0;     //!< units timed; 0 where the band was extrapolated
-  double weight = 0;           //!< the cost model's weight of all its units
-  double thread_seconds = 0;   //!< its estimated thread time
-  double standard_error = 0;   //!< of thread_seconds: sampling, or extrapolation where not timed
-  double prepare_seconds = 0;  //!< the preparation of its timed units, summed (steady clock)
-  double counted_seconds = 0;  //!< the thread time of its timed units, summed
-  bool extrapolated = false;   //!< no unit timed: the rate of the nearest cheaper band that was
+  std::size_t sampled = 0;      //!< units timed; 0 where the band was extrapolated
+  double weight = 0;            //!< the cost model's weight of all its units
+  double thread_seconds = 0;    //!< its estimated thread time
+  double standard_error = 0;    //!< of thread_seconds: sampling, or extrapolation where not timed
+  double prepare_seconds = 0;   //!< the preparation of its timed units, summed (steady clock)
+  double counted_seconds = 0;   //!< the thread time of its timed units, summed
+  bool extrapolated = false;    //!< no unit timed: the rate of the nearest cheaper band that was
+  std::size_t parts_timed = 0;  //!< where its units were timed in parts: the parts counted
 };
 
 //! One unit the pilot timed, for the log.
@@ -68,6 +71,10 @@ struct RunPlan {
   double confidence = 0;
   std::size_t extrapolated_bands = 0;  //!< bands none of whose units the budget could time
   double extrapolated_share = 0;       //!< of the estimated thread time, in those bands
+  //! Units of bands too costly to time whole, timed on a random share of their exact parts (the
+  //! join's row sets) and scaled by what each unit holds; and the parts counted of them.
+  std::size_t units_in_parts = 0;
+  std::size_t parts_timed = 0;
   //! The run's thread time: the sum over its units of the CPU time each takes on its thread.
   Estimate thread;
   //! The same sum by the steady clock, as a journal written now on this machine would add it up:

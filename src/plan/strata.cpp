@@ -51,6 +51,14 @@ std::vector<Stratum> make_strata(const Engine& engine, std::size_t bands) {
   return strata;
 }
 
+std::vector<std::size_t> drawn_parts(const Engine& engine, std::size_t id, std::size_t count) {
+  std::vector<std::size_t> parts(engine.part_count(id));
+  for (std::size_t part = 0; part < parts.size(); ++part) parts[part] = part;
+  put_in_draw_order(parts, mix(engine.header().fingerprint ^ id));
+  parts.resize(std::min(count, parts.size()));
+  return parts;
+}
+
 bool priced_alike(std::span<const Stratum> strata) {
   if (strata.empty()) return true;
   const double first = strata.front().cost / static_cast<double>(strata.front().ids.size());

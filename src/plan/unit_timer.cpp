@@ -83,4 +83,32 @@ std::vector<TimedUnit> UnitTimer::count(std::span<const std::size_t> ids) {
   return timed;
 }
 
+std::vector<TimedPart> UnitTimer::count_parts(std::span<const UnitPart> parts) {
+  std::vector<TimedPart> timed(parts.size());
+  detail::hand_over(&started);
+  arena_.execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, parts.size(), 1),
+        [&](const tbb::blocked_range<std::size_t>& range) {
+          detail::take_over(&started);
+          UnitCounter& counter = counters_.local();
+          for (std::size_t i = range.begin(); i != range.end(); ++i) {
+            const auto prepare_start = std::chrono::steady_clock::now();
+            counter.prepare_part(parts[i].id, parts[i].part);
+            const auto wall_start = std::chrono::steady_clock::now();
+            const double cpu_start = thread_cpu_seconds();
+            counter.count_part(parts[i].id, parts[i].part);
+            const double cpu = thread_cpu_seconds() - cpu_start;
+            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+            const double prepare = std::chrono::duration<double>(wall_start - prepare_start).count();
+            timed[i] = {parts[i], std::max(0.0, cpu - clock_overhead_), wall, prepare};
+          }
+          detail::hand_over(&finished);
+        },
+        tbb::simple_partitioner{});
+  });
+  detail::take_over(&finished);
+  return timed;
+}
+
 }  // namespace nqueens::plan

@@ -20,6 +20,20 @@ struct TimedUnit {
   double prepare_seconds = 0;  //!< the steady clock over UnitCounter::prepare, before the call
 };
 
+//! One part of a unit (UnitCounter::count_part), to be timed.
+struct UnitPart {
+  std::size_t id = 0;
+  std::size_t part = 0;
+};
+
+//! A part's times, as TimedUnit's (its counts are only the part's, so none are kept).
+struct TimedPart {
+  UnitPart part;
+  double cpu_seconds = 0;
+  double wall_seconds = 0;
+  double prepare_seconds = 0;
+};
+
 //! One per plan: its per-thread counters live across calls, so a counter's buffers grow once, as
 //! in a real run, not in every batch.
 class UnitTimer {
@@ -32,6 +46,9 @@ class UnitTimer {
   //! Each unit is prepared first and then timed: a run orders its units so that neighbours share
   //! what they build (the join's slices), which a scattered sample would pay for in every unit.
   std::vector<TimedUnit> count(std::span<const std::size_t> ids);
+  //! Counts `parts` on the timer's threads, each prepared first and then timed on its own,
+  //! timed[i] for parts[i].
+  std::vector<TimedPart> count_parts(std::span<const UnitPart> parts);
 
  private:
   const Engine& engine_;

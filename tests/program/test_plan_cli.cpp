@@ -49,6 +49,8 @@ TEST(PlanCli, JsonIsOneObjectWithEveryField) {
                                            "thread_seconds_sampling_error",
                                            "extrapolated_bands",
                                            "extrapolated_share",
+                                           "units_in_parts",
+                                           "parts_timed",
                                            "journal_thread_seconds",
                                            "journal_thread_seconds_error",
                                            "largest_unit_seconds",

@@ -64,6 +64,8 @@ nlohmann::ordered_json plan_json(const PlanRecord& record) {
   json["thread_seconds_sampling_error"] = plan.thread.standard_error;
   json["extrapolated_bands"] = plan.extrapolated_bands;
   json["extrapolated_share"] = plan.extrapolated_share;
+  json["units_in_parts"] = plan.units_in_parts;
+  json["parts_timed"] = plan.parts_timed;
   json["journal_thread_seconds"] = plan.journal_thread.total;
   json["journal_thread_seconds_error"] = plan.journal_half_width;
   json["largest_unit_seconds"] = plan.largest_unit_seconds;
@@ -118,6 +120,11 @@ std::string plan_text(const nlohmann::ordered_json& r) {
         "untimed:     the {} costliest of the {} ({:.1f} % of the thread time): no unit of theirs fits the budget; "
         "estimated from the cheaper bands' rates, with a wider error\n",
         count("extrapolated_bands"), plural(count("strata"), "cost band"), 100 * number("extrapolated_share"));
+  if (count("units_in_parts") > 0)
+    text += fmt::format(
+        "in parts:    {} of the costliest bands, beyond the budget whole, timed on {} drawn at random and "
+        "scaled by what each unit holds\n",
+        plural(count("units_in_parts"), "unit"), plural(count("parts_timed"), "exact part"));
   text += fmt::format("thread time: {} +- {} ({:.0f} % confidence), largest unit {}\n",
                       duration_text(number("thread_seconds")), duration_text(number("thread_seconds_error")),
                       100 * number("confidence"), duration_text(number("largest_unit_seconds")));

@@ -1,0 +1,135 @@
+// Units too costly to time whole, timed in exact parts (plan.cpp, time_in_parts): a unit's time
+// from a random share of its parts, the two-stage variance, and a plan of a run whose costliest
+// units the cost model prices at half what they take, beyond the budget whole.
+#include <time.h>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/engine.hpp"
+#include "nqueens/version.hpp"
+#include "plan/estimate.hpp"
+#include "plan/plan.hpp"
+#include "plan/strata.hpp"
+
+namespace {
+
+using namespace nqueens;
+using namespace nqueens::plan;
+
+TEST(PlanParts, AUnitsTimeIsItsPartsMeanTimesItsParts) {
+  const std::vector<double> parts{1, 3};
+  const Drawn unit = unit_from_parts(5, 10, parts);
+  EXPECT_DOUBLE_EQ(unit.weight, 5);
+  EXPECT_DOUBLE_EQ(unit.seconds, 20);
+  // M^2 (1 - m/M) s^2 / m: 100 x 0.8 x 2 / 2.
+  EXPECT_DOUBLE_EQ(unit.variance, 80);
+  const std::vector<double> every{1, 3};
+  EXPECT_DOUBLE_EQ(unit_from_parts(5, 2, every).variance, 0) << "every part timed: the unit's time is known";
+  EXPECT_THROW(unit_from_parts(5, 10, std::vector<double>{1}), std::invalid_argument);
+  EXPECT_THROW(unit_from_parts(5, 1, parts), std::invalid_argument);
+}
+
+TEST(PlanParts, TheUnitsOwnVarianceWidensItsStratum) {
+  StratumSample whole{4, 8, {{2, 2, 0}, {2, 2, 0}}};
+  StratumSample in_parts = whole;
+  in_parts.drawn[0].variance = in_parts.drawn[1].variance = 1;
+  EXPECT_DOUBLE_EQ(stratum_estimate(whole).standard_error, 0) << "no spread between the units";
+  // (N / n) sum w_i = 2 x 2.
+  EXPECT_DOUBLE_EQ(stratum_estimate(in_parts).standard_error, 2);
+  in_parts.units = 2;
+  EXPECT_DOUBLE_EQ(stratum_estimate(in_parts).standard_error, std::sqrt(2.0)) << "every unit drawn: sum w_i";
+}
+
+TEST(PlanParts, DrawnPartsAreAFixedSampleOfTheUnitsParts) {
+  class Parted final : public Engine {
+   public:
+    Parted() { set_units(RunHeader{kVersion, "parted", 8, {}, 2, 99}, {1, 1}); }
+    std::unique_ptr<UnitCounter> make_counter() const override { return nullptr; }
+    std::size_t part_count(std::size_t id) const override { return id == 0 ? 50 : 1; }
+    std::string describe() const override { return "parted"; }
+    std::uint64_t planned_memory_bytes(int) const override { return 0; }
+  } engine;
+  const std::vector<std::size_t> ten = drawn_parts(engine, 0, 10);
+  ASSERT_EQ(ten.size(), 10u);
+  EXPECT_EQ(drawn_parts(engine, 0, 10), ten);
+  const std::vector<std::size_t> twenty = drawn_parts(engine, 0, 20);
+  EXPECT_TRUE(std::equal(ten.begin(), ten.end(), twenty.begin())) << "a larger draw extends a smaller one";
+  EXPECT_NE(ten, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})) << "at random, not the first parts";
+  EXPECT_EQ(drawn_parts(engine, 1, 10), std::vector<std::size_t>{0});
+}
+
+// Spins its thread's CPU clock for as long as `seconds`: a unit whose thread time is known.
+void spin_for(double seconds) {
+  const auto now = [] {
+    timespec clock{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &clock);
+    return static_cast<double>(clock.tv_sec) + 1e-9 * static_cast<double>(clock.tv_nsec);
+  };
+  const double end = now() + seconds;
+  while (now() < end) {
+  }
+}
+
+// A run whose units take a known thread time: kLight light units priced right, and kHeavy heavy
+// ones of kParts parts each that take twice what the model prices them at, so that a rate carried
+// from the light units puts them at half their time (as N = 25's cheap bands put its costliest).
+class SpinEngine final : public Engine {
+ public:
+  static constexpr std::size_t kLight = 400, kHeavy = 12, kParts = 1000;
+  static constexpr double kLightSeconds = 0.01, kHeavyPriced = 1, kPartSeconds = 2 * kHeavyPriced / kParts;
+
+  // Weights (cost + 1) of exactly 1e7 and 1e9: four strata of one share each, three of four heavy
+  // units and one of every light unit.
+  SpinEngine() {
+    std::vector<std::uint64_t> costs(kLight + kHeavy, static_cast<std::uint64_t>(kLightSeconds * 1e9) - 1);
+    for (std::size_t id = kLight; id < costs.size(); ++id)
+      costs[id] = static_cast<std::uint64_t>(kHeavyPriced * 1e9) - 1;
+    const std::size_t units = costs.size();
+    set_units(RunHeader{kVersion, "spin", 8, {}, units, 7}, std::move(costs));
+  }
+  static double total_seconds() { return kLight * kLightSeconds + kHeavy * kParts * kPartSeconds; }
+
+  bool costs_predict_time() const override { return true; }
+  std::size_t part_count(std::size_t id) const override { return id < kLight ? 1 : kParts; }
+  std::unique_ptr<UnitCounter> make_counter() const override { return std::make_unique<Counter>(); }
+  std::string describe() const override { return "spin"; }
+  std::uint64_t planned_memory_bytes(int) const override { return 0; }
+
+ private:
+  class Counter final : public UnitCounter {
+   public:
+    Tally count(std::size_t id) override {
+      spin_for(id < kLight ? kLightSeconds : kParts * kPartSeconds);
+      return {};
+    }
+    void count_part(std::size_t id, std::size_t) override { spin_for(id < kLight ? kLightSeconds : kPartSeconds); }
+  };
+};
+
+// The heavy units (24 s of thread time) are beyond a 2 s budget whole: timed in parts, their
+// bands are estimated from what they take, and the plan lies within its bar of the run (28 s). A
+// plan that carried the light units' rate to them put the run at 16 s +- 5 s.
+TEST(PlanParts, BandsBeyondTheBudgetWholeAreTimedInParts) {
+  const SpinEngine engine;
+  PlanOptions options;
+  options.threads = 1;
+  options.strata = 4;
+  options.sample_seconds = 2;
+  const RunPlan plan = plan_run(engine, options);
+  ASSERT_EQ(plan.bands.size(), 4u);
+  EXPECT_EQ(plan.bands[3].units, SpinEngine::kLight);
+  EXPECT_GT(plan.units_in_parts, 0u);
+  EXPECT_GE(plan.parts_timed, 2 * plan.units_in_parts);
+  EXPECT_LT(plan.extrapolated_bands, 3u) << "the costliest band of heavy units, the first one met, is timed";
+  EXPECT_LE(std::abs(plan.thread.total - SpinEngine::total_seconds()), plan.half_width)
+      << "plan " << plan.thread.total << " +- " << plan.half_width << " s from " << plan.sampled_units << " units ("
+      << plan.units_in_parts << " in " << plan.parts_timed << " parts), run " << SpinEngine::total_seconds() << " s";
+}
+
+}  // namespace
