@@ -21,7 +21,15 @@ docs_figures). A document that states one of them for N = 16..28 beyond its bar 
   in that unit: seconds under a minute, minutes under an hour, hours under two days;
 - the text tables of docs/cluster.md's `mpirun ... nqueens-mpi count` transcripts: their column
   names must be those `nqueens count` prints with the same options (with --binary);
-- docs/cluster.md's first `mpirun` example has its root form (`--allow-run-as-root`) beside it.
+- docs/cluster.md's first `mpirun` example has its root form (`--allow-run-as-root`) beside it;
+- README.md's timing table, cell by cell (N = 14..22, 1 and 2 threads), against the data the
+  figures scripts wrote: docs/data/figures/bench.csv (the join's median, N = 14..19),
+  figures/counts.txt (N = 20) and the last `count -n K -t 2 --verify` rows of
+  docs/data/long-runs.md (N = 21, 22), within 5 % (a table's figure, copied to two or three
+  digits); every N of that range has its row;
+- docs/performance.md's table of the model's sums (N = 22..28): units, thread-seconds and largest
+  unit as join-run-costs.csv has them, and the ns a solution they imply with A000170 (from
+  `nqueens oeis`, with --binary), within 5 %; every N of that range has its row.
 
     scripts/dev/doc-figures.py check [--binary build/release/nqueens]
 
@@ -223,6 +231,100 @@ def readme_problems(text):
     return problems
 
 
+# ---- README's timing table against the data of its figures -------------------------------------
+
+FIGURES = os.path.join(ROOT, "docs", "data", "figures")
+LONG_RUNS = os.path.join(ROOT, "docs", "data", "long-runs.md")
+TABLE_ROUNDING = 0.05  # a figure of a table, copied from the data to two or three digits
+LONG_RUN = re.compile(r"^\| `count -n (\d+) -t 2 --verify` \(the join, by `auto`\) \| [^|(]*\(([\d.]+) s\)", re.M)
+
+
+def measured_times():
+    """{(n, threads): wall seconds} as the figures scripts wrote them: bench's median of the join
+    (N = 14..19), count's wall time (N = 20), and the last long run of N = 21 and 22 on 2 threads."""
+    times = {}
+    with open(os.path.join(FIGURES, "bench.csv")) as rows:
+        for r in csv.DictReader(rows):
+            if r["engine"] == "join":
+                times[(int(r["n"]), int(r["threads"]))] = float(r["median_seconds"])
+    with open(os.path.join(FIGURES, "counts.txt")) as rows:
+        for r in csv.DictReader(rows, delimiter=" "):
+            times.setdefault((int(r["n"]), int(r["threads"])), float(r["wall_s"]))
+    for found in LONG_RUN.finditer(open(LONG_RUNS).read()):
+        times[(int(found.group(1)), 2)] = float(found.group(2))  # the page's later runs come last
+    return times
+
+
+def readme_table_problems(text):
+    """Every cell of README's timing table is the data's figure for its N and threads, within the
+    rounding of a table; every N from 14 to 22 has its row."""
+    times = measured_times()
+    problems, seen = [], set()
+    for row in README_ROW.finditer(text):
+        n = int(row.group(1))
+        seen.add(n)
+        for threads, cell in zip((1, 2), row.group(2, 3)):
+            cell = cell.strip()
+            if not cell:
+                continue
+            value, unit = cell.split()
+            stated = float(value) * UNITS[unit]
+            truth = times.get((n, threads))
+            where = f"README.md:{line_of(text, row.start())}"
+            if truth is None:
+                problems.append(f"{where}: N = {n} on {threads} thread(s) is {cell}, and no data file has it")
+            elif not near(stated, truth, TABLE_ROUNDING):
+                problems.append(f"{where}: N = {n} on {threads} thread(s) is {cell}; the figures' data gives "
+                                f"{truth:.3g} s")
+    problems += [f"README.md: the timing table has no row for N = {n}" for n in range(14, 23) if n not in seen]
+    return problems
+
+
+# ---- performance.md's table of the model's sums ------------------------------------------------
+
+MODEL_ROW = re.compile(r"^\| (\d+) \| ([\d,]+) \| ([\d.e+]+) \| ([\d.,]+) s \| ([\d.]+|\(A000170\(28\)[^|]*) \|$",
+                       re.M)
+
+
+def model_table_problems(text, costs_rows, totals):
+    """The thread-seconds, largest unit and units of each N = 22..28, as join-run-costs.csv has
+    them, and its ns a solution as they imply with A000170; every N from 22 to 28 has its row."""
+    problems, seen = [], set()
+    for row in MODEL_ROW.finditer(text):
+        n = int(row.group(1))
+        seen.add(n)
+        data = costs_rows.get(n)
+        where = f"docs/performance.md:{line_of(text, row.start())}"
+        if data is None:
+            problems.append(f"{where}: N = {n} has no row in {os.path.relpath(COSTS_CSV, ROOT)}")
+            continue
+        stated = (int(row.group(2).replace(",", "")), float(row.group(3)), number(row.group(4)))
+        truth = (data["units"], data["thread_seconds"], data["largest_unit_seconds"])
+        if stated[0] != truth[0] or not near(stated[1], truth[1], TABLE_ROUNDING) or \
+                not near(stated[2], truth[2], TABLE_ROUNDING):
+            problems.append(f"{where}: N = {n} states {stated[0]} units, {stated[1]:.3g} thread-seconds, a largest "
+                            f"unit of {stated[2]:.3g} s; the data has {truth[0]}, {truth[1]:.3g}, {truth[2]:.3g}")
+        if n in totals and not row.group(5).startswith("("):
+            implied = truth[1] / totals[n] * 1e9
+            if not near(float(row.group(5)), implied, TABLE_ROUNDING):
+                problems.append(f"{where}: N = {n} states {row.group(5)} ns a solution; the data implies "
+                                f"{implied:.2g}")
+    problems += [f"docs/performance.md: the model's table has no row for N = {n}" for n in range(22, LAST_N + 1)
+                 if n not in seen]
+    return problems
+
+
+def cost_rows():
+    with open(COSTS_CSV) as rows:
+        return {int(r["n"]): {"units": int(r["units"]), "thread_seconds": float(r["thread_seconds"]),
+                              "largest_unit_seconds": float(r["largest_unit_seconds"])} for r in csv.DictReader(rows)}
+
+
+def oeis_totals(binary):
+    ran = subprocess.run([binary, "oeis", "--format", "csv"], capture_output=True, text=True, check=True)
+    return {int(r["n"]): int(r["total"]) for r in csv.DictReader(ran.stdout.splitlines()) if r["total"]}
+
+
 # ---- transcripts' column names -----------------------------------------------------------------
 
 MPI_TRANSCRIPT = re.compile(r"^\$ mpirun [^\n]*?nqueens-mpi (count [^\n]*)\n(.*?)(?=^\$ |^```)", re.M | re.S)
@@ -270,10 +372,14 @@ def check(binary):
     cluster = open(os.path.join(ROOT, "docs", "cluster.md")).read()
     problems += slurm_problems("docs/cluster.md", cluster, table)
     problems += sample_problems("docs/cluster.md", cluster, costs)
-    problems += readme_problems(open(os.path.join(ROOT, "README.md")).read())
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    problems += readme_problems(readme)
+    problems += readme_table_problems(readme)
     problems += root_problems("docs/cluster.md", cluster)
     if binary:
         problems += transcript_problems("docs/cluster.md", cluster, binary)
+        performance = open(os.path.join(ROOT, "docs", "performance.md")).read()
+        problems += model_table_problems(performance, cost_rows(), oeis_totals(binary))
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0

@@ -6,10 +6,12 @@
 // a record differs from its recount, 2 when one is not a journal or shard file of this build.
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -364,8 +366,24 @@ int check_one(const std::string& path, const CheckArgs& args, const CountOptions
   return code;
 }
 
+// A FILE.partial beside a file checked (or beside its repair's backup), held by no process, was
+// left by a write killed outright: named, since check changes nothing, with the run that removes it.
+void name_leftovers(const std::string& path) {
+  for (const std::string& target : {path, path + ".damaged"}) {
+    const std::filesystem::path partial = detail::temporary_path(target);
+    std::error_code unknown;
+    if (std::filesystem::is_regular_file(std::filesystem::symlink_status(partial, unknown)) &&
+        detail::locked_by_another(partial).empty())
+      spdlog::warn(
+          "{} was left by a run killed while it wrote {}; the next run that writes it (a count with this "
+          "--checkpoint or --output) removes it",
+          detail::shown_path(partial), detail::shown_path(target));
+  }
+}
+
 int run(CheckArgs args) {
   apply_logging(args.log);
+  for (const std::string& path : args.files) name_leftovers(path);
   if (args.recount.units > 0 && !args.recount.seeded) args.recount.seed = fresh_seed();
   CountOptions base;
   base.threads = resolve_threads(args.recount.threads);  // once for every file

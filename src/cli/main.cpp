@@ -28,6 +28,7 @@
 #include "shell/output/console.hpp"
 #include "shell/output/standard_output.hpp"
 #include "shell/supervision/signals.hpp"
+#include "shell/supervision/stop_before_rename.hpp"
 #include "text/echo.hpp"
 
 namespace {
@@ -156,6 +157,8 @@ int run_program(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   // No FILE.partial outlives SIGINT, SIGTERM or SIGHUP (a count installs its own handlers later).
   nqueens::shell::remove_temporaries_on_signal();
+  if (const std::string refused = nqueens::shell::stop_before_rename_when_asked(); !refused.empty())
+    return fail(kUsage, refused);
 
   if (argc < 2) {
     std::string usage = short_usage(app);

@@ -3,9 +3,11 @@
 // names the units that are missing, doubled, conflicting or altered, prints no total, and
 // exits 1.
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -258,6 +260,23 @@ bool subtotals_agree(const MergeArgs& args, const MergeReport& report, const std
   return differences.empty();
 }
 
+// Why `path` cannot be read as a shard file, or "". A file that is not there where FILE.partial
+// is, held by no process, was being written by a count killed outright (SIGKILL): said, with the
+// way on.
+std::string not_a_readable_shard_file(const std::string& path) {
+  std::string why = detail::not_regular_file(path);
+  std::error_code unknown;
+  const std::filesystem::path partial = detail::temporary_path(path);
+  if (why.empty() || std::filesystem::exists(std::filesystem::symlink_status(path, unknown)) ||
+      !std::filesystem::is_regular_file(std::filesystem::symlink_status(partial, unknown)) ||
+      !detail::locked_by_another(partial).empty())
+    return why;
+  return fmt::format(
+      "{}; {} beside it was left by a count killed before it finished the file: count that shard again with the "
+      "same --output (the leftover is replaced)",
+      why, detail::shown_path(partial));
+}
+
 // A journal or a file of no kind of ours is bad input, named as what it is, before any shard file
 // is read: only a file that starts like a shard file and does not read is a damaged one.
 void refuse_other_kinds(const std::vector<std::string>& paths) {
@@ -287,6 +306,10 @@ int run(const MergeArgs& args) {
   // merge writes the list: nothing missing writes nothing, which left it for good.
   if (!args.missing_file.empty())
     if (const std::string said = detail::remove_stale_temporary(policy.target(args.missing_file)); !said.empty())
+      spdlog::warn("{}", said);
+  if (!args.subtotals_file.empty())
+    if (const std::string said = detail::remove_stale_temporary(subtotals_write.target(args.subtotals_file));
+        !said.empty())
       spdlog::warn("{}", said);
   const std::vector<ShardFile> shards = read_shards(args.files);
   const MergeReport report = merge_shards(shards);
@@ -332,7 +355,7 @@ Registered add_merge_command(CLI::App& app) {
       ->required()
       // A directory, a device or a FIFO given as a shard file is bad input (exit 2), refused
       // before any file is read, as a file that does not exist is.
-      ->check([](const std::string& path) { return detail::not_regular_file(path); });
+      ->check(not_a_readable_shard_file);
   command->add_flag("--verify", args->verify, "Compare with OEIS A000170/A002562; exit 1 on any mismatch");
   add_format_option(*command, args->format);
   add_json_counts_option(*command, args->json_counts);
@@ -351,7 +374,7 @@ Registered add_merge_command(CLI::App& app) {
       ->add_option("--compare", args->compare_file,
                    "Compare with another run's --subtotals FILE unit by unit; exit 1 on any difference")
       ->type_name("FILE")
-      ->check([](const std::string& path) { return detail::not_regular_file(path); });
+      ->check(not_a_readable_shard_file);
   add_logging_options(*command, args->log);
   return {command, [args] { return run(*args); }};
 }

@@ -20,6 +20,7 @@ namespace nqueens::detail {
 namespace {
 
 std::atomic<WriteCall> write_call{&::write};
+std::atomic<BeforeRenameCall> before_rename_call{nullptr};
 
 std::filesystem::path parent_of(const std::filesystem::path& path) {
   return path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
@@ -28,6 +29,8 @@ std::filesystem::path parent_of(const std::filesystem::path& path) {
 }  // namespace
 
 WriteCall replace_write_call(WriteCall call) { return write_call.exchange(call); }
+
+BeforeRenameCall replace_before_rename(BeforeRenameCall call) { return before_rename_call.exchange(call); }
 
 int write_fully(int fd, std::string_view bytes) {
   while (!bytes.empty()) {
@@ -310,6 +313,7 @@ void AtomicFile::commit() {
     fail("cannot rename " + shown_path(temporary_) + " to " + shown_path(target_) + ": it is now " +
          kind_of(now.st_mode));
   hold_target();  // a journal started under the name since the start is not renamed over
+  if (const BeforeRenameCall call = before_rename_call.load()) call(temporary_);
   if (std::rename(temporary_.c_str(), target_.c_str()) != 0)
     fail("cannot rename " + shown_path(temporary_) + " to " + shown_path(target_), errno);
   hold_temporary(false);  // the name is the finished file's now

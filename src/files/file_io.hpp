@@ -18,6 +18,13 @@ namespace nqueens::detail {
 using WriteCall = ssize_t (*)(int fd, const void* data, std::size_t size);
 WriteCall replace_write_call(WriteCall call);  //!< returns the call it replaced
 
+//! Called by AtomicFile::commit() with FILE.partial's name just before its rename: the moment a
+//! whole temporary file exists, which a signal may hit. The program's test setting
+//! NQUEENS_STOP_BEFORE_RENAME puts one here that stops the process, so that a test can signal it
+//! at that moment; nothing else replaces it, and by default it does nothing.
+using BeforeRenameCall = void (*)(const std::filesystem::path& temporary);
+BeforeRenameCall replace_before_rename(BeforeRenameCall call);  //!< returns the call it replaced
+
 //! Writes all of `bytes`, going on after EINTR and short writes. Returns 0, or the errno of the
 //! write that failed (some of the bytes may be on the file then).
 int write_fully(int fd, std::string_view bytes);

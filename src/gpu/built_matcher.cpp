@@ -1,6 +1,7 @@
 #include "gpu/built_matcher.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <stdexcept>
 
@@ -19,6 +20,11 @@ std::uint64_t slice_key(const join::QuarterSlice& slice) {
 constexpr std::size_t kLeastEntries = std::size_t{1} << 16;
 
 }  // namespace
+
+std::size_t most_own_entries(std::uint64_t table_entries, std::size_t most) {
+  return static_cast<std::size_t>(
+      std::min<std::uint64_t>(most, std::bit_ceil(std::max<std::uint64_t>(table_entries, kLeastEntries))));
+}
 
 BuiltMatcher::BuiltMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule, SharedSlices* shared)
     : batch_keys_(batch_keys),

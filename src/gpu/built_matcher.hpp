@@ -80,6 +80,12 @@ class BuiltMatcher : public join::PairMatcher {
   std::vector<std::uint64_t> pairs_, halves_;  // by slot, since the last finish()
 };
 
+//! The most entries a matcher's own room reaches (BuiltMatcher's `entries` being `most`) for a
+//! run whose quarter table holds `table_entries`: it doubles only while the slices it holds fill
+//! it, so never past the table's size rounded up to a power of two. A row set whose own slices
+//! outgrow `most` would take more, and no quarter table of the engine's N has one.
+std::size_t most_own_entries(std::uint64_t table_entries, std::size_t most);
+
 //! The built matcher on this CPU: each pass run by its host form (sort_sides_on_host,
 //! match_tiles_on_host), for tests of the plan, the batches and the slices kept, without a device.
 class HostBuiltMatcher : public BuiltMatcher {

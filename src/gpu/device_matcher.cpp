@@ -24,8 +24,6 @@ namespace nqueens::gpu {
 namespace {
 
 constexpr unsigned kBlockThreads = 256;  // the kernels' __launch_bounds__
-// Room for a batch's recipes, counters, jobs and tiles: small jobs are the rule.
-constexpr std::size_t kMetaBytesPerKey = 4;
 // Blocks of the build kernel per multiprocessor: its 24 KiB of shared memory and 256 threads allow 8.
 constexpr unsigned kSortBlocksPerMultiprocessor = 8;
 
@@ -57,12 +55,17 @@ class DeviceSharedSlices final : public SharedSlices {
   }
 
  private:
-  void reserve(int k, std::size_t entries) override {
+  // Out of memory leaves the table to the matchers' own rooms, which each take less of it.
+  bool reserve(int k, std::size_t entries) override {
     if (!stream_) check(cuda_driver()->create_stream(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
     DeviceBuffer buffer;
-    buffer.reserve(std::max<std::size_t>(entries, 1) * sizeof(join::QuarterEntry));
+    buffer.bytes = std::max<std::size_t>(entries, 1) * sizeof(join::QuarterEntry);
+    const CUresult result = cuda_driver()->allocate(&buffer.pointer, buffer.bytes);
+    if (result == CUDA_ERROR_OUT_OF_MEMORY) return false;
+    check(result, "allocating device memory for the quarter table (cuMemAlloc)");
     const std::lock_guard lock(mutex_);
     buffers_[k] = buffer;
+    return true;
   }
   void send(int k, std::uint64_t first, std::span<const join::QuarterEntry> entries) override {
     if (entries.empty()) return;
@@ -352,9 +355,10 @@ class DeviceMatcher final : public BuiltMatcher {
 
 std::uint64_t matcher_bytes() { return 2 * kBatchKeys * kMetaBytesPerKey; }
 
-std::uint64_t matcher_device_bytes() {
-  return 2 * (kBatchKeys * sizeof(std::uint64_t) + kBatchKeys * kMetaBytesPerKey) +
-         kDeviceEntries * sizeof(join::QuarterEntry);
+TableHome quarter_table_home(std::size_t device, int k) {
+  DeviceKernels& kernels = kernels_of(device);
+  check(cuda_driver()->set_context(kernels.context), "cuCtxSetCurrent");
+  return kernels.slices->home(k);
 }
 
 std::unique_ptr<join::PairMatcher> make_device_matcher(std::size_t device, SplitRule rule) {

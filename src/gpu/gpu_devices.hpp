@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/shared_slices.hpp"
 #include "gpu/slot_split.hpp"
 #include "join/pair_matcher.hpp"
 
@@ -44,11 +45,16 @@ inline constexpr std::size_t kBatchKeys = std::size_t{1} << 20;
 //! table of N = 22 and 23), where its device's shared slices (shared_slices.hpp) cannot hold the
 //! run's table. The room grows from 512 KiB as the slices sent fill it.
 inline constexpr std::size_t kDeviceEntries = std::size_t{1} << 26;
+//! Room per half (as estimated) in a batch for its recipes, counters, jobs and tiles: small jobs
+//! are the rule.
+inline constexpr std::size_t kMetaBytesPerKey = 4;
 //! What one DeviceMatcher holds in pinned host memory: two batches' recipes, tiles and counts.
 std::uint64_t matcher_bytes();
-//! What one DeviceMatcher holds on its device at most: two batches' keys, recipes, tiles and
-//! counts, and the slice entries it keeps.
-std::uint64_t matcher_device_bytes();
+
+//! Where device `device` keeps the quarter table of `k` for its matchers: decided (and, where
+//! it is held once, allocated) on the first call for k, by this or by the first matcher that
+//! reads a slice of k. Throws std::runtime_error when the device cannot be used.
+TableHome quarter_table_home(std::size_t device, int k);
 
 //! Counts pairs on device `device` (an index into devices().list), splitting row sets' sides by
 //! `rule`. Throws std::runtime_error when the device cannot be used.

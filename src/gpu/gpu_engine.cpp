@@ -9,6 +9,7 @@
 
 #include "engine/catalogue.hpp"
 #include "engine/memory_budget.hpp"
+#include "gpu/device_memory.hpp"
 #include "gpu/gpu_devices.hpp"
 #include "gpu/kernel_architectures.hpp"
 #include "gpu/slot_split.hpp"
@@ -53,17 +54,24 @@ RunRequest host_request(const RunRequest& request) {
   return host;
 }
 
-// Each device holds the buffers of the threads that feed it.
-std::string device_memory_problem(const CountOptions& options) {
-  const gpu::Devices& found = gpu::devices();
+// The counting threads a device feeds: threads take the devices in turn.
+std::uint64_t threads_per_device(std::uint64_t threads) {
+  const std::uint64_t devices = gpu::devices().list.size();
+  return (threads + devices - 1) / devices;
+}
+
+// Each device holds the quarter table once (where it fits its share) and the buffers of the
+// threads that feed it.
+std::string device_memory_problem(int n, const CountOptions& options) {
   // A refusal is asked of options as given (choose_engine), where 0 threads means every core.
   const std::uint64_t threads = static_cast<std::uint64_t>(resolve_threads(options.threads));
-  const std::uint64_t per_device = (threads + found.list.size() - 1) / found.list.size() * gpu::matcher_device_bytes();
-  for (const gpu::DeviceInfo& device : found.list)
-    if (per_device > device.memory_bytes / 2)
-      return "too little device memory: " + std::to_string(threads) + " threads need " + format_bytes(per_device) +
-             " on " + device.name + ", more than half of its " + format_bytes(device.memory_bytes) +
-             " (give fewer --threads)";
+  for (const gpu::DeviceInfo& device : gpu::devices().list) {
+    const std::uint64_t needed =
+        gpu::plan_device_memory(n, device.memory_bytes).total_bytes(threads_per_device(threads));
+    if (needed > device.memory_bytes / 2)
+      return "too little device memory: " + std::to_string(threads) + " threads need " + format_bytes(needed) + " on " +
+             device.name + ", more than half of its " + format_bytes(device.memory_bytes) + " (give fewer --threads)";
+  }
   return "";
 }
 
@@ -85,7 +93,7 @@ std::string refusal(int n, const CountOptions& options) {
   if (const std::string& why = gpu::devices().problem; !why.empty()) return why;
   if (std::string why = kernel_problem(); !why.empty()) return why;
   if (std::string why = join_engine_description().refusal(n, options); !why.empty()) return why;
-  return device_memory_problem(options);
+  return device_memory_problem(n, options);
 }
 
 bool preferred_for(int n, const CountOptions& /*options*/) {
@@ -93,10 +101,26 @@ bool preferred_for(int n, const CountOptions& /*options*/) {
 }
 
 std::string device_plan(const RunRequest& request) {
-  const std::size_t devices = gpu::devices().list.size();
-  return "; on " + std::to_string(devices) + " device(s) " + gpu::devices().list.front().name + ": " +
-         format_bytes(gpu::matcher_bytes()) + " of pinned and up to " + format_bytes(gpu::matcher_device_bytes()) +
-         " of device memory per thread x " + std::to_string(request.threads);
+  const gpu::Devices& found = gpu::devices();
+  const gpu::DeviceInfo& first = found.list.front();
+  const gpu::DeviceMemoryPlan plan = gpu::plan_device_memory(request.n, first.memory_bytes);
+  const auto threads = static_cast<std::uint64_t>(request.threads);
+  return "; on " + std::to_string(found.list.size()) + " device(s) " + first.name + ": " +
+         format_bytes(gpu::matcher_bytes()) + " of pinned host memory per thread x " + std::to_string(threads) +
+         "; on each device up to " + format_bytes(plan.total_bytes(threads_per_device(threads))) +
+         (plan.table_shared ? ": the quarter table's entries once (" + format_bytes(plan.table_bytes) + ") and "
+                            : ": ") +
+         format_bytes(plan.matcher_bytes) + " per thread" + (plan.table_shared ? "" : ", each with its own slices");
+}
+
+// Where each device keeps the run's quarter table, decided before the run so that the log says
+// it (a device out of memory for it leaves it to the threads' own rooms).
+std::string table_homes(int n) {
+  std::string text;
+  for (std::size_t device = 0; device < gpu::devices().list.size(); ++device)
+    text += std::string(device == 0 ? "" : "; ") + "device " + std::to_string(device) + ": the quarter table " +
+            gpu::table_home_text(gpu::quarter_table_home(device, n / 2));
+  return text;
 }
 
 std::unique_ptr<Engine> make(const RunRequest& request) {
@@ -109,7 +133,7 @@ std::unique_ptr<Engine> make(const RunRequest& request) {
   variant.make_matcher = [next, rule] {
     return gpu::make_device_matcher(next->fetch_add(1) % gpu::devices().list.size(), rule);
   };
-  variant.describe = "pairs counted on " + gpu::devices_text();
+  variant.describe = "pairs counted on " + gpu::devices_text() + "; " + table_homes(request.n);
   variant.matcher_bytes = gpu::matcher_bytes();
   return make_join_engine(host_request(request), std::move(variant));
 }

@@ -17,7 +17,10 @@ const Devices& devices() {
 std::string devices_text() { return devices().problem; }
 
 std::uint64_t matcher_bytes() { return 0; }
-std::uint64_t matcher_device_bytes() { return 0; }
+
+TableHome quarter_table_home(std::size_t /*device*/, int /*k*/) {
+  throw std::logic_error("quarter_table_home: this build has no CUDA support");
+}
 
 std::unique_ptr<join::PairMatcher> make_device_matcher(std::size_t /*device*/, SplitRule /*rule*/) {
   throw std::logic_error("make_device_matcher: this build has no CUDA support");

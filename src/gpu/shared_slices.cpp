@@ -14,23 +14,42 @@ std::uint64_t quarter_table_entries(int k) {
   return entries;
 }
 
+const char* table_home_text(TableHome home) {
+  switch (home) {
+    case TableHome::shared: return "held once on the device";
+    case TableHome::too_large: return "larger than the device's share for it: each thread keeps its own slices";
+    case TableHome::no_memory: return "not allocated (out of device memory): each thread keeps its own slices";
+  }
+  return "";
+}
+
+SharedSlices::Table& SharedSlices::table(int k) {
+  auto found = tables_.find(k);
+  if (found != tables_.end()) return found->second;
+  Table table;
+  const std::uint64_t entries = quarter_table_entries(k);
+  if (reserved_ + entries <= room_) {
+    if (reserve(k, static_cast<std::size_t>(entries))) {
+      table.home = TableHome::shared;
+      table.reserved = static_cast<std::size_t>(entries);
+      reserved_ += table.reserved;
+    } else {
+      table.home = TableHome::no_memory;
+    }
+  }
+  return tables_.emplace(k, std::move(table)).first->second;
+}
+
+TableHome SharedSlices::home(int k) {
+  const std::lock_guard lock(mutex_);
+  return table(k).home;
+}
+
 std::optional<std::uint64_t> SharedSlices::place(const join::QuarterSlice& slice) {
   const std::lock_guard lock(mutex_);
   const int k = slice.k();
-  auto found = tables_.find(k);
-  if (found == tables_.end()) {
-    Table table;
-    const std::uint64_t entries = quarter_table_entries(k);
-    if (reserved_ + entries <= room_) {
-      reserve(k, static_cast<std::size_t>(entries));
-      table.holds = true;
-      table.reserved = static_cast<std::size_t>(entries);
-      reserved_ += table.reserved;
-    }
-    found = tables_.emplace(k, std::move(table)).first;
-  }
-  Table& table = found->second;
-  if (!table.holds) return std::nullopt;
+  Table& table = this->table(k);
+  if (table.home != TableHome::shared) return std::nullopt;
   if (const auto placed = table.placed.find(slice.rows()); placed != table.placed.end()) return placed->second;
   const std::span<const join::QuarterEntry> entries = slice.entries();
   if (table.used + entries.size() > table.reserved)

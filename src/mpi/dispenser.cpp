@@ -30,6 +30,22 @@ Block Dispenser::draw(std::uint64_t want) {
   return {first, std::min(first + want, size_)};
 }
 
+void Dispenser::mark_failed() {
+  if (failed()) return;
+  std::uint64_t mark = kFailedMark, before = 0;
+  MPI_Fetch_and_op(&mark, &before, MPI_UINT64_T, 0, 0, MPI_SUM, window_);
+  MPI_Win_flush(0, window_);
+  seen_ = before + mark;
+}
+
+bool Dispenser::look() {
+  std::uint64_t now = 0;
+  MPI_Fetch_and_op(nullptr, &now, MPI_UINT64_T, 0, 0, MPI_NO_OP, window_);
+  MPI_Win_flush(0, window_);
+  seen_ = std::max(seen_, now);
+  return failed();
+}
+
 void Dispenser::close() {
   MPI_Win_unlock_all(window_);
   MPI_Win_free(&window_);

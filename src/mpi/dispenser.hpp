@@ -38,10 +38,21 @@ class Dispenser {
   //! The counter as of this rank's last draw: the next draw starts there or further on.
   std::uint64_t position() const { return seen_; }
 
+  //! Ends the drawing for every rank: a rank that failed moves the counter far past the end, so
+  //! the next draw or look of any rank finds nothing left and failed() true.
+  void mark_failed();
+  //! Reads the counter without drawing: true when a rank marked the job failed. A rank with
+  //! enough units queued draws seldom; it looks now and then instead.
+  bool look();
+  bool failed() const { return seen_ >= kFailedMark; }
+
   //! Collective: frees the window once every rank is done drawing.
   void close();
 
  private:
+  //! Past any list's length (N = 32 has about a million units), and far from overflowing.
+  static constexpr std::uint64_t kFailedMark = std::uint64_t{1} << 62;
+
   MPI_Win window_ = MPI_WIN_NULL;
   std::uint64_t size_ = 0;
   std::uint64_t seen_ = 0;  //!< the counter after this rank's last draw

@@ -255,7 +255,8 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
     // The default budget is the node's: its ranks share the machine's memory.
     settle_memory_budget(job.options, job.sizes, world.ranks_on_this_node());
     job.session = run_settings(job.args, job.sizes);
-    mpi::emulated_latency();            // a test setting, checked like an option
+    mpi::emulated_latency();  // test settings, checked like options
+    mpi::out_of_memory_test_unit(world.rank());
   } catch (const CLI::Success& done) {  // --help, --version: rank 0 prints
     return world.root() ? app.exit(done) : kOk;
   } catch (const CLI::ParseError& error) {

@@ -56,6 +56,9 @@ constexpr std::size_t kBatchUnits = 4096;
 constexpr auto kBatchAge = std::chrono::milliseconds(200);
 // How often a main thread with nothing else to do looks at messages still on their way.
 constexpr auto kShortPoll = std::chrono::milliseconds(1);
+// How often a rank looks whether another rank failed (one atomic read on rank 0's window): a rank
+// with units queued draws seldom, and must not count them once the job is ending.
+constexpr auto kLookForFailure = std::chrono::milliseconds(100);
 
 enum Tag : int { kUnitsTag = 1, kDoneTag = 2 };
 
@@ -335,8 +338,19 @@ std::size_t feed(const World& world, const Engine& engine, Dispenser& dispenser,
   DrawPolicy policy(costs, world.size(), threads);
   bool drawn_dry = todo.empty();
   std::size_t counted = 0;
+  Clock::time_point next_look = Clock::now() + kLookForFailure;
   for (;;) {
     if (const int signal = shell::interrupt_signal()) stop_on_signal(signal, arena, role);
+    // Another rank failed: what is queued here is dropped, the units running finish and are
+    // passed on as usual (they reach the journal), and the job ends once every rank is done.
+    if (!dispenser.failed() && Clock::now() >= next_look) {
+      next_look = Clock::now() + kLookForFailure;
+      dispenser.look();
+    }
+    if (dispenser.failed()) {
+      drawn_dry = true;
+      arena.stop();
+    }
     while (!drawn_dry) {
       const double worth = policy.worth(dispenser.position());
       arena.set_low_water(worth);
@@ -360,25 +374,52 @@ std::size_t feed(const World& world, const Engine& engine, Dispenser& dispenser,
   }
 }
 
+// This rank failed (a unit ran out of memory, say). The other ranks learn it from the dispenser
+// and stop drawing; this one drops what it queued, lets the units it runs end, and then says it is
+// done as usual (rank 0 goes on taking in the others' units), so that every rank reaches the
+// agreement that ends the job in one line from rank 0, without MPI's abort.
+void wind_down_failed_rank(Dispenser& dispenser, RankArena& arena, Role& role) {
+  dispenser.mark_failed();
+  arena.stop();
+  while (arena.in_flight() > 0) {
+    role.poll();
+    std::this_thread::sleep_for(kPoll);
+  }
+  role.finish();
+}
+
 // What every rank runs once the list is known.
 void run_rank(const World& world, const Engine& engine, const std::vector<std::uint64_t>& todo, Role& role,
               RunArena& run_arena, std::chrono::microseconds latency) {
   const int threads = run_arena.threads();
+  const std::size_t failing_unit = out_of_memory_test_unit(world.rank());
   Dispenser dispenser(world, todo.size());
   RankArena arena(engine, run_arena);
+  if (failing_unit > 0) arena.fail_as_out_of_memory_at(failing_unit);
   std::size_t counted = 0;
-  // Caught here, while the arena still exists: unwinding it would wait for the units running
-  // (minutes at large N), and a rank that fails must end the job at once.
+  int code = shell::kOk;
+  std::string message;
   try {
     counted = feed(world, engine, dispenser, arena, todo, role, threads, latency);
     role.finish();
-    quiet_barrier(world);  // the ranks that finish first wait asleep, not spinning in MPI_Win_free
   } catch (const std::bad_alloc&) {
-    abort_job(world, shell::out_of_memory_advice(), shell::kRuntime);
+    code = shell::kRuntime;
+    message = shell::out_of_memory_advice();
   } catch (const std::exception& error) {
-    abort_job(world, shell::failure_text(error), shell::kRuntime);
+    code = shell::kRuntime;
+    message = shell::failure_text(error);
   }
+  if (code != shell::kOk) {
+    // Rank 0 failing to write its journal fails again here: then only MPI's abort is left.
+    try {
+      wind_down_failed_rank(dispenser, arena, role);
+    } catch (const std::exception&) {
+      abort_job(world, message, code);
+    }
+  }
+  quiet_barrier(world);  // the ranks that finish first wait asleep, not spinning in MPI_Win_free
   dispenser.close();
+  agree_on_step(world, code, message);
   spdlog::info("N={}: counted {} of {} units on this rank", engine.n(), counted, todo.size());
 }
 
@@ -499,6 +540,23 @@ std::chrono::microseconds emulated_latency() {
     throw std::invalid_argument(fmt::format(
         "NQUEENS_MPI_LATENCY_US is '{}': a whole number of microseconds from 0 to 1000000 (a test setting)", text));
   return std::chrono::microseconds(microseconds);
+}
+
+std::size_t out_of_memory_test_unit(int rank_here) {
+  const char* text = std::getenv("NQUEENS_MPI_OUT_OF_MEMORY_AT");
+  if (text == nullptr || *text == '\0') return 0;
+  const char* end = text + std::strlen(text);
+  int rank = -1;
+  std::size_t unit = 0;
+  const auto [colon, rank_error] = std::from_chars(text, end, rank);
+  std::from_chars_result unit_read{colon, std::errc::invalid_argument};
+  if (colon < end && *colon == ':') unit_read = std::from_chars(colon + 1, end, unit);
+  if (rank_error != std::errc{} || unit_read.ec != std::errc{} || unit_read.ptr != end || rank < 0 || unit == 0)
+    throw std::invalid_argument(
+        fmt::format("NQUEENS_MPI_OUT_OF_MEMORY_AT is '{}': RANK:UNIT, the rank and its unit (from 1) that runs "
+                    "out of memory (a test setting)",
+                    text));
+  return rank == rank_here ? unit : 0;
 }
 
 std::optional<shell::RunOutcome> count_distributed(const World& world, int n, const CountOptions& options,

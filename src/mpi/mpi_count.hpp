@@ -18,11 +18,18 @@ namespace nqueens::mpi {
 //! journal's engine), which every rank follows; the other ranks pass nullptr. Rank 0 returns what `count_run` would
 //! return for the same options (the totals over the units asked for, with `threads` the threads of one rank); the other
 //! ranks return nothing. Throws AgreedExit on every rank when rank 0 cannot open the journal. On SIGINT or SIGTERM
-//! every rank stops drawing, rank 0 saves what finished and each process ends with 128 + the signal number. Any other
-//! failure ends the job through abort_job. NQUEENS_MPI_LATENCY_US, for tests and benchmarks only: an emulated network
-//! latency that every draw from the dispenser and every batch sent to rank 0 first sleeps (0 when unset). Throws
-//! std::invalid_argument for anything but a whole number of microseconds up to 1 s.
+//! every rank stops drawing, rank 0 saves what finished and each process ends with 128 + the signal number. A rank that
+//! fails while counting (out of memory, say) makes every rank stop drawing and end its running units, then every rank
+//! throws AgreedExit with that rank's message (the `--memory` to try); only a failure while ending so (rank 0's journal
+//! unwritable) ends the job through abort_job. NQUEENS_MPI_LATENCY_US, for tests and benchmarks only: an emulated
+//! network latency that every draw from the dispenser and every batch sent to rank 0 first sleeps (0 when unset).
+//! Throws std::invalid_argument for anything but a whole number of microseconds up to 1 s.
 std::chrono::microseconds emulated_latency();
+
+//! NQUEENS_MPI_OUT_OF_MEMORY_AT=R:K, for tests only: rank R's K-th unit (from 1) throws std::bad_alloc in place of
+//! its count. The unit on rank `rank` (0 on another rank, or when unset); std::invalid_argument for a value of
+//! another form.
+std::size_t out_of_memory_test_unit(int rank);
 
 std::optional<shell::RunOutcome> count_distributed(const World& world, int n, const CountOptions& options,
                                                    const shell::RunSettings& session, const RunRequest* decided);

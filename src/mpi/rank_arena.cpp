@@ -1,5 +1,6 @@
 #include "rank_arena.hpp"
 
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -44,6 +45,8 @@ void RankArena::run() {
     queue_.pop_front();
     waiting_cost_ = queue_.empty() ? 0 : waiting_cost_ - next.cost;  // no rounding left behind
     const bool skip = stopped_ || error_;
+    const bool out_of_memory = !skip && fail_at_ > started_ && fail_at_ <= started_ + next.ids.size();
+    if (!skip) started_ += next.ids.size();
     // The main thread sleeps until the queue runs low; it draws while this batch runs.
     if (hungry_locked()) changed_.notify_all();
     lock.unlock();
@@ -51,6 +54,7 @@ void RankArena::run() {
     std::exception_ptr error;
     if (!skip) {
       try {
+        if (out_of_memory) throw std::bad_alloc();
         for (const std::size_t id : next.ids)
           if (id >= engine_.unit_count()) throw std::out_of_range("unit " + std::to_string(id) + " is not in the run");
         count_timed_batch(engine_, counters_.local(), next.ids, done);
@@ -97,6 +101,11 @@ void RankArena::wait(std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(lock_);
   // Wakes on any change; the caller looks again at what it needs.
   changed_.wait_for(lock, timeout, [this] { return hungry_locked() || error_ || in_flight_ == 0; });
+}
+
+void RankArena::fail_as_out_of_memory_at(std::size_t unit) {
+  const std::lock_guard<std::mutex> guard(lock_);
+  fail_at_ = unit;
 }
 
 void RankArena::stop() {

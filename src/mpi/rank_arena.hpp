@@ -23,8 +23,8 @@ class RankArena {
  public:
   //! Counts on `arena`, the run's (made with RunArena::Caller::stays_apart), which must outlive it.
   RankArena(const Engine& engine, RunArena& arena);
-  //! Drops the units not started and waits for those running. A failing rank aborts the job
-  //! before this runs, so a long unit never delays the abort.
+  //! Drops the units not started and waits for those running (a failing rank has let them end
+  //! first, and the job's end waits for them anyway).
   ~RankArena();
   RankArena(const RankArena&) = delete;
   RankArena& operator=(const RankArena&) = delete;
@@ -51,6 +51,11 @@ class RankArena {
   //! Units submitted but not started are dropped; those running finish.
   void stop();
 
+  //! A test setting (NQUEENS_MPI_OUT_OF_MEMORY_AT): the batch holding the `unit`-th unit this
+  //! rank starts (from 1) throws std::bad_alloc in place of its count, as a unit whose allocation
+  //! fails mid-count does.
+  void fail_as_out_of_memory_at(std::size_t unit);
+
  private:
   struct Queued {
     std::vector<std::size_t> ids;
@@ -74,6 +79,8 @@ class RankArena {
   bool stopped_ = false;             //!< guarded by lock_
   std::vector<UnitCount> finished_;  //!< guarded by lock_
   std::exception_ptr error_;         //!< guarded by lock_
+  std::size_t started_ = 0;          //!< guarded by lock_: units started
+  std::size_t fail_at_ = 0;          //!< guarded by lock_: the test setting's unit, 0 for none
 };
 
 }  // namespace nqueens::mpi

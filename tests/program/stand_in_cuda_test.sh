@@ -2,7 +2,8 @@
 # The gpu engine's device path (device_matcher.cpp: slices and recipes sent, halves built and
 # sorted by the build kernel, matched; buffers, batches, launches, errors) through the tests'
 # stand-in CUDA driver (tests/support/stand_in_cuda), which runs the kernels' host form:
-# counts verified against the OEIS, two devices, out of memory at each allocation, a launch
+# counts verified against the OEIS, two devices, the device plan, the quarter table out of device
+# memory (left to each thread's room), out of memory at each other allocation, a launch
 # failure, a SIGTERM in the middle of a batch, then resumed, and a gpu shard merged with a join one.
 #   tests/program/stand_in_cuda_test.sh path/to/nqueens path/to/folder/of/libcuda.so.1
 set -euo pipefail
@@ -43,11 +44,33 @@ sent3=$(awk '$1 == "copy" { bytes += $2 } END { print bytes + 0 }' "$work/n16t3"
 NQUEENS_STAND_IN_DEVICES=2 "$binary" count -n 13-14 --engine gpu --verify --threads 3 >/dev/null 2>"$work/err" ||
   fail "two devices, three threads: exited $?: $(tail -3 "$work/err")"
 
+# The device plan counts the quarter table once per device, not a slice room per thread: sixteen
+# threads fit the stand-in's 16 GiB (a 512 MiB room each would need 8.4 GiB, over half of it).
+"$binary" count -n 12 --engine gpu --threads 16 --verify --log-level info >/dev/null 2>"$work/err" ||
+  fail "sixteen threads on one device exited $?: $(tail -3 "$work/err")"
+grep -q "on each device up to .*the quarter table's entries once" "$work/err" || fail "the device plan: $(cat "$work/err")"
+grep -q 'device 0: the quarter table held once on the device' "$work/err" || fail "where the table lies: $(cat "$work/err")"
+
+# A device that cannot allocate the quarter table (the run's first device allocation) leaves it to
+# the threads' own rooms, says so, and counts the same: three threads each send the slices they
+# read, more than the one shared table took.
+NQUEENS_STAND_IN_FAIL=alloc:1 NQUEENS_STAND_IN_LAUNCHES="$work/n16oom" "$binary" count -n 16 --engine gpu \
+  --threads 3 --verify --log-level info >"$work/out" 2>"$work/err" ||
+  fail "the quarter table out of device memory: exited $?: $(tail -3 "$work/err")"
+grep -q '14772512' "$work/out" || fail "no count of N=16 in: $(cat "$work/out")"
+grep -q 'device 0: the quarter table not allocated (out of device memory): each thread keeps its own slices' \
+  "$work/err" || fail "the fallback is not logged: $(cat "$work/err")"
+sent_oom=$(awk '$1 == "copy" { bytes += $2 } END { print bytes + 0 }' "$work/n16oom")
+[[ $sent_oom -gt $sent ]] || fail "$sent_oom bytes sent by three threads' own rooms, $sent by one shared table"
+
 # Each allocation in turn fails, device and pinned: a one-line error naming it, exit 3; the
-# allocations run out before the count does, and then it succeeds.
+# allocations run out before the count does, and then it succeeds. The first device allocation,
+# the quarter table's, falls back (above).
 for what in alloc pinned; do
   failed=0
-  for call in 1 2 3 4 5 6 7 8 9 10 11 12; do
+  first=1
+  [[ $what == alloc ]] && first=2
+  for call in $(seq "$first" 12); do
     status=0
     NQUEENS_STAND_IN_FAIL=$what:$call "$binary" count -n 12 --engine gpu --threads 1 >/dev/null 2>"$work/err" ||
       status=$?

@@ -920,6 +920,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"PlanNTwoWays", {"plan", "8", "-n", "9"}, "board sizes given twice: '8' as N and '9' with -n"},
         BadInput{"BenchNTwoWays", {"bench", "8", "-n", "9"}, "board sizes given twice: '8' as N and '9' with -n"},
         BadInput{"SolveNTwoWays", {"solve", "8", "-n", "9"}, "board sizes given twice: '8' as N and '9' with -n"},
+        // A stray word beside -n is no second board size (it said "board sizes given twice").
+        BadInput{"StrayWordBesideN",
+                 {"count", "-n", "8", "extra"},
+                 "unexpected argument 'extra': the board size is '8', given with -n"},
         // A value one letter off is named, as a mistyped option is.
         BadInput{"EngineMistyped", {"count", "-n", "8", "--engine", "gpus"}, "(did you mean gpu?)"},
         BadInput{"FormatMistyped", {"count", "-n", "8", "--format", "jsonl"}, "(did you mean json?)"},

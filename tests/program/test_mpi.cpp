@@ -552,6 +552,34 @@ TEST_F(Mpi, ARankWithoutRoomEndsTheJobInOneLineWithoutAnAbort) {
   EXPECT_FALSE(contains(failed.err, "MPI_ABORT")) << describe(failed);
 }
 
+// A rank that ran out of memory while it counted ended the job through MPI_Abort ("rank 1:
+// std::bad_alloc", Open MPI's abort banner). Now every rank stops drawing, the units running end
+// (the others' reach the journal), and rank 0 says in one line what ran out and the --memory to
+// try, exit 3; the journal then resumes to the exact total. Rank 1's or rank 0's own unit fails
+// (NQUEENS_MPI_OUT_OF_MEMORY_AT, a test setting), the first it counts: both ranks draw from the
+// start (N = 16 leaves rank 1 units even when it starts late); mpirun without -q, so that a banner
+// would show.
+TEST_F(Mpi, ARankOutOfMemoryWhileCountingEndsTheJobInOneLineAndResumes) {
+  for (const int failing : {1, 0}) {
+    const fs::path journal = dir_ / ("n16-" + std::to_string(failing) + ".journal");
+    std::vector<std::string> command = mpirun(2, {"NQUEENS_MPI_OUT_OF_MEMORY_AT=" + std::to_string(failing) + ":1"});
+    command.erase(std::find(command.begin(), command.end(), "-q"));
+    const Outcome failed = run(command + std::vector<std::string>{"count", "-n", "16", "-t", "2", "--engine", "dfs",
+                                                                  "--checkpoint", journal.string()});
+    EXPECT_EQ(failed.exit_code, 3) << describe(failed);
+    EXPECT_EQ(failed.out, "") << describe(failed);
+    EXPECT_EQ(count_prefixed(failed.err, "nqueens-mpi: error: "), 1u) << describe(failed);
+    EXPECT_TRUE(contains(failed.err, "nqueens-mpi: error: rank " + std::to_string(failing) + ": out of memory"))
+        << describe(failed);
+    EXPECT_TRUE(contains(failed.err, "--memory")) << describe(failed);
+    EXPECT_FALSE(contains(failed.err, "MPI_ABORT")) << describe(failed);
+    const Outcome resumed =
+        ranks(2, {"count", "-n", "16", "-t", "2", "--checkpoint", journal.string(), "--format", "csv", "--verify"});
+    ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
+    EXPECT_TRUE(contains(resumed.out, "\n16,14772512,1846955,")) << resumed.out;
+  }
+}
+
 // A refusal is one line: N = 24's cost announcement waited for the checks, which find a budget
 // too small for its unit list at once (it came first, two lines for a refusal).
 TEST_F(Mpi, AMemoryRefusalIsOneLine) {

@@ -612,6 +612,21 @@ TEST_F(ResumeCli, JournalDirectoryIsCreated) {
   EXPECT_TRUE(fs::is_regular_file(journal));
 }
 
+// With one N, a directory named like a journal (nqueens-n24.journal, the default journal's name)
+// was taken for a directory of journals, and the count went on in one inside it: refused, in one
+// line, unless the name ends with / (a directory meant as one).
+TEST_F(ResumeCli, ADirectoryNamedLikeAJournalIsNoJournal) {
+  const fs::path named = file("nqueens-n12.journal");
+  fs::create_directory(named);
+  const Outcome refused = run({"count", "-n", "12", "--checkpoint", named.string()});
+  EXPECT_EQ(refused.exit_code, 2) << describe(refused);
+  EXPECT_EQ(harness::lines_of(refused.err).size(), 1u) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "is a directory named like a journal")) << refused.err;
+  EXPECT_TRUE(fs::is_empty(named));
+  const Json meant = count(12, {"--checkpoint", named.string() + "/"});
+  EXPECT_TRUE(fs::is_regular_file(named / "n12.journal"));
+}
+
 TEST_F(ResumeCli, TornLastRecordIsDroppedWithAWarningAndRecounted) {
   const std::string journal = file("n14.journal").string();
   const Json whole = count(14, {"--checkpoint", journal});

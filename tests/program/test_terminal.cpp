@@ -3,6 +3,7 @@
 // nothing is left on the screen at the end of a count or after Ctrl-C. A small model of the
 // terminal (carriage return, newline, erase to end of line, auto-wrap at the last column)
 // replays what the program wrote, so the test sees the screen a user would see.
+#include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -161,6 +163,9 @@ class TerminalRun {
 
   const std::string& output() const { return output_; }
 
+  //! The terminal's device (/dev/pts/K), for a second program to write on.
+  std::string device() const { return ptsname(master_); }
+
  private:
   // One read of whatever the program wrote; false at its end (EIO once the slave side closes).
   bool read_some() {
@@ -261,6 +266,60 @@ TEST(Terminal, AShardNamesItselfOnTheStatusLine) {
   EXPECT_EQ(draw.rfind("N=17 shard 2/4 [", 0), 0u) << draw;
   EXPECT_TRUE(std::regex_search(draw, std::regex(R"( [0-9.]+[kMG]? sol/s)"))) << draw;
   EXPECT_FALSE(contains(draw, "e+")) << draw;
+}
+
+// A second program writing to `device` (another TerminalRun's terminal), as a second shard
+// started from another window onto the same terminal would: stdout and stderr go to it.
+class SecondProgram {
+ public:
+  SecondProgram(std::vector<std::string> args, const std::string& device) {
+    args.insert(args.begin(), NQUEENS_BINARY);
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+    if (pid_ == 0) {  // the child: only async-signal-safe calls until exec
+      const int terminal = open(device.c_str(), O_RDWR | O_NOCTTY);
+      if (terminal < 0 || dup2(terminal, STDOUT_FILENO) < 0 || dup2(terminal, STDERR_FILENO) < 0) _exit(126);
+      execve(argv[0], argv.data(), environ);
+      _exit(127);
+    }
+  }
+  ~SecondProgram() {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  SecondProgram(const SecondProgram&) = delete;
+  SecondProgram& operator=(const SecondProgram&) = delete;
+
+ private:
+  pid_t pid_ = -1;
+};
+
+// Two shards on one terminal redrew the same line in turn, each erasing the other's. Once the
+// second draws its status there, neither redraws in place: each prints lines that name it, which
+// the screen keeps apart.
+TEST(Terminal, TwoShardsOnOneTerminalPrintLinesInsteadOfRedrawingOne) {
+  std::vector<std::string> first = kLongCount, second = kLongCount;
+  first.insert(first.end(), {"--shard", "1/2", "--progress-interval", "0.5"});
+  second.insert(second.end(), {"--shard", "2/2", "--progress-interval", "0.5"});
+  TerminalRun run(first, 200);
+  SecondProgram beside(second, run.device());
+  const std::string second_line = "[progress] N=17 shard 2/2", first_line = "[progress] N=17 shard 1/2";
+  ASSERT_TRUE(run.read_until([&](const std::string& out) {
+    const std::size_t at = out.find(second_line);
+    return at != std::string::npos && out.find(first_line, at) != std::string::npos &&
+           out.find(second_line, at + 1) != std::string::npos;
+  })) << run.output();
+  run.interrupt();
+  run.wait();
+  const std::string after = run.output().substr(run.output().find(second_line));
+  EXPECT_TRUE(status_draws(after).empty()) << "a status line was redrawn in place\n" << after;
+  Screen screen(200);
+  screen.feed(run.output());
+  for (const std::string& row : screen.text_rows())
+    EXPECT_FALSE(contains(row, "shard 1/2") && contains(row, "shard 2/2")) << describe(run.output(), screen);
 }
 
 // A setup of seconds (N = 24's unit list and cost model) shows on the status line, phase by

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "gpu/built_matcher.hpp"
+#include "gpu/device_memory.hpp"
+#include "gpu/gpu_devices.hpp"
 #include "gpu/shared_slices.hpp"
 #include "gpu_against_join.hpp"
 #include "join/join_engine.hpp"
@@ -29,12 +31,17 @@ class WatchedMatcher final : public HostBuiltMatcher {
  public:
   struct Seen {
     std::size_t batches = 0, entries_sent = 0, split_jobs = 0, jobs = 0, keys = 0;
+    std::size_t largest_room = 0;  // entries of the matcher's own room
   };
   WatchedMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule, Seen& seen,
                  HostSharedSlices* shared = nullptr)
       : HostBuiltMatcher(batch_keys, entries, rule, shared), seen_(seen) {}
 
  private:
+  void reserve_entries(std::size_t entries) override {
+    seen_.largest_room = std::max(seen_.largest_room, entries);
+    HostBuiltMatcher::reserve_entries(entries);
+  }
   std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
                                               std::span<const join::QuarterEntry> entries) override {
     seen_.entries_sent += entries.size();
@@ -112,14 +119,15 @@ TEST(GpuBuilt, ASampleOfN17And18WithTheEnginesRuleCountsAsTheJoinDoes) {
 // Two counting threads' matchers on one device, units dealt to them in turn: where the device's
 // shared room holds the run's quarter table, every slice lies in it, sent once for both (the
 // matchers send none of their own), and every unit of N = 4..15 counts as the join does (N = 16
-// through the stand-in driver, gpu_stand_in_driver); where it does not (N = 12 and 13), each
-// matcher keeps and sends its own.
+// through the stand-in driver, gpu_stand_in_driver); where it does not, or the device cannot
+// allocate it (N = 12 and 13), each matcher keeps and sends its own.
 TEST(GpuBuilt, TheMatchersOfOneDeviceReadItsSlicesSentOnceForAll) {
-  for (const bool table_fits : {true, false}) {
+  for (const TableHome home : {TableHome::shared, TableHome::too_large, TableHome::no_memory}) {
+    const bool table_fits = home == TableHome::shared;
     for (int n = table_fits ? 4 : 12; n <= (table_fits ? 15 : 13); ++n) {
-      SCOPED_TRACE("N=" + std::to_string(n) + (table_fits ? "" : ", the table too large for the shared room"));
+      SCOPED_TRACE("N=" + std::to_string(n) + ", the table " + table_home_text(home));
       const std::uint64_t table = quarter_table_entries(n / 2);
-      HostSharedSlices shared(table_fits ? table : table - 1);
+      HostSharedSlices shared(home == TableHome::too_large ? table - 1 : table, home == TableHome::no_memory);
       WatchedMatcher::Seen seen;
       const std::unique_ptr<Engine> built = built_engine(n, 4096, std::size_t{1} << 20, kSmallSplits, seen, &shared);
       const std::unique_ptr<Engine> join = make_join_engine(n);
@@ -131,6 +139,7 @@ TEST(GpuBuilt, TheMatchersOfOneDeviceReadItsSlicesSentOnceForAll) {
         ASSERT_EQ(got.total, expected.total) << "unit " << id;
         ASSERT_EQ(got.nodes, expected.nodes) << "unit " << id;
       }
+      EXPECT_EQ(shared.home(n / 2), home);
       if (table_fits) {
         EXPECT_EQ(seen.entries_sent, 0u) << "a matcher sent slices of its own";
         EXPECT_GT(shared.entries_sent(), 0u);
@@ -139,6 +148,56 @@ TEST(GpuBuilt, TheMatchersOfOneDeviceReadItsSlicesSentOnceForAll) {
         EXPECT_EQ(shared.entries_sent(), 0u);
         EXPECT_GT(seen.entries_sent, 0u);
       }
+    }
+  }
+}
+
+// A matcher's own room, where it keeps the slices it sends, grows no larger than the device plan
+// counts for it: every unit of N = 10..14, with a most far above their tables.
+TEST(GpuBuilt, AMatchersOwnRoomStaysWithinThePlannedOne) {
+  constexpr std::size_t kMost = std::size_t{1} << 24;
+  for (int n = 10; n <= 14; ++n) {
+    SCOPED_TRACE("N=" + std::to_string(n));
+    WatchedMatcher::Seen seen;
+    const std::unique_ptr<Engine> built = built_engine(n, 4096, kMost, kSmallSplits, seen);
+    const std::unique_ptr<UnitCounter> device = built->make_counter();
+    for (std::size_t id = 0; id < built->unit_count(); ++id) device->count(id);
+    const std::uint64_t table = quarter_table_entries(n / 2);
+    EXPECT_GT(seen.largest_room, 0u);
+    EXPECT_LE(seen.largest_room, most_own_entries(table, kMost));
+    EXPECT_LT(most_own_entries(table, kMost), kMost);
+    EXPECT_LT(most_own_entries(table, kMost), 2 * std::max<std::uint64_t>(table, 1u << 16));
+  }
+}
+
+// The device plan counts the quarter table once per device where the device holds it for its
+// matchers, and a slice room per thread only where it does not: as SharedSlices decides, to the
+// entry.
+TEST(GpuDeviceMemory, TheSharedTableIsCountedOncePerDevice) {
+  constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+  const std::uint64_t table_22 = quarter_table_entries(11) * sizeof(join::QuarterEntry);
+  const DeviceMemoryPlan h100 = plan_device_memory(22, 80 * kGiB);
+  EXPECT_TRUE(h100.table_shared);
+  EXPECT_EQ(h100.table_bytes, table_22);
+  EXPECT_EQ(h100.matcher_bytes, batch_device_bytes());
+  EXPECT_EQ(h100.total_bytes(16), table_22 + 16 * batch_device_bytes());
+  // Sixteen threads' slice rooms would take 8 GiB: the table once, and sixteen threads' batches,
+  // take about 0.9.
+  EXPECT_LT(h100.total_bytes(16), 16 * kDeviceEntries * sizeof(join::QuarterEntry) / 8);
+
+  const DeviceMemoryPlan small = plan_device_memory(22, kGiB);
+  EXPECT_FALSE(small.table_shared);
+  EXPECT_EQ(small.matcher_bytes, batch_device_bytes() + most_own_entries(quarter_table_entries(11), kDeviceEntries) *
+                                                            sizeof(join::QuarterEntry));
+  EXPECT_EQ(small.total_bytes(2), 2 * small.matcher_bytes);
+
+  for (int n = 8; n <= 16; ++n) {
+    SCOPED_TRACE("N=" + std::to_string(n));
+    const std::uint64_t table = quarter_table_entries(n / 2);
+    for (const std::uint64_t device : {table * sizeof(join::QuarterEntry) * kSharedSlicesShare,
+                                       table * sizeof(join::QuarterEntry) * kSharedSlicesShare - 1}) {
+      HostSharedSlices shared(device / kSharedSlicesShare / sizeof(join::QuarterEntry));
+      EXPECT_EQ(plan_device_memory(n, device).table_shared, shared.home(n / 2) == TableHome::shared);
     }
   }
 }

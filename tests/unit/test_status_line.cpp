@@ -159,7 +159,12 @@ TEST(RoughDuration, ReadsInTheUnitThatFits) {
   EXPECT_EQ(rough_duration_text(5 * 3600), "5.0 hours");
   EXPECT_EQ(rough_duration_text(6.08 * 86400), "6 days");
   EXPECT_EQ(rough_duration_text(41 * 365.25 * 86400), "41 years");
-  EXPECT_EQ(rough_duration_text(2.1e5 * 365.25 * 86400), "2.1e+05 years");
+  constexpr double kYear = 365.25 * 86400;
+  EXPECT_EQ(rough_duration_text(2.1e5 * kYear), "210 thousand years");  // was "2.1e+05 years"
+  EXPECT_EQ(rough_duration_text(3.44e6 * kYear), "3.4 million years");
+  EXPECT_EQ(rough_duration_text(52e9 * kYear), "52 billion years");
+  EXPECT_EQ(rough_duration_text(7e12 * kYear), "7.0 trillion years");
+  EXPECT_EQ(rough_duration_text(3e20 * kYear), "over a thousand trillion years");
 }
 
 TEST(StatusLine, LogFormKeepsEveryField) {

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
@@ -188,10 +189,17 @@ void add_board_sizes(CLI::App& command, std::string& spec, const std::string& wh
   CLI::Option* positional = command.add_option("N", spec, what + (required ? " (this or -n is required)" : ""));
   CLI::Option* named = command.add_option("-n,--n", spec, what);
   command.parse_complete_callback([positional, named, &command, required] {
-    if (positional->count() > 0 && named->count() > 0)
-      throw CLI::ArgumentMismatch("board sizes given twice: " + detail::echo(positional->results().front()) +
-                                      " as N and " + detail::echo(named->results().front()) + " with -n (give one)",
+    if (positional->count() > 0 && named->count() > 0) {
+      const std::string& word = positional->results().front();
+      // A word that starts like no board size is a stray argument, not a second N.
+      if (word.empty() || std::isdigit(static_cast<unsigned char>(word.front())) == 0)
+        throw CLI::ArgumentMismatch("unexpected argument " + detail::echo(word) + ": the board size is " +
+                                        detail::echo(named->results().front()) + ", given with -n",
+                                    CLI::ExitCodes::ArgumentMismatch);
+      throw CLI::ArgumentMismatch("board sizes given twice: " + detail::echo(word) + " as N and " +
+                                      detail::echo(named->results().front()) + " with -n (give one)",
                                   CLI::ExitCodes::ArgumentMismatch);
+    }
     // The program's own name (nqueens, nqueens-mpi) and the command's, for the example.
     const std::string words =
         (command.get_parent() ? command.get_parent()->get_name() + " " : std::string()) + command.get_name();

@@ -14,6 +14,9 @@ namespace nqueens::shell {
 
 ShardOutput::ShardOutput(const std::string& path, const detail::WritePolicy& policy) : path_(path) {
   if (path_.empty()) return;
+  // A leftover of a count killed outright would be taken over unseen: it goes first, and is said.
+  if (const std::string said = detail::remove_stale_temporary(policy.target(path_)); !said.empty())
+    spdlog::warn("{}", said);
   file_ = std::make_unique<detail::AtomicFile>(path_, policy);
   remove_on_interrupt(detail::temporary_path(file_->target()));
 }

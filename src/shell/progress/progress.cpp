@@ -1,11 +1,13 @@
 #include "shell/progress/progress.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <mutex>
 
 #include <spdlog/spdlog.h>
 
 #include "shell/output/console.hpp"
+#include "shell/progress/shared_terminal.hpp"
 
 namespace nqueens::shell {
 
@@ -16,6 +18,8 @@ using Clock = std::chrono::steady_clock;
 // A terminal line is redrawn this often; below the first delay, a quick count draws nothing.
 constexpr auto kRedraw = std::chrono::milliseconds(250);
 constexpr auto kFirstDraw = std::chrono::milliseconds(500);
+// On a terminal that another process draws its status on, a line is printed at most this often.
+constexpr auto kSharedTerminalPeriod = std::chrono::seconds(10);
 // A terminal that does not say its width (a serial console) is taken to have the classic one.
 constexpr int kAssumedWidth = 80;
 
@@ -38,6 +42,22 @@ Clock::duration log_period(const ProgressOptions& options) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.interval_seconds));
 }
 
+Clock::duration shared_terminal_period(const ProgressOptions& options) {
+  return std::min(log_period(options), Clock::duration(kSharedTerminalPeriod));
+}
+
+// Whether the status due now is drawn in place. Once another process draws its status on the
+// same terminal, it is not (for good: lines that come and go would be as hard to read): the line
+// drawn is erased, and from then on a line is printed every `line_period`.
+bool draws_in_place(bool& terminal, bool& drawn, Clock::duration& period, Clock::duration line_period) {
+  if (!terminal) return false;
+  if (!terminal_shared_with_another_status()) return true;
+  if (drawn) Console::err().clear_status();
+  terminal = drawn = false;
+  period = line_period;
+  return false;
+}
+
 }  // namespace
 
 void watch_window_size() {
@@ -50,13 +70,18 @@ void watch_window_size() {
 
 Progress::Progress(const Engine& engine, const std::vector<std::size_t>& todo, const std::vector<std::size_t>& done,
                    const ProgressOptions& options)
-    : n_(engine.n()), part_(options.part), engine_(engine), terminal_(Console::err().terminal()) {
+    : n_(engine.n()),
+      part_(options.part),
+      engine_(engine),
+      terminal_(Console::err().terminal()),
+      line_period_(shared_terminal_period(options)) {
   for (const std::size_t id : todo) cost_total_ += engine.cost(id);
   for (const std::size_t id : done) cost_before_ += engine.cost(id);
   cost_total_ += cost_before_;
   units_before_ = done.size();
   units_total_ = todo.size() + done.size();
   period_ = terminal_ ? Clock::duration(kRedraw) : log_period(options);
+  draws_in_place(terminal_, drawn_, period_, line_period_);  // marks the terminal as this process's too
   start_ = Clock::now();
   next_ = start_ + (terminal_ ? Clock::duration(kFirstDraw) : period_);
   if (terminal_) watch_window_size();
@@ -93,9 +118,10 @@ void Progress::tick() noexcept {
   const Clock::time_point now = Clock::now();
   const bool resized = terminal_ && drawn_ && window_resized.exchange(false, std::memory_order_relaxed);
   if (now < next_ && !resized) return;
-  next_ = now + period_;
   try {
-    if (terminal_) {
+    const bool in_place = draws_in_place(terminal_, drawn_, period_, line_period_);
+    next_ = now + period_;
+    if (in_place) {
       const int width = Console::err().width();
       Console::err().status(fit_status(snapshot(), width > 0 ? width : kAssumedWidth));
       drawn_ = true;
@@ -116,7 +142,9 @@ SetupStatus::SetupStatus(int n, const ProgressOptions& options)
     : n_(n),
       part_(options.part),
       terminal_(Console::err().terminal()),
-      period_(terminal_ ? Clock::duration(kRedraw) : log_period(options)) {
+      period_(terminal_ ? Clock::duration(kRedraw) : log_period(options)),
+      line_period_(shared_terminal_period(options)) {
+  draws_in_place(terminal_, drawn_, period_, line_period_);  // marks the terminal as this process's too
   start_ = Clock::now();
   next_ = start_ + (terminal_ ? Clock::duration(kFirstDraw) : period_);
   enter_phase("starting");
@@ -135,10 +163,11 @@ void SetupStatus::enter_phase(std::string_view phase) {
 void SetupStatus::tick() noexcept {
   const Clock::time_point now = Clock::now();
   if (now < next_) return;
-  next_ = now + period_;
   try {
+    const bool in_place = draws_in_place(terminal_, drawn_, period_, line_period_);
+    next_ = now + period_;
     const SetupSnapshot s{n_, phase_now(), std::chrono::duration<double>(now - start_).count(), part_};
-    if (terminal_) {
+    if (in_place) {
       const int width = Console::err().width();
       Console::err().status(fit_setup_status(s, width > 0 ? width : kAssumedWidth));
       drawn_ = true;

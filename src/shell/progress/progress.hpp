@@ -1,7 +1,8 @@
 #pragma once
 // Progress of one count on stderr: a status line redrawn in place when stderr is a terminal
 // (fitted to its width, redrawn at once when the window is resized), otherwise one timestamped
-// log line every few seconds (batch jobs keep their logs readable).
+// log line every few seconds (batch jobs keep their logs readable). On a terminal where another
+// process draws its status too (shared_terminal.hpp), a line every few seconds, as in a log.
 //
 // Workers report each finished unit with three relaxed atomic adds; everything else (the
 // clock, formatting, writing) happens on the thread that calls tick(). Nothing is touched per
@@ -55,8 +56,9 @@ class Progress {
   std::size_t units_before_ = 0;  //!< of which counted before this process started
   std::uint64_t cost_total_ = 0;
   std::uint64_t cost_before_ = 0;
-  bool terminal_ = false;
+  bool terminal_ = false;  //!< the status is drawn in place (a terminal no other status is drawn on)
   std::chrono::steady_clock::duration period_;
+  std::chrono::steady_clock::duration line_period_;  //!< between lines on a terminal shared with another status
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point next_;
   bool drawn_ = false;
@@ -87,8 +89,9 @@ class SetupStatus {
  private:
   int n_;
   std::string part_;
-  bool terminal_ = false;
+  bool terminal_ = false;  //!< as Progress's
   std::chrono::steady_clock::duration period_;
+  std::chrono::steady_clock::duration line_period_;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point next_;
   bool drawn_ = false;

@@ -41,6 +41,12 @@ void check_checkpoint(const fs::path& checkpoint, std::size_t sizes) {
     throw std::invalid_argument("--checkpoint " + detail::shown_path(checkpoint) +
                                 " is a file; with several board sizes it names a directory that holds one journal "
                                 "per N (n18.journal, n19.journal, ...)");
+  // A directory named like a journal file (the default nqueens-n24.journal, made by hand or by
+  // mistake) was taken for a directory of journals: the run went on in a journal inside it.
+  if (sizes == 1 && fs::is_directory(status) && checkpoint.extension() == ".journal")
+    throw std::invalid_argument("--checkpoint " + detail::shown_path(checkpoint) +
+                                " is a directory named like a journal: give the journal's own file name, or end "
+                                "the name with / to keep the journal of each N inside it");
 }
 
 void create_journal_directory(const fs::path& checkpoint, std::size_t sizes) {

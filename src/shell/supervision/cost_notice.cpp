@@ -1,8 +1,10 @@
 #include "shell/supervision/cost_notice.hpp"
 
+#include <array>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
@@ -51,8 +53,15 @@ std::string rough_duration_text(double seconds) {
   if (seconds < 90 * 60) return fmt::format("{:.0f} minutes", seconds / 60);
   if (seconds < 2 * kDay) return fmt::format("{:.1f} hours", seconds / kHour);
   if (seconds < 2 * kYear) return fmt::format("{:.0f} days", seconds / kDay);
-  if (seconds < 1e4 * kYear) return fmt::format("{:.0f} years", seconds / kYear);
-  return fmt::format("{:.1e} years", seconds / kYear);
+  const double years = seconds / kYear;
+  if (years < 1e4) return fmt::format("{:.0f} years", years);
+  // Past ten thousand years, in words: "2.1e+05 years" had to be decoded.
+  constexpr std::array<std::pair<double, const char*>, 3> kScales = {
+      {{1e12, "trillion"}, {1e9, "billion"}, {1e6, "million"}}};
+  if (years >= 1e15) return "over a thousand trillion years";
+  for (const auto& [scale, word] : kScales)
+    if (years >= scale) return fmt::format("{:.{}f} {} years", years / scale, years < 10 * scale ? 1 : 0, word);
+  return fmt::format("{:.0f} thousand years", years / 1e3);
 }
 
 std::vector<std::string> announce_costs(const RunSettings& session, std::span<const RunRequest> requests,

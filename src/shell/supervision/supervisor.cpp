@@ -101,14 +101,17 @@ class Supervisor {
     finished_signal_.notify_all();
   }
 
-  // Returns when the worker is done; an interrupt never returns.
+  // Returns when the worker is done; an interrupt never returns. One that came before the count
+  // started (during a repair, say) stops it at once: a count quicker than one look went on to its
+  // end, exit 0, as if the signal had never come.
   void watch(Progress* progress) {
     std::unique_lock<std::mutex> lock(lock_);
-    while (!finished_signal_.wait_for(lock, kWatchPeriod, [this] { return finished_; })) {
+    for (;;) {
       if (const int signal = interrupt_signal()) {
         lock.unlock();
         stop_and_exit(signal, progress);
       }
+      if (finished_signal_.wait_for(lock, kWatchPeriod, [this] { return finished_; })) return;
       if (progress) progress->tick();
     }
   }
