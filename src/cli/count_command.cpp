@@ -58,18 +58,16 @@ int run(const CountArgs& args) {
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"count", requests.front().threads, sizes, args.wide});
   bool mismatch = false;
-  for (const RunRequest& request : requests) {
-    const int n = request.n;
-    const RunOutcome counted = count_run(request, settings_for_size(session, n, sizes.size()));
+  count_each(requests, session, [&](const RunOutcome& counted) {
     const CountResult& result = counted.result;
-    spdlog::info("N={}: {} work units ({} engine), {} threads, {:.3f} s; {}", n, result.work_units, result.engine,
-                 result.threads, result.seconds, unit_time_text(result, counted.unit_time_here));
+    spdlog::info("N={}: {} work units ({} engine), {} threads, {:.3f} s; {}", result.n, result.work_units,
+                 result.engine, result.threads, result.seconds, unit_time_text(result, counted.unit_time_here));
     CountRecord record = make_record(result, args.verify);
     record.counted_here = counted.counted_here;
     record.totals_here = counted.totals_here;
     mismatch = mismatch || record.verified == false;
     reporter->row(to_json(record));
-  }
+  });
   reporter->end();
   return mismatch ? kMismatch : kOk;
 }

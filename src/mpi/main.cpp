@@ -200,11 +200,14 @@ int run_count(const World& world, Job& job) {
     reporter = make_reporter(parse_format(job.args.format), parse_json_counts(job.args.json_counts));
     reporter->begin({"count", job.runs.requests.front().threads, job.sizes, job.args.wide});
   }
+  // One arena for the command on each rank: every N's threads are the one --threads, resolved
+  // alike on a rank (run/prepare.hpp, command_threads).
+  const std::unique_ptr<RunArena> arena = mpi::rank_arena(world, resolve_threads(job.options.threads));
   int code = kOk;
   for (const int n : job.sizes) {
     const std::optional<RunOutcome> counted =
         mpi::count_distributed(world, n, job.options, settings_for_size(job.session, n, job.sizes.size()),
-                               world.root() ? &request_for(job.runs.requests, n) : nullptr);
+                               world.root() ? &request_for(job.runs.requests, n) : nullptr, *arena);
     int after = static_cast<int>(AfterPrint::go_on);
     if (counted) {
       const CountResult& result = counted->result;

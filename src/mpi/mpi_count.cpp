@@ -425,18 +425,17 @@ void run_rank(const World& world, const Engine& engine, const std::vector<std::u
 
 // ---- setting up one N ----------------------------------------------------------------------------
 
-// Every rank starts its threads and builds N's engine itself, and any rank may find its memory
-// or its address-space limit too small for that: every rank learns the verdict (agree_on_step),
-// so the job ends in one line from rank 0 with the way on, rather than MPI's abort.
-std::unique_ptr<Engine> build_engine(const World& world, const RunRequest& request, std::optional<RunArena>& arena) {
+// Every rank builds N's engine itself, and any rank may find its memory or its address-space
+// limit too small for that: every rank learns the verdict (agree_on_step), so the job ends in
+// one line from rank 0 with the way on, rather than MPI's abort.
+std::unique_ptr<Engine> build_engine(const World& world, const RunRequest& request, RunArena& arena) {
   int code = shell::kOk;
   std::string message;
   std::unique_ptr<Engine> engine;
   try {
     // The rank's main thread stays out of the count (rank_arena.hpp): it builds the engine in
     // the arena as `nqueens count` does, and then only hands units in.
-    arena.emplace(request.threads, RunArena::Caller::stays_apart);
-    engine = make_engine(request, *arena);
+    engine = make_engine(request, arena);
   } catch (const std::bad_alloc&) {
     code = shell::kRuntime;
     message = shell::out_of_memory_advice();
@@ -559,23 +558,40 @@ std::size_t out_of_memory_test_unit(int rank_here) {
   return rank == rank_here ? unit : 0;
 }
 
+std::unique_ptr<RunArena> rank_arena(const World& world, int threads) {
+  int code = shell::kOk;
+  std::string message;
+  std::unique_ptr<RunArena> arena;
+  try {
+    arena = std::make_unique<RunArena>(threads, RunArena::Caller::stays_apart);
+  } catch (const std::bad_alloc&) {
+    code = shell::kRuntime;
+    message = shell::out_of_memory_advice();
+  } catch (const std::exception& error) {
+    code = shell::kRuntime;
+    message = shell::failure_text(error);
+  }
+  agree_on_step(world, code, message);
+  return arena;
+}
+
 std::optional<shell::RunOutcome> count_distributed(const World& world, int n, const CountOptions& options,
-                                                   const shell::RunSettings& session, const RunRequest* decided) {
+                                                   const shell::RunSettings& session, const RunRequest* decided,
+                                                   RunArena& arena) {
   const Clock::time_point start = Clock::now();
   RunRequest request = agreed_request(world, n, options, decided);
   if (world.root()) shell::log_resumed_engine(request, session);
   // Rank 0's request carries the plan its checks made; the others make theirs here, once.
   if (const std::string memory = plan_memory(request); !memory.empty() && world.root())
     spdlog::info("N={}: {}", n, memory);
-  std::optional<RunArena> arena;
   std::unique_ptr<Engine> engine = build_engine(world, request, arena);
   check_same_plan(world, *engine);
   const std::unique_ptr<Run> run = open_agreed(world, engine, session);
   if (!world.root()) {
-    count_as_worker(world, *engine, *arena);
+    count_as_worker(world, *engine, arena);
     return std::nullopt;
   }
-  return count_as_root(world, *run, *arena, session, start);
+  return count_as_root(world, *run, arena, session, start);
 }
 
 }  // namespace nqueens::mpi

@@ -5,9 +5,11 @@
 // from the dispenser and counts them on its own TBB arena; finished units travel to rank 0 as
 // fixed-size records, where they are journalled, summed exactly (128 bits) and printed.
 #include <chrono>
+#include <memory>
 #include <optional>
 
 #include "nqueens/count.hpp"
+#include "run/run_arena.hpp"
 #include "shell/supervision/supervisor.hpp"
 #include "world.hpp"
 
@@ -31,7 +33,14 @@ std::chrono::microseconds emulated_latency();
 //! another form.
 std::size_t out_of_memory_test_unit(int rank);
 
+//! The rank's threads for every N of the command: `threads` workers besides the main thread
+//! (RunArena::Caller::stays_apart), started and proven once. Collective: a rank that cannot start
+//! them ends every rank with AgreedExit and its message.
+std::unique_ptr<RunArena> rank_arena(const World& world, int threads);
+
+//! Counts N in `arena`, the rank's (rank_arena).
 std::optional<shell::RunOutcome> count_distributed(const World& world, int n, const CountOptions& options,
-                                                   const shell::RunSettings& session, const RunRequest* decided);
+                                                   const shell::RunSettings& session, const RunRequest* decided,
+                                                   RunArena& arena);
 
 }  // namespace nqueens::mpi

@@ -1,5 +1,6 @@
 #include "run/prepare.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -99,6 +100,12 @@ void check_runs(PreparedRuns& runs, const PlanWatch& watch, const std::function<
   const auto header_of = [&runs](int n) { return make_engine(request_for(runs.requests, n))->header(); };
   check_journal_headers(runs.place, ns, header_of);
   check_journals_writable(runs.place, ns, header_of);
+}
+
+int command_threads(std::span<const RunRequest> requests) {
+  int threads = 1;
+  for (const RunRequest& request : requests) threads = std::max(threads, request.threads);
+  return threads;
 }
 
 const RunRequest& request_for(std::span<const RunRequest> requests, int n) {

@@ -59,6 +59,10 @@ using PlanWatch = std::function<void(int n, const std::function<void()>& plan)>;
 void check_runs(PreparedRuns& runs, const PlanWatch& watch = {},
                 const std::function<void(const std::string&)>& note = {});
 
+//! The threads of the one arena a command counts all its N in: the most any N's request has. One
+//! --threads resolves alike for every N, so each N has them all: no N runs on more than it asked.
+int command_threads(std::span<const RunRequest> requests);
+
 //! The request of board size `n` among `requests`. Throws std::logic_error if none.
 const RunRequest& request_for(std::span<const RunRequest> requests, int n);
 

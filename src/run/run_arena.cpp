@@ -1,5 +1,6 @@
 #include "run/run_arena.hpp"
 
+#include <atomic>
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +13,11 @@ int checked(int threads) {
   return threads;
 }
 
+std::atomic<int>& arenas_made() {
+  static std::atomic<int> made{0};
+  return made;
+}
+
 }  // namespace
 
 // A caller that stays apart takes no slot: all `threads` are TBB's workers, and the allowance
@@ -19,6 +25,10 @@ int checked(int threads) {
 RunArena::RunArena(int threads, Caller caller)
     : threads_(checked(threads)),
       allowance_(caller == Caller::joins ? threads : threads + 1),
-      arena_(threads, caller == Caller::joins ? 1 : 0) {}
+      arena_(threads, caller == Caller::joins ? 1 : 0) {
+  arenas_made().fetch_add(1, std::memory_order_relaxed);
+}
+
+int RunArena::made() { return arenas_made().load(std::memory_order_relaxed); }
 
 }  // namespace nqueens

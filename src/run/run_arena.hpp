@@ -27,6 +27,9 @@ class RunArena {
 
   int threads() const { return threads_; }
 
+  //! The arenas this process has made so far: a command makes one for all its N, which tests check.
+  static int made();
+
   //! Runs `work` in the arena on the calling thread (its parallel loops use the run's threads)
   //! and returns what it returns.
   template <typename Work>

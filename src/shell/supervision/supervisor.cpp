@@ -315,12 +315,23 @@ RunOutcome outcome_of(const Run& run, const RunSettings& settings, int threads, 
 }
 
 RunOutcome count_run(const RunRequest& request, const RunSettings& settings) {
-  const Clock::time_point start = Clock::now();
   RunArena arena(request.threads);
+  return count_run(request, settings, arena);
+}
+
+RunOutcome count_run(const RunRequest& request, const RunSettings& settings, RunArena& arena) {
+  const Clock::time_point start = Clock::now();
   const std::unique_ptr<Run> run =
       SetupWatch(request.n, settings).run([&] { return open_run(request, arena, settings); });
   if (!run->complete()) Supervisor(*run, arena, settings.run_start).run(settings.progress);
   return outcome_of(*run, settings, request.threads, start);
+}
+
+void count_each(std::span<const RunRequest> requests, const RunSettings& session,
+                const std::function<void(const RunOutcome&)>& counted) {
+  RunArena arena(command_threads(requests));
+  for (const RunRequest& request : requests)
+    counted(count_run(request, settings_for_size(session, request.n, requests.size()), arena));
 }
 
 }  // namespace nqueens::shell

@@ -5,6 +5,7 @@
 // wires it to a worker thread and a watching main thread.
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -82,5 +83,13 @@ RunOutcome outcome_of(const Run& run, const RunSettings& settings, int threads,
 //! to a second for the ones running, makes the journal durable, says how to resume and ends
 //! the process with 128 + the signal number; it does not return then.
 RunOutcome count_run(const RunRequest& request, const RunSettings& settings);
+//! The same in `arena`, the command's, which counts every N of a list (count_each).
+RunOutcome count_run(const RunRequest& request, const RunSettings& settings, RunArena& arena);
+
+//! Counts each N of `requests` in order, as count_run does, in one arena made for the whole
+//! command (command_threads): its threads are started and proven once, not once per N. Hands
+//! each N's outcome to `counted` as soon as it is ready.
+void count_each(std::span<const RunRequest> requests, const RunSettings& session,
+                const std::function<void(const RunOutcome&)>& counted);
 
 }  // namespace nqueens::shell
