@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -113,6 +114,23 @@ AllocationStage::~AllocationStage() {
 }
 
 const char* AllocationStage::now() { return current_stage.load(); }
+
+namespace {
+
+std::mutex least_budget_lock;
+LeastBudget least_budget_noted;
+
+}  // namespace
+
+void note_least_budget(const LeastBudget& least) {
+  const std::lock_guard<std::mutex> guard(least_budget_lock);
+  least_budget_noted = least;
+}
+
+LeastBudget noted_least_budget() {
+  const std::lock_guard<std::mutex> guard(least_budget_lock);
+  return least_budget_noted;
+}
 
 DefaultBudget default_budget(int processes_on_machine, int threads) {
   const int processes = std::max(processes_on_machine, 1);
