@@ -50,8 +50,10 @@ struct CountOptions {
   std::string engine = "auto";
   EngineSettings settings{};  //!< the chosen engine's own settings (EngineInfo::settings)
   int threads = 0;            //!< 0: every hardware thread
-  //! The most memory the count may hold, in bytes; 0: half the machine's physical memory. An
-  //! engine that cannot count N within it refuses (std::invalid_argument).
+  //! The most memory the count may hold, in bytes; 0: the default budget, as `nqueens count` takes
+  //! it: half of the memory this process may use (physical memory, a cgroup's or `ulimit -v`'s
+  //! limit), after the room its threads take. An engine that cannot count N within it refuses
+  //! (std::invalid_argument).
   std::uint64_t memory_bytes = 0;
   //! Not empty: a checkpoint journal. Units it holds are not counted again, every unit counted
   //! is appended to it, and an interrupted count (stop, a crash) resumes from it when called

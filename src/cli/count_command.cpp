@@ -9,12 +9,12 @@
 #include "commands.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/n_spec.hpp"
+#include "run/journal_place.hpp"
 #include "run/registry.hpp"
 #include "shell/options/count_options.hpp"
 #include "shell/output/report.hpp"
 #include "shell/output/shard_output.hpp"
 #include "shell/output/verify.hpp"
-#include "shell/supervision/checkpoint_path.hpp"
 #include "shell/supervision/cost_notice.hpp"
 #include "shell/supervision/delayed_notice.hpp"
 #include "shell/supervision/signals.hpp"
@@ -39,26 +39,17 @@ int run(const CountArgs& args) {
   check_every_size(sizes, options);
   settle_memory_budget(options, sizes);
   RunSettings session = run_settings(args, sizes);
-  std::vector<RunRequest> requests = run_requests(session, sizes, options);   // each N's decisions, once
-  const ThreadsThatRun threads = threads_that_run(requests.front().threads);  // every N's: one --threads
-  // A whole count planned past a day keeps a journal: the one named, or one made by default.
-  if (const auto journal = default_journal(session, requests, threads.running); journal && !args.no_checkpoint) {
-    CountArgs journaled = args;
-    journaled.checkpoint = *journal;
-    session = run_settings(journaled, sizes);
-    requests = run_requests(session, sizes, options);
-  }
+  // Each N's decisions, once (run/prepare.hpp); a whole count planned past a day keeps a journal,
+  // the one named or one made by default.
+  PreparedRuns runs =
+      prepare_runs(sizes, options, session, {.processes = 1, .journal_by_default = !args.no_checkpoint});
+  static_cast<RunPlace&>(session) = runs.place;
+  const std::vector<RunRequest>& requests = runs.requests;
   // Announced once the checks below pass, or while they take long (a memory plan at the largest N
   // takes minutes): a refusal they find at once is the command's one line.
-  DelayedNotice notice(announce_costs(session, requests, threads, args.force));
+  DelayedNotice notice(announce_costs(session, requests, runs.threads, args.force));
   catch_interrupts();
-  check_every_run(session, requests);  // every N's memory and journal, before N = sizes.front() is counted
-  // Every N's journal, before the first N is counted: the header of the run count_run will open.
-  const auto header_of = [&requests](int n, const RunSettings&) {
-    return make_engine(request_for(requests, n))->header();
-  };
-  check_journal_headers(session, sizes, header_of);
-  check_journals_writable(session, sizes, header_of);
+  check_every_run(session, runs);  // every N's journal and memory, before N = sizes.front() is counted
   notice.say();
   if (session.checkpoint) create_journal_directory(*session.checkpoint, sizes.size());
   if (!session.selection.whole())

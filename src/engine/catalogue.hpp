@@ -21,7 +21,7 @@
 
 namespace nqueens {
 
-//! A whole run's thread time at one N, measured: what the cost notice (plan/rough_cost.hpp)
+//! A whole run's thread time at one N, measured: what the cost notice (run/rough_cost.hpp)
 //! says before anything is built.
 struct RoughCost {
   int n;

@@ -20,6 +20,7 @@
 #include "mpi_count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "nqueens/version.hpp"
+#include "run/journal_place.hpp"
 #include "run/registry.hpp"
 #include "shell/options/count_options.hpp"
 #include "shell/options/help_formatter.hpp"
@@ -30,7 +31,6 @@
 #include "shell/output/shard_output.hpp"
 #include "shell/output/standard_output.hpp"
 #include "shell/output/verify.hpp"
-#include "shell/supervision/checkpoint_path.hpp"
 #include "shell/supervision/cost_notice.hpp"
 #include "shell/supervision/delayed_notice.hpp"
 #include "shell/supervision/exit_codes.hpp"
@@ -80,8 +80,9 @@ struct Job {
   std::vector<int> sizes;
   CountOptions options;
   RunSettings session;
-  //! Rank 0's request of each N's run (run_requests, made by check_runs), which every rank follows.
-  std::vector<RunRequest> requests;
+  //! Rank 0's preparation of each N's run (run/prepare.hpp, made by check_runs), whose requests
+  //! every rank follows.
+  PreparedRuns runs;
 };
 
 // Rank 0 claims the shard file's place before anything is counted (see ShardOutput), and every
@@ -152,19 +153,6 @@ void agree_on_memory_budget(const World& world, Job& job) {
   job.options.memory_bytes = least;
 }
 
-// A whole count planned past a day on every rank's threads keeps a journal, as `nqueens count`
-// does: the one named, or one made by default (named on the warning line), unless
-// --no-checkpoint. Rank 0's session alone: it is the rank that writes journals.
-void keep_default_journal(Job& job, const ThreadsThatRun& threads) {
-  const auto journal = default_journal(job.session, job.requests, threads.running);
-  if (!journal || job.args.no_checkpoint) return;
-  const bool progress = job.session.progress.enabled;
-  job.args.checkpoint = *journal;
-  job.session = run_settings(job.args, job.sizes);
-  job.session.progress.enabled = progress;
-  job.requests = run_requests(job.session, job.sizes, job.options);
-}
-
 // Before the first N is counted, rank 0 checks every N's run: its rough cost on every rank's threads
 // (announced past an hour, refused past a year without --force), its memory plan under the budget,
 // its journal (held by no other process; with several N, its header against the run), and every
@@ -175,19 +163,17 @@ void check_runs(const World& world, Job& job) {
   std::string message;
   if (world.root()) {
     try {
-      // The engine every rank builds (mpi_count.cpp): the one rank 0 requests for N's run
-      // (run_request: `auto` resumes a journal with the engine it was started with).
-      job.requests = run_requests(job.session, job.sizes, job.options);
-      const ThreadsThatRun threads = threads_that_run(job.requests.front().threads, world.size());
-      keep_default_journal(job, threads);
+      // The engine every rank builds (mpi_count.cpp): the one rank 0 requests for N's run (`auto`
+      // resumes a journal with the engine it was started with), prepared as `nqueens count` and
+      // count() prepare theirs (run/prepare.hpp), priced on every rank's threads; a whole count
+      // planned past a day keeps a journal, the one named or one made by default (rank 0's: it is
+      // the rank that writes journals).
+      job.runs = prepare_runs(job.sizes, job.options, job.session,
+                              {.processes = world.size(), .journal_by_default = !job.args.no_checkpoint});
+      static_cast<RunPlace&>(job.session) = job.runs.place;
       // Said once the checks pass, or while they take long: a refusal found at once is one line.
-      DelayedNotice notice(announce_costs(job.session, job.requests, threads, job.args.force));
-      check_every_run(job.session, job.requests, false);
-      const auto header_of = [&job](int n, const RunSettings&) {
-        return make_engine(request_for(job.requests, n))->header();
-      };
-      check_journal_headers(job.session, job.sizes, header_of);
-      check_journals_writable(job.session, job.sizes, header_of);
+      DelayedNotice notice(announce_costs(job.session, job.runs.requests, job.runs.threads, job.args.force));
+      check_every_run(job.session, job.runs, false);
       notice.say();
     } catch (const std::invalid_argument& refused) {
       code = kUsage;
@@ -213,13 +199,13 @@ int run_count(const World& world, Job& job) {
   std::unique_ptr<Reporter> reporter;
   if (world.root() && job.session.selection.whole()) {
     reporter = make_reporter(parse_format(job.args.format), parse_json_counts(job.args.json_counts));
-    reporter->begin({"count", job.requests.front().threads, job.sizes, job.args.wide});
+    reporter->begin({"count", job.runs.requests.front().threads, job.sizes, job.args.wide});
   }
   int code = kOk;
   for (const int n : job.sizes) {
     const std::optional<RunOutcome> counted =
         mpi::count_distributed(world, n, job.options, settings_for_size(job.session, n, job.sizes.size()),
-                               world.root() ? &request_for(job.requests, n) : nullptr);
+                               world.root() ? &request_for(job.runs.requests, n) : nullptr);
     int after = static_cast<int>(AfterPrint::go_on);
     if (counted) {
       const CountResult& result = counted->result;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engine/setup_stop.hpp"
+#include "run/prepare.hpp"
 #include "run/registry.hpp"
 #include "run/run.hpp"
 #include "run/run_arena.hpp"
@@ -78,15 +79,19 @@ UnitObserver progress_observer(const Run& run, const CountOptions& options) {
 }  // namespace
 
 CountResult count(int n, const CountOptions& options) {
-  std::optional<JournalRequest> journal;
-  if (!options.checkpoint.empty()) journal = JournalRequest{options.checkpoint};
-  // The resume rule, as the programs apply it: `auto` resumes a journal with its own engine.
-  const RunRequest request =
-      request_run(n, options, journal ? std::optional<std::filesystem::path>(options.checkpoint) : std::nullopt);
+  RunPlace place;
+  if (!options.checkpoint.empty()) place.checkpoint = options.checkpoint;
+  // Prepared as the programs prepare theirs (run/prepare.hpp): the request (`auto` resumes a
+  // journal with its own engine; the default budget), the journal free, the memory plan made once.
+  PreparedRuns runs = prepare_runs({n}, options, place);
+  const RunRequest& request = runs.requests.front();
   const int threads = request.threads;
   const auto start = std::chrono::steady_clock::now();
   RunArena arena(threads);
   std::optional<detail::SetupScope> setup(std::in_place, options.stop, nullptr);
+  arena.execute([&runs] { check_runs(runs); });
+  std::optional<JournalRequest> journal;
+  if (place.checkpoint) journal = JournalRequest{*place.checkpoint};
   Run run(make_engine(request, arena), Selection::whole_run(), journal);
   setup.reset();
   UnitObserver observer = options.on_unit_done;

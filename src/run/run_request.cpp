@@ -8,6 +8,15 @@
 
 namespace nqueens {
 
+std::string settle_memory_budget(CountOptions& options, int processes_on_machine) {
+  if (options.memory_bytes != 0) return "";
+  // The threads of each process, and one more: the supervisor's, count()'s caller's or the MPI
+  // rank's own.
+  const DefaultBudget budget = default_budget(processes_on_machine, resolve_threads(options.threads) + 1);
+  options.memory_bytes = budget.bytes;
+  return budget.text;
+}
+
 RunRequest request_run(int n, const CountOptions& options) {
   RunRequest request;
   request.n = n;
@@ -16,7 +25,9 @@ RunRequest request_run(int n, const CountOptions& options) {
   request.threads = resolve_threads(options.threads);
   request.options.threads = request.threads;
   request.engine = &choose_engine(n, request.options);
-  request.memory_bytes = resolve_memory_budget(options.memory_bytes);
+  CountOptions settled = options;
+  settle_memory_budget(settled);
+  request.memory_bytes = settled.memory_bytes;
   request.options.engine = std::string(request.engine->name);
   request.options.memory_bytes = request.memory_bytes;
   return request;

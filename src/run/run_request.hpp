@@ -7,12 +7,22 @@
 // per N.
 #include <filesystem>
 #include <optional>
+#include <string>
 
 #include "engine/catalogue.hpp"
 #include "engine/run_request.hpp"
 #include "nqueens/count.hpp"
 
 namespace nqueens {
+
+//! Without a budget (options.memory_bytes 0), sets the default budget of one of
+//! `processes_on_machine` processes (the MPI ranks of one node) that each run options.threads
+//! (resolved) and one thread more, the driver's own (default_budget: the room of the threads comes
+//! out of the address space first), settled once before anything is allocated: the address space
+//! left under `ulimit -v` shrinks as a run maps memory, and every N must be planned under one
+//! budget. Returns where the default comes from, for the log; "" when a budget was given. Every
+//! request follows it (request_run): count(), the programs, plan, check and bench alike.
+std::string settle_memory_budget(CountOptions& options, int processes_on_machine = 1);
 
 //! The run of n with `options`, as given. Throws std::invalid_argument as resolve_threads and
 //! choose_engine do.

@@ -1,4 +1,4 @@
-// The rough cost a count announces before it starts (plan/rough_cost.hpp): each engine's measured
+// The rough cost a count announces before it starts (run/rough_cost.hpp): each engine's measured
 // points, geometric between them, and growing past the last. Every registered engine is checked
 // by its own measurements (EngineDescription::rough_costs), so a new engine is covered as it is.
 #include <gtest/gtest.h>
@@ -13,15 +13,15 @@
 
 #include "engine/catalogue.hpp"
 #include "nqueens/count.hpp"
-#include "plan/rough_cost.hpp"
 #include "run/registry.hpp"
+#include "run/rough_cost.hpp"
 
 namespace {
 
 using nqueens::EngineDescription;
+using nqueens::rough_thread_seconds;
+using nqueens::rough_wall_seconds;
 using nqueens::RoughCost;
-using nqueens::plan::rough_thread_seconds;
-using nqueens::plan::rough_wall_seconds;
 
 double seconds(const EngineDescription& engine, int n) {
   const std::optional<double> cost = rough_thread_seconds(engine, n);

@@ -17,10 +17,11 @@
 #include "files/file_io.hpp"
 #include "nqueens/files/shard.hpp"
 #include "nqueens/symmetry.hpp"
+#include "run/journal_place.hpp"
+#include "run/prepare.hpp"
 #include "run/registry.hpp"
 #include "shell/options/engine_settings.hpp"
 #include "shell/output/report.hpp"
-#include "shell/supervision/checkpoint_path.hpp"
 #include "system/memory_limit.hpp"
 #include "text/echo.hpp"
 #include "text/text_numbers.hpp"
@@ -320,13 +321,11 @@ CountOptions engine_options(const CountArgs& args) {
 }
 
 void settle_memory_budget(CountOptions& options, const std::vector<int>& sizes, int processes_on_machine) {
-  if (options.memory_bytes != 0) return;
-  // The threads of each process, and one more: the supervisor's or the MPI rank's own.
-  const DefaultBudget budget = default_budget(processes_on_machine, resolve_threads(options.threads) + 1);
-  options.memory_bytes = budget.bytes;
+  const std::string origin = nqueens::settle_memory_budget(options, processes_on_machine);
+  if (origin.empty()) return;
   for (const int n : sizes)
     if (choose_engine(n, options).memory_plan) {
-      spdlog::info("memory budget {}", budget.text);
+      spdlog::info("memory budget {}", origin);
       return;
     }
 }

@@ -69,11 +69,9 @@ void add_count_options(CLI::App& command, CountArgs& args);
 //! thread) and --memory (0 when not given: see settle_memory_budget).
 CountOptions engine_options(const CountArgs& args);
 
-//! Without --memory, the default budget of one of `processes_on_machine` processes
-//! (default_budget, after the room its threads take), settled once before anything is allocated:
-//! the address space left under `ulimit -v` shrinks as the run maps memory, and every N must be
-//! planned under one budget.
-//! Where one of `sizes` has an engine whose memory is planned, the log says where it comes from.
+//! Without --memory, the default budget of one of `processes_on_machine` processes, settled once
+//! by run/'s rule (run/prepare.hpp, settle_memory_budget), which count() follows too. Where one of
+//! `sizes` has an engine whose memory is planned, the log says where it comes from.
 void settle_memory_budget(CountOptions& options, const std::vector<int>& sizes, int processes_on_machine = 1);
 
 //! The message for a failure of a command, in one line: `error.what()`, except where a thread
@@ -99,7 +97,7 @@ void share_heap_under_address_limit();
 void check_every_size(const std::vector<int>& sizes, const CountOptions& options);
 
 //! The options that make a session more than a plain count. A shard names one run, so it needs
-//! a single N; a checkpoint for several N must not be a file (checkpoint_path.hpp). Throws
+//! a single N; a checkpoint for several N must not be a file (run/journal_place.hpp). Throws
 //! std::invalid_argument otherwise.
 RunSettings run_settings(const CountArgs& args, const std::vector<int>& sizes);
 

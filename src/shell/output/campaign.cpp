@@ -23,7 +23,7 @@
 #include "engine/catalogue.hpp"
 #include "nqueens/files/journal.hpp"
 #include "nqueens/files/shard.hpp"
-#include "plan/rough_cost.hpp"
+#include "run/rough_cost.hpp"
 
 namespace nqueens::shell {
 
@@ -401,7 +401,7 @@ std::optional<double> remaining_by_cost_model(const Campaign& campaign) {
   if (!campaign.header || campaign.header->unit_count == 0) return std::nullopt;
   const EngineDescription* engine = find_engine(campaign.header->engine);
   if (engine == nullptr) return std::nullopt;
-  const std::optional<double> whole = plan::rough_thread_seconds(*engine, campaign.header->n);
+  const std::optional<double> whole = rough_thread_seconds(*engine, campaign.header->n);
   if (!whole) return std::nullopt;
   const double left = static_cast<double>(campaign.header->unit_count - campaign.units_counted);
   return *whole * left / static_cast<double>(campaign.header->unit_count);

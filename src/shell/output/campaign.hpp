@@ -80,7 +80,7 @@ struct Remaining {
 };
 std::optional<Remaining> remaining_from_shards(const Campaign& campaign);
 
-//! The engine's rough cost model (plan/rough_cost.hpp) for the units not counted: the whole run's
+//! The engine's rough cost model (run/rough_cost.hpp) for the units not counted: the whole run's
 //! rough thread time times their share of the units. nullopt where the engine has no model.
 std::optional<double> remaining_by_cost_model(const Campaign& campaign);
 

@@ -11,8 +11,8 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/memory_budget.hpp"
-#include "plan/rough_cost.hpp"
-#include "shell/supervision/checkpoint_path.hpp"
+#include "run/journal_place.hpp"
+#include "run/rough_cost.hpp"
 
 namespace nqueens::shell {
 
@@ -34,7 +34,7 @@ std::string memory_text(const RunRequest& request) {
 // "N=25: a whole count with the join engine takes about 82 days on 2 threads (164 days of thread time)".
 std::string cost_text(int n, std::string_view engine, double thread_seconds, const ThreadsThatRun& threads) {
   return fmt::format("N={}: a whole count with the {} engine takes about {} on {} ({} of thread time{})", n, engine,
-                     rough_duration_text(plan::rough_wall_seconds(thread_seconds, threads.running)),
+                     rough_duration_text(rough_wall_seconds(thread_seconds, threads.running)),
                      threads_text(threads.running), rough_duration_text(thread_seconds), threads.note());
 }
 
@@ -70,9 +70,9 @@ std::vector<std::string> announce_costs(const RunSettings& session, std::span<co
   for (const RunRequest& request : requests) {
     const int n = request.n;
     const EngineDescription& engine = *request.engine;
-    const std::optional<double> thread_seconds = plan::rough_thread_seconds(engine, n);
+    const std::optional<double> thread_seconds = rough_thread_seconds(engine, n);
     if (!thread_seconds) continue;
-    const double wall = plan::rough_wall_seconds(*thread_seconds, threads.running);
+    const double wall = rough_wall_seconds(*thread_seconds, threads.running);
     if (wall <= kAnnouncedSeconds) continue;
     const std::string cost = cost_text(n, engine.name, *thread_seconds, threads);
     if (wall > kRefusedSeconds && !force && session.selection.whole())
@@ -90,17 +90,6 @@ std::vector<std::string> announce_costs(const RunSettings& session, std::span<co
 
 void warn_each(const std::vector<std::string>& announcements) {
   for (const std::string& line : announcements) spdlog::warn("{}", line);
-}
-
-std::optional<std::string> default_journal(const RunSettings& session, std::span<const RunRequest> requests,
-                                           int threads) {
-  if (session.checkpoint || !session.selection.whole()) return std::nullopt;
-  for (const RunRequest& request : requests) {
-    const std::optional<double> thread_seconds = plan::rough_thread_seconds(*request.engine, request.n);
-    if (thread_seconds && plan::rough_wall_seconds(*thread_seconds, threads) > kJournalSeconds)
-      return requests.size() == 1 ? fmt::format("nqueens-n{}.journal", request.n) : std::string("nqueens-journals");
-  }
-  return std::nullopt;
 }
 
 }  // namespace nqueens::shell

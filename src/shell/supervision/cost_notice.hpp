@@ -1,6 +1,6 @@
 #pragma once
 // What a count will cost, said before anything is built: the rough cost of each N's whole run
-// (plan/rough_cost.hpp) on the threads given. A run past an hour is announced on the log; a
+// (run/rough_cost.hpp) on the threads given. A run past an hour is announced on the log; a
 // command with a run past a year is refused whole, unless --force, before any setup (which
 // takes minutes at the largest N) and before anything is counted.
 #include <optional>
@@ -9,15 +9,14 @@
 #include <vector>
 
 #include "run/run_request.hpp"
+#include "run/threads_that_run.hpp"
 #include "shell/supervision/supervisor.hpp"
-#include "shell/supervision/threads_that_run.hpp"
 
 namespace nqueens::shell {
 
-//! Wall time past which a run is announced, past which a whole run keeps a journal (by default
-//! when none is named), and past which it is refused without --force.
+//! Wall time past which a run is announced, and past which it is refused without --force (past
+//! kJournalSeconds a whole run keeps a journal: run/prepare.hpp).
 inline constexpr double kAnnouncedSeconds = 3600;
-inline constexpr double kJournalSeconds = 24 * 3600;
 inline constexpr double kRefusedSeconds = 365.25 * 24 * 3600;
 
 //! "3.2 hours", "41 days", "17 years", "2.1e+05 years": a rough time in the unit that reads best.
@@ -35,12 +34,5 @@ std::string rough_duration_text(double seconds);
 
 //! Logs each announcement as a warning.
 void warn_each(const std::vector<std::string>& announcements);
-
-//! The journal a whole count keeps by default when one of its N should take more than
-//! kJournalSeconds on `threads` threads and none is named: nqueens-n<N>.journal in the current
-//! directory for one N, the directory nqueens-journals for several. nullopt when the session has
-//! a journal, counts a part of a run, or no N is that long.
-std::optional<std::string> default_journal(const RunSettings& session, std::span<const RunRequest> requests,
-                                           int threads);
 
 }  // namespace nqueens::shell

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -31,7 +32,6 @@
 #include "nqueens/files/unit_ranges.hpp"
 #include "run/registry.hpp"
 #include "shell/output/console.hpp"
-#include "shell/supervision/checkpoint_path.hpp"
 #include "shell/supervision/signals.hpp"
 #include "text/echo.hpp"
 
@@ -240,22 +240,10 @@ void log_journal(const Journal& journal, const RunHeader& header, bool repair) {
 
 }  // namespace
 
-RunRequest run_request(int n, const CountOptions& options, const RunSettings& settings) {
-  return request_run(n, options, settings.checkpoint);
-}
-
-std::vector<RunRequest> run_requests(const RunSettings& session, const std::vector<int>& sizes,
-                                     const CountOptions& options) {
-  std::vector<RunRequest> requests;
-  requests.reserve(sizes.size());
-  for (const int n : sizes) requests.push_back(run_request(n, options, settings_for_size(session, n, sizes.size())));
-  return requests;
-}
-
-const RunRequest& request_for(std::span<const RunRequest> requests, int n) {
-  for (const RunRequest& request : requests)
-    if (request.n == n) return request;
-  throw std::logic_error("no run was requested for N=" + std::to_string(n));
+RunSettings settings_for_size(const RunSettings& session, int n, std::size_t sizes) {
+  RunSettings one = session;
+  static_cast<RunPlace&>(one) = place_for_size(session, n, sizes);
+  return one;
 }
 
 void log_resumed_engine(const RunRequest& request, const RunSettings& settings) {
@@ -264,55 +252,15 @@ void log_resumed_engine(const RunRequest& request, const RunSettings& settings) 
                  request.engine->name);
 }
 
-namespace {
-
-// Throws when another process holds `journal` (its count runs) or FILE.partial beside it (a
-// write that will rename its file over the journal).
-void check_journal_free(const std::filesystem::path& journal) {
-  const std::string option = "--checkpoint " + detail::shown_path(journal);
-  if (const std::string use = detail::locked_by_another(journal); !use.empty())
-    throw detail::FileInUse(option + " is " + use + ": nothing was counted");
-  const std::filesystem::path partial = detail::temporary_path(journal);
-  if (!detail::locked_by_another(partial).empty())
-    throw detail::FileInUse(option + " is being written by another nqueens process (it holds " +
-                            detail::shown_path(partial) + "): nothing was counted");
-}
-
-// A FILE.partial beside the journal (or its backup) that no process holds was left by a
-// --repair killed before its rename: removed, and said, so that none stays for good under a
-// journal counted on without --repair.
-void remove_stale_temporaries(const std::filesystem::path& journal) {
-  std::filesystem::path backup = journal;
-  backup += ".damaged";
-  for (const std::filesystem::path& target : {journal, backup})
-    if (const std::string said = detail::remove_stale_temporary(target); !said.empty()) spdlog::warn("{}", said);
-}
-
-}  // namespace
-
-void check_every_run(const RunSettings& session, std::span<RunRequest> requests, bool watched) {
-  for (RunRequest& request : requests) {
-    const RunSettings settings = settings_for_size(session, request.n, requests.size());
-    // The journal first: its check takes no time, a memory plan may take minutes.
-    if (settings.checkpoint) {
-      check_journal_free(*settings.checkpoint);
-      remove_stale_temporaries(*settings.checkpoint);
-    }
-    const auto plan = [&] { return plan_memory(request); };  // kept in the request: made once
-    if (watched)
-      SetupWatch(request.n, settings).run(plan);
-    else
+void check_every_run(const RunSettings& session, PreparedRuns& runs, bool watched) {
+  const std::size_t sizes = runs.requests.size();
+  const PlanWatch watch = [&session, sizes](int n, const std::function<void()>& plan) {
+    SetupWatch(n, settings_for_size(session, n, sizes)).run([&plan] {
       plan();
-  }
-}
-
-std::string journal_mismatch_advice(const std::filesystem::path& journal, std::string_view engine) {
-  const std::optional<RunHeader> started = detail::journal_run(journal);
-  const std::string recorded = started ? started->engine : "";
-  const std::string resume = !recorded.empty() && recorded != engine && find_engine(recorded)
-                                 ? "to resume it, give --engine " + recorded + "; "
-                                 : "";
-  return " (" + resume + "to start a new run, give another --checkpoint file)";
+      return true;
+    });
+  };
+  check_runs(runs, watched ? watch : PlanWatch{}, [](const std::string& said) { spdlog::warn("{}", said); });
 }
 
 std::unique_ptr<Run> open_run(const RunRequest& request, RunArena& arena, const RunSettings& settings) {

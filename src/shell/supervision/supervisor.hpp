@@ -18,6 +18,7 @@
 #include "nqueens/files/run_header.hpp"
 #include "nqueens/files/shard.hpp"
 #include "nqueens/files/unit_record.hpp"
+#include "run/prepare.hpp"
 #include "run/run.hpp"
 #include "run/run_arena.hpp"
 #include "run/run_request.hpp"
@@ -26,11 +27,8 @@
 
 namespace nqueens::shell {
 
-struct RunSettings {
-  std::optional<std::filesystem::path> checkpoint;  //!< the journal to resume from and record into
-  bool repair = false;                              //!< keep a damaged journal's sound records
-  //! The units to count: all, one shard's, or a list (--units): a part is written as a shard file.
-  Selection selection = Selection::whole_run();
+//! Where the runs keep their records (run/journal_place.hpp), and how the program shows them.
+struct RunSettings : RunPlace {
   ProgressOptions progress;
   //! When the whole run began (a list such as -n 8-17 is one run): the interrupt message counts
   //! from here, while each N's `seconds` counts from that N's start.
@@ -50,36 +48,19 @@ struct RunOutcome {
   bool counted_here = true;
 };
 
-//! The request of N's run under these settings: with a journal, for `auto`, the engine the
-//! journal was started with where it can count N (run/resume_engine.hpp), so that running the
-//! same command again resumes. Both drivers open their runs with it (nqueens-mpi: rank 0 reads
-//! the journal, every rank follows). Throws std::invalid_argument as request_run does.
-RunRequest run_request(int n, const CountOptions& options, const RunSettings& settings);
-
-//! run_request of each N of `sizes`, in their order: each N's decisions, made once.
-std::vector<RunRequest> run_requests(const RunSettings& session, const std::vector<int>& sizes,
-                                     const CountOptions& options);
-
-//! The request of board size `n` among `requests` (run_requests). Throws std::logic_error if none.
-const RunRequest& request_for(std::span<const RunRequest> requests, int n);
+//! `session` for board size `n` of a run of `sizes` sizes: its checkpoint, if any, is N's journal.
+RunSettings settings_for_size(const RunSettings& session, int n, std::size_t sizes);
 
 //! Logs that `request` resumes the journal with another engine than `auto` would choose for N;
 //! nothing otherwise.
 void log_resumed_engine(const RunRequest& request, const RunSettings& settings);
 
-//! Everything about each N's run that can be checked before the first N is counted, so that a
-//! command is refused whole, not after hours of counting: the engine's memory plan under the
-//! budget (std::invalid_argument, as open_run would throw it; the plan is kept in its request, which
-//! open_run then logs and builds the engine from) and a journal that another process
-//! holds or is writing (detail::FileInUse), for each request (run_requests, whose settings are
-//! those of `session` for its N). `watched`: each plan is made as count_run's setup is, stopped
-//! by an interrupt that ends the process at once (catch_interrupts() first): at N = 26 it takes
-//! half a minute.
-void check_every_run(const RunSettings& session, std::span<RunRequest> requests, bool watched = true);
-
-//! What a refusal of `journal`, the journal of another run than one of `engine`, ends with:
-//! " (to resume it, give --engine dfs; to start a new run, give another --checkpoint file)".
-std::string journal_mismatch_advice(const std::filesystem::path& journal, std::string_view engine);
+//! check_runs (run/prepare.hpp) of the command's runs, `runs`, prepared for `session`: everything
+//! about each N's run that can be checked before the first N is counted, so that a command is
+//! refused whole, not after hours of counting. A stale FILE.partial removed is said on the log.
+//! `watched`: each memory plan is made as count_run's setup is, stopped by an interrupt that ends
+//! the process at once (catch_interrupts() first): at N = 26 it takes half a minute.
+void check_every_run(const RunSettings& session, PreparedRuns& runs, bool watched = true);
 
 //! The Run of one N: the engine, built in the run's arena, the selected units and the
 //! checkpoint journal (created, resumed or repaired), with a log line for what the journal held

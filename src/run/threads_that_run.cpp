@@ -1,16 +1,16 @@
-#include "shell/supervision/threads_that_run.hpp"
+#include "run/threads_that_run.hpp"
 
 #include <algorithm>
-
-#include <fmt/core.h>
+#include <string>
 
 #include "nqueens/options.hpp"
 
-namespace nqueens::shell {
+namespace nqueens {
 
 std::string ThreadsThatRun::note() const {
   if (running >= asked) return {};
-  return fmt::format("; {} threads were asked for, but this machine runs at most {} of them at once", asked, running);
+  return "; " + std::to_string(asked) + " threads were asked for, but this machine runs at most " +
+         std::to_string(running) + " of them at once";
 }
 
 ThreadsThatRun threads_that_run(int per_process, int processes) {
@@ -18,4 +18,4 @@ ThreadsThatRun threads_that_run(int per_process, int processes) {
   return {per_process * processes, each * processes};
 }
 
-}  // namespace nqueens::shell
+}  // namespace nqueens

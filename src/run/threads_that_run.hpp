@@ -5,7 +5,7 @@
 // a run of years behind a warning of days.
 #include <string>
 
-namespace nqueens::shell {
+namespace nqueens {
 
 //! The threads in all: `per_process` (resolved, not 0) on each of `processes` processes, each
 //! process running at most as many at once as it has hardware threads (its CPU affinity).
@@ -18,4 +18,4 @@ struct ThreadsThatRun {
 };
 ThreadsThatRun threads_that_run(int per_process, int processes = 1);
 
-}  // namespace nqueens::shell
+}  // namespace nqueens

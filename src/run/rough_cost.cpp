@@ -1,10 +1,10 @@
-#include "plan/rough_cost.hpp"
+#include "run/rough_cost.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <span>
 
-namespace nqueens::plan {
+namespace nqueens {
 
 namespace {
 
@@ -28,4 +28,4 @@ std::optional<double> rough_thread_seconds(const EngineDescription& engine, int 
 
 double rough_wall_seconds(double thread_seconds, int threads) { return thread_seconds / std::max(threads, 1); }
 
-}  // namespace nqueens::plan
+}  // namespace nqueens

@@ -10,7 +10,7 @@
 
 #include "engine/catalogue.hpp"
 
-namespace nqueens::plan {
+namespace nqueens {
 
 //! Thread-seconds of a whole run of n (1..32) with `engine`, or nullopt for an engine without
 //! measurements (its speed depends on a device). Below the first measured N, that N's figure: an
@@ -20,4 +20,4 @@ std::optional<double> rough_thread_seconds(const EngineDescription& engine, int 
 //! The wall time of `thread_seconds` spread over `threads` threads (at least 1).
 double rough_wall_seconds(double thread_seconds, int threads);
 
-}  // namespace nqueens::plan
+}  // namespace nqueens

@@ -1,17 +1,18 @@
-#include "shell/supervision/checkpoint_path.hpp"
+#include "run/journal_place.hpp"
 
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
 
+#include "engine/catalogue.hpp"
 #include "files/file_io.hpp"
 #include "files/journal_header.hpp"
 #include "files/write_probe.hpp"
 #include "nqueens/files/journal.hpp"
 #include "text/echo.hpp"
 
-namespace nqueens::shell {
+namespace nqueens {
 
 namespace fs = std::filesystem;
 
@@ -84,17 +85,17 @@ std::optional<RunHeader> journal_header(const fs::path& path) {
 
 }  // namespace
 
-void check_journal_headers(const RunSettings& session, const std::vector<int>& sizes, const RunHeaderOf& header_of) {
+void check_journal_headers(const RunPlace& place, const std::vector<int>& sizes, const RunHeaderOf& header_of) {
   // One N: its journal is opened before anything is counted anyway.
-  if (!session.checkpoint || sizes.size() < 2) return;
+  if (!place.checkpoint || sizes.size() < 2) return;
   for (const int n : sizes) {
-    const RunSettings settings = settings_for_size(session, n, sizes.size());
-    const std::optional<RunHeader> found = journal_header(*settings.checkpoint);
+    const RunPlace one = place_for_size(place, n, sizes.size());
+    const std::optional<RunHeader> found = journal_header(*one.checkpoint);
     if (!found) continue;
-    const RunHeader expected = header_of(n, settings);
+    const RunHeader expected = header_of(n);
     if (const std::string why = header_mismatch(expected, *found); !why.empty())
-      throw JournalMismatch(detail::shown_path(*settings.checkpoint) + " is the journal of a different run: " + why +
-                            journal_mismatch_advice(*settings.checkpoint, expected.engine));
+      throw JournalMismatch(detail::shown_path(*one.checkpoint) + " is the journal of a different run: " + why +
+                            journal_mismatch_advice(*one.checkpoint, expected.engine));
   }
 }
 
@@ -115,25 +116,34 @@ bool holds_whole_run(const fs::path& path, const RunHeader& header) {
 
 }  // namespace
 
-void check_journals_writable(const RunSettings& session, const std::vector<int>& sizes, const RunHeaderOf& header_of) {
-  if (!session.checkpoint) return;
+void check_journals_writable(const RunPlace& place, const std::vector<int>& sizes, const RunHeaderOf& header_of) {
+  if (!place.checkpoint) return;
   for (const int n : sizes) {
-    const RunSettings settings = settings_for_size(session, n, sizes.size());
-    const fs::path& journal = *settings.checkpoint;
-    const std::string refusal = detail::write_refusal(journal, "journal", settings.repair);
+    const RunPlace one = place_for_size(place, n, sizes.size());
+    const fs::path& journal = *one.checkpoint;
+    const std::string refusal = detail::write_refusal(journal, "journal", one.repair);
     if (refusal.empty()) continue;
     std::error_code unknown;
     const bool exists = fs::exists(journal, unknown);
     if (exists && sizes.size() == 1) continue;  // its opening says how many units are left, before any is counted
-    if (exists && settings.selection.whole() && holds_whole_run(journal, header_of(n, settings))) continue;
+    if (exists && one.selection.whole() && holds_whole_run(journal, header_of(n))) continue;
     throw std::runtime_error(refusal + ": nothing was counted");
   }
 }
 
-RunSettings settings_for_size(const RunSettings& session, int n, std::size_t sizes) {
-  RunSettings one = session;
-  if (session.checkpoint) one.checkpoint = journal_path(*session.checkpoint, n, sizes);
+RunPlace place_for_size(const RunPlace& place, int n, std::size_t sizes) {
+  RunPlace one = place;
+  if (place.checkpoint) one.checkpoint = journal_path(*place.checkpoint, n, sizes);
   return one;
 }
 
-}  // namespace nqueens::shell
+std::string journal_mismatch_advice(const fs::path& journal, std::string_view engine) {
+  const std::optional<RunHeader> started = detail::journal_run(journal);
+  const std::string recorded = started ? started->engine : "";
+  const std::string resume = !recorded.empty() && recorded != engine && find_engine(recorded)
+                                 ? "to resume it, give --engine " + recorded + "; "
+                                 : "";
+  return " (" + resume + "to start a new run, give another --checkpoint file)";
+}
+
+}  // namespace nqueens
