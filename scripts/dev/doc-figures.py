@@ -30,15 +30,16 @@ docs_figures). A document that states one of them for N = 16..28 beyond its bar 
 - docs/performance.md's table of the model's sums (N = 22..28): units, thread-seconds and largest
   unit as join-run-costs.csv has them, and the ns a solution they imply with A000170 (from
   `nqueens oeis`, with --binary), within 5 %; every N of that range has its row;
-- any other time ("X s", "X ms", "X min Y s") or ns a solution ("X ns") in the prose of README.md
-  and docs/*.md (tables, code blocks and comments aside) in a sentence that names an N of 16..28
+- any other time ("X s", "X ms", "X min Y s", "X minutes", hours, days, years) or ns a solution
+  ("X ns") in the prose of README.md and docs/*.md (tables, code blocks, comments and the sections
+  a script renders aside) in a sentence that names an N of 16..28
   (with --binary): it must be, within 5 %, a figure the data holds for the N named just before it
   or just after it in the sentence ("N = 16 to 19" names each). The data: every `_s`, `_seconds`
   and `_ns` column of the CSV files of docs/data and docs/data/figures (bench's also times its
   threads: CPU time), the runs of figures/cpu.txt and counts.txt and their medians, the plans'
   times, and the records docs/data/long-runs.md and comparisons.md (their rows and the figures of
   each of their sentences, for the N it names); a time over A000170(N) is its ns a solution.
-  Left out: a bound ("under", "over", "shorter than", "at most", "at least" X), a cost of one
+  Left out: a bound ("under", "over", "shorter than", "at most", "at least", "up to" X), a cost of one
   thing ("X s a unit", "X ns each"), and a sentence that names the commit it was measured at (a
   record of that run). Since the data hold many figures for an N, a wrong figure that happens to
   be near another of them passes; one that is near none fails.
@@ -343,7 +344,9 @@ PROSE_DOCS = TIME_DOCS
 RECORDS = [os.path.join(ROOT, "docs", "data", name) for name in ("long-runs.md", "comparisons.md")]
 PROSE_BAR = 0.05       # a figure of prose, copied from the data to two or three digits
 N_LIST = re.compile(r"\bN = (\d+(?:(?:,? and |, | to |-)\d+(?![.\d]))*)")
-PROSE_FIGURE = re.compile(r"(?<!under )(?<!over )(?<!than )(?<!at most )(?<!at least )(?<![\w.])(\d+(?:\.\d+)?) (?:min (\d+(?:\.\d+)?) s|(ms|s|ns))\b"
+BOUND = r"(?<!under )(?<!over )(?<!than )(?<!at most )(?<!at least )(?<!up to )"
+PROSE_FIGURE = re.compile(BOUND + r"(?<![\w.])(\d+(?:\.\d+)?) "
+                          r"(?:min (\d+(?:\.\d+)?) s|(ms|s|ns|min|minutes|h|hours|days|years))\b"
                           r"(?! ?(?:(?:a |per )?(?:unit|node|pair|half)|each)\b)")
 RECORD = re.compile(r"\bcommit [0-9a-f]{7}\b")
 
@@ -422,12 +425,19 @@ def data_figures(totals):
     return seconds, per_solution
 
 
+def only_lines(match):
+    """What a left-out match leaves: its line breaks, so that line numbers stay true."""
+    return "\n" * match.group(0).count("\n")
+
+
 def prose(text):
-    """(line, sentence) of the prose: tables and code blocks left out (the tables have rules of
-    their own, and a code block's figures are its output)."""
-    kept = re.sub(r"```.*?```", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    """(line, sentence) of the prose: tables, code blocks and the sections a script renders from
+    docs/data (between '<!-- NAME: begin' and '<!-- NAME: end -->', held to it by that script's
+    check) left out: the tables have rules of their own, and a code block's figures are its output."""
+    kept = re.sub(r"```.*?```", only_lines, text, flags=re.S)
     kept = re.sub(r"^\|.*$", "", kept, flags=re.M)
-    kept = re.sub(r"<!--.*?-->", lambda m: "\n" * m.group(0).count("\n"), kept, flags=re.S)
+    kept = re.sub(r"<!-- ([\w-]+): begin.*?<!-- \1: end -->", only_lines, kept, flags=re.S)
+    kept = re.sub(r"<!--.*?-->", only_lines, kept, flags=re.S)
     return ((line_of(kept, start), sentence) for start, sentence in sentences(kept))
 
 
