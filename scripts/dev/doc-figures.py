@@ -31,7 +31,7 @@ docs_figures). A document that states one of them for N = 16..28 beyond its bar 
   unit as join-run-costs.csv has them, and the ns a solution they imply with A000170 (from
   `nqueens oeis`, with --binary), within 5 %; every N of that range has its row;
 - any other time ("X s", "X ms", "X min Y s", "X minutes", hours, days, years) or ns a solution
-  ("X ns") in the prose of README.md and docs/*.md (tables, code blocks, comments and the sections
+  ("X ns"; both ends of "A to B ns") in the prose of README.md and docs/*.md (tables, code blocks, comments and the sections
   a script renders aside) in a sentence that names an N of 16..28
   (with --binary): it must be, within 5 %, a figure the data holds for the N named just before it
   or just after it in the sentence ("N = 16 to 19" names each). The data: every `_s`, `_seconds`
@@ -345,8 +345,8 @@ RECORDS = [os.path.join(ROOT, "docs", "data", name) for name in ("long-runs.md",
 PROSE_BAR = 0.05       # a figure of prose, copied from the data to two or three digits
 N_LIST = re.compile(r"\bN = (\d+(?:(?:,? and |, | to |-)\d+(?![.\d]))*)")
 BOUND = r"(?<!under )(?<!over )(?<!than )(?<!at most )(?<!at least )(?<!up to )"
-PROSE_FIGURE = re.compile(BOUND + r"(?<![\w.])(\d+(?:\.\d+)?) "
-                          r"(?:min (\d+(?:\.\d+)?) s|(ms|s|ns|min|minutes|h|hours|days|years))\b"
+PROSE_FIGURE = re.compile(BOUND + r"(?<![\w.])(?:(?P<low>\d+(?:\.\d+)?) to )?(?P<value>\d+(?:\.\d+)?) "
+                          r"(?:min (?P<seconds>\d+(?:\.\d+)?) s|(?P<unit>ms|s|ns|min|minutes|h|hours|days|years))\b"
                           r"(?! ?(?:(?:a |per )?(?:unit|node|pair|half)|each)\b)")
 RECORD = re.compile(r"\bcommit [0-9a-f]{7}\b")
 
@@ -457,18 +457,20 @@ def prose_problems(path, text, totals):
             sizes = set().union(*before, *after) & set(SIZES)
             if not sizes:
                 continue
-            value = float(found.group(1))
-            unit = found.group(3)
-            if found.group(2):
-                stated, known, what = value * 60 + float(found.group(2)), seconds, "s"
-            elif unit == "ns":
-                stated, known, what = value, per_solution, "ns a solution"
+            if found.group("seconds"):
+                stated, known = [float(found.group("value")) * 60 + float(found.group("seconds"))], seconds
             else:
-                stated, known, what = value * UNITS[unit], seconds, "s"
-            if not any(near(stated, truth, PROSE_BAR) for n in sizes for truth in known.get(n, ())):
-                problems.append(f"{path}:{line}: '{found.group(0)}' for N = "
-                                f"{', '.join(map(str, sorted(sizes)))}: no data file has it (within "
-                                f"{PROSE_BAR:.0%}); sentence: {sentence[:160]}")
+                scale = 1 if found.group("unit") == "ns" else UNITS[found.group("unit")]
+                known = per_solution if found.group("unit") == "ns" else seconds
+                stated = [float(found.group(g)) * scale for g in ("low", "value") if found.group(g)]
+            truths = [truth for n in sizes for truth in known.get(n, ())]
+            for figure in stated:  # each end of a range
+                if not any(near(figure, truth, PROSE_BAR) for truth in truths):
+                    nearest = min(truths, key=lambda truth: abs(math.log(truth / figure)), default=None)
+                    hint = f"the nearest figure of the data is {nearest:.3g}" if truths else "none for that N"
+                    problems.append(f"{path}:{line}: '{found.group(0)}' for N = "
+                                    f"{', '.join(map(str, sorted(sizes)))}: no data file has {figure:.3g} (within "
+                                    f"{PROSE_BAR:.0%}; {hint}); sentence: {sentence[:160]}")
     return problems
 
 
