@@ -465,7 +465,7 @@ def prose_problems(path, text, totals):
                 stated = [float(found.group(g)) * scale for g in ("low", "value") if found.group(g)]
             truths = [truth for n in sizes for truth in known.get(n, ())]
             for figure in stated:  # each end of a range
-                if not any(near(figure, truth, PROSE_BAR) for truth in truths):
+                if figure > 0 and not any(near(figure, truth, PROSE_BAR) for truth in truths):
                     nearest = min(truths, key=lambda truth: abs(math.log(truth / figure)), default=None)
                     hint = f"the nearest figure of the data is {nearest:.3g}" if truths else "none for that N"
                     problems.append(f"{path}:{line}: '{found.group(0)}' for N = "
