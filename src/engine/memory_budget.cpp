@@ -159,6 +159,10 @@ std::uint64_t resolve_memory_budget(std::uint64_t requested) {
 
 std::string unit_list_refusal(int n, std::size_t units, std::uint64_t unit_bytes, std::uint64_t budget) {
   const std::uint64_t needed = units * (unit_bytes + kRunBytesPerUnit);
+  // The run being built holds this on any number of threads (make_engine asks here first).
+  LeastBudget least = noted_least_budget();
+  least.fixed = needed;
+  note_least_budget(least);
   if (budget >= needed) return "";
   return "a budget of " + format_bytes(budget) + " is too small for N=" + std::to_string(n) +
          ": its unit list alone takes " + format_bytes(needed) + " (" + std::to_string(units) +
