@@ -29,7 +29,20 @@ docs_figures). A document that states one of them for N = 16..28 beyond its bar 
   digits); every N of that range has its row;
 - docs/performance.md's table of the model's sums (N = 22..28): units, thread-seconds and largest
   unit as join-run-costs.csv has them, and the ns a solution they imply with A000170 (from
-  `nqueens oeis`, with --binary), within 5 %; every N of that range has its row.
+  `nqueens oeis`, with --binary), within 5 %; every N of that range has its row;
+- any other time ("X s", "X ms", "X min Y s", "X minutes", hours, days, years) or ns a solution
+  ("X ns"; both ends of "A to B ns") in the prose of README.md and docs/*.md (tables, code blocks, comments and the sections
+  a script renders aside) in a sentence that names an N of 16..28
+  (with --binary): it must be, within 5 %, a figure the data holds for the N named just before it
+  or just after it in the sentence ("N = 16 to 19" names each). The data: every `_s`, `_seconds`
+  and `_ns` column of the CSV files of docs/data and docs/data/figures (bench's also times its
+  threads: CPU time), the runs of figures/cpu.txt and counts.txt and their medians, the plans'
+  times, and the records docs/data/long-runs.md and comparisons.md (their rows and the figures of
+  each of their sentences, for the N it names); a time over A000170(N) is its ns a solution.
+  Left out: a bound ("under", "over", "shorter than", "at most", "at least", "up to" X), a cost of one
+  thing ("X s a unit", "X ns each"), and a sentence that names the commit it was measured at (a
+  record of that run). Since the data hold many figures for an N, a wrong figure that happens to
+  be near another of them passes; one that is near none fails.
 
     scripts/dev/doc-figures.py check [--binary build/release/nqueens]
 
@@ -325,6 +338,142 @@ def oeis_totals(binary):
     return {int(r["n"]): int(r["total"]) for r in csv.DictReader(ran.stdout.splitlines()) if r["total"]}
 
 
+# ---- any figure of prose for an N, against the data of that N ----------------------------------
+
+PROSE_DOCS = TIME_DOCS
+RECORDS = [os.path.join(ROOT, "docs", "data", name) for name in ("long-runs.md", "comparisons.md")]
+PROSE_BAR = 0.05       # a figure of prose, copied from the data to two or three digits
+N_LIST = re.compile(r"\bN = (\d+(?:(?:,? and |, | to |-)\d+(?![.\d]))*)")
+BOUND = r"(?<!under )(?<!over )(?<!than )(?<!at most )(?<!at least )(?<!up to )"
+PROSE_FIGURE = re.compile(BOUND + r"(?<![\w.])(?:(?P<low>\d+(?:\.\d+)?) to )?(?P<value>\d+(?:\.\d+)?) "
+                          r"(?:min (?P<seconds>\d+(?:\.\d+)?) s|(?P<unit>ms|s|ns|min|minutes|h|hours|days|years))\b"
+                          r"(?! ?(?:(?:a |per )?(?:unit|node|pair|half)|each)\b)")
+RECORD = re.compile(r"\bcommit [0-9a-f]{7}\b")
+
+
+def named_sizes(sentence):
+    sizes = set()
+    for found in N_LIST.finditer(sentence):
+        numbers = [int(k) for k in re.findall(r"\d+", found.group(1))]
+        if " to " in found.group(1) or "-" in found.group(1):
+            numbers = list(range(min(numbers), max(numbers) + 1))
+        sizes.update(numbers)
+    return sizes
+
+
+def add_seconds(figures, n, *values):
+    figures.setdefault(n, set()).update(v for v in values if v > 0)
+
+
+def duration_seconds(text):
+    """Every duration of a record's text ('14 min 14 s (854.5 s)', '47 min 20 s', '72.1 s')."""
+    found = []
+    for minutes, secs, unit in re.findall(r"(?:(\d+) min )?(\d+(?:\.\d+)?) (s|ms)\b", text):
+        found.append(int(minutes or 0) * 60 + float(secs) * UNITS[unit])
+    return found
+
+
+def data_tables():
+    """The CSV files of the figures scripts: docs/data's and docs/data/figures', less the
+    snapshots of an earlier commit (bench-<commit>.csv), which only comparisons quote."""
+    for folder in (os.path.join(ROOT, "docs", "data"), FIGURES):
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".csv") and not re.search(r"-[0-9a-f]{7}\.csv$", name):
+                yield os.path.join(folder, name)
+
+
+def data_figures(totals):
+    """{n: set of seconds} and {n: set of ns a solution} that the data files hold for each N:
+    bench's times of either engine, the CPU rounds, the counts, the plans' wall time, the longer
+    runs' rows and the model's sums; a time over A000170(N), on one core, is its ns a solution."""
+    seconds, ns_records = {}, {}
+    for path in data_tables():
+        for r in csv.DictReader(line for line in open(path) if not line.startswith("#")):
+            if not (r.get("n") or "").isdigit():
+                continue
+            threads = int(r.get("threads") or 1)
+            for field, value in r.items():
+                if not value or not re.fullmatch(r"[\d.e+-]+", value):
+                    continue
+                if field.endswith("_s") or field.endswith("_seconds"):
+                    add_seconds(seconds, int(r["n"]), float(value), float(value) * threads)
+                elif field.endswith("_ns"):
+                    add_seconds(ns_records, int(r["n"]), float(value))
+    for name in ("cpu.txt", "counts.txt"):
+        groups = {}
+        for r in csv.DictReader(open(os.path.join(FIGURES, name)), delimiter=" "):
+            cpu = float(r["user_s"]) + float(r["system_s"])
+            add_seconds(seconds, int(r["n"]), float(r["wall_s"]), float(r["user_s"]), cpu)
+            groups.setdefault((r["n"], r.get("engine"), r["threads"]), []).append((float(r["wall_s"]), cpu))
+        for (n, _, _), runs in groups.items():  # the median of the rounds
+            for column in zip(*runs):
+                add_seconds(seconds, int(n), sorted(column)[len(column) // 2])
+    for name in os.listdir(FIGURES):
+        plan = re.fullmatch(r"plan-(\d+)\.time", name)
+        if plan:
+            wall, user = open(os.path.join(FIGURES, name)).read().split()[:2]
+            add_seconds(seconds, int(plan.group(1)), float(wall), float(user))
+    for row in re.finditer(r"^\| `count -n (\d+)[^`]*`[^|]*\|(.*)$", open(LONG_RUNS).read(), re.M):
+        add_seconds(seconds, int(row.group(1)), *duration_seconds(row.group(2)))
+    for record in RECORDS:  # the records' own prose: each figure for the sizes its sentence names
+        for _, sentence in sentences(open(record).read()):
+            for n in named_sizes(sentence):
+                add_seconds(seconds, n, *duration_seconds(sentence))
+                add_seconds(ns_records, n, *(float(v) for v in re.findall(r"([\d.]+) ns\b", sentence)))
+    per_solution = {n: {t / totals[n] * 1e9 for t in times} | ns_records.get(n, set())
+                    for n, times in seconds.items() if totals.get(n)}
+    return seconds, per_solution
+
+
+def only_lines(match):
+    """What a left-out match leaves: its line breaks, so that line numbers stay true."""
+    return "\n" * match.group(0).count("\n")
+
+
+def prose(text):
+    """(line, sentence) of the prose: tables, code blocks and the sections a script renders from
+    docs/data (between '<!-- NAME: begin' and '<!-- NAME: end -->', held to it by that script's
+    check) left out: the tables have rules of their own, and a code block's figures are its output."""
+    kept = re.sub(r"```.*?```", only_lines, text, flags=re.S)
+    kept = re.sub(r"^\|.*$", "", kept, flags=re.M)
+    kept = re.sub(r"<!-- ([\w-]+): begin.*?<!-- \1: end -->", only_lines, kept, flags=re.S)
+    kept = re.sub(r"<!--.*?-->", only_lines, kept, flags=re.S)
+    return ((line_of(kept, start), sentence) for start, sentence in sentences(kept))
+
+
+def prose_problems(path, text, totals):
+    """A time or ns a solution in a sentence that names sizes of N = 16..28 is the data's figure
+    for one of the sizes named nearest it (the mention before it and the one after), within the
+    rounding of prose."""
+    seconds, per_solution = data_figures(totals)
+    problems = []
+    for line, sentence in prose(text):
+        mentions = [(found.start(), named_sizes(found.group(0))) for found in N_LIST.finditer(sentence)]
+        if not any(sizes & set(SIZES) for _, sizes in mentions) or RECORD.search(sentence):
+            continue
+        for found in PROSE_FIGURE.finditer(sentence):
+            before = [sizes for at, sizes in mentions if at < found.start()][-1:]
+            after = [sizes for at, sizes in mentions if at > found.start()][:1]
+            sizes = set().union(*before, *after) & set(SIZES)
+            if not sizes:
+                continue
+            if found.group("seconds"):
+                stated, known = [float(found.group("value")) * 60 + float(found.group("seconds"))], seconds
+            else:
+                scale = 1 if found.group("unit") == "ns" else UNITS[found.group("unit")]
+                known = per_solution if found.group("unit") == "ns" else seconds
+                stated = [float(found.group(g)) * scale for g in ("low", "value") if found.group(g)]
+            truths = [truth for n in sizes for truth in known.get(n, ())]
+            for figure in stated:  # each end of a range
+                if figure > 0 and not any(near(figure, truth, PROSE_BAR) for truth in truths):
+                    nearest = min(truths, key=lambda truth: abs(math.log(truth / figure)), default=None)
+                    hint = f"the nearest figure of the data is {nearest:.3g}" if truths else "none for that N"
+                    problems.append(f"{path}:{line}: '{found.group(0)}' for N = "
+                                    f"{', '.join(map(str, sorted(sizes)))}: no data file has {figure:.3g} (within "
+                                    f"{PROSE_BAR:.0%}; {hint}); sentence: {sentence[:160]}")
+    return problems
+
+
 # ---- transcripts' column names -----------------------------------------------------------------
 
 MPI_TRANSCRIPT = re.compile(r"^\$ mpirun [^\n]*?nqueens-mpi (count [^\n]*)\n(.*?)(?=^\$ |^```)", re.M | re.S)
@@ -379,7 +528,10 @@ def check(binary):
     if binary:
         problems += transcript_problems("docs/cluster.md", cluster, binary)
         performance = open(os.path.join(ROOT, "docs", "performance.md")).read()
-        problems += model_table_problems(performance, cost_rows(), oeis_totals(binary))
+        totals = oeis_totals(binary)
+        problems += model_table_problems(performance, cost_rows(), totals)
+        for path in PROSE_DOCS:
+            problems += prose_problems(path, open(os.path.join(ROOT, path)).read(), totals)
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0

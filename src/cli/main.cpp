@@ -21,6 +21,7 @@
 #include "shell/options/count_options.hpp"
 #include "shell/options/help_formatter.hpp"
 #include "shell/options/logging.hpp"
+#include "shell/options/memory_advice.hpp"
 #include "shell/options/number_options.hpp"
 #include "shell/options/parse_errors.hpp"
 #include "shell/options/suggest.hpp"
@@ -206,6 +207,7 @@ int run_program(int argc, char** argv) {
 int main(int argc, char** argv) {
   nqueens::shell::share_heap_under_address_limit();
   nqueens::shell::load_unwinder();
+  nqueens::shell::remember_room_at_start();
   try {
     return run_program(argc, argv);
   } catch (const std::exception& error) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -114,6 +115,23 @@ AllocationStage::~AllocationStage() {
 
 const char* AllocationStage::now() { return current_stage.load(); }
 
+namespace {
+
+std::mutex least_budget_lock;
+LeastBudget least_budget_noted;
+
+}  // namespace
+
+void note_least_budget(const LeastBudget& least) {
+  const std::lock_guard<std::mutex> guard(least_budget_lock);
+  least_budget_noted = least;
+}
+
+LeastBudget noted_least_budget() {
+  const std::lock_guard<std::mutex> guard(least_budget_lock);
+  return least_budget_noted;
+}
+
 DefaultBudget default_budget(int processes_on_machine, int threads) {
   const int processes = std::max(processes_on_machine, 1);
   const MemoryLimit limit = limit_beside_threads(processes, threads);
@@ -141,6 +159,10 @@ std::uint64_t resolve_memory_budget(std::uint64_t requested) {
 
 std::string unit_list_refusal(int n, std::size_t units, std::uint64_t unit_bytes, std::uint64_t budget) {
   const std::uint64_t needed = units * (unit_bytes + kRunBytesPerUnit);
+  // The run being built holds this on any number of threads (make_engine asks here first).
+  LeastBudget least = noted_least_budget();
+  least.fixed = needed;
+  note_least_budget(least);
   if (budget >= needed) return "";
   return "a budget of " + format_bytes(budget) + " is too small for N=" + std::to_string(n) +
          ": its unit list alone takes " + format_bytes(needed) + " (" + std::to_string(units) +

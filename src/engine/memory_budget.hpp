@@ -39,6 +39,21 @@ class AllocationStage {
   int uncaught_;
 };
 
+//! The least budget of the run being built, as its engine reckons it: what the run holds on any
+//! number of threads, and what each thread adds (both 0 where the engine does not say). Running
+//! out of memory, the advice suggests no budget below it: one the program refuses is no way on.
+struct LeastBudget {
+  int threads = 0;  //!< the run's threads
+  std::uint64_t fixed = 0;
+  std::uint64_t per_thread = 0;
+  //! The least budget on `count` threads.
+  std::uint64_t on(int count) const { return fixed + static_cast<std::uint64_t>(count) * per_thread; }
+};
+//! Noted as a run's engine is built (make_engine notes the run's threads alone first), so that
+//! the note is that of the run that ran out of memory.
+void note_least_budget(const LeastBudget& least);
+LeastBudget noted_least_budget();
+
 //! The default budget: half of one process's share of memory_limit() (the rest is the program's,
 //! the allocator's and the system's) when `processes_on_machine` processes share the machine
 //! (the MPI ranks of one node), each running `threads` threads, whose room (room_for_threads)

@@ -353,7 +353,9 @@ std::unique_ptr<Engine> make_join_engine(const RunRequest& request, join::JoinVa
   const int n = request.n;
   if (const std::string why = join::unsupported_reason(n); !why.empty())
     throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + why);
-  return std::make_unique<JoinEngine>(join::plan_memory(request, variant.engine), std::move(variant));
+  const join::JoinMemory memory = join::plan_memory(request, variant.engine);
+  note_least_budget({request.threads, memory.unit_list_bytes, memory.least_thread_bytes});
+  return std::make_unique<JoinEngine>(memory, std::move(variant));
 }
 
 std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options, join::JoinVariant variant) {

@@ -159,6 +159,9 @@ JoinMemory plan_join_memory(int n, int threads, std::uint64_t budget) {
     memory.halves_at_once = std::min(halves, memory.largest_side);
     memory.thread_buffer_bytes = memory.halves_at_once * kThreadBytesPerHalf + other_thread_bytes;
   };
+  memory.least_thread_bytes = memory.unit_slices_bytes +
+                              std::min(kFewestHalvesAtOnce, memory.largest_side) * kThreadBytesPerHalf +
+                              other_thread_bytes;
   set_halves_at_once(UINT64_MAX);
   if (budget < memory.minimum_budget()) {
     set_halves_at_once(kFewestHalvesAtOnce);

@@ -25,6 +25,9 @@ struct JoinMemory {
   std::uint64_t all_slices_bytes = 0;  //!< every slice of n: the whole quarter table
   std::uint64_t cache_bytes = 0;       //!< the slice cache's share of the budget
   std::string refusal;                 //!< why the budget is too small; "" when it fits
+  //! What a thread takes at the least: one unit's slices without keys, its buffers at the
+  //! fewest halves at once (0 when the plan was refused on the unit list).
+  std::uint64_t least_thread_bytes = 0;
 
   //! The least budget that fits (the refusal's threshold).
   std::uint64_t minimum_budget() const;

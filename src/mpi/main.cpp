@@ -24,6 +24,7 @@
 #include "run/registry.hpp"
 #include "shell/options/count_options.hpp"
 #include "shell/options/help_formatter.hpp"
+#include "shell/options/memory_advice.hpp"
 #include "shell/options/number_options.hpp"
 #include "shell/options/parse_errors.hpp"
 #include "shell/output/report.hpp"
@@ -285,6 +286,7 @@ int main(int argc, char** argv) {
   share_heap_under_address_limit();
   load_unwinder();
   World world(argc, argv);
+  nqueens::shell::remember_room_at_start();  // MPI's own mappings are the program's
   try {
     return run_program(world, argc, argv);
   } catch (const std::bad_alloc&) {

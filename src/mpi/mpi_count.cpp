@@ -26,6 +26,7 @@
 #include "run/registry.hpp"
 #include "run/run.hpp"
 #include "shell/options/count_options.hpp"
+#include "shell/options/memory_advice.hpp"
 #include "shell/progress/progress.hpp"
 #include "shell/supervision/exit_codes.hpp"
 #include "shell/supervision/signals.hpp"

@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -56,6 +58,20 @@ std::uint64_t address_space_left() {
   const std::uint64_t mapped = limit_value(rest) << 10;  // in kB
   return mapped < most ? most - mapped : 1;
 }
+
+namespace {
+
+// UINT64_MAX: not remembered.
+std::atomic<std::uint64_t> left_at_start{UINT64_MAX};
+
+}  // namespace
+
+std::uint64_t address_space_left_at_start() {
+  const std::uint64_t remembered = left_at_start.load();
+  return remembered != UINT64_MAX ? remembered : address_space_left();
+}
+
+void remember_address_space_at_start() { left_at_start.store(address_space_left()); }
 
 std::string address_space_limit_text() {
   struct rlimit limit {};

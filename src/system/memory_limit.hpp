@@ -34,6 +34,13 @@ MemoryLimit memory_limit(int processes_on_machine = 1);
 //! what it has mapped; 0 when there is no limit.
 std::uint64_t address_space_left();
 
+//! address_space_left() as remember_address_space_at_start() found it, before any run mapped its
+//! memory (or now, when it was not called): what a budget advised after running out of memory is
+//! reckoned from, since by then the failed run's heap has used up what was left.
+std::uint64_t address_space_left_at_start();
+//! Called first thing in main(), so that address_space_left_at_start() is the program's own.
+void remember_address_space_at_start();
+
 //! "the address-space limit (ulimit -v 20000, in KiB)" when this process has one (RLIMIT_AS),
 //! else "": what refuses a thread's stack or an allocation under `ulimit -v`, for a message that
 //! names the limit that was met rather than one that was not (the process count, ulimit -u).

@@ -9,8 +9,10 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "engine/memory_budget.hpp"
 #include "join/join_engine.hpp"
 #include "join/join_plan.hpp"
 #include "nqueens/nqueens.hpp"
@@ -179,6 +181,23 @@ TEST(EngineMemoryPlan, TheJoinIsBuiltFromThePlanItsRequestCarries) {
   altered.budget += 1;
   request.memory_plan = std::make_shared<const nqueens::join::JoinMemoryPlan>(line, altered);
   EXPECT_EQ(nqueens::make_engine(request)->planned_memory_bytes(2), planned);
+}
+
+// The least budget a run's engine notes as it is built (for the advice after memory runs out) is
+// the budget it refuses below: one byte less is refused, that much is not.
+TEST(EngineMemoryPlan, TheLeastBudgetNotedIsTheRefusalsThreshold) {
+  for (const auto& [n, engine] : {std::pair{16, "join"}, std::pair{22, "dfs"}}) {
+    CountOptions options = with_engine(engine);
+    options.threads = 2;
+    (void)nqueens::make_engine(nqueens::request_run(n, options));
+    const nqueens::LeastBudget least = nqueens::noted_least_budget();
+    EXPECT_EQ(least.threads, 2) << engine;
+    ASSERT_GT(least.on(2), 0u) << engine;
+    options.memory_bytes = least.on(2);
+    EXPECT_NO_THROW((void)nqueens::memory_plan(nqueens::request_run(n, options))) << engine;
+    options.memory_bytes = least.on(2) - 1;
+    EXPECT_THROW((void)nqueens::memory_plan(nqueens::request_run(n, options)), std::invalid_argument) << engine;
+  }
 }
 
 TEST(EngineChoice, AnExplicitJoinThatCannotRunIsBadInputWithTheReason) {

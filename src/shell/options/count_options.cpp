@@ -275,30 +275,6 @@ void add_count_options(CLI::App& command, CountArgs& args) {
 
 namespace {
 
-// "--memory 54M": a budget in whole MiB, rounded down, as a user would type it.
-std::string memory_option(std::uint64_t bytes) { return "--memory " + std::to_string(bytes >> 20) + "M"; }
-
-}  // namespace
-
-std::string out_of_memory_advice() {
-  const std::string stage = AllocationStage::now();
-  const std::string what = "out of memory (std::bad_alloc)" + (stage.empty() ? std::string() : " while " + stage);
-  const std::uint64_t suggested = default_memory_budget(1, detail::proven_threads());
-  const bool budget_fits = suggested >= (std::uint64_t{1} << 20);
-  const std::string limit = address_space_limit_text();
-  if (!limit.empty())
-    return what + " under " + limit + ", which holds the program, a stack per thread and the count's memory: " +
-           (budget_fits
-                ? "give " + memory_option(suggested) + " (half of what the limit leaves beside " +
-                      std::to_string(detail::proven_threads()) + " threads), fewer --threads, or raise the limit"
-                : "raise the limit or give fewer --threads");
-  return what + ": the system gave this process less memory than the command needed; " +
-         (budget_fits ? "give " + memory_option(suggested) + ", or " : std::string()) +
-         "run where more memory is allowed (ulimit -v, the container's or the batch job's memory limit)";
-}
-
-namespace {
-
 // TBB's own words when it could not start a worker (it throws them as a std::runtime_error).
 bool thread_library_refused(const std::exception& error) {
   return std::string_view(error.what()).starts_with("pthread_create has failed");

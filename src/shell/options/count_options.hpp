@@ -74,13 +74,6 @@ CountOptions engine_options(const CountArgs& args);
 //! `sizes` has an engine whose memory is planned, the log says where it comes from.
 void settle_memory_budget(CountOptions& options, const std::vector<int>& sizes, int processes_on_machine = 1);
 
-//! What a program says when an allocation failed (std::bad_alloc) anywhere in a command: one
-//! line, with what was being allocated (AllocationStage) and the way on, instead of a bare
-//! "std::bad_alloc" or an abort. The --memory it names is the default budget as it stands now
-//! (the count's memory freed), after the room of the threads the run started: a budget the
-//! limit can hold beside them.
-std::string out_of_memory_advice();
-
 //! The message for a failure of a command, in one line: `error.what()`, except where a thread
 //! could not be started (a std::system_error with EAGAIN, which says only "Resource temporarily
 //! unavailable"): then what the limit is and the way on.

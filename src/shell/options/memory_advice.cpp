@@ -1,0 +1,85 @@
+#include "shell/options/memory_advice.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "engine/memory_budget.hpp"
+#include "engine/thread_allowance.hpp"
+#include "system/memory_limit.hpp"
+
+namespace nqueens::shell {
+
+namespace {
+
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+
+// The room of a run's `threads` and of the thread beside them (the supervisor's, or an MPI
+// rank's own), as the default budget counts them.
+std::uint64_t room_beside(int threads) { return room_for_threads(threads + 1); }
+
+// "--memory 54M": a budget in whole MiB, as a user would type it.
+std::string memory_option(std::uint64_t bytes) { return "--memory " + std::to_string(bytes / kMiB) + "M"; }
+
+// The budget to advise on `threads` threads when the program had `left` of address space at its
+// start: half of it beside their room, as the default budget reckons it, in whole MiB; 0 when
+// that is below the run's least on them (the program would refuse it).
+std::uint64_t budget_beside(int threads, std::uint64_t left, const LeastBudget& least) {
+  const std::uint64_t room = room_beside(threads);
+  if (left <= room) return 0;
+  const std::uint64_t budget = (left - room) / 2 / kMiB * kMiB;
+  return budget >= std::max(least.on(threads), kMiB) ? budget : 0;
+}
+
+// "raise the limit to ulimit -v K and give --memory M": a limit whose room beside the program as
+// it started holds `threads` threads and twice the run's least budget on them, with a MiB to
+// spare on each side of the rounding.
+std::string raised_limit(int threads, std::uint64_t left, const LeastBudget& least) {
+  struct rlimit limit {};
+  getrlimit(RLIMIT_AS, &limit);
+  const auto most = static_cast<std::uint64_t>(limit.rlim_cur);
+  const std::uint64_t program = most > left ? most - left : 0;
+  const std::uint64_t budget = (std::max(least.on(threads), kMiB) + kMiB - 1) / kMiB * kMiB;
+  const std::uint64_t room = room_beside(threads) + 2 * budget + 2 * kMiB;
+  const std::uint64_t kib = (program + room + 1023) / 1024;
+  return "raise the limit to ulimit -v " + std::to_string(kib) + " and give " +
+         memory_option(budget_beside(threads, room, least));
+}
+
+std::string advice_under_limit(const std::string& limit) {
+  const std::uint64_t left = address_space_left_at_start();
+  const LeastBudget least = noted_least_budget();
+  const int threads = least.threads > 0 ? least.threads : detail::proven_threads();
+  const std::string holds =
+      " under " + limit + ", which holds the program, a stack per thread and the count's memory: ";
+  if (const std::uint64_t budget = budget_beside(threads, left, least); budget != 0)
+    return holds + "give " + memory_option(budget) + " (half of what the limit left the program beside " +
+           std::to_string(threads) + " threads), or " + raised_limit(threads, left, least);
+  std::string text = holds + "no budget fits beside " + std::to_string(threads) + " threads";
+  if (least.on(threads) != 0) text += " (the run needs at least " + format_bytes(least.on(threads)) + ")";
+  text += "; ";
+  for (int fewer = threads - 1; fewer > 0; --fewer)
+    if (const std::uint64_t budget = budget_beside(fewer, left, least); budget != 0) {
+      text += "give --threads " + std::to_string(fewer) + " " + memory_option(budget) + ", or ";
+      break;
+    }
+  return text + raised_limit(threads, left, least);
+}
+
+}  // namespace
+
+std::string out_of_memory_advice() {
+  const std::string stage = AllocationStage::now();
+  const std::string what = "out of memory (std::bad_alloc)" + (stage.empty() ? std::string() : " while " + stage);
+  if (const std::string limit = address_space_limit_text(); !limit.empty()) return what + advice_under_limit(limit);
+  const std::uint64_t suggested = default_memory_budget(1, detail::proven_threads());
+  return what + ": the system gave this process less memory than the command needed; " +
+         (suggested >= kMiB ? "give " + memory_option(suggested) + ", or " : std::string()) +
+         "run where more memory is allowed (ulimit -v, the container's or the batch job's memory limit)";
+}
+
+void remember_room_at_start() { remember_address_space_at_start(); }
+
+}  // namespace nqueens::shell

@@ -1,0 +1,20 @@
+#pragma once
+// The way on after memory ran out (std::bad_alloc) anywhere in a command.
+#include <string>
+
+namespace nqueens::shell {
+
+//! What a program says when an allocation failed: one line, with what was being allocated
+//! (AllocationStage) and the way on, instead of a bare "std::bad_alloc" or an abort. Under an
+//! address-space limit the --memory it names is half of what the limit left the program at its
+//! start beside the room of the run's threads (the default budget's reckoning, before the failed
+//! run used the space up), and never below the least budget of the run (noted_least_budget):
+//! where none fits on the run's threads, it names the fewer threads one fits beside, or the limit
+//! to raise to and the budget to give then.
+std::string out_of_memory_advice();
+
+//! Remembers what the address-space limit leaves the program now, for out_of_memory_advice():
+//! called in main() once its libraries are loaded, before any command runs.
+void remember_room_at_start();
+
+}  // namespace nqueens::shell

@@ -1,0 +1,103 @@
+// The advice after running out of memory under an address-space limit (`ulimit -v`), followed as
+// a user would: every way it names counts, with the same counts as a run without the limit.
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "support/program_harness.hpp"
+
+namespace {
+
+using harness::describe;
+using harness::lines_of;
+
+// Sanitizers reserve terabytes of address space, which a limit on it would refuse at start.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// Every 30th unit of the join at N = 19 (1023 units, under a second on one core): enough row sets
+// that a cache given --memory 2G outgrows a low limit while counting, far fewer than the run's.
+std::string unit_file() {
+  const std::string path = testing::TempDir() + "nqueens_advice_units.txt";
+  std::ofstream out(path);
+  for (int id = 0; id < 30680; id += 30) out << id << '\n';
+  return path;
+}
+
+struct Way {
+  std::string limit_kib, threads, memory;
+};
+
+harness::Outcome count(const Way& way, const std::string& units, const std::string& output) {
+  const std::string limit = way.limit_kib.empty() ? std::string() : "ulimit -v " + way.limit_kib + "; ";
+  return harness::run_program({"/bin/bash", "-c",
+                               limit + "exec " + std::string(NQUEENS_BINARY) + " count -n 19 --no-progress -t " +
+                                   way.threads + (way.memory.empty() ? "" : " --memory " + way.memory) + " --units @" +
+                                   units + " --output " + output});
+}
+
+// "total over the sound records: 164415264 (nodes ...)" of `check FILE`: the shard's total.
+std::string shard_total(const std::string& file) {
+  const harness::Outcome r = harness::run_program({NQUEENS_BINARY, "check", file});
+  const std::smatch found = [&] {
+    std::smatch match;
+    std::regex_search(r.out, match, std::regex("total over the sound records: ([0-9]+)"));
+    return match;
+  }();
+  return found.empty() ? "none (" + describe(r) + ")" : found[1].str();
+}
+
+}  // namespace
+
+// The advice was reckoned from the address space left when memory ran out, which the failed
+// run's own heap had taken: "give --memory 1M", a budget the program then refuses. Now each way
+// it names (a budget, fewer threads with one, a raised limit with one) is followed and counts.
+TEST(CliMemoryAdvice, EveryWayTheOutOfMemoryAdviceNamesCounts) {
+  if (kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  const std::string units = unit_file(), output = testing::TempDir() + "nqueens_advice_shard.txt";
+  std::optional<harness::Outcome> failed;
+  std::string limit;
+  // The lowest limit that starts two threads and then runs out of memory while counting.
+  for (const char* kib : {"56000", "64000", "72000", "80000", "90000"}) {
+    const harness::Outcome r = count({kib, "2", "2G"}, units, output);
+    if (r.err.find("out of memory") == std::string::npos) continue;
+    failed = r;
+    limit = kib;
+    break;
+  }
+  ASSERT_TRUE(failed) << "no limit tried ran out of memory";
+  EXPECT_EQ(failed->exit_code, 3) << describe(*failed);
+  EXPECT_EQ(lines_of(failed->err).size(), 1u) << describe(*failed);
+  ASSERT_EQ(count({"", "2", ""}, units, output).exit_code, 0);
+  const std::string expected = shard_total(output);
+  ASSERT_EQ(expected.find("none"), std::string::npos) << expected;
+
+  const std::string& advice = failed->err;
+  std::vector<Way> ways;
+  std::smatch match;
+  if (std::regex_search(advice, match, std::regex(": give --memory ([0-9]+M)"))) ways.push_back({limit, "2", match[1]});
+  if (std::regex_search(advice, match, std::regex("give --threads ([0-9]+) --memory ([0-9]+M)")))
+    ways.push_back({limit, match[1], match[2]});
+  const std::regex raise("raise the limit to ulimit -v ([0-9]+) and give --memory ([0-9]+M)");
+  if (std::regex_search(advice, match, raise)) ways.push_back({match[1], "2", match[2]});
+  ASSERT_FALSE(ways.empty()) << "no way on in: " << advice;
+  for (const Way& way : ways) {
+    const std::string what = "ulimit -v " + way.limit_kib + " -t " + way.threads + " --memory " + way.memory;
+    const harness::Outcome r = count(way, units, output);
+    ASSERT_EQ(r.exit_code, 0) << what << " (advised: " << advice << "): " << describe(r);
+    EXPECT_EQ(shard_total(output), expected) << what;
+  }
+}
