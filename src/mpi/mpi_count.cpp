@@ -35,6 +35,25 @@ namespace nqueens::mpi {
 
 namespace {
 
+// A step that may fail on one rank, as the exit code and the one line every rank then agrees on
+// (agree_on_step): out of memory gets the --memory advice, anything else its own text.
+struct StepOutcome {
+  int code = shell::kOk;
+  std::string message;
+};
+
+template <class Step>
+StepOutcome run_step(Step&& step) {
+  try {
+    step();
+    return {};
+  } catch (const std::bad_alloc&) {
+    return {shell::kRuntime, shell::out_of_memory_advice()};
+  } catch (const std::exception& error) {
+    return {shell::kRuntime, shell::failure_text(error)};
+  }
+}
+
 using Clock = std::chrono::steady_clock;
 
 // How long a main thread sleeps between looks at MPI, signals and progress when none of its
@@ -398,18 +417,10 @@ void run_rank(const World& world, const Engine& engine, const std::vector<std::u
   RankArena arena(engine, run_arena);
   if (failing_unit > 0) arena.fail_as_out_of_memory_at(failing_unit);
   std::size_t counted = 0;
-  int code = shell::kOk;
-  std::string message;
-  try {
+  const auto [code, message] = run_step([&] {
     counted = feed(world, engine, dispenser, arena, todo, role, threads, latency);
     role.finish();
-  } catch (const std::bad_alloc&) {
-    code = shell::kRuntime;
-    message = shell::out_of_memory_advice();
-  } catch (const std::exception& error) {
-    code = shell::kRuntime;
-    message = shell::failure_text(error);
-  }
+  });
   if (code != shell::kOk) {
     // Rank 0 failing to write its journal fails again here: then only MPI's abort is left.
     try {
@@ -430,21 +441,11 @@ void run_rank(const World& world, const Engine& engine, const std::vector<std::u
 // limit too small for that: every rank learns the verdict (agree_on_step), so the job ends in
 // one line from rank 0 with the way on, rather than MPI's abort.
 std::unique_ptr<Engine> build_engine(const World& world, const RunRequest& request, RunArena& arena) {
-  int code = shell::kOk;
-  std::string message;
   std::unique_ptr<Engine> engine;
-  try {
-    // The rank's main thread stays out of the count (rank_arena.hpp): it builds the engine in
-    // the arena as `nqueens count` does, and then only hands units in.
-    engine = make_engine(request, arena);
-  } catch (const std::bad_alloc&) {
-    code = shell::kRuntime;
-    message = shell::out_of_memory_advice();
-  } catch (const std::exception& error) {
-    code = shell::kRuntime;
-    message = shell::failure_text(error);
-  }
-  agree_on_step(world, code, message);
+  // The rank's main thread stays out of the count (rank_arena.hpp): it builds the engine in the
+  // arena as `nqueens count` does, and then only hands units in.
+  const StepOutcome built = run_step([&] { engine = make_engine(request, arena); });
+  agree_on_step(world, built.code, built.message);
   return engine;
 }
 
@@ -560,19 +561,10 @@ std::size_t out_of_memory_test_unit(int rank_here) {
 }
 
 std::unique_ptr<RunArena> rank_arena(const World& world, int threads) {
-  int code = shell::kOk;
-  std::string message;
   std::unique_ptr<RunArena> arena;
-  try {
-    arena = std::make_unique<RunArena>(threads, RunArena::Caller::stays_apart);
-  } catch (const std::bad_alloc&) {
-    code = shell::kRuntime;
-    message = shell::out_of_memory_advice();
-  } catch (const std::exception& error) {
-    code = shell::kRuntime;
-    message = shell::failure_text(error);
-  }
-  agree_on_step(world, code, message);
+  const StepOutcome made =
+      run_step([&] { arena = std::make_unique<RunArena>(threads, RunArena::Caller::stays_apart); });
+  agree_on_step(world, made.code, made.message);
   return arena;
 }
 

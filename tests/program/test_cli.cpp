@@ -540,24 +540,11 @@ TEST(CliMemory, TheLogSaysWhatTheRunWillUseAndTheCountIsTheSame) {
   EXPECT_NE(r.out.find("14772512"), std::string::npos) << describe(r);
 }
 
-// Sanitizers reserve terabytes of address space, which a limit on it would refuse at start.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
-
 // The join at N = 24, where the whole quarter table would take 4.6 GB: a sample of units under an
 // address-space limit of the budget plus a margin for the program itself (code, thread stacks).
 // N = 25 to 27 below, under a smaller budget.
 TEST(CliMemory, ASampleOfUnitsAtN24RunsWithinItsBudget) {
-  if (kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  if (harness::kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
   if (!std::filesystem::exists("/usr/bin/prlimit")) GTEST_SKIP() << "no prlimit";
   const std::uint64_t budget = std::uint64_t{3} << 30, margin = std::uint64_t{512} << 20;
   const harness::Outcome r = harness::run_program({"/usr/bin/prlimit", "--as=" + std::to_string(budget + margin),
@@ -572,7 +559,7 @@ TEST(CliMemory, ASampleOfUnitsAtN24RunsWithinItsBudget) {
 // model) are more than a thread's buffers hold: they are enumerated in parts, and the run stays
 // within the budget.
 TEST(CliMemory, SamplesOfUnitsAtN25To27RunWithinTheirBudget) {
-  if (kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  if (harness::kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
   if (!std::filesystem::exists("/usr/bin/prlimit")) GTEST_SKIP() << "no prlimit";
   const std::uint64_t budget = std::uint64_t{2} << 30, margin = std::uint64_t{512} << 20;
   for (const auto& [n, units] : {std::pair{"25", "947565"}, std::pair{"26", "2602199"}, std::pair{"27", "3241097"}}) {
@@ -942,7 +929,7 @@ INSTANTIATE_TEST_SUITE_P(
 // More threads than the system will start (their stacks do not fit a 4 GiB address space): a
 // runtime failure with the reason, never an abort from inside the thread library.
 TEST(CliThreads, MoreThreadsThanTheSystemStartsIsExit3WithTheReason) {
-  if (kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  if (harness::kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
   for (const std::string command : {"count -n 12 --engine dfs", "count -n 12 --engine join", "solve -n 8 --limit 1",
                                     "bench -n 8 --no-baseline -r 1"}) {
     const harness::Outcome r = harness::run_program(
@@ -958,7 +945,7 @@ TEST(CliThreads, MoreThreadsThanTheSystemStartsIsExit3WithTheReason) {
 // "pthread_create has failed"). Which of them fails first depends on the limit, so a range of
 // limits is tried: each either counts or fails in one such line.
 TEST(CliThreads, ALowAddressSpaceLimitIsNamedAsTheLimitMet) {
-  if (kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  if (harness::kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
   int failed = 0;
   for (const int kib : {16000, 20000, 24000, 28000, 32000}) {
     const std::string limit = "ulimit -v " + std::to_string(kib);
@@ -980,7 +967,7 @@ TEST(CliThreads, ALowAddressSpaceLimitIsNamedAsTheLimitMet) {
 // smaller --memory, which no budget satisfied: the threads' stacks and the thread library's own
 // memory were not counted).
 TEST(CliThreads, TheWayOnFromALowAddressSpaceLimitWorks) {
-  if (kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  if (harness::kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
   const auto under = [](const std::string& limit, const std::string& threads) {
     return harness::run_program({"/bin/bash", "-c",
                                  "ulimit -v " + limit + "; exec " + std::string(NQUEENS_BINARY) +

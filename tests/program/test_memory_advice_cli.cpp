@@ -15,19 +15,6 @@ namespace {
 using harness::describe;
 using harness::lines_of;
 
-// Sanitizers reserve terabytes of address space, which a limit on it would refuse at start.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
-
 // Every 30th unit of the join at N = 19 (1023 units, under a second on one core): enough row sets
 // that a cache given --memory 2G outgrows a low limit while counting, far fewer than the run's.
 std::string unit_file() {
@@ -66,7 +53,7 @@ std::string shard_total(const std::string& file) {
 // run's own heap had taken: "give --memory 1M", a budget the program then refuses. Now each way
 // it names (a budget, fewer threads with one, a raised limit with one) is followed and counts.
 TEST(CliMemoryAdvice, EveryWayTheOutOfMemoryAdviceNamesCounts) {
-  if (kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  if (harness::kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
   const std::string units = unit_file(), output = testing::TempDir() + "nqueens_advice_shard.txt";
   std::optional<harness::Outcome> failed;
   std::string limit;

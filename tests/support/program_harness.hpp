@@ -17,6 +17,20 @@
 
 namespace harness {
 
+// Sanitizers reserve terabytes of address space, which a limit on it (ulimit -v, prlimit --as)
+// would refuse at start: the tests that set one skip themselves in sanitized builds.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 //! How a program ended and what it wrote.
 struct Outcome {
   int exit_code = -1;    //!< the exit status, or 128 + the signal that ended it
