@@ -2,9 +2,11 @@
 """The tables of docs/performance.md, made from the raw figures of performance-figures.sh.
 
     scripts/dev/performance-tables.py [FIGURES_DIR]   (default docs/data/figures)
+    scripts/dev/performance-tables.py --check [PAGE]  (default docs/performance.md)
 
 Prints each table in markdown, in the page's order, under a comment naming its section: paste
-them over the page's tables, then bring the prose's figures in line with them.
+them over the page's tables, then bring the prose's figures in line with them. --check fails,
+naming the section, when a table made from the figures is not on the page as made.
 """
 import csv
 import json
@@ -217,7 +219,21 @@ SECTIONS = [("Time per N", time_per_n), ("CPU time", cpu_time), ("N = 19 and 20"
             ("Memory", memory), ("Planning a run", plans)]
 
 
+def check(page_path):
+    """The tables the page shows must be the figures' tables, cell for cell."""
+    page = page_path.read_text()
+    figures = page_path.parent / "data" / "figures"
+    stale = [title for title, make in SECTIONS
+             for made in make(figures).split("\n\n") if made.strip() and made.strip() not in page]
+    for title in stale:
+        print(f"{page_path}: a table of '{title}' differs from {figures}: "
+              "paste scripts/dev/performance-tables.py's output over it", file=sys.stderr)
+    return 1 if stale else 0
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--check":
+        sys.exit(check(Path(sys.argv[2] if len(sys.argv) > 2 else "docs/performance.md")))
     figures = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/data/figures")
     for title, make in SECTIONS:
         print(f"<!-- {title} -->\n{make(figures)}\n")
