@@ -77,7 +77,7 @@ void plan_one(const PlanArgs& args, int n, std::uint64_t program) {
   CountOptions options = search_options(args.search);
   options.threads = args.threads;
   if (!args.memory.empty()) options.memory_bytes = parse_memory_size(args.memory);
-  settle_memory_budget(options, {n});
+  shell::settle_memory_budget(options, std::vector<int>{n});
   const RunRequest request = request_run(n, options);
   plan::PlanOptions planning;
   planning.threads = request.threads;

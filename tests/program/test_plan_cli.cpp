@@ -104,6 +104,23 @@ TEST(PlanCli, TextSaysWhatItEstimatesAndHowLongItSampled) {
   EXPECT_EQ(outcome.err, "") << describe(outcome);
 }
 
+// plan prices the run count would make, so it settles the same default memory budget: the
+// budget of one process on the machine, never one shared among as many processes as N.
+TEST(PlanCli, TakesTheDefaultMemoryBudgetCountTakes) {
+  const auto budget_line = [](const harness::Outcome& outcome) {
+    for (const std::string& line : lines_of(outcome.err))
+      if (const std::size_t at = line.find("[info] memory budget "); at != std::string::npos) return line.substr(at);
+    return std::string("no memory budget logged");
+  };
+  const harness::Outcome plan = run({"plan", "-n", "16", "--engine", "join", "-t", "1", "--log-level", "info"});
+  const harness::Outcome count =
+      run({"count", "-n", "16", "--engine", "join", "-t", "1", "--units", "0", "--log-level", "info"});
+  ASSERT_EQ(plan.exit_code, 0) << describe(plan);
+  ASSERT_EQ(count.exit_code, 0) << describe(count);
+  EXPECT_NE(budget_line(count), "no memory budget logged") << describe(count);
+  EXPECT_EQ(budget_line(plan), budget_line(count)) << describe(plan);
+}
+
 // A shard or a list of units is predicted besides the whole run: what a shard task of a job array
 // will take, or what `count --units` will.
 TEST(PlanCli, PredictsAShardOrAListOfUnits) {
