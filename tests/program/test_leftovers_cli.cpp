@@ -141,7 +141,9 @@ TEST_F(LeftoversCli, ARepairKilledAtEitherRenameLeavesNothingPastTheNextRun) {
     ASSERT_TRUE(stopped_before_rename(repairing, repair, rename)) << describe(repairing->wait());
     ASSERT_TRUE(fs::exists(partial)) << rename;
     const Outcome ended = terminated(*repairing);
-    EXPECT_EQ(ended.exit_code, 143) << describe(ended);
+    // 143 as a rule; on a slow build (a thread sanitizer) the one unit left may be counted before
+    // the watcher's first look, and a whole count then ends 0 with its total.
+    EXPECT_TRUE(ended.exit_code == 143 || (ended.exit_code == 0 && contains(ended.out, "14200"))) << describe(ended);
     EXPECT_FALSE(fs::exists(partial)) << "SIGTERM left the temporary file, rename " << rename;
 
     for (const std::vector<std::string>& next_run : next_runs) {
