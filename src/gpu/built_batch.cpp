@@ -72,6 +72,8 @@ void BuiltBatch::add(std::size_t slot, const join::RowSetSlices& row_set, std::u
   added.slot = slot;
   added.east = add_side(east, widest);
   added.west = add_side(west, widest);
+  add_spec(east, row_set.east_north, row_set.east_south, layout.east, fold ? &fold->east : nullptr, layout.k);
+  add_spec(west, row_set.west_north, row_set.west_south, layout.west, fold ? &fold->west : nullptr, layout.k);
   added.weights = fold ? join::kFoldWeights : join::kOnePart;
   added.key_bits = key_bits;
   added.widest = widest;
@@ -88,6 +90,21 @@ std::uint32_t BuiltBatch::add_side(const SideRecipe& recipe, const SlotSplit& wi
   counters_ += std::size_t{2} * widest.groups();
   count_sides_.push_back(side);
   return static_cast<std::uint32_t>(count_sides_.size() - 1);
+}
+
+void BuiltBatch::add_spec(const SideRecipe& recipe, const join::QuarterSlice& north, const join::QuarterSlice& south,
+                          const join::SideLayout& side, const join::SideFold* fold, int k) {
+  PairingSpec spec;
+  spec.north_rows = north.rows();
+  spec.south_rows = south.rows();
+  spec.columns = side.columns;
+  spec.pairing_first = recipe.pairing_first;
+  spec.k = k;
+  if (fold) {
+    spec.rank = fold->rank;
+    spec.fold = fold->reversed ? 2 : 1;
+  }
+  specs_.push_back(spec);
 }
 
 BuiltBatch::Counted BuiltBatch::counted(std::span<const std::uint32_t> counts, const SideSort& side,
@@ -160,6 +177,7 @@ void BuiltBatch::add_write_side(const SideSort& counted_side, const SlotSplit& s
 
 void BuiltBatch::clear() {
   pairings_.clear();
+  specs_.clear();
   count_sides_.clear();
   counters_ = 0;
   row_sets_.clear();
