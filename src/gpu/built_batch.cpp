@@ -12,6 +12,11 @@ namespace {
 
 double tiles_of(double keys) { return std::ceil(keys / kTileLanes); }
 
+// A side's halves all fall in part 0 (bucket_of: its first `groups` counters) when every pairing
+// is tied, as every pairing of an unfolded side is: its count pass needs no counters for part 1,
+// and the bus carries none back.
+std::uint32_t counted_parts(const SideRecipe& recipe) { return recipe.tied_pairings >= recipe.pairing_count ? 1 : 2; }
+
 // A side's bucket starts on `split` (a prefix of the widest split its parts were counted on):
 // part-major (part * groups + pattern) or pattern-major (pattern * 2 + part), then its end.
 std::vector<std::uint32_t> bucket_starts(const std::array<CountedSide, 2>& parts, const SlotSplit& widest,
@@ -87,7 +92,7 @@ std::uint32_t BuiltBatch::add_side(const SideRecipe& recipe, const SlotSplit& wi
   for (int i = 0; i < widest.count(); ++i) side.rule.bits[i] = static_cast<std::uint8_t>(widest.bit(i));
   side.rule.part_major = true;
   side.next_first = static_cast<std::uint32_t>(counters_);
-  counters_ += std::size_t{2} * widest.groups();
+  counters_ += std::size_t{counted_parts(recipe)} * widest.groups();
   count_sides_.push_back(side);
   return static_cast<std::uint32_t>(count_sides_.size() - 1);
 }
@@ -111,7 +116,7 @@ BuiltBatch::Counted BuiltBatch::counted(std::span<const std::uint32_t> counts, c
                                         const SlotSplit& widest) const {
   Counted result;
   const std::uint32_t groups = widest.groups();
-  for (std::uint32_t part = 0; part < 2; ++part)
+  for (std::uint32_t part = 0; part < counted_parts(side.recipe); ++part)
     for (std::uint32_t pattern = 0; pattern < groups; ++pattern) {
       const std::uint32_t count = counts[side.next_first + part * groups + pattern];
       result.parts[part].patterns[pattern] = count;

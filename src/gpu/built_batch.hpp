@@ -36,7 +36,8 @@ class BuiltBatch {
            std::uint64_t west_north, std::uint64_t west_south);
 
   //! The count pass: each side's recipe, its buckets' counters from next_first among
-  //! counters() of them (zeroed on the device), and no keys.
+  //! counters() of them (zeroed on the device), and no keys; a side whose pairings are all tied
+  //! (every side without a fold) has counters for part 0 alone.
   std::span<const SideSort> count_sides() const { return count_sides_; }
   std::size_t counters() const { return counters_; }
   std::span<const SetPairing> pairings() const { return pairings_; }

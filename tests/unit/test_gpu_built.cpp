@@ -36,6 +36,8 @@ class WatchedMatcher final : public HostBuiltMatcher {
     // Sides whose pairings were made from their descriptions and the shared group index, and
     // those of them whose pairings (or tied ones) differ from side_recipe's.
     std::size_t sides_made = 0, sides_differing = 0;
+    // The count passes' counters, and what two parts for every side would have taken.
+    std::size_t counters = 0, two_part_counters = 0;
   };
   WatchedMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule, Seen& seen,
                  HostSharedSlices* shared = nullptr)
@@ -49,6 +51,8 @@ class WatchedMatcher final : public HostBuiltMatcher {
   std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
                                               std::span<const join::QuarterEntry> entries) override {
     seen_.entries_sent += entries.size();
+    seen_.counters += batch.counters();
+    for (const SideSort& side : batch.count_sides()) seen_.two_part_counters += std::size_t{2} << side.rule.count;
     if (reads_shared_entries()) check_pairings(batch);
     return HostBuiltMatcher::count_halves(buffer, batch, first, entries);
   }
@@ -113,6 +117,9 @@ TEST(GpuBuilt, EveryUnitOfN4To16CountsAsTheJoinDoes) {
       EXPECT_GT(expect_batches_as_join(*built, *device, *cpu), 0u) << "no batch of several units";
     }
   }
+  // Unfolded sides (every pairing tied) bring back counters for one part only.
+  EXPECT_LT(seen.counters, seen.two_part_counters);
+  EXPECT_GT(seen.counters, seen.two_part_counters / 2);
   // N = 16's counts: one matcher sent more entries than its room holds, so it started over.
   EXPECT_GT(seen.entries_sent, kRoom) << "the slices never outgrew the device's entries";
   EXPECT_GT(seen.split_jobs, 0u) << "no row set was split into slots";
