@@ -3,7 +3,9 @@
 // predicts of those units over its whole run, within plan's bar.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "join/join_engine.hpp"
@@ -32,18 +34,28 @@ double progress_share(const nqueens::Engine& engine, const Split& split) {
   return progress.snapshot().work_share;
 }
 
+// Both read N = 17's units: the model's weights (the share) and the units' CPU time (the plan).
+// A model whose shape differs from the units' time fails every attempt; a plan disturbed by
+// another job's burst seldom three in a row (as PlanHonesty.PlanLiesWithinItsBarOfTheRunItPlans).
 TEST(ProgressShare, IsWhatPlanPredictsOfTheSameUnits) {
   const auto engine = nqueens::make_join_engine(17);
   for (const double share : {0.02, 0.3}) {
     const Split split = stopped_after(*engine, share);
-    nqueens::plan::PlanOptions options;
-    options.sample_seconds = 0.5;
-    options.part = split.done;
-    const nqueens::plan::RunPlan plan = nqueens::plan::plan_run(*engine, options);
-    const double predicted = plan.part_thread.total / plan.thread.total;
-    const double bar = plan.part_half_width / plan.thread.total;
-    EXPECT_NEAR(progress_share(*engine, split), predicted, bar)
-        << "the first " << split.done.size() << " units of N=17, costliest first";
+    const double shown = progress_share(*engine, split);
+    bool within = false;
+    std::string attempts;
+    for (int attempt = 0; attempt < 3 && !within; ++attempt) {
+      nqueens::plan::PlanOptions options;
+      options.sample_seconds = 0.5;
+      options.part = split.done;
+      const nqueens::plan::RunPlan plan = nqueens::plan::plan_run(*engine, options);
+      const double predicted = plan.part_thread.total / plan.thread.total;
+      const double bar = plan.part_half_width / plan.thread.total;
+      within = std::abs(shown - predicted) <= bar;
+      attempts += " [plan " + std::to_string(predicted) + " +- " + std::to_string(bar) + "]";
+    }
+    EXPECT_TRUE(within) << "the first " << split.done.size() << " units of N=17, costliest first: progress shows "
+                        << shown << ", plan predicts" << attempts;
   }
 }
 
