@@ -269,7 +269,7 @@ AppendPairings best_append_pairings() {
   return &append_pairings_scalar;
 }
 
-const AppendPairings append_pairings = best_append_pairings();
+const AppendPairings best_pairings = best_append_pairings();
 
 using AppendCompatible = std::size_t (*)(std::span<const std::uint64_t>, std::span<const std::uint64_t>,
                                          std::uint64_t*);
@@ -284,6 +284,12 @@ AppendCompatible best_append_compatible() {
 const AppendCompatible append_compatible = best_append_compatible();
 
 }  // namespace
+
+namespace detail {
+
+std::size_t append_pairings(std::span<const Pairing> pairings, std::uint64_t* out) { return best_pairings(pairings, out); }
+
+}  // namespace detail
 
 // Serial: a slice is built by the worker thread that needs it, beside others building theirs.
 QuadrantKeyTables::QuadrantKeyTables(std::span<const QuarterEntry> entries, int n)
@@ -487,8 +493,8 @@ bool HalfEnumerator::pair_whole_side() {
 std::size_t HalfEnumerator::append_whole_side(KeyBuffer& keys) {
   const std::span<const Pairing> pairings(pairings_.data(), pairing_count_);
   std::uint64_t* out = keys.make_room(whole_side_bound_ + kAppendSlack);
-  const std::size_t ties = append_pairings(pairings.first(tied_pairings_), out);
-  keys.commit(ties + append_pairings(pairings.subspan(tied_pairings_), out + ties));
+  const std::size_t ties = detail::append_pairings(pairings.first(tied_pairings_), out);
+  keys.commit(ties + detail::append_pairings(pairings.subspan(tied_pairings_), out + ties));
   set_ = north_sets_.size();
   return ties;
 }
