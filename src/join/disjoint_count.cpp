@@ -513,7 +513,7 @@ double pair_one_by_one_ns(const DisjointCounter& counter, std::size_t a_size, st
                           std::uint64_t shared) {
   if (counter.path() != MatchPath::avx512) return kPairOneByOneNs;
   return counter.tests_sixteen_at_once(a_size, b_size, shared) ? detail::kPairSixteenAtOnceNs
-                                                                : detail::kPairOneByOneAvx512Ns;
+                                                               : detail::kPairOneByOneAvx512Ns;
 }
 
 std::uint64_t count_one_by_one(DisjointCounter& counter, const KeyParts& a, const KeyParts& b,
@@ -571,8 +571,8 @@ std::uint64_t count_weighted_disjoint_pairs(DisjointCounter& counter, KeyParts a
   const double store_a = bit_sliced_ns(load_blocks(detail::sizes_of(a), lanes), b_size);
   const double store_b = bit_sliced_ns(load_blocks(detail::sizes_of(b), lanes), a_size);
   const std::uint64_t shared = shared_bits(a, b, key_bits);
-  const double one_by_one = static_cast<double>(a_size) * static_cast<double>(b_size) *
-                            pair_one_by_one_ns(counter, a_size, b_size, shared);
+  const double one_by_one =
+      static_cast<double>(a_size) * static_cast<double>(b_size) * pair_one_by_one_ns(counter, a_size, b_size, shared);
   if (one_by_one < std::min(store_a, store_b)) return count_one_by_one(counter, a, b, weights, shared);
   const bool a_stored = store_a <= store_b;
   const KeyParts& stored = a_stored ? a : b;

@@ -170,7 +170,7 @@ class DisjointCounter {
   std::vector<std::uint64_t> block_rows_;  // a block's compressed keys, inverted, in transpose order
   std::vector<std::uint64_t> block_keys_;  // a block's compressed keys, in lane order
   mutable std::vector<std::uint64_t> compressed_queries_;
-  mutable PreparedQueries prepared_;  // count()'s
+  mutable PreparedQueries prepared_;                        // count()'s
   std::array<std::vector<std::uint64_t>, 2> packed_sides_;  // count_one_by_one()'s
 };
 

@@ -287,7 +287,9 @@ const AppendCompatible append_compatible = best_append_compatible();
 
 namespace detail {
 
-std::size_t append_pairings(std::span<const Pairing> pairings, std::uint64_t* out) { return best_pairings(pairings, out); }
+std::size_t append_pairings(std::span<const Pairing> pairings, std::uint64_t* out) {
+  return best_pairings(pairings, out);
+}
 
 }  // namespace detail
 
