@@ -115,6 +115,15 @@ struct Pairing {
   std::uint32_t north_size, south_size;
 };
 
+namespace detail {
+
+//! Writes n | s for every north key n and south key s of each pairing with n & s == 0, pairing
+//! after pairing, north key by north key, in south order; returns how many. `out` has room for
+//! every pair and 8 keys more. The fastest path this CPU runs (AVX-512 or scalar).
+std::size_t append_pairings(std::span<const Pairing> pairings, std::uint64_t* out);
+
+}  // namespace detail
+
 //! A quadrant's slice and, where they were built, its entries' keys (may be null).
 struct SliceView {
   const QuarterSlice& slice;

@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -197,6 +198,40 @@ TEST(HalfEnumerator, ASidesPartsAreItsHalvesInOrder) {
     }
   }
   EXPECT_GT(sides_in_parts, 0u) << "some side of n = 14 has more than 50 halves";
+}
+
+// Pairing north and south keys packs several north keys into one register when the south group
+// is small: every north size around a register's eight lanes against every south group size up
+// to past eight, against the nested loop, halves in the same order.
+TEST(HalfEnumerator, PairingsMakeTheHalvesOfTheNestedLoopInItsOrder) {
+  std::mt19937_64 rng(45);
+  std::vector<std::vector<std::uint64_t>> north_groups, south_groups;
+  for (std::uint32_t north_size = 0; north_size <= 17; ++north_size) {
+    for (std::uint32_t south_size = 1; south_size <= 11; ++south_size) {
+      const auto keys = [&](std::uint32_t count) {
+        std::vector<std::uint64_t> group(count);
+        // Sparse keys of 34 bits: some pairs fit, some do not.
+        for (std::uint64_t& key : group) key = rng() & rng() & rng() & ((std::uint64_t{1} << 34) - 1);
+        return group;
+      };
+      north_groups.push_back(keys(north_size));
+      south_groups.push_back(keys(south_size));
+    }
+  }
+  std::vector<join::Pairing> pairings;
+  std::vector<std::uint64_t> want;
+  for (std::size_t i = 0; i < north_groups.size(); ++i) {
+    pairings.push_back({north_groups[i].data(), south_groups[i].data(), std::uint32_t(north_groups[i].size()),
+                        std::uint32_t(south_groups[i].size())});
+    for (const std::uint64_t north : north_groups[i])
+      for (const std::uint64_t south : south_groups[i])
+        if ((north & south) == 0) want.push_back(north | south);
+  }
+  std::vector<std::uint64_t> out(want.size() + 8 + 64 * 17 * 11);  // room for every pair, and the slack
+  const std::size_t written = join::detail::append_pairings(pairings, out.data());
+  out.resize(written);
+  EXPECT_EQ(out, want);
+  EXPECT_GT(want.size(), 1000u);
 }
 
 // Off centre, the fixed queens are filtered from a whole slice in one pass and a side that fits
