@@ -158,6 +158,8 @@ class HalfEnumerator {
   //! From now on, the south quadrant's keys come from `cache` (not owned; null: loaded for
   //! each row set). The halves are the same either way.
   void keep_south_keys(SouthKeyCache* cache) { south_cache_ = cache; }
+  //! Whether a side of that layout has any halves: its quadrants' queens fill its columns.
+  static bool has_halves(const SideLayout& side);
 
  private:
   // What the north quadrant's keys were last loaded from: a unit's row sets often share their
@@ -172,7 +174,6 @@ class HalfEnumerator {
     bool operator==(const NorthSource&) const = default;
   };
 
-  static bool has_halves(const SideLayout& side);
   void choose_north_sets(const SliceView& north, const SideLayout& side, const SideFold* fold);
   void load_quadrants(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side);
 
