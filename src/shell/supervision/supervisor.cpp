@@ -33,6 +33,7 @@
 #include "run/registry.hpp"
 #include "shell/output/console.hpp"
 #include "shell/supervision/signals.hpp"
+#include "system/stop_signals.hpp"
 #include "text/echo.hpp"
 
 namespace nqueens::shell {
@@ -91,6 +92,7 @@ class Supervisor {
 
  private:
   void work(const UnitObserver& observer) {
+    detail::leave_stop_signals_to_others();
     try {
       run_.execute(arena_, observer, &stop_);
     } catch (...) {
@@ -101,18 +103,22 @@ class Supervisor {
     finished_signal_.notify_all();
   }
 
-  // Returns when the worker is done; an interrupt never returns. One that came before the count
-  // started (during a repair, say) stops it at once: a count quicker than one look went on to its
-  // end, exit 0, as if the signal had never come.
+  // Returns when the worker is done; an interrupt never returns. The rule: a signal received
+  // before the count's result is written stops it (exit 128 + the signal, its finished units
+  // saved), even when the last unit finished meanwhile, so that the last look comes after the
+  // worker's end. One that came before the count started (during a repair, say) stops it at once:
+  // a count quicker than one look went on to its end, exit 0, as if the signal had never come.
   void watch(Progress* progress) {
     std::unique_lock<std::mutex> lock(lock_);
     for (;;) {
+      const bool finished = finished_;
       if (const int signal = interrupt_signal()) {
         lock.unlock();
         stop_and_exit(signal, progress);
       }
-      if (finished_signal_.wait_for(lock, kWatchPeriod, [this] { return finished_; })) return;
-      if (progress) progress->tick();
+      if (finished) return;
+      finished_signal_.wait_for(lock, kWatchPeriod, [this] { return finished_; });
+      if (!finished_ && progress) progress->tick();
     }
   }
 
