@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -32,6 +33,7 @@
 #include "nqueens/files/unit_ranges.hpp"
 #include "run/registry.hpp"
 #include "shell/output/console.hpp"
+#include "shell/supervision/out_of_memory_at.hpp"
 #include "shell/supervision/signals.hpp"
 #include "system/stop_signals.hpp"
 #include "text/echo.hpp"
@@ -76,8 +78,11 @@ class Supervisor {
   void run(const ProgressOptions& options) {
     std::unique_ptr<Progress> progress;
     if (options.enabled) progress = std::make_unique<Progress>(run_.engine(), run_.todo(), run_.done(), options);
-    const UnitObserver observer = [&progress](std::size_t id, const Tally& tally) {
+    const std::size_t failing_unit = out_of_memory_test_unit();
+    std::atomic<std::size_t> finished_units{0};
+    const UnitObserver observer = [&progress, failing_unit, &finished_units](std::size_t id, const Tally& tally) {
       if (progress) progress->unit_done(id, tally);
+      if (failing_unit != 0 && finished_units.fetch_add(1) + 1 == failing_unit) throw std::bad_alloc();
     };
     std::thread worker([&] { work(observer); });
     {
