@@ -34,9 +34,9 @@ harness::Outcome count(const Way& way, const std::string& units, const std::stri
   const std::string limit = way.limit_kib.empty() ? std::string() : "ulimit -v " + way.limit_kib + "; ";
   return harness::run_program({"/bin/bash", "-c",
                                limit + "exec " + (setting.empty() ? "" : "env " + setting + " ") +
-                                   std::string(NQUEENS_BINARY) + " count -n 19 --no-progress -t " +
-                                   way.threads + (way.memory.empty() ? "" : " --memory " + way.memory) + " --units @" +
-                                   units + " --output " + output});
+                                   std::string(NQUEENS_BINARY) + " count -n 19 --no-progress -t " + way.threads +
+                                   (way.memory.empty() ? "" : " --memory " + way.memory) + " --units @" + units +
+                                   " --output " + output});
 }
 
 // "total over the sound records: 164415264 (nodes ...)" of `check FILE`: the shard's total.
@@ -117,8 +117,8 @@ TEST(CliMemoryAdvice, EachFormOfTheAdviceIsReachedAndFollowed) {
     ASSERT_NE(r.err.find("out of memory (std::bad_alloc) while counting the units"), std::string::npos) << r.err;
     std::smatch match;
     if (std::regex_search(r.err, match, raise)) {
-      EXPECT_GT(std::stoul(match[1].str()), std::stoul(kib)) << "a limit to raise to, at ulimit -v " << kib << ": "
-                                                             << r.err;
+      EXPECT_GT(std::stoul(match[1].str()), std::stoul(kib))
+          << "a limit to raise to, at ulimit -v " << kib << ": " << r.err;
     }
     if (!fewer_threads && std::regex_search(r.err, match, fewer)) fewer_threads = Way{kib, match[1], match[2]};
     if (!smaller_budget && std::regex_search(r.err, match, budget)) smaller_budget = Way{kib, "2", match[1]};

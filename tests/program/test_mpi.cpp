@@ -21,10 +21,10 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <regex>
 #include <string>
 #include <thread>
 #include <utility>
