@@ -3,7 +3,7 @@
 // toolkit's cuda.h: the driver is opened at run time (cuda_driver.cpp), so the engine's device
 // path, and the tests' stand-in driver that runs the kernels' host form, build on every machine;
 // only the kernels themselves need nvcc. The values and signatures are the driver's ABI (64-bit
-// Linux); tests/unit/test_cuda_api.cpp checks them against cuda.h wherever the toolkit is found.
+// Linux); tests/gpu/test_cuda_api.cpp checks them against cuda.h wherever the toolkit is found.
 #include <cstddef>
 
 namespace nqueens::gpu {

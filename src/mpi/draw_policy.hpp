@@ -16,7 +16,7 @@
 //
 // A draw's positions are chosen from where this rank last saw the counter: other ranks may have
 // drawn since, but the list only gets cheaper further on, so the draw costs at most its worth.
-// No MPI here: the policy is plain arithmetic, tested on its own (tests/unit/test_draw_policy.cpp, through the
+// No MPI here: the policy is plain arithmetic, tested on its own (tests/mpi/test_draw_policy.cpp, through the
 // nqueens_mpi_policy library).
 #include <chrono>
 #include <cstddef>

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The kernels `version` says the build holds are those in the fat binary it embeds, read from its
 # headers: machine code per architecture and the PTX, with no device needed.
-#   tests/program/gpu_kernels_test.sh path/to/nqueens path/to/python3 path/to/match_kernel.fatbin
+#   tests/gpu/gpu_kernels_test.sh path/to/nqueens path/to/python3 path/to/match_kernel.fatbin
 set -euo pipefail
 
 binary=$1

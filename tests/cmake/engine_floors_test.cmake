@@ -2,7 +2,7 @@
 # every engine the registry lists stands below the run, which names it, and no row of the table
 # names one of them except those built on another engine (gpu, on the join). A new engine then
 # needs no line in the table (src/run/ADDING_AN_ENGINE.md).
-#   cmake -DSOURCE_DIR=<repo> -P tests/program/engine_floors_test.cmake
+#   cmake -DSOURCE_DIR=<repo> -P tests/cmake/engine_floors_test.cmake
 cmake_minimum_required(VERSION 3.22)
 include(${SOURCE_DIR}/cmake/floors.cmake)
 file(STRINGS ${SOURCE_DIR}/src/run/registry.cpp lines REGEX "^      &[a-z_]+_engine_description\\(\\),")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/slurm-shards.sh against a fake Slurm (tests/program/fake_slurm: sbatch, srun, scontrol and
+# scripts/slurm-shards.sh against a fake Slurm (tests/scripts/fake_slurm: sbatch, srun, scontrol and
 # squeue that record their arguments) and the variables Slurm sets in an array task: the submission,
 # a merge cancelled if a shard fails for good, a re-run of some shards with --array that keeps a
 # merge still queued and submits one otherwise, the tasks themselves, the time limit (SIGTERM to the step,

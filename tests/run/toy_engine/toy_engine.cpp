@@ -1,7 +1,7 @@
 // A test-only engine with a setting of its own, `--first-rows`: how many rows a unit fixes (1 or
 // 2). It proves that an engine is its folder, a registry line and a CMake line: the setting's
 // option, help, JSON and CSV column, journal and shard words, header checks and resume all come
-// from its declaration here (tests/program/toy_engine_test.sh runs them through `nqueens-toy`).
+// from its declaration here (tests/run/toy_engine/toy_engine_test.sh runs them through `nqueens-toy`).
 // A unit is a legal placement of the first rows; the reference counter completes it.
 #include <array>
 #include <cstdint>

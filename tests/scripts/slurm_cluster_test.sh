@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/slurm-shards.sh on a real Slurm: a one-node cluster of Debian's slurmctld, slurmd and
-# munged started in a temporary folder (tests/program/one_node_slurm.sh), N = 17 in 4 shards of
+# munged started in a temporary folder (tests/scripts/one_node_slurm.sh), N = 17 in 4 shards of
 # the dfs engine (count options given through the script), one core each:
 #   - shard 3 fails for good (a journal of another run is in its place): it is not requeued, the
 #     merge job is cancelled, and its log ends with the command that runs it again;
@@ -11,7 +11,7 @@
 #     submits a new merge, which merges the four shard files with --verify: 95815104.
 # Every daemon it started is stopped by its pid at the end. Exits 77 (skipped) with the reason
 # where the daemons cannot start (no Slurm installed, not root).
-#   tests/program/slurm_cluster_test.sh path/to/nqueens path/to/slurm-shards.sh [TRANSCRIPT]
+#   tests/scripts/slurm_cluster_test.sh path/to/nqueens path/to/slurm-shards.sh [TRANSCRIPT]
 # TRANSCRIPT: where to write what a user of the script sees (docs/cluster.md quotes it).
 set -euo pipefail
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A new engine with a setting of its own, end to end: `nqueens-toy` is the program with the toy
-# engine of tests/engines/toy added the way an engine is added (src/run/ADDING_AN_ENGINE.md). Its
+# engine of tests/run/toy_engine added the way an engine is added (src/run/ADDING_AN_ENGINE.md). Its
 # setting, --first-rows, must reach the help, the JSON and CSV records, the journal and the shard
 # files from its declaration alone, be checked against a journal and resume.
-#   tests/program/toy_engine_test.sh path/to/nqueens-toy src/run/registry.cpp build/.../toy/registry.cpp
+#   tests/run/toy_engine/toy_engine_test.sh path/to/nqueens-toy src/run/registry.cpp build/.../toy/registry.cpp
 set -euo pipefail
 
 binary=$(realpath "$1")

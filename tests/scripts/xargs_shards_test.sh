@@ -3,7 +3,7 @@
 # script) or SIGINT (to its process group, as Ctrl-C does) exits 143 or 130, not xargs' 123, leaves
 # no shard running, and prints a resume command that, pasted in another directory, resumes from the
 # journals and finishes; nqueens is found on the PATH; extra count options reach every shard.
-#   tests/program/xargs_shards_test.sh path/to/nqueens path/to/xargs-shards.sh
+#   tests/scripts/xargs_shards_test.sh path/to/nqueens path/to/xargs-shards.sh
 set -euo pipefail
 set -m  # background jobs keep SIGINT (a script's background job starts with it ignored)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/count-range.sh run from a directory other than the repository: the CSV and a relative
 # --checkpoint land where it was run, not in the repository; the program is found through NQUEENS.
-#   tests/program/count_range_test.sh path/to/nqueens path/to/count-range.sh
+#   tests/scripts/count_range_test.sh path/to/nqueens path/to/count-range.sh
 set -euo pipefail
 
 binary=$(realpath "$1")

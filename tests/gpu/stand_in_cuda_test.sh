@@ -5,7 +5,7 @@
 # counts verified against the OEIS, two devices, the device plan, the quarter table out of device
 # memory (left to each thread's room), out of memory at each other allocation, a launch
 # failure, a SIGTERM in the middle of a batch, then resumed, and a gpu shard merged with a join one.
-#   tests/program/stand_in_cuda_test.sh path/to/nqueens path/to/folder/of/libcuda.so.1
+#   tests/gpu/stand_in_cuda_test.sh path/to/nqueens path/to/folder/of/libcuda.so.1
 set -euo pipefail
 
 binary=$1
