@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
       const bool specs = w.group_index_bytes > 0;  // the card holds the table and its group index
       std::printf(
           "bytes by kind: to the device, slices %.4g, group index %.4g, %s %.4g, sides %.4g, bucket starts %.4g, "
-          "jobs and tiles %.4g; to the host, counters %.4g, pairs %.4g\n",
+          "jobs, first tiles and query ranges %.4g; to the host, counters %.4g, pairs %.4g\n",
           w.entry_bytes, w.group_index_bytes, specs ? "side descriptions" : "pairings",
           specs ? w.spec_bytes : w.pairing_bytes, w.side_bytes, w.start_bytes, w.plan_bytes, w.counter_bytes,
           w.pair_bytes);

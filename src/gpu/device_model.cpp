@@ -120,15 +120,17 @@ class BuiltRecorder final : public BuiltMatcher {
     const TileBatch& tiles = batch.tiles();
     work_.batches += 1;
     work_.keys += static_cast<double>(tiles.key_count());
+    // The device makes the tiles from each job's first tile (device_matcher.cpp).
     work_.bytes_to_device +=
         static_cast<double>(aligned(batch.write_sides().size_bytes()) + aligned(batch.write_next().size_bytes()) +
-                            aligned(tiles.jobs().size_bytes()) + aligned(tiles.tiles().size_bytes()) +
+                            aligned(tiles.jobs().size_bytes()) + aligned(tiles.tile_firsts().size_bytes()) +
                             aligned(tiles.starts().size_bytes()));
     work_.bytes_to_host += static_cast<double>(tiles.jobs().size() * sizeof(std::uint64_t));
     work_.side_bytes += static_cast<double>(aligned(batch.write_sides().size_bytes()));
     work_.start_bytes += static_cast<double>(aligned(batch.write_next().size_bytes()));
-    work_.plan_bytes += static_cast<double>(aligned(tiles.jobs().size_bytes()) + aligned(tiles.tiles().size_bytes()) +
-                                            aligned(tiles.starts().size_bytes()));
+    work_.plan_bytes +=
+        static_cast<double>(aligned(tiles.jobs().size_bytes()) + aligned(tiles.tile_firsts().size_bytes()) +
+                            aligned(tiles.starts().size_bytes()));
     work_.pair_bytes += static_cast<double>(tiles.jobs().size() * sizeof(std::uint64_t));
     tally_tiles(tiles, work_);
     counts_[static_cast<std::size_t>(buffer)].assign(tiles.jobs().size(), 0);
