@@ -43,6 +43,15 @@ docs_figures). A document that states one of them for N = 16..28 beyond its bar 
   thing ("X s a unit", "X ns each"), and a sentence that names the commit it was measured at (a
   record of that run). Since the data hold many figures for an N, a wrong figure that happens to
   be near another of them passes; one that is near none fails.
+- any ratio ("X times", "Xx", "nine times") in such a sentence (less the step in N above, and the
+  growth of a cost of one thing): within 5 % (of a round word or an "about": 15 %) a ratio the
+  data gives for the sizes named nearest it (a ratio column, or a time of one row over the same
+  column of a row that differs from it in one thing: N, engine, threads...; medians, not spreads),
+  one the records state for those sizes (where the sentence links to that record), one the document's own tables give (their "Xx" cells,
+  ratio columns, a column's figure of one named N over another's, a cell over the figure just
+  before the ratio), or the ratio of two figures the sentence itself gives ("0.552 → 0.00357").
+  The data hold many ratios for an N (the speedups of several tables), so a ratio off by a tenth
+  or a fifth often lands near another and passes; one near none fails.
 
     scripts/dev/doc-figures.py check [--binary build/release/nqueens]
 
@@ -474,6 +483,190 @@ def prose_problems(path, text, totals):
     return problems
 
 
+# ---- a ratio of prose for an N, against the ratios of the data of that N ---------------------
+
+RATIO = re.compile(r"(?<![\w.,])(?:(?:(?P<low>\d+(?:\.\d+)?) to )?(?P<digits>\d[\d,]*(?:\.\d+)?)(?:x\b| times\b)|(?P<word>" + "|".join(NUMBER_WORDS) +
+                   r") times\b)")
+IDENTITY = {"n", "engine", "threads", "symmetry", "card", "cards", "host_threads", "part", "split_depth", "arch",
+            "kernel", "pass", "commit", "bound_by", "within_bar", "load", "round", "samples"}
+TIME_COLUMN = re.compile(r"^(?!min_|mean_|max_|stddev_).*(?:_s|_seconds|_ns)$")
+RATIO_COLUMNS = re.compile(r"speedup|^vs_|ratio$|^ceiling_")
+SIZE_UNITS = {"B": 1, "KiB": 2 ** 10, "kB": 1e3, "MB": 1e6, "MiB": 2 ** 20, "GB": 1e9, "GiB": 2 ** 30, "TB": 1e12,
+              "ns": 1e-9, "ms": 1e-3, "s": 1, "min": 60, "h": 3600, "%": 1}
+STATED = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?) ?(" + "|".join(sorted(SIZE_UNITS, key=len, reverse=True)) +
+                    r")(?![\w])")
+
+
+def measure_rows(totals):
+    """(table, identity, {column: value}) for every row of the data of an N: the CSV files, the
+    medians of figures/cpu.txt and counts.txt, with each time over A000170(N) as its ns a solution."""
+    rows = []
+    for path in data_tables():
+        for r in csv.DictReader(line for line in open(path) if not line.startswith("#")):
+            if not (r.get("n") or "").isdigit():
+                continue
+            values = {}
+            for field, value in r.items():
+                if field in IDENTITY or not value or not re.fullmatch(r"[\d.e+-]+", value):
+                    continue
+                if not (TIME_COLUMN.search(field) or RATIO_COLUMNS.search(field) or field == "largest_unit_share"):
+                    continue  # counts, rates and spreads: a ratio of prose is of times
+                values[field] = float(value)
+                if field == "largest_unit_share" and values[field] > 0:
+                    values["ceiling"] = 1 / values[field]
+            rows.append((path, {k: r.get(k) for k in IDENTITY if r.get(k) is not None}, values))
+    for name in ("cpu.txt", "counts.txt"):
+        groups = {}
+        for r in csv.DictReader(open(os.path.join(FIGURES, name)), delimiter=" "):
+            cpu = float(r["user_s"]) + float(r["system_s"])
+            groups.setdefault((r["n"], r.get("engine") or "join", r["threads"]), []).append(
+                (float(r["wall_s"]), float(r["user_s"]), cpu))
+        for (n, engine, threads), runs in groups.items():
+            medians = [sorted(column)[len(column) // 2] for column in zip(*runs)]
+            rows.append((name, {"n": n, "engine": engine, "threads": threads},
+                         dict(zip(("wall_s", "user_s", "cpu_s"), medians))))
+    for _, identity, values in rows:
+        total = totals.get(int(identity["n"]))
+        for field in [f for f in values if TIME_COLUMN.search(f) and not f.startswith("largest_unit")]:
+            if total:
+                values[field + "_per_solution"] = values[field] / total
+    return rows
+
+
+def data_ratios(rows, sizes, others):
+    """The ratios the data gives for sizes: its ratio columns, and a column of one row over the
+    same column of a row of the same table that differs from it in one thing (N, engine, threads...)."""
+    ratios = set()
+    chosen = [row for row in rows if int(row[1]["n"]) in sizes]
+    for table, identity, values in chosen:
+        ratios.update(v for k, v in values.items() if RATIO_COLUMNS.search(k) or k == "ceiling")
+        for other_table, other, other_values in (row for row in rows if int(row[1]["n"]) in sizes | others):
+            if other_table != table or sum(identity.get(k) != other.get(k) for k in identity.keys() | other.keys()) != 1:
+                continue
+            ratios.update(values[k] / other_values[k] for k in values.keys() & other_values.keys()
+                          if values[k] > 0 and other_values[k] > 0 and not RATIO_COLUMNS.search(k))
+    return ratios
+
+
+def record_ratios():
+    """{record: {n: ratios}} the records (long-runs.md, comparisons.md) state in a sentence that names N."""
+    ratios = {}
+    for record in RECORDS:
+        ratios[record] = {}
+        for _, sentence in sentences(open(record).read()):
+            for n in named_sizes(sentence):
+                ratios[record].setdefault(n, set()).update(ratio_value(found) for found in RATIO.finditer(sentence))
+    return ratios
+
+
+def ratio_bar(digits):
+    """A ratio's bar: its own rounding (half its last digit) twice over, and at least 2 %."""
+    digits = digits.replace(",", "")
+    last = 10 ** -len(digits.split(".")[1]) if "." in digits else 1
+    return max(RATIO_BAR, last / float(digits))
+
+
+def ratio_value(found):
+    if found.group("digits"):
+        return float(found.group("digits").replace(",", ""))
+    return float(NUMBER_WORDS[found.group("word")])
+
+
+def sentence_ratios(sentence):
+    """The ratios of two figures the sentence itself states in units of one kind (sizes, times)."""
+    stated = [(float(v.replace(",", "")) * SIZE_UNITS[u], u == "%", u in ("ns", "ms", "s", "min", "h"))
+              for v, u in STATED.findall(sentence)]
+    ratios = {a / b for a, pa, ta in stated for b, pb, tb in stated if b > 0 and a > 0 and (pa, ta) == (pb, tb)}
+    return ratios | {float(a) / float(b) for a, b in re.findall(r"([\d.]+) → ([\d.]+)", sentence) if float(b) > 0}
+
+
+TABLE_NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)(?: ?(M|G|k)\b)?(x\b)?")
+RATIO_BAR = 0.02       # a ratio of prose, computed from the data's figures to two or three digits
+PER_ITEM = re.compile(r"\d (?:ms|s|ns|min|h|hours) (?:a|per) (?:unit|node|pair|half)\b|\d ns each\b")
+MULTIPLIERS = {"k": 1e3, "M": 1e6, "G": 1e9, None: 1}
+
+
+def table_ratios(text, sizes, others, said):
+    """The ratios the document's own tables give for sizes: a cell's "Nx", a column of ratios
+    (its head has "/" or "ratio"), a column's figure of one named N over another's, and a figure
+    of the sentence against a cell of its N's row (the sentence's "X, Y times fewer than the keys";
+    measured figures only: a decimal point or an exponent, not a count or a setting)."""
+    ratios, rows, head = set(), {}, []
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            head, rows = [], {}
+            continue
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if not head:
+            head = cells
+            continue
+        if not cells[0].isdigit() or int(cells[0]) not in sizes | others:
+            continue
+        nearest = int(cells[0]) in sizes
+        numbers = []
+        for column, cell in enumerate(cells[1:], 1):
+            found = TABLE_NUMBER.findall(cell)
+            values = [float(v.replace(",", "")) * MULTIPLIERS[m or None] for v, m, _ in found]
+            numbers.append(values)
+            if not nearest:
+                continue
+            ratios.update(float(v.replace(",", "")) for v, _, x in found if x)
+            if column < len(head) and re.search(r"/|ratio", head[column]):
+                ratios.update(values)
+            ratios.update(a / b for a in values for b in said if a > 0 and b > 0)
+        for n, other in rows.items():
+            if nearest or n in sizes:
+                for mine, theirs in zip(numbers, other):
+                    ratios.update(a / b for a, b in zip(mine, theirs) if a > 0 and b > 0)
+        rows[int(cells[0])] = numbers
+    return ratios
+
+
+def ratio_truths(text, sentence, found, sizes, named, rows, records):
+    """Every ratio a figure of prose at found may be, and its inverse."""
+    said = [float(v) for v in re.findall(r"(?<![\w.,])(\d+(?:\.\d+(?:e[+-]?\d+)?|e[+-]?\d+))",
+                                         sentence[max(0, found.start() - 60):found.start()])]
+    truths = data_ratios(rows, sizes, named) | sentence_ratios(sentence) | table_ratios(text, sizes, named, said)
+    for record in RECORDS:  # a record holds many runs' ratios: only for a sentence that points to it
+        if os.path.basename(record) in sentence:
+            truths |= {r for n in sizes for r in records[record].get(n, ())}
+    return truths | {1 / r for r in truths if r > 0}
+
+
+def ratio_problems(path, text, totals):
+    """A ratio ("X times", "Xx", both ends of "A to B times") in a sentence that names sizes of
+    N = 16..28 is one the data, the records it links to, the document's tables or the sentence
+    itself give for the sizes named nearest it (see the module's notes)."""
+    rows, records = measure_rows(totals), record_ratios()
+    problems = []
+    for line, sentence in prose(text):
+        if STEP.search(sentence):
+            continue  # held to the cost model by its own rule
+        mentions = [(found.start(), named_sizes(found.group(0))) for found in N_LIST.finditer(sentence)]
+        named = set().union(*(sizes for _, sizes in mentions)) & set(SIZES)
+        for found in RATIO.finditer(sentence):
+            if PER_ITEM.search(sentence[max(0, found.start() - 80):found.start()]):
+                continue  # a cost of one thing's growth, left out with that cost
+            before = [sizes for at, sizes in mentions if at < found.start()][-1:]
+            after = [sizes for at, sizes in mentions if at > found.start()][:1]
+            sizes = set().union(*before, *after) & set(SIZES)
+            if not sizes:
+                continue
+            rounded = found.group("word") or re.search(r"(?:about|some|nearly|roughly) $", sentence[:found.start()])
+            truths = ratio_truths(text, sentence, found, sizes, named, rows, records)
+            stated = [ratio_value(found)] + ([float(found.group("low"))] if found.group("low") else [])
+            for figure, digits in zip(stated, (found.group("digits"), found.group("low"))):
+                bar = ROUNDING if rounded else ratio_bar(digits)
+                if any(near(figure, truth, bar) for truth in truths):
+                    continue
+                nearest = min(truths, key=lambda truth: abs(math.log(truth / figure)), default=None)
+                hint = f"the nearest is {nearest:.3g}" if nearest else "none for that N"
+                problems.append(f"{path}:{line}: '{found.group(0)}' for N = {', '.join(map(str, sorted(sizes)))}: "
+                                f"no ratio of the data is {figure:.3g} (within {bar:.0%}; {hint}); "
+                                f"sentence: {sentence[:160]}")
+    return problems
+
+
 # ---- transcripts' column names -----------------------------------------------------------------
 
 MPI_TRANSCRIPT = re.compile(r"^\$ mpirun [^\n]*?nqueens-mpi (count [^\n]*)\n(.*?)(?=^\$ |^```)", re.M | re.S)
@@ -532,6 +725,7 @@ def check(binary):
         problems += model_table_problems(performance, cost_rows(), totals)
         for path in PROSE_DOCS:
             problems += prose_problems(path, open(os.path.join(ROOT, path)).read(), totals)
+            problems += ratio_problems(path, open(os.path.join(ROOT, path)).read(), totals)
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0
