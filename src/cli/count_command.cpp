@@ -11,6 +11,7 @@
 #include "nqueens/n_spec.hpp"
 #include "run/journal_place.hpp"
 #include "run/registry.hpp"
+#include "run/run_arena.hpp"
 #include "shell/options/count_options.hpp"
 #include "shell/output/report.hpp"
 #include "shell/output/shard_output.hpp"
@@ -69,6 +70,8 @@ int run(const CountArgs& args) {
     reporter->row(to_json(record));
   });
   reporter->end();
+  // One for the whole command, whatever its N: its threads are started and proven once.
+  spdlog::debug("{} thread arena(s) made by this process", RunArena::made());
   return mismatch ? kMismatch : kOk;
 }
 

@@ -80,6 +80,21 @@ PreparedRuns prepare_runs(const std::vector<int>& sizes, CountOptions options, R
   return runs;
 }
 
+PreparedRuns follow_runs(const std::vector<int>& sizes, CountOptions options, std::span<const std::string> engines,
+                         const Preparation& preparation) {
+  if (sizes.empty()) throw std::invalid_argument("no board size to count");
+  if (engines.size() != sizes.size())
+    throw std::logic_error(std::to_string(engines.size()) + " engines for " + std::to_string(sizes.size()) + " sizes");
+  settle_memory_budget(options);
+  PreparedRuns runs;
+  for (std::size_t at = 0; at < sizes.size(); ++at) {
+    options.engine = engines[at];
+    runs.requests.push_back(request_run(sizes[at], options));
+  }
+  runs.threads = threads_that_run(runs.requests.front().threads, preparation.processes);
+  return runs;
+}
+
 void check_runs(PreparedRuns& runs, const PlanWatch& watch, const std::function<void(const std::string&)>& note) {
   const std::size_t sizes = runs.requests.size();
   for (RunRequest& request : runs.requests) {

@@ -47,6 +47,15 @@ struct PreparedRuns {
 PreparedRuns prepare_runs(const std::vector<int>& sizes, CountOptions options, RunPlace place,
                           const Preparation& preparation = {});
 
+//! The runs another process prepared, as a process that counts them with it makes them (an MPI
+//! rank other than 0, which may not see the journals): each N's request names the engine that
+//! process's prepare_runs chose (`engines`, in the order of `sizes`: a resumed journal's engine
+//! included), and takes the threads and the budget as prepare_runs resolves them, here; no
+//! journal is read, none is kept. check_runs then makes each request's memory plan. Throws
+//! std::invalid_argument as request_run does, std::logic_error when the engines do not match the sizes.
+PreparedRuns follow_runs(const std::vector<int>& sizes, CountOptions options, std::span<const std::string> engines,
+                         const Preparation& preparation = {});
+
 //! Runs one N's memory plan (`plan`): a program watches signals while it runs, since at N = 26 it
 //! takes half a minute; the library just calls it.
 using PlanWatch = std::function<void(int n, const std::function<void()>& plan)>;
