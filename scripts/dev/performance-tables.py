@@ -2,11 +2,13 @@
 """The tables of docs/performance.md, made from the raw figures of performance-figures.sh.
 
     scripts/dev/performance-tables.py [FIGURES_DIR]   (default docs/data/figures)
-    scripts/dev/performance-tables.py --check [PAGE]  (default docs/performance.md)
+    scripts/dev/performance-tables.py --paste [PAGE]  (default docs/performance.md)
+    scripts/dev/performance-tables.py --check [PAGE]
 
-Prints each table in markdown, in the page's order, under a comment naming its section: paste
-them over the page's tables, then bring the prose's figures in line with them. --check fails,
-naming the section, when a table made from the figures is not on the page as made.
+Prints each table in markdown, in the page's order, under a comment naming its section. --paste
+writes them over the page's tables (each over the table of its section with the same header
+row); then bring the prose's figures in line with them. --check fails, naming the section, when
+a table made from the figures is not on the page as made.
 """
 import csv
 import json
@@ -231,9 +233,61 @@ def check(page_path):
     return 1 if stale else 0
 
 
+# The page's heading under which each section's tables stand (two sections share one).
+HEADINGS = {"Time per N": "## Time per N", "CPU time": "## CPU time", "N = 19 and 20": "## N = 19 and 20",
+            "The engine choice": "## The engine choice", "The textbook baseline": "## The DFS engine",
+            "The DFS engine's symmetry modes": "## The DFS engine",
+            "Where the join engine's time goes": "## Where the join engine's time goes",
+            "Memory": "## Memory", "Planning a run": "## Planning a run"}
+
+
+def tables_under(lines, heading):
+    """(first, end) line ranges of the tables between a '## ' heading and the next one."""
+    start = next((i for i, line in enumerate(lines) if line.startswith(heading)), None)
+    if start is None:
+        raise SystemExit(f"performance-tables.py: the page has no heading '{heading}'")
+    found, i = [], start + 1
+    while i < len(lines) and not lines[i].startswith("## "):
+        if lines[i].startswith("|"):
+            end = i
+            while end < len(lines) and lines[end].startswith("|"):
+                end += 1
+            found.append((i, end))
+            i = end
+        else:
+            i += 1
+    return found
+
+
+def paste(page_path):
+    """Writes each made table over the page's table of its section that has its header row.
+    A table is matched by header because a section may hold several; one left unmatched is an
+    error, since the page would then keep an old table beside the new figures."""
+    lines = page_path.read_text().split("\n")
+    figures = page_path.parent / "data" / "figures"
+    replacements, taken = [], set()
+    for title, make in SECTIONS:
+        candidates = tables_under(lines, HEADINGS[title])
+        for made in (t.strip("\n") for t in make(figures).split("\n\n") if t.strip()):
+            rows = made.split("\n")
+            match = next((r for r in candidates if lines[r[0]] == rows[0] and r not in taken), None)
+            if match is None:
+                raise SystemExit(f"performance-tables.py: no table headed '{rows[0]}' under '{HEADINGS[title]}'")
+            taken.add(match)
+            replacements.append((match, rows))
+    for (first, end), rows in sorted(replacements, reverse=True):
+        lines[first:end] = rows
+    page_path.write_text("\n".join(lines))
+    return 0
+
+
 def main():
-    if len(sys.argv) > 1 and sys.argv[1] == "--check":
-        sys.exit(check(Path(sys.argv[2] if len(sys.argv) > 2 else "docs/performance.md")))
+    if len(sys.argv) > 1 and sys.argv[1] in ("--check", "--paste"):
+        act = check if sys.argv[1] == "--check" else paste
+        sys.exit(act(Path(sys.argv[2] if len(sys.argv) > 2 else "docs/performance.md")))
+    if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
+        sys.stdout.write(__doc__.strip() + "\n")
+        return
     figures = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/data/figures")
     for title, make in SECTIONS:
         print(f"<!-- {title} -->\n{make(figures)}\n")

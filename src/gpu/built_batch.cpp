@@ -12,6 +12,11 @@ namespace {
 
 double tiles_of(double keys) { return std::ceil(keys / kTileLanes); }
 
+// A side's halves all fall in part 0 (bucket_of: its first `groups` counters) when every pairing
+// is tied, as every pairing of an unfolded side is: its count pass needs no counters for part 1,
+// and the bus carries none back.
+std::uint32_t counted_parts(const SideRecipe& recipe) { return recipe.tied_pairings >= recipe.pairing_count ? 1 : 2; }
+
 // A side's bucket starts on `split` (a prefix of the widest split its parts were counted on):
 // part-major (part * groups + pattern) or pattern-major (pattern * 2 + part), then its end.
 std::vector<std::uint32_t> bucket_starts(const std::array<CountedSide, 2>& parts, const SlotSplit& widest,
@@ -72,6 +77,8 @@ void BuiltBatch::add(std::size_t slot, const join::RowSetSlices& row_set, std::u
   added.slot = slot;
   added.east = add_side(east, widest);
   added.west = add_side(west, widest);
+  add_spec(east, row_set.east_north, row_set.east_south, layout.east, fold ? &fold->east : nullptr, layout.k);
+  add_spec(west, row_set.west_north, row_set.west_south, layout.west, fold ? &fold->west : nullptr, layout.k);
   added.weights = fold ? join::kFoldWeights : join::kOnePart;
   added.key_bits = key_bits;
   added.widest = widest;
@@ -85,16 +92,31 @@ std::uint32_t BuiltBatch::add_side(const SideRecipe& recipe, const SlotSplit& wi
   for (int i = 0; i < widest.count(); ++i) side.rule.bits[i] = static_cast<std::uint8_t>(widest.bit(i));
   side.rule.part_major = true;
   side.next_first = static_cast<std::uint32_t>(counters_);
-  counters_ += std::size_t{2} * widest.groups();
+  counters_ += std::size_t{counted_parts(recipe)} * widest.groups();
   count_sides_.push_back(side);
   return static_cast<std::uint32_t>(count_sides_.size() - 1);
+}
+
+void BuiltBatch::add_spec(const SideRecipe& recipe, const join::QuarterSlice& north, const join::QuarterSlice& south,
+                          const join::SideLayout& side, const join::SideFold* fold, int k) {
+  PairingSpec spec;
+  spec.north_rows = north.rows();
+  spec.south_rows = south.rows();
+  spec.columns = side.columns;
+  spec.pairing_first = recipe.pairing_first;
+  spec.k = k;
+  if (fold) {
+    spec.rank = fold->rank;
+    spec.fold = fold->reversed ? 2 : 1;
+  }
+  specs_.push_back(spec);
 }
 
 BuiltBatch::Counted BuiltBatch::counted(std::span<const std::uint32_t> counts, const SideSort& side,
                                         const SlotSplit& widest) const {
   Counted result;
   const std::uint32_t groups = widest.groups();
-  for (std::uint32_t part = 0; part < 2; ++part)
+  for (std::uint32_t part = 0; part < counted_parts(side.recipe); ++part)
     for (std::uint32_t pattern = 0; pattern < groups; ++pattern) {
       const std::uint32_t count = counts[side.next_first + part * groups + pattern];
       result.parts[part].patterns[pattern] = count;
@@ -160,6 +182,7 @@ void BuiltBatch::add_write_side(const SideSort& counted_side, const SlotSplit& s
 
 void BuiltBatch::clear() {
   pairings_.clear();
+  specs_.clear();
   count_sides_.clear();
   counters_ = 0;
   row_sets_.clear();

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gpu/half_build.hpp"
+#include "gpu/pairing_spec.hpp"
 #include "gpu/slot_split.hpp"
 #include "gpu/tile_batch.hpp"
 #include "join/pair_matcher.hpp"
@@ -35,10 +36,14 @@ class BuiltBatch {
            std::uint64_t west_north, std::uint64_t west_south);
 
   //! The count pass: each side's recipe, its buckets' counters from next_first among
-  //! counters() of them (zeroed on the device), and no keys.
+  //! counters() of them (zeroed on the device), and no keys; a side whose pairings are all tied
+  //! (every side without a fold) has counters for part 0 alone.
   std::span<const SideSort> count_sides() const { return count_sides_; }
   std::size_t counters() const { return counters_; }
   std::span<const SetPairing> pairings() const { return pairings_; }
+  //! Each count side's description (in count_sides() order), from which a device holding the
+  //! quarter table's group index makes pairings() itself (pairing_spec.hpp).
+  std::span<const PairingSpec> pairing_specs() const { return specs_; }
 
   //! From the count pass's counters (counters() of them): chooses each row set's stored side
   //! and split, places its keys and makes its jobs and tiles (tiles()), and the write pass
@@ -71,6 +76,8 @@ class BuiltBatch {
   };
 
   std::uint32_t add_side(const SideRecipe& recipe, const SlotSplit& widest);
+  void add_spec(const SideRecipe& recipe, const join::QuarterSlice& north, const join::QuarterSlice& south,
+                const join::SideLayout& side, const join::SideFold* fold, int k);
   Counted counted(std::span<const std::uint32_t> counts, const SideSort& side, const SlotSplit& widest) const;
   void plan_row_set(const RowSet& row_set, const Counted& east, const Counted& west);
   void add_write_side(const SideSort& counted_side, const SlotSplit& split, bool part_major, std::uint64_t keys_first,
@@ -78,6 +85,7 @@ class BuiltBatch {
 
   SplitRule rule_;
   std::vector<SetPairing> pairings_;
+  std::vector<PairingSpec> specs_;
   std::vector<SideSort> count_sides_;
   std::size_t counters_ = 0;
   std::vector<RowSet> row_sets_;

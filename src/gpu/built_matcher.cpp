@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "gpu/pairing_spec.hpp"
 #include "gpu/tiles_on_host.hpp"
 
 namespace nqueens::gpu {
@@ -143,13 +144,25 @@ void BuiltMatcher::finish(std::span<std::uint64_t> pairs, std::span<std::uint64_
 
 void HostBuiltMatcher::reserve_entries(std::size_t entries) { entries_.resize(entries); }
 
+// Made once a batch, in its count pass, and read again by its write pass.
+const SetPairing* HostBuiltMatcher::pairings(int buffer, const BuiltBatch& batch) {
+  if (!reads_shared_entries()) return batch.pairings().data();
+  return pairings_[static_cast<std::size_t>(buffer)].data();
+}
+
 std::span<const std::uint32_t> HostBuiltMatcher::count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
                                                               std::span<const join::QuarterEntry> entries) {
   std::copy(entries.begin(), entries.end(), entries_.begin() + static_cast<std::ptrdiff_t>(first));
+  if (reads_shared_entries()) {
+    std::vector<SetPairing>& made = pairings_[static_cast<std::size_t>(buffer)];
+    made.assign(batch.pairings().size(), SetPairing{});
+    make_pairings_on_host(batch.pairing_specs().data(), static_cast<std::uint32_t>(batch.pairing_specs().size()),
+                          shared_->group_index(shared_k()), made.data());
+  }
   std::vector<std::uint32_t>& next = next_[static_cast<std::size_t>(buffer)];
   next.assign(batch.counters(), 0);
   sort_sides_on_host(batch.count_sides().data(), static_cast<std::uint32_t>(batch.count_sides().size()),
-                     batch.pairings().data(), this->entries(), next.data(), nullptr, 32);
+                     pairings(buffer, batch), this->entries(), next.data(), nullptr, 32);
   return next;
 }
 
@@ -158,7 +171,7 @@ void HostBuiltMatcher::start(int buffer, const BuiltBatch& batch) {
   keys_.assign(tiles.key_count(), 0);
   std::vector<std::uint32_t> next(batch.write_next().begin(), batch.write_next().end());
   sort_sides_on_host(batch.write_sides().data(), static_cast<std::uint32_t>(batch.write_sides().size()),
-                     batch.pairings().data(), entries(), next.data(), keys_.data(), 32);
+                     pairings(buffer, batch), entries(), next.data(), keys_.data(), 32);
   std::vector<std::uint64_t>& counts = counts_[static_cast<std::size_t>(buffer)];
   counts.assign(tiles.jobs().size(), 0);
   match_tiles_on_host(keys_.data(), tiles.jobs().data(), tiles.tiles().data(), tiles.starts().data(),

@@ -18,6 +18,7 @@
 #include "gpu/cuda_driver.hpp"
 #include "gpu/gpu_devices.hpp"
 #include "gpu/match_fatbin.hpp"
+#include "gpu/pairing_spec.hpp"
 
 namespace nqueens::gpu {
 
@@ -44,41 +45,61 @@ struct DeviceBuffer {
   }
 };
 
-// The slices a device holds once for its matchers (shared_slices.hpp), sent on a stream of
-// their own; called with the device's context current.
+// The slices a device holds once for its matchers (shared_slices.hpp) and their group index,
+// sent on a stream of their own; called with the device's context current.
 class DeviceSharedSlices final : public SharedSlices {
  public:
   using SharedSlices::SharedSlices;
   CUdeviceptr entries(int k) const {
     const std::lock_guard lock(mutex_);
-    return buffers_.at(k).pointer;
+    return buffers_.at(k).entries.pointer;
+  }
+  CUdeviceptr group_index(int k) const {
+    const std::lock_guard lock(mutex_);
+    return buffers_.at(k).index.pointer;
   }
 
  private:
+  struct Table {
+    DeviceBuffer entries, index;
+  };
+
   // Out of memory leaves the table to the matchers' own rooms, which each take less of it.
   bool reserve(int k, std::size_t entries) override {
     if (!stream_) check(cuda_driver()->create_stream(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-    DeviceBuffer buffer;
-    buffer.bytes = std::max<std::size_t>(entries, 1) * sizeof(join::QuarterEntry);
-    const CUresult result = cuda_driver()->allocate(&buffer.pointer, buffer.bytes);
-    if (result == CUDA_ERROR_OUT_OF_MEMORY) return false;
-    check(result, "allocating device memory for the quarter table (cuMemAlloc)");
+    Table table;
+    const std::size_t sizes[] = {std::max<std::size_t>(entries, 1) * sizeof(join::QuarterEntry),
+                                 static_cast<std::size_t>(group_index_words(k)) * sizeof(std::uint32_t)};
+    DeviceBuffer* buffers[] = {&table.entries, &table.index};
+    for (std::size_t i = 0; i < 2; ++i) {
+      const CUresult result = cuda_driver()->allocate(&buffers[i]->pointer, sizes[i]);
+      if (result == CUDA_ERROR_OUT_OF_MEMORY) {
+        table.entries.release();
+        return false;
+      }
+      check(result, "allocating device memory for the quarter table (cuMemAlloc)");
+      buffers[i]->bytes = sizes[i];
+    }
     const std::lock_guard lock(mutex_);
-    buffers_[k] = buffer;
+    buffers_[k] = table;
     return true;
   }
-  void send(int k, std::uint64_t first, std::span<const join::QuarterEntry> entries) override {
-    if (entries.empty()) return;
+  void send(int k, std::uint64_t first, std::span<const join::QuarterEntry> entries, std::uint64_t index_first,
+            std::span<const std::uint32_t> starts) override {
     const CudaDriver& d = *cuda_driver();
-    check(d.copy_to_device(this->entries(k) + first * sizeof(join::QuarterEntry), entries.data(), entries.size_bytes(),
+    if (!entries.empty())
+      check(d.copy_to_device(this->entries(k) + first * sizeof(join::QuarterEntry), entries.data(),
+                             entries.size_bytes(), stream_),
+            "copying slices to the device");
+    check(d.copy_to_device(group_index(k) + index_first * sizeof(std::uint32_t), starts.data(), starts.size_bytes(),
                            stream_),
-          "copying slices to the device");
+          "copying the slices' group index to the device");
     check(d.synchronize_stream(stream_), "copying slices to the device");
   }
 
   CUstream stream_ = nullptr;
   mutable std::mutex mutex_;  // guards buffers_, which matchers read while others add to it
-  std::map<int, DeviceBuffer> buffers_;
+  std::map<int, Table> buffers_;
 };
 
 // What every matcher on a device shares: its primary context, the kernels and their limits, and
@@ -91,7 +112,8 @@ struct DeviceKernels {
   int shared_per_multiprocessor = 0;
   std::map<std::pair<int, int>, CUfunction> functions;  // by (width, chunks)
   CUfunction sort_sides = nullptr;                      // nq_sort_sides
-  std::mutex mutex;                                     // guards functions and sort_sides
+  CUfunction make_pairings = nullptr;                   // nq_make_pairings
+  std::mutex mutex;                                     // guards functions and the two above
   std::unique_ptr<DeviceSharedSlices> slices;
 };
 
@@ -140,11 +162,11 @@ CUfunction kernel_for(DeviceKernels& kernels, Chunking chunking) {
   return function;
 }
 
-CUfunction sort_kernel(DeviceKernels& kernels) {
+// `function` of `kernels`, looked up by `name` the first time.
+CUfunction named_kernel(DeviceKernels& kernels, CUfunction& function, const char* name) {
   const std::lock_guard lock(kernels.mutex);
-  if (!kernels.sort_sides)
-    check(cuda_driver()->module_function(&kernels.sort_sides, kernels.module, "nq_sort_sides"), "cuModuleGetFunction");
-  return kernels.sort_sides;
+  if (!function) check(cuda_driver()->module_function(&function, kernels.module, name), "cuModuleGetFunction");
+  return function;
 }
 
 // Pinned host memory, so that copies run while the thread goes on.
@@ -231,34 +253,42 @@ class DeviceMatcher final : public BuiltMatcher {
     entries_.reserve(entries * sizeof(join::QuarterEntry));
   }
 
-  // Sends the staged entries, the pairings and the count pass's sides; zeroes the counters, runs
-  // the count pass and waits for its counters.
+  // Sends the staged entries, the count pass's sides and the pairings (or, where the device
+  // holds the table's group index, the sides' descriptions, from which it makes the pairings);
+  // zeroes the counters, runs the count pass and waits for its counters.
   std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
                                               std::span<const join::QuarterEntry> staged) override {
     enter();
     const CudaDriver& d = *cuda_driver();
     Buffers& b = buffers_[static_cast<std::size_t>(buffer)];
+    const bool specs = reads_shared_entries();
     Layout host;
     const std::size_t pairings_at = host.add(batch.pairings());
     const std::size_t sides_at = host.add(batch.count_sides());
+    const std::size_t specs_at = host.add(specs ? batch.pairing_specs() : std::span<const PairingSpec>{});
     const std::size_t counters_at = host.add_bytes(batch.counters() * sizeof(std::uint32_t));
     reserve_host(b, host.bytes());
     auto* bytes = static_cast<unsigned char*>(b.host.pointer);
-    copy_in(bytes + pairings_at, batch.pairings());
+    if (specs)
+      copy_in(bytes + specs_at, batch.pairing_specs());
+    else
+      copy_in(bytes + pairings_at, batch.pairings());
     copy_in(bytes + sides_at, batch.count_sides());
     b.pairings_bytes = sides_at - pairings_at;
-    const std::size_t sent = counters_at - pairings_at;  // pairings and sides, to device_meta's start
-    b.device_meta.reserve(std::max(sent + batch.counters() * sizeof(std::uint32_t), kBatchKeys * kMetaBytesPerKey));
+    b.device_meta.reserve(
+        std::max(counters_at + batch.counters() * sizeof(std::uint32_t), kBatchKeys * kMetaBytesPerKey));
     if (!staged.empty()) {  // from pageable memory: the driver has taken the entries when the call returns
       check(d.copy_to_device(entries_.pointer + first * sizeof(join::QuarterEntry), staged.data(), staged.size_bytes(),
                              b.stream),
             "copying slices to the device");
     }
-    check(d.copy_to_device(b.device_meta.pointer, bytes + pairings_at, sent, b.stream),
+    const std::size_t sent_from = specs ? sides_at : pairings_at;  // the pairings' room is the device's to fill
+    check(d.copy_to_device(b.device_meta.pointer + sent_from, bytes + sent_from, counters_at - sent_from, b.stream),
           "copying recipes to the device");
-    const CUdeviceptr counters = b.device_meta.pointer + sent;
+    if (specs) make_pairings(b, batch.pairing_specs().size(), b.device_meta.pointer + specs_at);
+    const CUdeviceptr counters = b.device_meta.pointer + counters_at;
     check(d.set_bytes(counters, 0, batch.counters() * sizeof(std::uint32_t), b.stream), "cuMemsetD8Async");
-    sort(b, batch.count_sides().size(), b.device_meta.pointer + (sides_at - pairings_at), counters, 0);
+    sort(b, batch.count_sides().size(), b.device_meta.pointer + sides_at, counters, 0);
     check(d.copy_to_host(bytes + counters_at, counters, batch.counters() * sizeof(std::uint32_t), b.stream),
           "copying counters back");
     check(d.synchronize_stream(b.stream), "counting halves on the device");
@@ -316,6 +346,19 @@ class DeviceMatcher final : public BuiltMatcher {
     if (!items.empty()) std::memcpy(to, items.data(), items.size_bytes());
   }
 
+  // nq_make_pairings over `spec_count` sides, into the batch's pairings (device_meta's start).
+  void make_pairings(Buffers& b, std::size_t spec_count, CUdeviceptr specs) {
+    if (spec_count == 0) return;
+    auto count = static_cast<std::uint32_t>(spec_count);
+    CUdeviceptr index = kernels_.slices->group_index(shared_k());
+    CUdeviceptr pairings = b.device_meta.pointer;
+    const unsigned grid = (count + kBlockThreads - 1) / kBlockThreads;
+    void* arguments[] = {&specs, &count, &index, &pairings};
+    check(cuda_driver()->launch(named_kernel(kernels_, kernels_.make_pairings, "nq_make_pairings"), grid, 1, 1,
+                                kBlockThreads, 1, 1, 0, b.stream, arguments, nullptr),
+          "launching the pairings kernel");
+  }
+
   // nq_sort_sides over `side_count` sides: counting into `next` (keys 0) or writing keys.
   void sort(Buffers& b, std::size_t side_count, CUdeviceptr sides, CUdeviceptr next, CUdeviceptr keys) {
     if (side_count == 0) return;
@@ -325,9 +368,9 @@ class DeviceMatcher final : public BuiltMatcher {
     const unsigned grid =
         std::min<unsigned>(count, static_cast<unsigned>(kernels_.multiprocessors) * kSortBlocksPerMultiprocessor);
     void* arguments[] = {&sides, &count, &pairings, &entries, &next, &keys};
-    check(
-        cuda_driver()->launch(sort_kernel(kernels_), grid, 1, 1, kBlockThreads, 1, 1, 0, b.stream, arguments, nullptr),
-        "launching the build kernel");
+    check(cuda_driver()->launch(named_kernel(kernels_, kernels_.sort_sides, "nq_sort_sides"), grid, 1, 1, kBlockThreads,
+                                1, 1, 0, b.stream, arguments, nullptr),
+          "launching the build kernel");
   }
 
   void match_tiles(Buffers& b, const TileBatch& batch, CUdeviceptr jobs, CUdeviceptr tiles, CUdeviceptr starts,

@@ -7,7 +7,7 @@
 namespace nqueens::gpu {
 
 struct DeviceMemoryPlan {
-  std::uint64_t table_bytes = 0;    //!< the run's quarter table
+  std::uint64_t table_bytes = 0;    //!< the run's quarter table and its group index
   bool table_shared = false;        //!< held once on the device, rather than in each matcher's room
   std::uint64_t matcher_bytes = 0;  //!< each matcher's at most: its batches', and its own slices'
 

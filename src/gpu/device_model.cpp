@@ -13,6 +13,7 @@
 #include "gpu/built_matcher.hpp"
 #include "gpu/gpu_devices.hpp"
 #include "gpu/half_build.hpp"
+#include "gpu/pairing_spec.hpp"
 #include "gpu/shared_slices.hpp"
 #include "gpu/side_recipe.hpp"
 #include "gpu/slot_split.hpp"
@@ -96,6 +97,8 @@ class BuiltRecorder final : public BuiltMatcher {
                                               std::span<const join::QuarterEntry> staged) override {
     std::copy(staged.begin(), staged.end(), entries_.begin() + static_cast<std::ptrdiff_t>(first));
     work_.entry_bytes += static_cast<double>(staged.size_bytes());
+    work_.pairing_bytes += static_cast<double>(aligned(batch.pairings().size_bytes()));
+    work_.spec_bytes += static_cast<double>(aligned(batch.pairing_specs().size_bytes()));
     work_.bytes_to_device += static_cast<double>(staged.size_bytes() + aligned(batch.pairings().size_bytes()) +
                                                  aligned(batch.count_sides().size_bytes()));
     work_.bytes_to_host += static_cast<double>(batch.counters() * sizeof(std::uint32_t));
@@ -301,22 +304,29 @@ ModelledRun modelled_run(int n, const CardModel& card, const Replay& replay) {
   work.host_seconds = thread_seconds() - cpu_begun - replay_skipped - count_pass_seconds;
   run.share_replayed = all_cost > 0 ? replayed_cost / all_cost : 1;
   const double scale = run.batches_replayed == run.batches_total ? 1 : 1 / run.share_replayed;
-  for (double* figure : {&work.keys, &work.tables, &work.passes, &work.pair_tests, &work.bytes_to_device,
-                         &work.bytes_to_host, &work.batches, &work.host_seconds, &work.build_candidates,
-                         &work.entry_bytes, &work.built.sides, &work.built.recipe_bytes, &work.built.candidates,
-                         &work.built.bytes_to_host, &work.built.host_seconds, &work.built.compact_bytes})
+  for (double* figure :
+       {&work.keys, &work.tables, &work.passes, &work.pair_tests, &work.bytes_to_device, &work.bytes_to_host,
+        &work.batches, &work.host_seconds, &work.build_candidates, &work.entry_bytes, &work.pairing_bytes,
+        &work.spec_bytes, &work.built.sides, &work.built.recipe_bytes, &work.built.candidates,
+        &work.built.bytes_to_host, &work.built.host_seconds, &work.built.compact_bytes})
     *figure *= scale;
   work.built.table_bytes = quarter_table_bytes(n);
   // A sample's slices, scaled with its work, would count the table's sending many times over.
   // Where the whole table fits the share of the card's memory the engine gives it
   // (shared_slices.hpp), each slice is sent once for every thread; else, where it fits a
   // matcher's room, once per feeding thread.
-  const bool shared = work.built.table_bytes <= card.memory_bytes / kSharedSlicesShare;
+  const bool shared = static_cast<double>(quarter_table_device_bytes(n / 2)) <= card.memory_bytes / kSharedSlicesShare;
   const double cap = shared ? work.built.table_bytes : card.host_threads * work.built.table_bytes;
   if ((shared || work.built.table_bytes <= static_cast<double>(kDeviceEntries * sizeof(join::QuarterEntry))) &&
       work.entry_bytes > cap) {
     work.bytes_to_device -= work.entry_bytes - cap;
     work.entry_bytes = cap;
+  }
+  // Where the table is shared, the device holds its group index (sent once, with its slices) and
+  // is sent each side's description in place of its pairings (device_matcher.cpp).
+  if (replay.device_built && shared) {
+    work.group_index_bytes = static_cast<double>(group_index_words(n / 2) * sizeof(std::uint32_t));
+    work.bytes_to_device += work.group_index_bytes + work.spec_bytes - work.pairing_bytes;
   }
   work.built.index_bytes = static_cast<double>((std::uint64_t{1} << (2 * (n / 2))) + 1) * sizeof(std::uint32_t);
   run.work = work;

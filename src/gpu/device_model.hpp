@@ -54,6 +54,12 @@ struct DeviceWork {
   //! again after the device's entries filled and started over; for a sample, at most the whole
   //! quarter table per feeding thread where it fits a matcher's room.
   double entry_bytes = 0;
+  //! Of bytes_to_device (device-built replay), each batch's pairings, and the sides' descriptions
+  //! sent in their place where the device holds the quarter table and its group index
+  //! (pairing_spec.hpp); the model counts whichever the engine sends for the card.
+  double pairing_bytes = 0, spec_bytes = 0;
+  //! Of bytes_to_device (device-built replay), the group index sent with the shared table.
+  double group_index_bytes = 0;
 
   //! The design where the device builds what it matches (half_build.hpp): the host sends each
   //! side's recipe (its SideSort and pairings) against the quarter table held on the device,

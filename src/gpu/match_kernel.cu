@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "gpu/half_build.hpp"
+#include "gpu/pairing_spec.hpp"
 #include "gpu/tile_match.hpp"
 
 namespace nqueens::gpu {
@@ -145,4 +146,17 @@ extern "C" __global__ void __launch_bounds__(256)
       }
     }
   }
+}
+
+// Each thread makes one side's pairings (pairing_spec.hpp) from the quarter table's group index
+// the device holds, where the build kernel reads them: the host sends each side's description.
+extern "C" __global__ void __launch_bounds__(256)
+    nq_make_pairings(const nqueens::gpu::PairingSpec* specs, std::uint32_t spec_count, const std::uint32_t* index,
+                     nqueens::gpu::SetPairing* pairings) {
+  using namespace nqueens::gpu;
+  const std::uint32_t s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= spec_count) return;
+  const PairingSpec spec = specs[s];
+  std::uint32_t tied = 0;
+  make_side_pairings(spec, index, pairings + spec.pairing_first, &tied);
 }

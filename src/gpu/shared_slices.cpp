@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "gpu/pairing_spec.hpp"
 #include "join/quarter_table.hpp"
 
 namespace nqueens::gpu {
@@ -12,6 +13,10 @@ std::uint64_t quarter_table_entries(int k) {
   std::uint64_t entries = 0;
   for (const std::uint64_t placements : join::placements_per_row_set(k)) entries += placements;
   return entries;
+}
+
+std::uint64_t quarter_table_device_bytes(int k) {
+  return quarter_table_entries(k) * sizeof(join::QuarterEntry) + group_index_words(k) * sizeof(std::uint32_t);
 }
 
 const char* table_home_text(TableHome home) {
@@ -28,11 +33,13 @@ SharedSlices::Table& SharedSlices::table(int k) {
   if (found != tables_.end()) return found->second;
   Table table;
   const std::uint64_t entries = quarter_table_entries(k);
-  if (reserved_ + entries <= room_) {
+  // The room is counted in entries: the group index takes its bytes' worth of them.
+  const std::uint64_t held = quarter_table_device_bytes(k) / sizeof(join::QuarterEntry);
+  if (reserved_ + held <= room_) {
     if (reserve(k, static_cast<std::size_t>(entries))) {
       table.home = TableHome::shared;
       table.reserved = static_cast<std::size_t>(entries);
-      reserved_ += table.reserved;
+      reserved_ += static_cast<std::size_t>(held);
     } else {
       table.home = TableHome::no_memory;
     }
@@ -54,7 +61,7 @@ std::optional<std::uint64_t> SharedSlices::place(const join::QuarterSlice& slice
   const std::span<const join::QuarterEntry> entries = slice.entries();
   if (table.used + entries.size() > table.reserved)
     throw std::logic_error("SharedSlices: the slices of a k outgrew its quarter table");
-  send(k, table.used, entries);
+  send(k, table.used, entries, std::uint64_t{slice.rows()} * ((std::uint64_t{1} << k) + 1), slice.group_starts());
   const std::uint64_t first = table.used;
   table.placed.emplace(slice.rows(), first);
   table.used += entries.size();
@@ -67,8 +74,17 @@ std::uint64_t SharedSlices::entries_sent() const {
   return sent_;
 }
 
-void HostSharedSlices::send(int k, std::uint64_t first, std::span<const join::QuarterEntry> entries) {
+bool HostSharedSlices::reserve(int k, std::size_t entries) {
+  if (out_of_memory_) return false;
+  entries_[k].resize(entries);
+  index_[k].resize(group_index_words(k));
+  return true;
+}
+
+void HostSharedSlices::send(int k, std::uint64_t first, std::span<const join::QuarterEntry> entries,
+                            std::uint64_t index_first, std::span<const std::uint32_t> starts) {
   std::copy(entries.begin(), entries.end(), entries_.at(k).begin() + static_cast<std::ptrdiff_t>(first));
+  std::copy(starts.begin(), starts.end(), index_.at(k).begin() + static_cast<std::ptrdiff_t>(index_first));
 }
 
 }  // namespace nqueens::gpu

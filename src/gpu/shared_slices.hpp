@@ -5,6 +5,8 @@
 // send) a copy per counting thread. Where the run's whole quarter table does not fit the room the
 // device gives it, or the device cannot allocate it, the matchers keep slices in their own rooms
 // (built_matcher.hpp): the counts are the same either way.
+// Beside the entries, the device holds the table's group index (pairing_spec.hpp), each slice's
+// group starts sent with it, so that a row set's sides are sent as their descriptions.
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -53,11 +55,14 @@ class SharedSlices {
   std::uint64_t entries_sent() const;
 
  protected:
-  //! Makes room for the `entries` entries of k's whole table, once, before any of k is sent;
-  //! false where the device is out of memory (other errors throw).
+  //! Makes room for the `entries` entries of k's whole table and its group index
+  //! (group_index_words(k)), once, before any of k is sent; false where the device is out of
+  //! memory (other errors throw).
   virtual bool reserve(int k, std::size_t entries) = 0;
-  //! Copies `entries` to k's shared ones from `first` on; done when it returns.
-  virtual void send(int k, std::uint64_t first, std::span<const join::QuarterEntry> entries) = 0;
+  //! Copies `entries` to k's shared ones from `first` on, and `starts` to k's group index from
+  //! word `index_first` on; done when it returns.
+  virtual void send(int k, std::uint64_t first, std::span<const join::QuarterEntry> entries, std::uint64_t index_first,
+                    std::span<const std::uint32_t> starts) = 0;
 
  private:
   struct Table {
@@ -78,6 +83,8 @@ class SharedSlices {
 
 //! The entries a quarter table of `k` holds: every slice's, summed.
 std::uint64_t quarter_table_entries(int k);
+//! The bytes a device holds for k's table: its entries and its group index.
+std::uint64_t quarter_table_device_bytes(int k);
 
 //! Shared slices in this process's memory: the host form, for the tests and the device model.
 class HostSharedSlices final : public SharedSlices {
@@ -85,20 +92,19 @@ class HostSharedSlices final : public SharedSlices {
   //! `out_of_memory`: acts as a device that cannot allocate any table.
   explicit HostSharedSlices(std::size_t room_entries = std::size_t{1} << 26, bool out_of_memory = false)
       : SharedSlices(room_entries), out_of_memory_(out_of_memory) {}
-  //! k's shared entries; stable once its first slice is placed.
+  //! k's shared entries and group index; stable once its first slice is placed.
   const join::QuarterEntry* entries(int k) const { return entries_.at(k).data(); }
+  const std::uint32_t* group_index(int k) const { return index_.at(k).data(); }
 
  protected:
-  bool reserve(int k, std::size_t entries) override {
-    if (out_of_memory_) return false;
-    entries_[k].resize(entries);
-    return true;
-  }
-  void send(int k, std::uint64_t first, std::span<const join::QuarterEntry> entries) override;
+  bool reserve(int k, std::size_t entries) override;
+  void send(int k, std::uint64_t first, std::span<const join::QuarterEntry> entries, std::uint64_t index_first,
+            std::span<const std::uint32_t> starts) override;
 
  private:
   bool out_of_memory_;
   std::unordered_map<int, std::vector<join::QuarterEntry>> entries_;
+  std::unordered_map<int, std::vector<std::uint32_t>> index_;
 };
 
 }  // namespace nqueens::gpu

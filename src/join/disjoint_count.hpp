@@ -119,6 +119,17 @@ class DisjointCounter {
   std::array<std::uint64_t, 2> count_prepared(const PreparedQueries& prepared, std::size_t first,
                                               std::size_t count) const;
 
+  //! The pairs (x, y) of a and b with (x & y & shared) == 0, tested one by one, for sides too
+  //! small to load. `shared`: every bit set in some key of each side, the only ones that can
+  //! clash (more bits may be set). Uses the counter's scratch space for packed keys.
+  std::uint64_t count_one_by_one(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                                 std::uint64_t shared);
+  //! Whether count_one_by_one() tests sixteen pairs an instruction (AVX-512, 32-bit lanes) for
+  //! sides of these sizes: when the shared bits are at most 32 (keys of more bits are packed to
+  //! them with PEXT, where that is fast: at N = 19 the off-centre units' keys have 34 bits, of
+  //! which about 30 are ever set) and the smaller side fills more than one 8-key register.
+  bool tests_sixteen_at_once(std::size_t a_size, std::size_t b_size, std::uint64_t shared) const;
+
  private:
   using Chunk = detail::Chunk;
 
@@ -159,7 +170,8 @@ class DisjointCounter {
   std::vector<std::uint64_t> block_rows_;  // a block's compressed keys, inverted, in transpose order
   std::vector<std::uint64_t> block_keys_;  // a block's compressed keys, in lane order
   mutable std::vector<std::uint64_t> compressed_queries_;
-  mutable PreparedQueries prepared_;  // count()'s
+  mutable PreparedQueries prepared_;                        // count()'s
+  std::array<std::vector<std::uint64_t>, 2> packed_sides_;  // count_one_by_one()'s
 };
 
 //! Number of pairs (a_i, b_j) with (a_i & b_j) == 0: loads whichever side makes the cheaper

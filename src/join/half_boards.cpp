@@ -1,5 +1,6 @@
 #include "join/half_boards.hpp"
 
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <optional>
@@ -201,22 +202,57 @@ std::size_t append_pairings_scalar(std::span<const Pairing> pairings, std::uint6
 }
 
 #if defined(__x86_64__)
-// A south group of at most eight keys (most of them, at odd n) is loaded once for all its north keys.
+// Lane i of a register pairs north key i / s with south key i % s, for a south group of s keys:
+// eight / s north keys a register (rows 1 to 8 by s; lanes past the last pair are masked off).
+struct PairingLanes {
+  alignas(64) std::array<std::array<std::int64_t, 8>, 9> north, south;
+  std::array<std::uint8_t, 9> per_register;
+};
+
+constexpr PairingLanes make_pairing_lanes() {
+  PairingLanes lanes{};
+  for (std::size_t s = 1; s <= 8; ++s) {
+    lanes.per_register[s] = static_cast<std::uint8_t>(8 / s);
+    for (std::size_t i = 0; i < 8; ++i) {
+      const std::size_t pairs = 8 / s * s;  // lanes that hold a pair
+      lanes.north[s][i] = static_cast<std::int64_t>(i < pairs ? i / s : 0);
+      lanes.south[s][i] = static_cast<std::int64_t>(i < pairs ? i % s : 0);
+    }
+  }
+  return lanes;
+}
+
+constexpr PairingLanes kPairingLanes = make_pairing_lanes();
+
+// A south group of at most eight keys (most of them, at odd n) is loaded once for all its north
+// keys, and a group of s <= 4 keys meets eight / s north keys a register: one compressing store
+// (the loop's costliest step) then keeps the fitting halves of several north keys, in the order
+// one north key at a time would keep them.
 __attribute__((target("avx512f"))) std::size_t append_pairings_avx512(std::span<const Pairing> pairings,
                                                                       std::uint64_t* out) {
   std::size_t written = 0;
   for (const Pairing& pairing : pairings) {
-    if (pairing.south_size > 8) {
-      written += append_compatible_avx512({pairing.north, pairing.north_size}, {pairing.south, pairing.south_size},
-                                          out + written);
+    const std::uint64_t* north = pairing.north;
+    const std::size_t north_size = pairing.north_size, south_size = pairing.south_size;
+    if (south_size > 8) {
+      written += append_compatible_avx512({north, north_size}, {pairing.south, south_size}, out + written);
       continue;
     }
-    const auto lanes = static_cast<__mmask8>((1u << pairing.south_size) - 1);
-    const __m512i south_keys = _mm512_maskz_loadu_epi64(lanes, pairing.south);
-    for (std::size_t i = 0; i < pairing.north_size; ++i) {
-      const __m512i north_key = _mm512_set1_epi64(static_cast<long long>(pairing.north[i]));
-      const __mmask8 fits = _mm512_mask_testn_epi64_mask(lanes, north_key, south_keys);
-      _mm512_storeu_si512(out + written, _mm512_maskz_compress_epi64(fits, _mm512_or_si512(north_key, south_keys)));
+    const auto group = static_cast<__mmask8>((1u << south_size) - 1);
+    const __m512i south_keys = _mm512_maskz_loadu_epi64(group, pairing.south);
+    const std::size_t per_register = kPairingLanes.per_register[south_size];
+    const __m512i north_lanes = _mm512_load_si512(kPairingLanes.north[south_size].data());
+    // The zero-masking form: GCC 12 warns that the plain one reads an undefined value.
+    constexpr auto all = static_cast<__mmask8>(0xff);
+    const __m512i south_lanes =
+        _mm512_maskz_permutexvar_epi64(all, _mm512_load_si512(kPairingLanes.south[south_size].data()), south_keys);
+    for (std::size_t i = 0; i < north_size; i += per_register) {
+      const std::size_t taken = std::min(per_register, north_size - i);
+      const __m512i north_keys = _mm512_maskz_permutexvar_epi64(
+          all, north_lanes, _mm512_maskz_loadu_epi64(static_cast<__mmask8>((1u << taken) - 1), north + i));
+      const auto pairs = static_cast<__mmask8>((1u << (taken * south_size)) - 1);
+      const __mmask8 fits = _mm512_mask_testn_epi64_mask(pairs, north_keys, south_lanes);
+      _mm512_storeu_si512(out + written, _mm512_maskz_compress_epi64(fits, _mm512_or_si512(north_keys, south_lanes)));
       written += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(fits)));
     }
   }
@@ -233,7 +269,7 @@ AppendPairings best_append_pairings() {
   return &append_pairings_scalar;
 }
 
-const AppendPairings append_pairings = best_append_pairings();
+const AppendPairings best_pairings = best_append_pairings();
 
 using AppendCompatible = std::size_t (*)(std::span<const std::uint64_t>, std::span<const std::uint64_t>,
                                          std::uint64_t*);
@@ -248,6 +284,14 @@ AppendCompatible best_append_compatible() {
 const AppendCompatible append_compatible = best_append_compatible();
 
 }  // namespace
+
+namespace detail {
+
+std::size_t append_pairings(std::span<const Pairing> pairings, std::uint64_t* out) {
+  return best_pairings(pairings, out);
+}
+
+}  // namespace detail
 
 // Serial: a slice is built by the worker thread that needs it, beside others building theirs.
 QuadrantKeyTables::QuadrantKeyTables(std::span<const QuarterEntry> entries, int n)
@@ -451,8 +495,8 @@ bool HalfEnumerator::pair_whole_side() {
 std::size_t HalfEnumerator::append_whole_side(KeyBuffer& keys) {
   const std::span<const Pairing> pairings(pairings_.data(), pairing_count_);
   std::uint64_t* out = keys.make_room(whole_side_bound_ + kAppendSlack);
-  const std::size_t ties = append_pairings(pairings.first(tied_pairings_), out);
-  keys.commit(ties + append_pairings(pairings.subspan(tied_pairings_), out + ties));
+  const std::size_t ties = detail::append_pairings(pairings.first(tied_pairings_), out);
+  keys.commit(ties + detail::append_pairings(pairings.subspan(tied_pairings_), out + ties));
   set_ = north_sets_.size();
   return ties;
 }

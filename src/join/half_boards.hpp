@@ -115,6 +115,15 @@ struct Pairing {
   std::uint32_t north_size, south_size;
 };
 
+namespace detail {
+
+//! Writes n | s for every north key n and south key s of each pairing with n & s == 0, pairing
+//! after pairing, north key by north key, in south order; returns how many. `out` has room for
+//! every pair and 8 keys more. The fastest path this CPU runs (AVX-512 or scalar).
+std::size_t append_pairings(std::span<const Pairing> pairings, std::uint64_t* out);
+
+}  // namespace detail
+
 //! A quadrant's slice and, where they were built, its entries' keys (may be null).
 struct SliceView {
   const QuarterSlice& slice;
@@ -149,6 +158,8 @@ class HalfEnumerator {
   //! From now on, the south quadrant's keys come from `cache` (not owned; null: loaded for
   //! each row set). The halves are the same either way.
   void keep_south_keys(SouthKeyCache* cache) { south_cache_ = cache; }
+  //! Whether a side of that layout has any halves: its quadrants' queens fill its columns.
+  static bool has_halves(const SideLayout& side);
 
  private:
   // What the north quadrant's keys were last loaded from: a unit's row sets often share their
@@ -163,7 +174,6 @@ class HalfEnumerator {
     bool operator==(const NorthSource&) const = default;
   };
 
-  static bool has_halves(const SideLayout& side);
   void choose_north_sets(const SliceView& north, const SideLayout& side, const SideFold* fold);
   void load_quadrants(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side);
 

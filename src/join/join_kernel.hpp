@@ -52,8 +52,12 @@ class JoinCounter {
   //! cache that cannot hold the slices one unit reads then builds each south slice once for all
   //! the units, not once per unit; the north slices, few and shared, stay in it.
   void count_together(std::span<const JoinUnit> units, std::span<JoinCount> counts);
-  //! Brings the unit's four slices into the cache (as far as its budget keeps them).
+  //! Brings the unit's four slices into the cache (as far as its budget keeps them) and, where
+  //! the thread keeps south keys (caches_south_keys), filters them: what a run shares between
+  //! neighbouring units, so that a unit timed alone after it takes what it takes in a run.
   void prepare(const JoinUnit& unit);
+  //! South row sets whose keys this counter has filtered for its caches (0 where it keeps none).
+  std::uint64_t south_row_sets_filtered() const { return east_south_keys_.filtered() + west_south_keys_.filtered(); }
   //! The unit's row set `index` (of row_sets(n, unit)) alone: an exact part of the unit's count,
   //! and prepare() for that row set's slices only.
   JoinCount count_part(const JoinUnit& unit, std::size_t index);

@@ -19,6 +19,8 @@ inline constexpr double kPairOneByOneNs = 0.35;
 //! A pair tested one by one on the AVX-512 path, eight at a time (the unit cost model, which
 //! orders the units, keeps the scalar figure).
 inline constexpr double kPairOneByOneAvx512Ns = 0.05;
+//! A pair tested one by one sixteen at a time (DisjointCounter::tests_sixteen_at_once()).
+inline constexpr double kPairSixteenAtOnceNs = 0.03;
 // A slot's call on one compatible group of queries (a slot split: slot_split.hpp), whatever it
 // holds: 3^c of them for a split of c bits, which matters from about 12 bits. Fitted with the
 // others to join_bench --widths on N = 24's sides (a visit took 6.4 block-queries' time there).

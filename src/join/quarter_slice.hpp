@@ -32,6 +32,9 @@ class QuarterSlice {
   std::span<const std::uint32_t> column_sets() const { return column_sets_; }
   //! Every entry, group after group: group(columns) is a subspan of this.
   std::span<const QuarterEntry> entries() const { return entries_; }
+  //! Where each group starts within entries(), indexed by column set (2^k + 1 starts, the last
+  //! one the end): what a device reads to find a group (gpu/pairing_spec.hpp).
+  std::span<const std::uint32_t> group_starts() const { return offsets_; }
   std::size_t memory_bytes() const;
 
  private:

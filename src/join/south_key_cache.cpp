@@ -32,6 +32,7 @@ const QuadrantKeys& SouthKeyCache::keys(const SliceView& south, const UnitLayout
     // Every column set, the slice's and the others: a side asks for any set within its columns.
     keys.load(south.slice, south.keys, layout, quadrant, all_sets_);
     loaded_[rows] = true;
+    ++filtered_;
   }
   return keys;
 }

@@ -26,6 +26,8 @@ class SouthKeyCache {
   //! grouped by every column set (an empty group for a set the slice lacks): loaded on first
   //! use since the fixed queens or the quadrant last changed, then kept.
   const QuadrantKeys& keys(const SliceView& south, const UnitLayout& layout, const Quadrant& quadrant);
+  //! How many row sets' keys it has filtered since it was made (each load on a miss).
+  std::uint64_t filtered() const { return filtered_; }
 
  private:
   struct Source {
@@ -38,6 +40,7 @@ class SouthKeyCache {
   std::vector<QuadrantKeys> by_rows_;  // by the south row set's k-bit mask
   std::vector<bool> loaded_;
   std::vector<std::uint32_t> all_sets_;
+  std::uint64_t filtered_ = 0;
 };
 
 }  // namespace nqueens::join

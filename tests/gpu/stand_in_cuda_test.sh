@@ -27,6 +27,11 @@ sorts=$(grep -c '^nq_sort_sides$' "$work/launches" || true)
 matches=$(grep -c '^nq_match$' "$work/launches" || true)
 [[ $matches -gt 0 && $sorts -ge $((2 * matches)) ]] ||
   fail "$sorts build kernel launches for $matches matching ones: the halves were not built on the device"
+# The device holds the quarter table's group index and makes each batch's pairings from the
+# sides' descriptions: a pairings launch before each count pass (each batch's first build launch).
+pairings=$(grep -c '^nq_make_pairings$' "$work/launches" || true)
+[[ $pairings -gt 0 && $pairings -le $sorts && $sorts -le $((2 * pairings)) ]] ||
+  fail "$pairings pairings kernel launches for $sorts build kernel launches: the pairings were sent"
 # What goes over the bus for N = 16 is a fraction of its halves' keys (5,627,030 halves, 45 MB of
 # keys): slices and recipes, counters, jobs and tiles.
 NQUEENS_STAND_IN_LAUNCHES="$work/n16" "$binary" count -n 16 --engine gpu --threads 1 >/dev/null 2>"$work/err" ||
@@ -62,14 +67,16 @@ grep -q 'device 0: the quarter table not allocated (out of device memory): each 
   "$work/err" || fail "the fallback is not logged: $(cat "$work/err")"
 sent_oom=$(awk '$1 == "copy" { bytes += $2 } END { print bytes + 0 }' "$work/n16oom")
 [[ $sent_oom -gt $sent ]] || fail "$sent_oom bytes sent by three threads' own rooms, $sent by one shared table"
+# Without the shared table there is no group index on the device: the pairings are sent.
+! grep -q '^nq_make_pairings$' "$work/n16oom" || fail "pairings made on the device without its group index"
 
 # Each allocation in turn fails, device and pinned: a one-line error naming it, exit 3; the
-# allocations run out before the count does, and then it succeeds. The first device allocation,
-# the quarter table's, falls back (above).
+# allocations run out before the count does, and then it succeeds. The first two device
+# allocations, the quarter table's entries and group index, fall back (above).
 for what in alloc pinned; do
   failed=0
   first=1
-  [[ $what == alloc ]] && first=2
+  [[ $what == alloc ]] && first=3
   for call in $(seq "$first" 12); do
     status=0
     NQUEENS_STAND_IN_FAIL=$what:$call "$binary" count -n 12 --engine gpu --threads 1 >/dev/null 2>"$work/err" ||

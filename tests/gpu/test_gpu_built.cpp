@@ -15,6 +15,7 @@
 #include "gpu/built_matcher.hpp"
 #include "gpu/device_memory.hpp"
 #include "gpu/gpu_devices.hpp"
+#include "gpu/pairing_spec.hpp"
 #include "gpu/shared_slices.hpp"
 #include "gpu_against_join.hpp"
 #include "join/join_engine.hpp"
@@ -32,10 +33,15 @@ class WatchedMatcher final : public HostBuiltMatcher {
   struct Seen {
     std::size_t batches = 0, entries_sent = 0, split_jobs = 0, jobs = 0, keys = 0;
     std::size_t largest_room = 0;  // entries of the matcher's own room
+    // Sides whose pairings were made from their descriptions and the shared group index, and
+    // those of them whose pairings (or tied ones) differ from side_recipe's.
+    std::size_t sides_made = 0, sides_differing = 0;
+    // The count passes' counters, and what two parts for every side would have taken.
+    std::size_t counters = 0, two_part_counters = 0;
   };
   WatchedMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule, Seen& seen,
                  HostSharedSlices* shared = nullptr)
-      : HostBuiltMatcher(batch_keys, entries, rule, shared), seen_(seen) {}
+      : HostBuiltMatcher(batch_keys, entries, rule, shared), seen_(seen), shared_(shared) {}
 
  private:
   void reserve_entries(std::size_t entries) override {
@@ -45,7 +51,31 @@ class WatchedMatcher final : public HostBuiltMatcher {
   std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
                                               std::span<const join::QuarterEntry> entries) override {
     seen_.entries_sent += entries.size();
+    seen_.counters += batch.counters();
+    for (const SideSort& side : batch.count_sides()) seen_.two_part_counters += std::size_t{2} << side.rule.count;
+    if (reads_shared_entries()) check_pairings(batch);
     return HostBuiltMatcher::count_halves(buffer, batch, first, entries);
+  }
+  // Each side's pairings as the device makes them (make_side_pairings) against the join's, as
+  // side_recipe picked them for the batch.
+  void check_pairings(const BuiltBatch& batch) {
+    std::vector<SetPairing> made(batch.pairings().size() + 1);
+    for (std::size_t s = 0; s < batch.pairing_specs().size(); ++s) {
+      const PairingSpec& spec = batch.pairing_specs()[s];
+      const SideRecipe& recipe = batch.count_sides()[s].recipe;
+      std::uint32_t tied = 0;
+      const std::uint32_t count = make_side_pairings(spec, shared_->group_index(shared_k()), made.data(), &tied);
+      bool same =
+          count == recipe.pairing_count && tied == recipe.tied_pairings && spec.pairing_first == recipe.pairing_first;
+      for (std::uint32_t p = 0; same && p < count; ++p) {
+        const SetPairing& a = made[p];
+        const SetPairing& b = batch.pairings()[recipe.pairing_first + p];
+        same = a.north_first == b.north_first && a.north_count == b.north_count && a.south_first == b.south_first &&
+               a.south_count == b.south_count;
+      }
+      ++seen_.sides_made;
+      seen_.sides_differing += same ? 0 : 1;
+    }
   }
   void start(int buffer, const BuiltBatch& batch) override {
     ++seen_.batches;
@@ -55,6 +85,7 @@ class WatchedMatcher final : public HostBuiltMatcher {
     HostBuiltMatcher::start(buffer, batch);
   }
   Seen& seen_;
+  HostSharedSlices* shared_;
 };
 
 std::unique_ptr<Engine> built_engine(int n, std::size_t batch_keys, std::size_t entries, SplitRule rule,
@@ -86,10 +117,30 @@ TEST(GpuBuilt, EveryUnitOfN4To16CountsAsTheJoinDoes) {
       EXPECT_GT(expect_batches_as_join(*built, *device, *cpu), 0u) << "no batch of several units";
     }
   }
+  // Unfolded sides (every pairing tied) bring back counters for one part only.
+  EXPECT_LT(seen.counters, seen.two_part_counters);
+  EXPECT_GT(seen.counters, seen.two_part_counters / 2);
   // N = 16's counts: one matcher sent more entries than its room holds, so it started over.
   EXPECT_GT(seen.entries_sent, kRoom) << "the slices never outgrew the device's entries";
   EXPECT_GT(seen.split_jobs, 0u) << "no row set was split into slots";
   EXPECT_GT(seen.batches, 1u);
+}
+
+// The device's pairings: where the quarter table and its group index are shared, every side of
+// every unit of N = 4..16 is sent as its description; the pairings made from it are side_recipe's,
+// pairing by pairing, and every unit counts as the join does with them.
+TEST(GpuBuilt, PairingsMadeFromEachSidesDescriptionAreTheJoinsForEveryUnitOfN4To16) {
+  WatchedMatcher::Seen seen;
+  for (int n = 4; n <= 16; ++n) {
+    SCOPED_TRACE("N=" + std::to_string(n));
+    HostSharedSlices shared;
+    const std::unique_ptr<Engine> built = built_engine(n, 4096, 4096, kSmallSplits, seen, &shared);
+    const std::unique_ptr<Engine> join = make_join_engine(n);
+    ASSERT_NO_FATAL_FAILURE(expect_units_as_join(*built->make_counter(), *join->make_counter(), join->unit_count()));
+  }
+  EXPECT_GT(seen.sides_made, 1000u);
+  EXPECT_EQ(seen.sides_differing, 0u);
+  EXPECT_GT(seen.split_jobs, 0u) << "no row set was split into slots";
 }
 
 // N = 17 and 18, a strided sample of their units with the engine's own split rule and batch
@@ -112,6 +163,8 @@ TEST(GpuBuilt, ASampleOfN17And18WithTheEnginesRuleCountsAsTheJoinDoes) {
       }
       EXPECT_EQ(shared.entries_sent() > 0, shared_entries);
       EXPECT_EQ(seen.entries_sent > 0, !shared_entries);
+      EXPECT_EQ(seen.sides_made > 0, shared_entries);
+      EXPECT_EQ(seen.sides_differing, 0u);
     }
   }
 }
@@ -127,7 +180,9 @@ TEST(GpuBuilt, TheMatchersOfOneDeviceReadItsSlicesSentOnceForAll) {
     for (int n = table_fits ? 4 : 12; n <= (table_fits ? 15 : 13); ++n) {
       SCOPED_TRACE("N=" + std::to_string(n) + ", the table " + table_home_text(home));
       const std::uint64_t table = quarter_table_entries(n / 2);
-      HostSharedSlices shared(home == TableHome::too_large ? table - 1 : table, home == TableHome::no_memory);
+      // The room, in entries, holds the table's entries and its group index.
+      const std::uint64_t room = quarter_table_device_bytes(n / 2) / sizeof(join::QuarterEntry);
+      HostSharedSlices shared(home == TableHome::too_large ? room - 1 : room, home == TableHome::no_memory);
       WatchedMatcher::Seen seen;
       const std::unique_ptr<Engine> built = built_engine(n, 4096, std::size_t{1} << 20, kSmallSplits, seen, &shared);
       const std::unique_ptr<Engine> join = make_join_engine(n);
@@ -175,7 +230,8 @@ TEST(GpuBuilt, AMatchersOwnRoomStaysWithinThePlannedOne) {
 // entry.
 TEST(GpuDeviceMemory, TheSharedTableIsCountedOncePerDevice) {
   constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
-  const std::uint64_t table_22 = quarter_table_entries(11) * sizeof(join::QuarterEntry);
+  const std::uint64_t table_22 = quarter_table_device_bytes(11);
+  EXPECT_EQ(table_22, quarter_table_entries(11) * sizeof(join::QuarterEntry) + 2048 * 2049 * 4);
   const DeviceMemoryPlan h100 = plan_device_memory(22, 80 * kGiB);
   EXPECT_TRUE(h100.table_shared);
   EXPECT_EQ(h100.table_bytes, table_22);
@@ -193,7 +249,7 @@ TEST(GpuDeviceMemory, TheSharedTableIsCountedOncePerDevice) {
 
   for (int n = 8; n <= 16; ++n) {
     SCOPED_TRACE("N=" + std::to_string(n));
-    const std::uint64_t table = quarter_table_entries(n / 2);
+    const std::uint64_t table = quarter_table_device_bytes(n / 2) / sizeof(join::QuarterEntry);
     for (const std::uint64_t device : {table * sizeof(join::QuarterEntry) * kSharedSlicesShare,
                                        table * sizeof(join::QuarterEntry) * kSharedSlicesShare - 1}) {
       HostSharedSlices shared(device / kSharedSlicesShare / sizeof(join::QuarterEntry));

@@ -46,9 +46,10 @@ class Progress {
   //! Erases the status line, if one is drawn.
   void finish() noexcept;
 
- private:
-  ProgressSnapshot snapshot();  //!< advances the ETA's smoothing
+  //! What the line shows now; advances the ETA's smoothing.
+  ProgressSnapshot snapshot();
 
+ private:
   int n_;
   std::string part_;
   const Engine& engine_;          //!< its costs weigh the units done against those left

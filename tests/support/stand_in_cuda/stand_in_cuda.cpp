@@ -21,9 +21,11 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "gpu/cuda_api.hpp"
 #include "gpu/half_build.hpp"
+#include "gpu/pairing_spec.hpp"
 #include "gpu/tiles_on_host.hpp"
 
 using namespace nqueens::gpu;  // NOLINT(google-build-using-namespace): the driver's types, as cuda.h names them
@@ -47,10 +49,10 @@ bool fails(const char* what, std::atomic<int>& calls) {
 
 std::atomic<int> allocations{0}, pinned_allocations{0}, launches{0};
 
-// A function handle: the build kernel, or a matching kernel's chunking, from its name
-// (nq_match_w<width>_c<chunks>).
+// A function handle: the build kernel, the pairings kernel, or a matching kernel's chunking,
+// from its name (nq_match_w<width>_c<chunks>).
 struct Function {
-  bool sorts_sides = false;
+  enum class Kind : std::uint8_t { sort_sides, make_pairings, match } kind = Kind::match;
   Chunking chunking;
 };
 
@@ -139,13 +141,16 @@ CUresult cuModuleLoadData(CUmodule* module, const void* image) {
 }
 
 CUresult cuModuleGetFunction(CUfunction* function, CUmodule, const char* name) {
-  if (std::strcmp(name, "nq_sort_sides") == 0) {
-    *function = reinterpret_cast<CUfunction>(new Function{true, {}});  // lives as long as the process
-    return CUDA_SUCCESS;
-  }
+  for (const auto& [known, kind] : {std::pair{"nq_sort_sides", Function::Kind::sort_sides},
+                                    std::pair{"nq_make_pairings", Function::Kind::make_pairings}})
+    if (std::strcmp(name, known) == 0) {
+      *function = reinterpret_cast<CUfunction>(new Function{kind, {}});  // lives as long as the process
+      return CUDA_SUCCESS;
+    }
   int width = 0, chunks = 0;
   if (std::sscanf(name, "nq_match_w%d_c%d", &width, &chunks) != 2) return CUDA_ERROR_NOT_FOUND;
-  *function = reinterpret_cast<CUfunction>(new Function{false, {width, chunks}});  // lives as long as the process
+  *function = reinterpret_cast<CUfunction>(
+      new Function{Function::Kind::match, {width, chunks}});  // lives as long as the process
   return CUDA_SUCCESS;
 }
 
@@ -208,14 +213,23 @@ CUresult cuStreamDestroy_v2(CUstream) { return CUDA_SUCCESS; }
 CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
 
 // The kernels' arguments: nq_sort_sides takes sides, side count, pairings, entries, next, keys
-// (0: count only); nq_match_* keys, jobs, tiles, starts, tile count, pairs.
+// (0: count only); nq_make_pairings specs, spec count, group index, pairings; nq_match_* keys,
+// jobs, tiles, starts, tile count, pairs.
 CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigned int, unsigned int, unsigned int block_x,
                         unsigned int, unsigned int, unsigned int, CUstream, void** arguments, void**) {
   if (fails("launch", launches)) return CUDA_ERROR_LAUNCH_FAILED;
   if (const char* at = std::getenv("NQUEENS_STAND_IN_SIGTERM_AT"); at && std::atoi(at) == launches.load())
     std::raise(SIGTERM);
   const auto pointer = [&](int i) { return reinterpret_cast<void*>(*static_cast<CUdeviceptr*>(arguments[i])); };
-  if (reinterpret_cast<Function*>(function)->sorts_sides) {
+  const Function::Kind kind = reinterpret_cast<Function*>(function)->kind;
+  if (kind == Function::Kind::make_pairings) {
+    log_line("nq_make_pairings");
+    nqueens::gpu::make_pairings_on_host(
+        static_cast<const nqueens::gpu::PairingSpec*>(pointer(0)), *static_cast<std::uint32_t*>(arguments[1]),
+        static_cast<const std::uint32_t*>(pointer(2)), static_cast<nqueens::gpu::SetPairing*>(pointer(3)));
+    return CUDA_SUCCESS;
+  }
+  if (kind == Function::Kind::sort_sides) {
     log_line("nq_sort_sides");
     nqueens::gpu::sort_sides_on_host(
         static_cast<const nqueens::gpu::SideSort*>(pointer(0)), *static_cast<std::uint32_t*>(arguments[1]),
