@@ -88,26 +88,43 @@ struct Job {
   PreparedRuns runs;
 };
 
+// A step that may fail, as the exit code and the line every rank then agrees on: bad input
+// (std::invalid_argument) exit 2, anything else 3.
+struct Verdict {
+  int code = kOk;
+  std::string message;
+};
+
+template <class Step>
+Verdict attempt(Step&& step) {
+  try {
+    step();
+    return {};
+  } catch (const std::invalid_argument& refused) {
+    return {kUsage, refused.what()};
+  } catch (const std::exception& failure) {
+    return {kRuntime, failure.what()};
+  }
+}
+
+// Rank 0's verdict, on every rank: a failure ends every rank alike, with one line from rank 0,
+// instead of leaving the others waiting in the next collective call. The other ranks pass none.
+void agree_on_root(const World& world, const Verdict& verdict) {
+  int code = verdict.code;
+  mpi::broadcast(world, code);
+  if (code != kOk) throw mpi::AgreedExit(code, verdict.message);
+}
+
 // Rank 0 claims the shard file's place before anything is counted (see ShardOutput), and every
 // rank learns whether that worked: a path that cannot be written ends every rank alike.
 std::unique_ptr<ShardOutput> claim_output(const World& world, const Job& job) {
   if (job.session.selection.whole()) return nullptr;
-  int code = kOk;
-  std::string message;
   std::unique_ptr<ShardOutput> output;
-  if (world.root()) {
-    try {
-      output = std::make_unique<ShardOutput>(job.args.output, output_policy(job.args, job.sizes));
-    } catch (const std::invalid_argument& refused) {  // the write policy's: bad input
-      code = kUsage;
-      message = refused.what();
-    } catch (const std::exception& failure) {
-      code = kRuntime;
-      message = failure.what();
-    }
-  }
-  mpi::broadcast(world, code);
-  if (code != kOk) throw mpi::AgreedExit(code, message);
+  // The write policy's refusal is bad input.
+  const auto claim = [&] {
+    output = std::make_unique<ShardOutput>(job.args.output, output_policy(job.args, job.sizes));
+  };
+  agree_on_root(world, world.root() ? attempt(claim) : Verdict{});
   return output;
 }
 
@@ -156,36 +173,14 @@ void agree_on_memory_budget(const World& world, Job& job) {
   job.options.memory_bytes = least;
 }
 
-// What rank 0 found in one of its steps, told to every rank: a run that cannot be done ends every
-// rank alike, bad input with exit 2 and one line from rank 0, rather than an abort of the job
-// half-way through the N. The other ranks pass nothing.
-template <class Step>
-void agree_on_root_step(const World& world, Step&& step) {
-  int code = kOk;
-  std::string message;
-  if (world.root()) {
-    try {
-      step();
-    } catch (const std::invalid_argument& refused) {
-      code = kUsage;
-      message = refused.what();
-    } catch (const std::exception& failure) {
-      code = kRuntime;
-      message = failure.what();
-    }
-  }
-  mpi::broadcast(world, code);
-  if (code != kOk) throw mpi::AgreedExit(code, message);
-}
-
 // The engine of each N's run, as rank 0 prepared it (a resumed journal's, which only rank 0
 // reads), on every rank: by its place in the registry, which every rank of one build shares.
 std::vector<std::string> agreed_engines(const World& world, const PreparedRuns& runs) {
   const std::span<const EngineDescription* const> engines = registered_engines();
   std::vector<std::uint64_t> chosen;
   for (const RunRequest& request : runs.requests)
-    chosen.push_back(static_cast<std::uint64_t>(std::find(engines.begin(), engines.end(), request.engine) -
-                                                engines.begin()));
+    chosen.push_back(
+        static_cast<std::uint64_t>(std::find(engines.begin(), engines.end(), request.engine) - engines.begin()));
   mpi::broadcast(world, chosen);
   std::vector<std::string> names;
   for (const std::uint64_t at : chosen) names.emplace_back(engines[static_cast<std::size_t>(at)]->name);
@@ -193,44 +188,42 @@ std::vector<std::string> agreed_engines(const World& world, const PreparedRuns& 
 }
 
 // Before the first N is counted, every rank prepares the command's runs once (run/prepare.hpp),
-// as `nqueens count` and count() prepare theirs. Rank 0 prepares them from the command line and
-// the journals (`auto` resumes a journal with the engine it was started with; a whole count
-// planned past a day on every rank's threads keeps a journal, the one named or one made by
-// default, rank 0's: it is the rank that writes journals) and checks each: its rough cost on every
-// rank's threads (announced past an hour, refused past a year without --force), its memory plan
-// under the budget, its journal (held by no other process; with several N, its header against
-// the run). Every other rank takes the engines rank 0 chose and makes its requests and memory
-// plans once, on its own threads (-t is each rank's, its default the CPUs the rank may use),
-// while rank 0 checks: a run that does not fit a rank ends the job before anything is counted,
-// in one line from rank 0 that names the rank.
-void prepare_command(const World& world, Job& job) {
-  agree_on_root_step(world, [&] {
+// as `nqueens count` and count() prepare theirs, and makes the one arena it counts every N in.
+// Rank 0 prepares the runs from the command line and the journals (`auto` resumes a journal with
+// the engine it was started with; a whole count planned past a day on every rank's threads keeps
+// a journal, the one named or one made by default, rank 0's: it is the rank that writes journals)
+// and checks each: its rough cost on every rank's threads (announced past an hour, refused past a
+// year without --force), its memory plan under the budget, its journal (held by no other process;
+// with several N, its header against the run). Every other rank takes the engines rank 0 chose
+// and makes its requests and memory plans once, on its own threads (-t is each rank's, its
+// default the CPUs the rank may use), while rank 0 checks. Every rank learns each verdict: a run
+// that cannot be done, or does not fit a rank, ends the job before anything is counted, in one
+// line from rank 0 (naming the rank when it is not 0), rather than an abort half-way through the N.
+std::unique_ptr<RunArena> prepare_command(const World& world, Job& job) {
+  const auto prepare = [&] {
     job.runs = prepare_runs(job.sizes, job.options, job.session,
                             {.processes = world.size(), .journal_by_default = !job.args.no_checkpoint});
     static_cast<RunPlace&>(job.session) = job.runs.place;
-  });
+  };
+  agree_on_root(world, world.root() ? attempt(prepare) : Verdict{});
   const std::vector<std::string> engines = agreed_engines(world, job.runs);
-  int code = kOk;
-  std::string message;
-  if (!world.root()) {
-    try {
-      job.runs = follow_runs(job.sizes, job.options, engines, {.processes = world.size()});
-      nqueens::check_runs(job.runs);  // each N's memory plan, made once and kept in its request
-    } catch (const std::invalid_argument& refused) {
-      code = kUsage;
-      message = refused.what();
-    } catch (const std::exception& failure) {
-      code = kRuntime;
-      message = failure.what();
-    }
-  }
-  agree_on_root_step(world, [&] {
+  const auto follow = [&] { job.runs = follow_runs(job.sizes, job.options, engines, {.processes = world.size()}); };
+  const Verdict followed = world.root() ? Verdict{} : attempt(follow);
+  mpi::agree_on_step(world, followed.code, followed.message);
+  // Every N's threads are the one --threads, resolved alike on a rank (command_threads).
+  std::unique_ptr<RunArena> arena = mpi::rank_arena(world, command_threads(job.runs.requests));
+  const auto check = [&] {
+    if (!world.root()) return check_runs(job.runs, *arena);  // each N's memory plan, made once
     // Said once the checks pass, or while they take long: a refusal found at once is one line.
     DelayedNotice notice(announce_costs(job.session, job.runs.requests, job.runs.threads, job.args.force));
-    check_every_run(job.session, job.runs, false);
+    check_every_run(job.session, job.runs, *arena, false);
     notice.say();
-  });
-  mpi::agree_on_step(world, code, message);
+  };
+  const Verdict checked = attempt(check);
+  // Rank 0's refusal in its own words first; then another rank's, named.
+  agree_on_root(world, world.root() ? checked : Verdict{});
+  mpi::agree_on_step(world, world.root() ? kOk : checked.code, checked.message);
+  return arena;
 }
 
 // One run of `count`: the N of the spec in order, each counted by every rank, printed by rank 0.
@@ -238,7 +231,7 @@ void prepare_command(const World& world, Job& job) {
 // (`| head`), every rank ends quietly, as `nqueens count` does, instead of counting on; once
 // rank 0 could not write, every rank ends with its failure.
 int run_count(const World& world, Job& job) {
-  prepare_command(world, job);
+  const std::unique_ptr<RunArena> arena = prepare_command(world, job);
   const std::unique_ptr<ShardOutput> output = claim_output(world, job);
   // Rank 0 alone writes journals; a directory it cannot create ends the job (exit 3).
   if (world.root() && job.session.checkpoint) create_journal_directory(*job.session.checkpoint, job.sizes.size());
@@ -247,9 +240,6 @@ int run_count(const World& world, Job& job) {
     reporter = make_reporter(parse_format(job.args.format), parse_json_counts(job.args.json_counts));
     reporter->begin({"count", job.runs.requests.front().threads, job.sizes, job.args.wide});
   }
-  // One arena for the command on each rank: every N's threads are the one --threads, resolved
-  // alike on a rank (run/prepare.hpp, command_threads).
-  const std::unique_ptr<RunArena> arena = mpi::rank_arena(world, command_threads(job.runs.requests));
   int code = kOk;
   for (const int n : job.sizes) {
     const std::optional<RunOutcome> counted = mpi::count_distributed(

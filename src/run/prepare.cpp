@@ -95,7 +95,8 @@ PreparedRuns follow_runs(const std::vector<int>& sizes, CountOptions options, st
   return runs;
 }
 
-void check_runs(PreparedRuns& runs, const PlanWatch& watch, const std::function<void(const std::string&)>& note) {
+void check_runs(PreparedRuns& runs, RunArena& arena, const PlanWatch& watch,
+                const std::function<void(const std::string&)>& note) {
   const std::size_t sizes = runs.requests.size();
   for (RunRequest& request : runs.requests) {
     // The journal first: its check takes no time, a memory plan may take minutes.
@@ -103,7 +104,8 @@ void check_runs(PreparedRuns& runs, const PlanWatch& watch, const std::function<
       check_journal_free(*place.checkpoint);
       remove_stale_temporaries(*place.checkpoint, note);
     }
-    const auto plan = [&request] { (void)plan_memory(request); };  // kept in the request: made once
+    // Kept in the request: made once.
+    const auto plan = [&request, &arena] { arena.execute([&request] { (void)plan_memory(request); }); };
     if (watch)
       watch(request.n, plan);
     else
@@ -112,7 +114,7 @@ void check_runs(PreparedRuns& runs, const PlanWatch& watch, const std::function<
   std::vector<int> ns;
   for (const RunRequest& request : runs.requests) ns.push_back(request.n);
   // The header of the run each N's journal is for: its engine, built from its request.
-  const auto header_of = [&runs](int n) { return make_engine(request_for(runs.requests, n))->header(); };
+  const auto header_of = [&runs, &arena](int n) { return make_engine(request_for(runs.requests, n), arena)->header(); };
   check_journal_headers(runs.place, ns, header_of);
   check_journals_writable(runs.place, ns, header_of);
 }

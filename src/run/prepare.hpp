@@ -16,6 +16,7 @@
 
 #include "nqueens/count.hpp"
 #include "run/journal_place.hpp"
+#include "run/run_arena.hpp"
 #include "run/run_request.hpp"
 #include "run/threads_that_run.hpp"
 
@@ -65,7 +66,10 @@ using PlanWatch = std::function<void(int n, const std::function<void()>& plan)>;
 //! removed (said through `note`), its memory plan made and kept in its request (run through
 //! `watch` where given; std::invalid_argument for a budget too small); then every journal's header
 //! against its run and every journal writable (check_journal_headers, check_journals_writable).
-void check_runs(PreparedRuns& runs, const PlanWatch& watch = {},
+//! The plans, and the engines built for the headers of journals already there, run in `arena`,
+//! the command's (RunArena: one for every N, made with command_threads), so that the command
+//! starts its threads once.
+void check_runs(PreparedRuns& runs, RunArena& arena, const PlanWatch& watch = {},
                 const std::function<void(const std::string&)>& note = {});
 
 //! The threads of the one arena a command counts all its N in: the most any N's request has. One

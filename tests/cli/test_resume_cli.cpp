@@ -820,8 +820,9 @@ TEST_F(ResumeCli, CheckpointOfSeveralSizesKeepsOneJournalPerNAndResumesTheRange)
 // A count of several N makes one thread arena for the whole command, the checks of the journals
 // already there included (the process says how many it made, at debug level).
 TEST_F(ResumeCli, ACountOfSeveralNMakesOneArenaJournalsAndAll) {
-  const std::vector<std::string> args = {"count", "-n", "11-13", "-t", "2", "--checkpoint", file("arenas").string(),
-                                         "--log-level", "debug", "--no-progress"};
+  const std::vector<std::string> args = {
+      "count",       "-n",    "11-13",        "-t", "2", "--checkpoint", file("arenas").string(),
+      "--log-level", "debug", "--no-progress"};
   for (const char* round : {"counted", "answered from the journals"}) {
     SCOPED_TRACE(round);
     const Outcome counted = run(args);

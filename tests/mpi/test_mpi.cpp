@@ -500,8 +500,9 @@ TEST_F(Mpi, EveryRankPlansEveryNOnItsOwnThreadsBeforeAnyIsCounted) {
 // Each rank makes one thread arena for the whole command, whatever its N, rank 0's checks of the
 // journals already there included (each process says how many it made, at debug level).
 TEST_F(Mpi, EachRankMakesOneArenaForTheCommand) {
-  const std::vector<std::string> args = {"count",        "-n", "8-10",      "-t",          "1", "--engine", "dfs",
-                                         "--checkpoint", (dir_ / "arenas").string(), "--log-level", "debug"};
+  const std::vector<std::string> args = {
+      "count",       "-n",   "8-10", "-t", "1", "--engine", "dfs", "--checkpoint", (dir_ / "arenas").string(),
+      "--log-level", "debug"};
   for (const char* round : {"counted", "answered from the journals"}) {
     SCOPED_TRACE(round);
     const Outcome counted = ranks(2, args);

@@ -18,6 +18,7 @@
 #include "nqueens/nqueens.hpp"
 #include "run/prepare.hpp"
 #include "run/registry.hpp"
+#include "run/run_arena.hpp"
 
 namespace {
 
@@ -129,7 +130,8 @@ TEST(RunPreparation, FollowedRunsTakeTheEnginesGivenAndTheirOwnThreadsAndPlans) 
   }
   EXPECT_EQ(runs.threads.running, prepared.threads.running);
   EXPECT_FALSE(runs.place.checkpoint);
-  nqueens::check_runs(runs);
+  nqueens::RunArena arena(2);
+  nqueens::check_runs(runs, arena);
   EXPECT_TRUE(runs.requests.front().memory_plan) << "the join's plan, made once and kept";
   EXPECT_THROW((void)nqueens::follow_runs({12, 16}, on_threads(2), std::vector<std::string>{"dfs"}), std::logic_error);
 }
@@ -164,7 +166,8 @@ TEST(RunPreparation, TheChecksKeepEachNsMemoryPlanInItsRequest) {
   PreparedRuns runs = nqueens::prepare_runs({14, 16}, on_threads(2, "join"), {});
   for (const nqueens::RunRequest& request : runs.requests) EXPECT_EQ(request.memory_plan, nullptr);
   std::vector<int> watched;
-  nqueens::check_runs(runs, [&watched](int n, const std::function<void()>& plan) {
+  nqueens::RunArena arena(2);
+  nqueens::check_runs(runs, arena, [&watched](int n, const std::function<void()>& plan) {
     watched.push_back(n);
     plan();
   });
@@ -176,7 +179,28 @@ TEST(RunPreparation, TheChecksKeepEachNsMemoryPlanInItsRequest) {
   CountOptions small = on_threads(2, "join");
   small.memory_bytes = 1024;
   PreparedRuns refused = nqueens::prepare_runs({16}, small, {});
-  EXPECT_THROW(nqueens::check_runs(refused), std::invalid_argument);
+  EXPECT_THROW(nqueens::check_runs(refused, arena), std::invalid_argument);
+}
+
+// The checks build in the command's arena: the engines whose headers the journals of several N
+// are checked against (one arena made for each before), and the memory plans.
+TEST(RunPreparation, TheChecksMakeNoArenaOfTheirOwn) {
+  const fs::path dir = fs::temp_directory_path() / ("nqueens-arenas-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const int n : {8, 9}) {
+    CountOptions options = on_threads(1, "dfs");
+    options.checkpoint = dir / ("n" + std::to_string(n) + ".journal");
+    (void)nqueens::count(n, options);
+  }
+  RunPlace place;
+  place.checkpoint = dir;
+  PreparedRuns runs = nqueens::prepare_runs({8, 9}, on_threads(1, "dfs"), place);
+  nqueens::RunArena arena(1);
+  const int before = nqueens::RunArena::made();
+  nqueens::check_runs(runs, arena);
+  EXPECT_EQ(nqueens::RunArena::made(), before);
+  fs::remove_all(dir);
 }
 
 // count() makes the programs' checks before it counts: a FILE.partial beside its journal that no
