@@ -12,6 +12,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
@@ -193,17 +194,20 @@ std::vector<std::string> agreed_engines(const World& world, const PreparedRuns& 
 // the engine it was started with; a whole count planned past a day on every rank's threads keeps
 // a journal, the one named or one made by default, rank 0's: it is the rank that writes journals)
 // and checks each: its rough cost on every rank's threads (announced past an hour, refused past a
-// year without --force), its memory plan under the budget, its journal (held by no other process;
-// with several N, its header against the run). Every other rank takes the engines rank 0 chose
-// and makes its requests and memory plans once, on its own threads (-t is each rank's, its
-// default the CPUs the rank may use), while rank 0 checks. Every rank learns each verdict: a run
+// year without --force: before any plan is made), its memory plan under the budget, its journal
+// (held by no other process; with several N, its header against the run). Every other rank takes
+// the engines rank 0 chose and makes its requests and memory plans once, on its own threads (-t
+// is each rank's, its default the CPUs the rank may use), while rank 0 checks. Every rank learns each verdict: a run
 // that cannot be done, or does not fit a rank, ends the job before anything is counted, in one
 // line from rank 0 (naming the rank when it is not 0), rather than an abort half-way through the N.
 std::unique_ptr<RunArena> prepare_command(const World& world, Job& job) {
+  std::vector<std::string> announced;  // rank 0's, said once the checks pass or while they take long
   const auto prepare = [&] {
     job.runs = prepare_runs(job.sizes, job.options, job.session,
                             {.processes = world.size(), .journal_by_default = !job.args.no_checkpoint});
     static_cast<RunPlace&>(job.session) = job.runs.place;
+    // A run of centuries is refused here, before any rank plans its memory (minutes at N = 30).
+    announced = announce_costs(job.session, job.runs.requests, job.runs.threads, job.args.force);
   };
   agree_on_root(world, world.root() ? attempt(prepare) : Verdict{});
   const std::vector<std::string> engines = agreed_engines(world, job.runs);
@@ -214,8 +218,8 @@ std::unique_ptr<RunArena> prepare_command(const World& world, Job& job) {
   std::unique_ptr<RunArena> arena = mpi::rank_arena(world, command_threads(job.runs.requests));
   const auto check = [&] {
     if (!world.root()) return check_runs(job.runs, *arena);  // each N's memory plan, made once
-    // Said once the checks pass, or while they take long: a refusal found at once is one line.
-    DelayedNotice notice(announce_costs(job.session, job.runs.requests, job.runs.threads, job.args.force));
+    // A refusal found at once is one line.
+    DelayedNotice notice(std::move(announced));
     check_every_run(job.session, job.runs, *arena, false);
     notice.say();
   };

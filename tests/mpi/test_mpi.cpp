@@ -466,9 +466,9 @@ TEST_F(Mpi, ALaterNsReadOnlyJournalEndsTheJobBeforeAnyNIsCounted) {
 // Every rank makes its requests and memory plans once for the command, before any N is counted,
 // on its own threads (-t is each rank's, by default the CPUs it may use). Here rank 0 may use one
 // CPU and rank 1 all of this machine's: N = 16's join plan fits 1800 KiB on one thread, not on
-// two, so the job ends before N = 12 is counted, in one line from rank 0 that names rank 1 (each
-// rank but 0 planned N as its turn came: N = 12 was printed, then rank 1's refusal ended the job
-// through MPI's abort). With room for both, each rank counts on its own threads.
+// two, so the job ends before N = 12 is counted, in one line from rank 0 that names rank 1, exit 2
+// (each rank but 0 planned N as its turn came: N = 12 was printed, then rank 1's refusal ended the
+// job with exit 3). With room for both, each rank counts on its own threads.
 TEST_F(Mpi, EveryRankPlansEveryNOnItsOwnThreadsBeforeAnyIsCounted) {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
