@@ -54,9 +54,17 @@ int main(int argc, char** argv) {
                 w.pair_tests, w.batches);
     std::printf("%s path: bytes to the device %.4g, to the host %.4g\n",
                 replay.device_built ? "device-built" : "keys-fed", w.bytes_to_device, w.bytes_to_host);
-    if (replay.device_built)
+    if (replay.device_built) {
       std::printf("build passes' candidates %.4g; of the bytes to the device, slices' entries %.4g\n",
                   w.build_candidates, w.entry_bytes);
+      const bool specs = w.group_index_bytes > 0;  // the card holds the table and its group index
+      std::printf(
+          "bytes by kind: to the device, slices %.4g, group index %.4g, %s %.4g, sides %.4g, bucket starts %.4g, "
+          "jobs, first tiles and query ranges %.4g; to the host, counters %.4g, pairs %.4g\n",
+          w.entry_bytes, w.group_index_bytes, specs ? "side descriptions" : "pairings",
+          specs ? w.spec_bytes : w.pairing_bytes, w.side_bytes, w.start_bytes, w.plan_bytes, w.counter_bytes,
+          w.pair_bytes);
+    }
     std::printf("host thread seconds %.4g here (%.3g ns a key)\n", w.host_seconds, 1e9 * w.host_seconds / w.keys);
     std::printf("predicted: device %.4g s, transfers %.4g s, host %.4g s on %d threads: %.4g s, bound by the %s\n",
                 run.device_seconds, run.transfer_seconds, run.host_seconds, card->host_threads, run.seconds,

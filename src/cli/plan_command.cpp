@@ -156,8 +156,8 @@ Registered add_plan_command(CLI::App& app) {
   command
       ->add_option(
           "--sample-seconds", args->sample_seconds,
-          "Sampling budget in seconds (default: 2 % of the predicted wall time, 3 to 60 s; up to 15 min for a run "
-          "priced past a day)")
+          "Sampling budget in CPU seconds of each sampling thread (default: 2 % of the predicted wall time, 3 to 60 "
+          "s; up to 15 min for a run priced past a day)")
       ->check(CLI::Range(0.001, 1e7));
   command
       ->add_option("--card", args->card,

@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
 #include "gpu/tiles_on_host.hpp"
 
@@ -172,10 +173,14 @@ void HostBuiltMatcher::start(int buffer, const BuiltBatch& batch) {
   std::vector<std::uint32_t> next(batch.write_next().begin(), batch.write_next().end());
   sort_sides_on_host(batch.write_sides().data(), static_cast<std::uint32_t>(batch.write_sides().size()),
                      pairings(buffer, batch), entries(), next.data(), keys_.data(), 32);
+  // The tiles as a device makes them from each job's first tile (nq_make_tiles).
+  tiles_.assign(tiles.tiles().size(), MatchTile{});
+  make_tiles_on_host(tiles.jobs().data(), static_cast<std::uint32_t>(tiles.jobs().size()), tiles.tile_firsts().data(),
+                     tiles.starts().data(), tiles_.data());
   std::vector<std::uint64_t>& counts = counts_[static_cast<std::size_t>(buffer)];
   counts.assign(tiles.jobs().size(), 0);
-  match_tiles_on_host(keys_.data(), tiles.jobs().data(), tiles.tiles().data(), tiles.starts().data(),
-                      static_cast<std::uint32_t>(tiles.tiles().size()), chunking_for(tiles.key_bits()), counts.data());
+  match_tiles_on_host(keys_.data(), tiles.jobs().data(), tiles_.data(), tiles.starts().data(),
+                      static_cast<std::uint32_t>(tiles_.size()), chunking_for(tiles.key_bits()), counts.data());
 }
 
 std::span<const std::uint64_t> HostBuiltMatcher::wait(int buffer) { return counts_[static_cast<std::size_t>(buffer)]; }

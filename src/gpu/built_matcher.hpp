@@ -89,7 +89,8 @@ std::size_t most_own_entries(std::uint64_t table_entries, std::size_t most);
 //! The built matcher on this CPU: each pass run by its host form (sort_sides_on_host,
 //! match_tiles_on_host), for tests of the plan, the batches and the slices kept, without a device.
 //! Where it reads shared entries, it makes each batch's pairings from their descriptions and the
-//! shared group index (make_pairings_on_host), as a device does.
+//! shared group index (make_pairings_on_host), and it makes every batch's tiles from its jobs
+//! (make_tiles_on_host), as a device does.
 class HostBuiltMatcher : public BuiltMatcher {
  public:
   explicit HostBuiltMatcher(std::size_t batch_keys = std::size_t{1} << 16, std::size_t entries = std::size_t{1} << 20,
@@ -114,6 +115,7 @@ class HostBuiltMatcher : public BuiltMatcher {
   std::array<std::vector<std::uint32_t>, 2> next_;
   std::array<std::vector<SetPairing>, 2> pairings_;  // made from the batch's specs
   std::vector<std::uint64_t> keys_;
+  std::vector<MatchTile> tiles_;  // made from the jobs, as a device makes them
   std::array<std::vector<std::uint64_t>, 2> counts_;
 };
 

@@ -113,7 +113,8 @@ struct DeviceKernels {
   std::map<std::pair<int, int>, CUfunction> functions;  // by (width, chunks)
   CUfunction sort_sides = nullptr;                      // nq_sort_sides
   CUfunction make_pairings = nullptr;                   // nq_make_pairings
-  std::mutex mutex;                                     // guards functions and the two above
+  CUfunction make_tiles = nullptr;                      // nq_make_tiles
+  std::mutex mutex;                                     // guards functions and the three above
   std::unique_ptr<DeviceSharedSlices> slices;
 };
 
@@ -306,24 +307,28 @@ class DeviceMatcher final : public BuiltMatcher {
     const std::size_t sides_at = host.add(batch.write_sides());
     const std::size_t next_at = host.add(batch.write_next());
     const std::size_t jobs_at = host.add(tiles.jobs());
-    const std::size_t tiles_at = host.add(tiles.tiles());
+    const std::size_t firsts_at = host.add(tiles.tile_firsts());
     const std::size_t starts_at = host.add(tiles.starts());
+    const std::size_t tiles_at = host.add(tiles.tiles());  // made on the device: room, not sent
     const std::size_t counts_at = host.add_bytes(tiles.jobs().size() * sizeof(std::uint64_t));
     reserve_host(b, counts_at + tiles.jobs().size() * sizeof(std::uint64_t));
     auto* bytes = static_cast<unsigned char*>(b.host.pointer);
     copy_in(bytes + sides_at, batch.write_sides());
     copy_in(bytes + next_at, batch.write_next());
     copy_in(bytes + jobs_at, tiles.jobs());
-    copy_in(bytes + tiles_at, tiles.tiles());
+    copy_in(bytes + firsts_at, tiles.tile_firsts());
     copy_in(bytes + starts_at, tiles.starts());
     b.device_meta.reserve(b.pairings_bytes + counts_at + tiles.jobs().size() * sizeof(std::uint64_t));
     b.device_keys.reserve(std::max<std::size_t>(tiles.key_count(), 1) * sizeof(std::uint64_t));
     const CUdeviceptr meta = b.device_meta.pointer + b.pairings_bytes;  // the pairings stay before it
-    check(d.copy_to_device(meta, bytes, counts_at, b.stream), "copying tiles to the device");
+    check(d.copy_to_device(meta, bytes, tiles_at, b.stream), "copying jobs to the device");
     const CUdeviceptr counts = meta + counts_at;
     check(d.set_bytes(counts, 0, tiles.jobs().size() * sizeof(std::uint64_t), b.stream), "cuMemsetD8Async");
     sort(b, batch.write_sides().size(), meta + sides_at, meta + next_at, b.device_keys.pointer);
-    if (!tiles.tiles().empty()) match_tiles(b, tiles, meta + jobs_at, meta + tiles_at, meta + starts_at, counts);
+    if (!tiles.tiles().empty()) {
+      make_tiles(b, tiles.jobs().size(), meta + jobs_at, meta + firsts_at, meta + starts_at, meta + tiles_at);
+      match_tiles(b, tiles, meta + jobs_at, meta + tiles_at, meta + starts_at, counts);
+    }
     check(d.copy_to_host(bytes + counts_at, counts, tiles.jobs().size() * sizeof(std::uint64_t), b.stream),
           "copying counts back");
     b.counts = reinterpret_cast<const std::uint64_t*>(bytes + counts_at);
@@ -357,6 +362,17 @@ class DeviceMatcher final : public BuiltMatcher {
     check(cuda_driver()->launch(named_kernel(kernels_, kernels_.make_pairings, "nq_make_pairings"), grid, 1, 1,
                                 kBlockThreads, 1, 1, 0, b.stream, arguments, nullptr),
           "launching the pairings kernel");
+  }
+
+  // nq_make_tiles over `job_count` jobs, into `tiles`.
+  void make_tiles(Buffers& b, std::size_t job_count, CUdeviceptr jobs, CUdeviceptr firsts, CUdeviceptr starts,
+                  CUdeviceptr tiles) {
+    auto count = static_cast<std::uint32_t>(job_count);
+    const unsigned grid = (count + kBlockThreads - 1) / kBlockThreads;
+    void* arguments[] = {&jobs, &count, &firsts, &starts, &tiles};
+    check(cuda_driver()->launch(named_kernel(kernels_, kernels_.make_tiles, "nq_make_tiles"), grid, 1, 1, kBlockThreads,
+                                1, 1, 0, b.stream, arguments, nullptr),
+          "launching the tiles kernel");
   }
 
   // nq_sort_sides over `side_count` sides: counting into `next` (keys 0) or writing keys.

@@ -102,6 +102,8 @@ class BuiltRecorder final : public BuiltMatcher {
     work_.bytes_to_device += static_cast<double>(staged.size_bytes() + aligned(batch.pairings().size_bytes()) +
                                                  aligned(batch.count_sides().size_bytes()));
     work_.bytes_to_host += static_cast<double>(batch.counters() * sizeof(std::uint32_t));
+    work_.side_bytes += static_cast<double>(aligned(batch.count_sides().size_bytes()));
+    work_.counter_bytes += static_cast<double>(batch.counters() * sizeof(std::uint32_t));
     std::vector<std::uint32_t>& next = next_[static_cast<std::size_t>(buffer)];
     next.assign(batch.counters(), 0);
     const double begun = thread_seconds();
@@ -118,11 +120,18 @@ class BuiltRecorder final : public BuiltMatcher {
     const TileBatch& tiles = batch.tiles();
     work_.batches += 1;
     work_.keys += static_cast<double>(tiles.key_count());
+    // The device makes the tiles from each job's first tile (device_matcher.cpp).
     work_.bytes_to_device +=
         static_cast<double>(aligned(batch.write_sides().size_bytes()) + aligned(batch.write_next().size_bytes()) +
-                            aligned(tiles.jobs().size_bytes()) + aligned(tiles.tiles().size_bytes()) +
+                            aligned(tiles.jobs().size_bytes()) + aligned(tiles.tile_firsts().size_bytes()) +
                             aligned(tiles.starts().size_bytes()));
     work_.bytes_to_host += static_cast<double>(tiles.jobs().size() * sizeof(std::uint64_t));
+    work_.side_bytes += static_cast<double>(aligned(batch.write_sides().size_bytes()));
+    work_.start_bytes += static_cast<double>(aligned(batch.write_next().size_bytes()));
+    work_.plan_bytes +=
+        static_cast<double>(aligned(tiles.jobs().size_bytes()) + aligned(tiles.tile_firsts().size_bytes()) +
+                            aligned(tiles.starts().size_bytes()));
+    work_.pair_bytes += static_cast<double>(tiles.jobs().size() * sizeof(std::uint64_t));
     tally_tiles(tiles, work_);
     counts_[static_cast<std::size_t>(buffer)].assign(tiles.jobs().size(), 0);
   }
@@ -304,11 +313,29 @@ ModelledRun modelled_run(int n, const CardModel& card, const Replay& replay) {
   work.host_seconds = thread_seconds() - cpu_begun - replay_skipped - count_pass_seconds;
   run.share_replayed = all_cost > 0 ? replayed_cost / all_cost : 1;
   const double scale = run.batches_replayed == run.batches_total ? 1 : 1 / run.share_replayed;
-  for (double* figure :
-       {&work.keys, &work.tables, &work.passes, &work.pair_tests, &work.bytes_to_device, &work.bytes_to_host,
-        &work.batches, &work.host_seconds, &work.build_candidates, &work.entry_bytes, &work.pairing_bytes,
-        &work.spec_bytes, &work.built.sides, &work.built.recipe_bytes, &work.built.candidates,
-        &work.built.bytes_to_host, &work.built.host_seconds, &work.built.compact_bytes})
+  for (double* figure : {&work.keys,
+                         &work.tables,
+                         &work.passes,
+                         &work.pair_tests,
+                         &work.bytes_to_device,
+                         &work.bytes_to_host,
+                         &work.batches,
+                         &work.host_seconds,
+                         &work.build_candidates,
+                         &work.entry_bytes,
+                         &work.pairing_bytes,
+                         &work.spec_bytes,
+                         &work.side_bytes,
+                         &work.start_bytes,
+                         &work.plan_bytes,
+                         &work.counter_bytes,
+                         &work.pair_bytes,
+                         &work.built.sides,
+                         &work.built.recipe_bytes,
+                         &work.built.candidates,
+                         &work.built.bytes_to_host,
+                         &work.built.host_seconds,
+                         &work.built.compact_bytes})
     *figure *= scale;
   work.built.table_bytes = quarter_table_bytes(n);
   // A sample's slices, scaled with its work, would count the table's sending many times over.

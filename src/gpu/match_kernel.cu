@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "gpu/half_build.hpp"
+#include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
 #include "gpu/tile_match.hpp"
 
@@ -159,4 +160,16 @@ extern "C" __global__ void __launch_bounds__(256)
   const PairingSpec spec = specs[s];
   std::uint32_t tied = 0;
   make_side_pairings(spec, index, pairings + spec.pairing_first, &tied);
+}
+
+// Each thread cuts one job's tiles (job_tiles.hpp) from its first tile on, where the matching
+// kernel reads them: the host sends each job's first tile, not its tiles.
+extern "C" __global__ void __launch_bounds__(256)
+    nq_make_tiles(const nqueens::gpu::TileJob* jobs, std::uint32_t job_count, const std::uint32_t* tile_firsts,
+                  const std::uint32_t* starts, nqueens::gpu::MatchTile* tiles) {
+  using namespace nqueens::gpu;
+  const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= job_count) return;
+  const TileJob job = jobs[j];
+  job_tiles(job, j, starts + job.starts_first, tiles + tile_firsts[j]);
 }

@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "gpu/job_tiles.hpp"
 #include "gpu/tiles_on_host.hpp"
 
 namespace nqueens::gpu {
@@ -129,33 +130,16 @@ void TileBatch::add_jobs(std::size_t slot, bool east_stored, const join::PartWei
   }
 }
 
-// Cuts a job's compatible queries into tiles of at most kQueriesPerTile, for each kTileLanes of
-// its stored keys; a job no query can meet adds nothing.
+// Cuts a job's compatible queries into tiles (job_tiles.hpp, as a device cuts them from the
+// job); a job no query can meet adds nothing.
 void TileBatch::add_tiles(const TileJob& job, const std::uint32_t* query_starts, std::size_t slot) {
   const auto job_index = static_cast<std::uint32_t>(jobs_.size());
-  std::vector<MatchTile> cuts;
-  std::uint32_t first = 0, taken = 0, last = 0;  // the open cut: its start, compatible queries, end
-  const MatchTile everything{job_index, 0, 0, query_starts[std::size_t{2} * job.groups]};
-  for_each_query_range(job, everything, query_starts, [&](std::uint32_t begin, std::uint32_t end, int /*part*/) {
-    while (begin < end) {
-      if (taken == 0) first = begin;
-      const std::uint32_t more = std::min(end - begin, kQueriesPerTile - taken);
-      taken += more;
-      begin += more;
-      last = begin;
-      if (taken == kQueriesPerTile) {
-        cuts.push_back({job_index, 0, first, last - first});
-        taken = 0;
-      }
-    }
-  });
-  if (taken != 0) cuts.push_back({job_index, 0, first, last - first});
-  if (cuts.empty()) return;
-  for (std::uint32_t stored_offset = 0; stored_offset < job.stored_count; stored_offset += kTileLanes)
-    for (MatchTile tile : cuts) {
-      tile.stored_offset = stored_offset;
-      tiles_.push_back(tile);
-    }
+  const std::uint32_t count = job_tiles(job, job_index, query_starts, nullptr);
+  if (count == 0) return;
+  const std::size_t first = tiles_.size();
+  tiles_.resize(first + count);
+  job_tiles(job, job_index, query_starts, tiles_.data() + first);
+  tile_firsts_.push_back(static_cast<std::uint32_t>(first));
   jobs_.push_back(job);
   slots_.push_back(slot);
 }
@@ -165,6 +149,7 @@ void TileBatch::clear() {
   starts_.clear();
   jobs_.clear();
   tiles_.clear();
+  tile_firsts_.clear();
   slots_.clear();
   key_bits_ = 1;
 }

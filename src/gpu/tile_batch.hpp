@@ -48,6 +48,9 @@ class TileBatch {
   std::span<const std::uint64_t> keys() const { return keys_.first(std::min(used_, keys_.size())); }
   std::span<const TileJob> jobs() const { return jobs_; }
   std::span<const MatchTile> tiles() const { return tiles_; }
+  //! Where each job's tiles start among tiles(): what a device is sent to make them itself
+  //! (job_tiles.hpp).
+  std::span<const std::uint32_t> tile_firsts() const { return tile_firsts_; }
   //! Each row set's query ranges (TileJob::starts_first).
   std::span<const std::uint32_t> starts() const { return starts_; }
   //! The slot of each job: a row set's sides make one job per slot of a split.
@@ -72,6 +75,7 @@ class TileBatch {
   std::vector<std::uint16_t> buckets_;      // append_in_buckets()'s scratch: each key's bucket
   std::vector<TileJob> jobs_;
   std::vector<MatchTile> tiles_;
+  std::vector<std::uint32_t> tile_firsts_;
   std::vector<std::size_t> slots_;
   int key_bits_ = 1;
 };

@@ -571,11 +571,14 @@ std::uint64_t count_weighted_disjoint_pairs(DisjointCounter& counter, KeyParts a
   const std::size_t a_size = size_of(a), b_size = size_of(b);
   if (a_size == 0 || b_size == 0) return 0;
   const detail::BlockLanes lanes = counter.block_lanes();
-  const double store_a = bit_sliced_ns(load_blocks(detail::sizes_of(a), lanes), b_size);
-  const double store_b = bit_sliced_ns(load_blocks(detail::sizes_of(b), lanes), a_size);
   const std::uint64_t shared = shared_bits(counter, a, b, key_bits);
   const double one_by_one =
       static_cast<double>(a_size) * static_cast<double>(b_size) * pair_one_by_one_ns(counter, a_size, b_size, shared);
+  // A load builds at least one block: sides whose pairs cost less are tested one by one without
+  // pricing the loads (most joins of odd N, a few dozen keys a side).
+  if (one_by_one < detail::least_load_ns(lanes)) return count_one_by_one(counter, a, b, weights, shared);
+  const double store_a = bit_sliced_ns(load_blocks(detail::sizes_of(a), lanes), b_size);
+  const double store_b = bit_sliced_ns(load_blocks(detail::sizes_of(b), lanes), a_size);
   if (one_by_one < std::min(store_a, store_b)) return count_one_by_one(counter, a, b, weights, shared);
   const bool a_stored = store_a <= store_b;
   const KeyParts& stored = a_stored ? a : b;

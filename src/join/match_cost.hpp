@@ -58,6 +58,11 @@ inline bool narrow_pays(const PartSizes& keys, BlockLanes lanes) {
   return load_blocks(keys, lanes) < static_cast<double>(blocks_of(keys, lanes.wide));
 }
 
+//! The least any load costs (bit_sliced_ns() of its blocks): one block, narrow where there are.
+inline double least_load_ns(BlockLanes lanes) {
+  return (lanes.narrow == 0 ? 1.0 : std::min(1.0, kNarrowBlockShare)) * kBuildBlockNs;
+}
+
 inline double bit_sliced_ns(double blocks, std::size_t queries) {
   return blocks * (kBuildBlockNs + static_cast<double>(queries) * kQueryBlockNs) +
          static_cast<double>(queries) * kQueryNs;

@@ -73,9 +73,9 @@ void set_up_logging(const World& world) {
 void warn_if_bound_too_tightly(const World& world, int threads) {
   if (threads > hardware_threads())
     spdlog::warn(
-        "rank {}: {} threads but only {} CPU(s) in this rank's binding; with mpirun, add --bind-to none "
+        "{}{} threads but only {} CPU(s) in this rank's binding; with mpirun, add --bind-to none "
         "or --map-by ppr:1:node:pe={} (see docs/cluster.md)",
-        world.rank(), threads, hardware_threads(), threads);
+        world.root() ? "rank 0: " : "", threads, hardware_threads(), threads);  // the others' log names them
 }
 
 // The command line, parsed and checked.

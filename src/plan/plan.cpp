@@ -1,5 +1,7 @@
 #include "plan/plan.hpp"
 
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -68,6 +70,27 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+double process_cpu_seconds() {
+  timespec now{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+// What the sampling has spent of its budget: this process's CPU time since the plan began, per
+// sampling thread. Not the wall clock: on a machine that other jobs load, the wall clock runs
+// ahead of the work, and a plan timed the cheaper bands only (N = 25 at a load of 7: 8 of 16),
+// carrying a rate to the costliest units; the same budget now times the same units, busy
+// machine or not, and takes longer by the wall clock.
+class SamplingClock {
+ public:
+  explicit SamplingClock(int threads) : threads_(std::max(threads, 1)), start_(process_cpu_seconds()) {}
+  double spent() const { return (process_cpu_seconds() - start_) / threads_; }
+
+ private:
+  double threads_;
+  double start_;
+};
+
 // The units counted so far, by stratum, and the estimates they give. A stratum with none
 // counted (extrapolated) takes a rate carried from those with some (their trend, carried_rate),
 // or from the pilot where none has: the first round times the cheapest stratum first and stops
@@ -96,7 +119,7 @@ class Sample {
   //! weigh as much as the band's mean unit; a later call climbs on from there. Not a random
   //! sample, so never part of the estimate: it predicts what the first round's units will take,
   //! and where not even the cheapest band's first units fit, it is all the plan has.
-  void fly_pilot(UnitTimer& timer, double budget, std::chrono::steady_clock::time_point start) {
+  void fly_pilot(UnitTimer& timer, double budget, const SamplingClock& spending) {
     if (pilot_order_.empty()) {
       pilot_order_ = strata_.back().ids;
       std::sort(pilot_order_.begin(), pilot_order_.end(),
@@ -109,7 +132,7 @@ class Sample {
     while (pilot_next_ < pilot_order_.size()) {
       const std::size_t id = pilot_order_[pilot_next_];
       const double weight = unit_weight(engine_, id);
-      if (!pilots_.empty() && seconds_since(start) + pilot_step_seconds(weight) > budget) break;
+      if (!pilots_.empty() && spending.spent() + pilot_step_seconds(weight) > budget) break;
       pilots_.push_back(timer.count(std::span<const std::size_t>(&id, 1)).front());
       const auto heavier = std::lower_bound(
           pilot_order_.begin() + static_cast<std::ptrdiff_t>(pilot_next_) + 1, pilot_order_.end(), kPilotClimb * weight,
@@ -279,7 +302,7 @@ class Sample {
     if (taken(j) == 0) return pilot_spend_rate();
     double seconds = 0, weight = 0;
     for (const TimedUnit& unit : taken_[j]) {
-      seconds += unit.wall_seconds + unit.prepare_seconds;
+      seconds += unit.cpu_seconds + unit.prepare_seconds;
       weight += unit_weight(engine_, unit.unit.id);
     }
     return weight > 0 ? seconds / weight : 0;
@@ -452,12 +475,11 @@ class Sample {
   // the pilot at the first gap in the light units' weights (N = 28: from 1.3e11 to 3.8e12).
   double pilot_step_seconds(double weight) const {
     const TimedUnit& last = pilots_.back();
-    return (last.wall_seconds + last.prepare_seconds) * std::pow(weight / unit_weight(engine_, last.unit.id), 1.5);
+    return (last.cpu_seconds + last.prepare_seconds) * std::pow(weight / unit_weight(engine_, last.unit.id), 1.5);
   }
 
   double pilot_spend_rate() const {
-    return (pilots_.back().wall_seconds + pilots_.back().prepare_seconds) /
-           unit_weight(engine_, pilots_.back().unit.id);
+    return (pilots_.back().cpu_seconds + pilots_.back().prepare_seconds) / unit_weight(engine_, pilots_.back().unit.id);
   }
 
   // Where the pilot would lie among the strata, by its weight: the mean unit weight falls from
@@ -518,11 +540,11 @@ double first_units_seconds(const Sample& sample, std::size_t h, const PlanOption
 // parts, so that no rate is carried from a cheaper band. A band even that share of whose units
 // would pass the budget (a unit of one part cannot be split) is left untimed, with every costlier one.
 void time_in_parts(Sample& sample, UnitTimer& timer, const PlanOptions& options, double budget,
-                   std::chrono::steady_clock::time_point start, std::size_t h) {
+                   const SamplingClock& spending, std::size_t h) {
   for (std::size_t j = h + 1; j-- > 0;) {
     const Stratum& band = sample.strata()[j];
     const double whole = first_units_seconds(sample, j, options);
-    const double share = std::max(0.0, budget - seconds_since(start)) / static_cast<double>(j + 1);
+    const double share = std::max(0.0, budget - spending.spent()) / static_cast<double>(j + 1);
     const double wanted = whole > 0 ? std::min(1.0, share / whole) : 1;
     std::vector<std::size_t> parts;
     double most = 0;  // the largest share of a unit timed
@@ -532,7 +554,7 @@ void time_in_parts(Sample& sample, UnitTimer& timer, const PlanOptions& options,
       parts.push_back(std::min(all, std::max(kLeastParts, affordable)));
       most = std::max(most, static_cast<double>(parts.back()) / static_cast<double>(all));
     }
-    if (seconds_since(start) + most * whole > budget) {
+    if (spending.spent() + most * whole > budget) {
       sample.leave_untimed(j + 1);
       return;
     }
@@ -546,12 +568,12 @@ void time_in_parts(Sample& sample, UnitTimer& timer, const PlanOptions& options,
 // with every costlier one: at an N where one unit takes an hour the plan answers in its budget,
 // from what it could time, rather than count for hours.
 void first_round(Sample& sample, UnitTimer& timer, const PlanOptions& options, double most_budget,
-                 std::chrono::steady_clock::time_point start) {
+                 const SamplingClock& spending) {
   const double budget = options.sample_seconds > 0 ? options.sample_seconds : most_budget;
-  sample.fly_pilot(timer, kPilotShare * budget, start);
+  sample.fly_pilot(timer, kPilotShare * budget, spending);
   for (std::size_t h = sample.strata().size(); h-- > 0;) {
-    if (seconds_since(start) + first_units_seconds(sample, h, options) > budget) {
-      time_in_parts(sample, timer, options, budget, start, h);
+    if (spending.spent() + first_units_seconds(sample, h, options) > budget) {
+      time_in_parts(sample, timer, options, budget, spending, h);
       return;
     }
     std::vector<std::size_t> wanted;
@@ -580,15 +602,15 @@ double most_budget(const Engine& engine, std::size_t workers) {
 // Grows the sample round by round until the bar is narrow, every unit is counted, or the next
 // round would overrun the budget.
 void sample_until_done(Sample& sample, UnitTimer& timer, const PlanOptions& options, std::size_t workers,
-                       double most_budget, std::chrono::steady_clock::time_point start) {
+                       double most_budget, const SamplingClock& spending) {
   const double z = two_sided_z(options.confidence);
-  first_round(sample, timer, options, most_budget, start);
+  first_round(sample, timer, options, most_budget, spending);
   while (!sample.whole()) {
     const Estimate thread = sample.estimate(&TimedUnit::cpu_seconds);
     if (z * thread.standard_error <= options.target_precision * thread.total) return;
     const double budget = options.sample_seconds > 0 ? options.sample_seconds
                                                      : automatic_budget(counting_seconds(sample, workers), most_budget);
-    const double left = budget - seconds_since(start);
+    const double left = budget - spending.spent();
     bool grown = false;
     for (const double growth : kGrowths) {
       const std::vector<std::size_t> wanted = sample.targets(growth * static_cast<double>(sample.size()));
@@ -659,12 +681,13 @@ RunPlan plan_run(const Engine& engine, const PlanOptions& options) {
 RunPlan plan_run(const Engine& engine, const PlanOptions& options, RunArena& arena) {
   check(options);
   const auto start = std::chrono::steady_clock::now();
+  const SamplingClock spending(sampling_threads(options));
   const std::optional<CpuClocks> clocks_before = read_cpu_clocks();
   const std::size_t workers = static_cast<std::size_t>(options.threads) * static_cast<std::size_t>(options.ranks);
   Sample sample(engine, make_strata(engine, options.strata));
   UnitTimer timer(engine, arena);
   const double most = most_budget(engine, workers);
-  sample_until_done(sample, timer, options, workers, most, start);
+  sample_until_done(sample, timer, options, workers, most, spending);
 
   RunPlan plan;
   plan.units = engine.unit_count();

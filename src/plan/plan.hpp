@@ -3,17 +3,17 @@
 // units, drawn from strata of the engine's cost model (strata.hpp), times each one on the run's
 // thread count (unit_timer.hpp), and estimates the run's total thread time with an error bar
 // (estimate.hpp). The sample grows in rounds until the bar is narrow or the sampling budget is
-// spent: by default 2 % of the wall time the plan predicts, at least 3 s and at most a
-// minute, or, for a run whose engine's cost model prices it past a day, 0.05 % of that run up to
-// a quarter of an hour. A plan always answers within its budget: a band whose first units (their
-// preparation and their count, predicted from the cheaper bands) would pass it is timed on a
-// random share of those units' exact parts (the join's row sets), scaled by what each unit holds;
-// where even that would pass it, or its units do not split, it is not timed but
-// estimated at the rate of the timed bands (their level, where the engine's costs predict time;
-// else their trend), with an error that grows with the distance, and the plan
-// says how much more sampling would narrow its bar. The rest follows from the estimate: the wall
-// time of a list schedule over threads x ranks workers (makespan.hpp), the engine's planned
-// memory, the journal's size.
+// spent (in CPU seconds of each sampling thread): by default 2 % of the wall time the plan
+// predicts, at least 3 s and at most a minute, or, for a run whose engine's cost model prices it
+// past a day, 0.05 % of that run up to a quarter of an hour. A plan always answers within its
+// budget: a band whose first units (their preparation and their count, predicted from the
+// cheaper bands) would pass it is timed on a random share of those units' exact parts (the
+// join's row sets), scaled by what each unit holds; where even that would pass it, or its units
+// do not split, it is not timed but estimated at the rate of the timed bands (their level, where
+// the engine's costs predict time; else their trend), with an error that grows with the
+// distance, and the plan says how much more sampling would narrow its bar. The rest follows from
+// the estimate: the wall time of a list schedule over threads x ranks workers (makespan.hpp), the
+// engine's planned memory, the journal's size.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -26,9 +26,12 @@
 namespace nqueens::plan {
 
 struct PlanOptions {
-  int threads = 1;                 //!< worker threads per process, as the run will have them
-  int ranks = 1;                   //!< processes counting at once (MPI ranks, shards)
-  double sample_seconds = 0;       //!< sampling budget in wall seconds; 0: automatic (see above)
+  int threads = 1;  //!< worker threads per process, as the run will have them
+  int ranks = 1;    //!< processes counting at once (MPI ranks, shards)
+  //! Sampling budget in CPU seconds of each sampling thread (the process's CPU time over
+  //! sampling_threads): on a busy machine the same units as on a quiet one, longer by the wall
+  //! clock. 0: automatic (see above).
+  double sample_seconds = 0;
   double confidence = 0.95;        //!< of the error bars
   std::size_t strata = 16;         //!< bands of the cost model
   double target_precision = 0.01;  //!< stop sampling once the sampling bar is this share of the estimate

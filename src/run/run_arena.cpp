@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "system/stop_signals.hpp"
+
 namespace nqueens {
 
 namespace {
@@ -27,6 +29,10 @@ RunArena::RunArena(int threads, Caller caller)
       allowance_(caller == Caller::joins ? threads : threads + 1),
       arena_(threads, caller == Caller::joins ? 1 : 0) {
   arenas_made().fetch_add(1, std::memory_order_relaxed);
+}
+
+void RunArena::WorkerSignals::on_scheduler_entry(bool worker) {
+  if (worker) detail::leave_stop_signals_to_others();
 }
 
 int RunArena::made() { return arenas_made().load(std::memory_order_relaxed); }

@@ -3,10 +3,13 @@
 // (engine/thread_allowance.hpp), made once where the run is made and kept for its whole life.
 // The engine's setup (the join's tables, every unit list and cost estimate) and the counting run
 // in this one arena, so that --threads 1 means one thread from the first table on and a run's
-// threads are started and proven once, not once for the setup and again for the count.
+// threads are started and proven once, not once for the setup and again for the count. Its
+// workers block the signals that stop a count (system/stop_signals.hpp): the thread that made
+// the arena, or one that watches the count, hears them.
 #include <utility>
 
 #include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_scheduler_observer.h>
 
 #include "engine/thread_allowance.hpp"
 
@@ -41,9 +44,20 @@ class RunArena {
   tbb::task_arena& arena() { return arena_; }
 
  private:
+  // Blocks the stop signals in each worker as it first enters the arena.
+  class WorkerSignals : public tbb::task_scheduler_observer {
+   public:
+    explicit WorkerSignals(tbb::task_arena& arena) : tbb::task_scheduler_observer(arena) { observe(true); }
+    ~WorkerSignals() override { observe(false); }
+    WorkerSignals(const WorkerSignals&) = delete;
+    WorkerSignals& operator=(const WorkerSignals&) = delete;
+    void on_scheduler_entry(bool worker) override;
+  };
+
   int threads_;
   detail::ThreadAllowance allowance_;
   tbb::task_arena arena_;
+  WorkerSignals worker_signals_{arena_};
 };
 
 }  // namespace nqueens

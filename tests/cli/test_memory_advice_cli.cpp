@@ -28,12 +28,15 @@ struct Way {
   std::string limit_kib, threads, memory;
 };
 
-harness::Outcome count(const Way& way, const std::string& units, const std::string& output) {
+// `setting`: NAME=VALUE for the program (the test setting NQUEENS_OUT_OF_MEMORY_AT), or "".
+harness::Outcome count(const Way& way, const std::string& units, const std::string& output,
+                       const std::string& setting = "") {
   const std::string limit = way.limit_kib.empty() ? std::string() : "ulimit -v " + way.limit_kib + "; ";
   return harness::run_program({"/bin/bash", "-c",
-                               limit + "exec " + std::string(NQUEENS_BINARY) + " count -n 19 --no-progress -t " +
-                                   way.threads + (way.memory.empty() ? "" : " --memory " + way.memory) + " --units @" +
-                                   units + " --output " + output});
+                               limit + "exec " + (setting.empty() ? "" : "env " + setting + " ") +
+                                   std::string(NQUEENS_BINARY) + " count -n 19 --no-progress -t " + way.threads +
+                                   (way.memory.empty() ? "" : " --memory " + way.memory) + " --units @" + units +
+                                   " --output " + output});
 }
 
 // "total over the sound records: 164415264 (nodes ...)" of `check FILE`: the shard's total.
@@ -86,5 +89,57 @@ TEST(CliMemoryAdvice, EveryWayTheOutOfMemoryAdviceNamesCounts) {
     const harness::Outcome r = count(way, units, output);
     ASSERT_EQ(r.exit_code, 0) << what << " (advised: " << advice << "): " << describe(r);
     EXPECT_EQ(shard_total(output), expected) << what;
+  }
+}
+
+// A real failure at N = 19 comes only under limits too low for any budget beside two threads (the
+// join uses well under its cautious least budget): its advice is the raised limit. The other two
+// forms are reached with memory made to run out after the third unit (NQUEENS_OUT_OF_MEMORY_AT,
+// a test setting) under higher limits, the advice reckoned as for a real failure, and followed
+// under the same limit without the setting. Under a limit that already holds the run, the advice
+// said "raise the limit to ulimit -v K" with K below the limit in force: no advice now names a
+// limit that is not higher than the one in force.
+TEST(CliMemoryAdvice, EachFormOfTheAdviceIsReachedAndFollowed) {
+  if (harness::kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  const std::string units = unit_file(), output = testing::TempDir() + "nqueens_advice_forms.txt";
+  ASSERT_EQ(count({"", "2", ""}, units, output).exit_code, 0);
+  const std::string expected = shard_total(output);
+  ASSERT_EQ(expected.find("none"), std::string::npos) << expected;
+
+  const std::regex fewer("no budget fits beside 2 threads .*give --threads ([0-9]+) --memory ([0-9]+M)");
+  const std::regex budget(": give --memory ([0-9]+M) \\(half of what the limit left");
+  const std::regex raise("raise the limit to ulimit -v ([0-9]+)");
+  std::optional<Way> fewer_threads, smaller_budget;
+  for (const char* kib : {"110000", "130000", "150000", "170000", "200000", "400000"}) {
+    const harness::Outcome r = count({kib, "2", "2G"}, units, output, "NQUEENS_OUT_OF_MEMORY_AT=3");
+    ASSERT_EQ(r.exit_code, 3) << kib << ": " << describe(r);
+    ASSERT_EQ(lines_of(r.err).size(), 1u) << describe(r);
+    ASSERT_NE(r.err.find("out of memory (std::bad_alloc) while counting the units"), std::string::npos) << r.err;
+    std::smatch match;
+    if (std::regex_search(r.err, match, raise)) {
+      EXPECT_GT(std::stoul(match[1].str()), std::stoul(kib))
+          << "a limit to raise to, at ulimit -v " << kib << ": " << r.err;
+    }
+    if (!fewer_threads && std::regex_search(r.err, match, fewer)) fewer_threads = Way{kib, match[1], match[2]};
+    if (!smaller_budget && std::regex_search(r.err, match, budget)) smaller_budget = Way{kib, "2", match[1]};
+  }
+  ASSERT_TRUE(fewer_threads) << "no limit tried advised fewer threads";
+  ASSERT_TRUE(smaller_budget) << "no limit tried advised a smaller budget";
+  for (const Way& way : {*fewer_threads, *smaller_budget}) {
+    const std::string what = "ulimit -v " + way.limit_kib + " -t " + way.threads + " --memory " + way.memory;
+    const harness::Outcome r = count(way, units, output);
+    ASSERT_EQ(r.exit_code, 0) << what << ": " << describe(r);
+    EXPECT_EQ(shard_total(output), expected) << what;
+  }
+}
+
+// The test setting is checked: anything but a unit number from 1 up is refused in one line.
+TEST(CliMemoryAdvice, TheOutOfMemorySettingRefusesWhatIsNoUnitNumber) {
+  const std::string units = unit_file(), output = testing::TempDir() + "nqueens_advice_setting.txt";
+  for (const char* value : {"0", "x", "3x"}) {
+    const harness::Outcome r = count({"", "1", ""}, units, output, std::string("NQUEENS_OUT_OF_MEMORY_AT=") + value);
+    EXPECT_EQ(r.exit_code, 2) << value << ": " << describe(r);
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << describe(r);
+    EXPECT_NE(r.err.find("NQUEENS_OUT_OF_MEMORY_AT is"), std::string::npos) << r.err;
   }
 }

@@ -2,6 +2,10 @@
 // interrupted, one failed by its log, one missing), then the same folder finished; a shard
 // counting while status reads (a live lock); and bad input. Its sums are checked against counts
 // made apart: the units counted so far add up to the whole run less the shards not counted.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -120,6 +124,31 @@ TEST(StatusCli, ShardCountingNowIsRunning) {
   // Stopped, the same journal is no longer held: interrupted.
   const Json after = Json::parse(run({"status", "--shards", "2", "--format", "json", folder.string()}).out);
   EXPECT_EQ(after["shards_by_state"]["interrupted"], "1");
+  fs::remove_all(folder);
+}
+
+// What a run killed outright while it wrote a file leaves (shard-2.journal.partial: a repair's,
+// shard-1.json.partial: a shard file's) is named with the run that removes it; a FILE.partial
+// a live process holds (flock, as every writer holds its own) is a write in progress, not named.
+TEST(StatusCli, NamesTheTemporaryFilesAKilledRunLeft) {
+  const fs::path folder = harness::fresh_test_directory("status");
+  count_shard(folder, 1);
+  count_shard(folder, 2, false);
+  for (const char* name : {"shard-2.journal.partial", "shard-1.json.partial", "shard-3.json.partial"})
+    std::ofstream(folder / name) << "nqueens-journal 3 cut short\n";
+  const int holder = ::open((folder / "shard-3.json.partial").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(flock(holder, LOCK_EX | LOCK_NB), 0);
+  const Outcome text = run({"status", folder.string()});
+  const Outcome json = run({"status", "--format", "json", folder.string()});
+  ::close(holder);
+  EXPECT_EQ(text.exit_code, 1) << describe(text);
+  for (const char* name : {"shard-2.journal.partial", "shard-1.json.partial"}) {
+    EXPECT_TRUE(contains(text.out, "left out: " + (folder / name).string() + ": left by a run killed while it wrote"))
+        << describe(text);
+    EXPECT_TRUE(contains(json.out, (folder / name).string())) << json.out;
+  }
+  EXPECT_TRUE(contains(text.out, "while it wrote shard-2.journal; the next run that writes it")) << text.out;
+  EXPECT_FALSE(contains(text.out, "shard-3.json.partial")) << text.out;
   fs::remove_all(folder);
 }
 

@@ -32,6 +32,9 @@ matches=$(grep -c '^nq_match$' "$work/launches" || true)
 pairings=$(grep -c '^nq_make_pairings$' "$work/launches" || true)
 [[ $pairings -gt 0 && $pairings -le $sorts && $sorts -le $((2 * pairings)) ]] ||
   fail "$pairings pairings kernel launches for $sorts build kernel launches: the pairings were sent"
+# The device cuts each batch's tiles from its jobs: a tiles launch before each matching launch.
+tile_cuts=$(grep -c '^nq_make_tiles$' "$work/launches" || true)
+[[ $tile_cuts -eq $matches ]] || fail "$tile_cuts tiles kernel launches for $matches matching ones: the tiles were sent"
 # What goes over the bus for N = 16 is a fraction of its halves' keys (5,627,030 halves, 45 MB of
 # keys): slices and recipes, counters, jobs and tiles.
 NQUEENS_STAND_IN_LAUNCHES="$work/n16" "$binary" count -n 16 --engine gpu --threads 1 >/dev/null 2>"$work/err" ||

@@ -15,6 +15,7 @@
 #include "gpu/built_matcher.hpp"
 #include "gpu/device_memory.hpp"
 #include "gpu/gpu_devices.hpp"
+#include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
 #include "gpu/shared_slices.hpp"
 #include "gpu_against_join.hpp"
@@ -38,6 +39,9 @@ class WatchedMatcher final : public HostBuiltMatcher {
     std::size_t sides_made = 0, sides_differing = 0;
     // The count passes' counters, and what two parts for every side would have taken.
     std::size_t counters = 0, two_part_counters = 0;
+    // Tiles made from each job as a device makes them (make_tiles_on_host), and those that differ
+    // from the batch's own.
+    std::size_t tiles_made = 0, tiles_differing = 0;
   };
   WatchedMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule, Seen& seen,
                  HostSharedSlices* shared = nullptr)
@@ -55,6 +59,20 @@ class WatchedMatcher final : public HostBuiltMatcher {
     for (const SideSort& side : batch.count_sides()) seen_.two_part_counters += std::size_t{2} << side.rule.count;
     if (reads_shared_entries()) check_pairings(batch);
     return HostBuiltMatcher::count_halves(buffer, batch, first, entries);
+  }
+  void check_tiles(const TileBatch& tiles) {
+    std::vector<MatchTile> made(tiles.tiles().size());
+    make_tiles_on_host(tiles.jobs().data(), static_cast<std::uint32_t>(tiles.jobs().size()), tiles.tile_firsts().data(),
+                       tiles.starts().data(), made.data());
+    for (std::size_t t = 0; t < made.size(); ++t) {
+      const MatchTile& a = made[t];
+      const MatchTile& b = tiles.tiles()[t];
+      ++seen_.tiles_made;
+      seen_.tiles_differing += a.job == b.job && a.stored_offset == b.stored_offset &&
+                                       a.query_offset == b.query_offset && a.query_count == b.query_count
+                                   ? 0
+                                   : 1;
+    }
   }
   // Each side's pairings as the device makes them (make_side_pairings) against the join's, as
   // side_recipe picked them for the batch.
@@ -82,6 +100,7 @@ class WatchedMatcher final : public HostBuiltMatcher {
     seen_.jobs += batch.tiles().jobs().size();
     seen_.keys += batch.tiles().key_count();
     for (const TileJob& job : batch.tiles().jobs()) seen_.split_jobs += job.groups > 1 ? 1 : 0;
+    check_tiles(batch.tiles());
     HostBuiltMatcher::start(buffer, batch);
   }
   Seen& seen_;
@@ -141,6 +160,8 @@ TEST(GpuBuilt, PairingsMadeFromEachSidesDescriptionAreTheJoinsForEveryUnitOfN4To
   EXPECT_GT(seen.sides_made, 1000u);
   EXPECT_EQ(seen.sides_differing, 0u);
   EXPECT_GT(seen.split_jobs, 0u) << "no row set was split into slots";
+  EXPECT_GT(seen.tiles_made, 1000u);
+  EXPECT_EQ(seen.tiles_differing, 0u);
 }
 
 // N = 17 and 18, a strided sample of their units with the engine's own split rule and batch

@@ -88,7 +88,29 @@ TEST(GpuModel, TheDeviceBuiltReplayBuildsTheSameHalvesOnTheDevice) {
     if (n == 16) {
       EXPECT_LT(run.work.bytes_to_device, 8 * run.work.keys / 4);
     }
+    // An H100 holds the table and its group index: each side goes as its description, not its
+    // pairings, and the bytes by kind add up to the bytes each way.
+    const DeviceWork& w = run.work;
+    EXPECT_GT(w.group_index_bytes, 0);
+    EXPECT_GT(w.spec_bytes, 0);
+    EXPECT_LT(w.spec_bytes, w.pairing_bytes);
+    EXPECT_DOUBLE_EQ(w.entry_bytes + w.group_index_bytes + w.spec_bytes + w.side_bytes + w.start_bytes + w.plan_bytes,
+                     w.bytes_to_device);
+    EXPECT_DOUBLE_EQ(w.counter_bytes + w.pair_bytes, w.bytes_to_host);
   }
+}
+
+// A card whose memory cannot hold the table once is sent each side's pairings, as the engine's
+// own rooms are.
+TEST(GpuModel, ACardThatCannotHoldTheTableIsSentThePairings) {
+  CardModel small = *find_card("H100");
+  small.memory_bytes = 1e3;
+  const ModelledRun run = modelled_run(14, small, {.device_built = true});
+  const ModelledRun h100 = modelled_run(14, *find_card("H100"), {.device_built = true});
+  EXPECT_EQ(run.work.group_index_bytes, 0);
+  EXPECT_GT(run.work.pairing_bytes, 0);
+  EXPECT_DOUBLE_EQ(run.work.bytes_to_device - h100.work.bytes_to_device,
+                   run.work.pairing_bytes - h100.work.spec_bytes - h100.work.group_index_bytes);
 }
 
 // docs/data/kernel-instructions.csv, as scripts/dev/kernel-instructions.py writes it from the
@@ -144,6 +166,13 @@ TEST(GpuModel, ASampledReplayIsScaledToTheWholeRun) {
   // magnitude as the whole.
   EXPECT_GT(sample.work.keys, whole.work.keys / 10);
   EXPECT_LT(sample.work.keys, whole.work.keys * 10);
+  // The device-built replay's bytes by kind are scaled with the bytes each way.
+  const ModelledRun built = modelled_run(16, *find_card("H100"), {.most_seconds = 0, .device_built = true});
+  const DeviceWork& w = built.work;
+  EXPECT_LT(built.share_replayed, 1.0);
+  EXPECT_DOUBLE_EQ(w.entry_bytes + w.group_index_bytes + w.spec_bytes + w.side_bytes + w.start_bytes + w.plan_bytes,
+                   w.bytes_to_device);
+  EXPECT_DOUBLE_EQ(w.counter_bytes + w.pair_bytes, w.bytes_to_host);
 }
 
 TEST(GpuModel, TheSlowestOfHostDeviceAndTransfersSetsTheTime) {

@@ -12,6 +12,7 @@
 
 #include "join/bit_gather.hpp"
 #include "join/disjoint_count.hpp"
+#include "join/match_cost.hpp"
 #include "join/slot_split.hpp"
 
 namespace {
@@ -543,6 +544,21 @@ TEST_P(DisjointCountTest, PairsOneByOneTestOnlyTheBitsBothSidesSet) {
   }
   if (GetParam() == MatchPath::avx512 && nqueens::join::detail::fast_bit_gather()) {
     EXPECT_GT(packed, 0u) << "some sides' shared bits are packed to 32";
+  }
+}
+
+// Sides whose pairs cost less than least_load_ns() are tested one by one without pricing their
+// loads: no load of any size, of either part split, meeting any number of queries, costs less.
+TEST(MatchCost, NoLoadCostsLessThanTheLeastLoad) {
+  using namespace nqueens::join::detail;
+  for (const BlockLanes lanes : {BlockLanes{512, 256}, BlockLanes{256, 0}}) {
+    for (const std::size_t first : {0, 1, 100, 256, 257, 512, 513, 5000})
+      for (const std::size_t second : {0, 1, 300, 700})
+        for (const std::size_t queries : {1, 50, 10000}) {
+          if (first + second == 0) continue;
+          EXPECT_GE(bit_sliced_ns(load_blocks(PartSizes{first, second}, lanes), queries), least_load_ns(lanes))
+              << first << " + " << second << " keys, narrow lanes " << lanes.narrow;
+        }
   }
 }
 

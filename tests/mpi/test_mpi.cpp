@@ -21,6 +21,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -54,6 +55,14 @@ std::vector<std::string> mpirun(int ranks, const std::vector<std::string>& envir
   for (const auto& [name, value] : settings) command.insert(command.end(), {"--mca", name, value});
   command.insert(command.end(), {"-np", std::to_string(ranks), NQUEENS_MPI_BINARY});
   return command;
+}
+
+// The CPUs this process may run on, as a rank started with --bind-to none sees them.
+int hardware_threads_here() {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) return 1;
+  return CPU_COUNT(&cpus);
 }
 
 std::vector<std::string> operator+(std::vector<std::string> head, const std::vector<std::string>& tail) {
@@ -627,13 +636,26 @@ TEST_F(Mpi, ARankOutOfMemoryWhileCountingEndsTheJobInOneLineAndResumes) {
     EXPECT_EQ(count_prefixed(failed.err, "nqueens-mpi: error: "), 1u) << describe(failed);
     EXPECT_TRUE(contains(failed.err, "nqueens-mpi: error: rank " + std::to_string(failing) + ": out of memory"))
         << describe(failed);
-    EXPECT_TRUE(contains(failed.err, "--memory")) << describe(failed);
     EXPECT_FALSE(contains(failed.err, "MPI_ABORT")) << describe(failed);
-    const Outcome resumed =
-        ranks(2, {"count", "-n", "16", "-t", "2", "--checkpoint", journal.string(), "--format", "csv", "--verify"});
+    // The advice followed: the resume is given the --memory it names.
+    std::smatch advised;
+    ASSERT_TRUE(std::regex_search(failed.err, advised, std::regex("give --memory ([0-9]+M)"))) << describe(failed);
+    const Outcome resumed = ranks(2, {"count", "-n", "16", "-t", "2", "--memory", advised[1].str(), "--checkpoint",
+                                      journal.string(), "--format", "csv", "--verify"});
     ASSERT_EQ(resumed.exit_code, 0) << describe(resumed);
     EXPECT_TRUE(contains(resumed.out, "\n16,14772512,1846955,")) << resumed.out;
   }
+}
+
+// More threads than a rank's CPUs: each rank warns once, named once ("rank 1: rank 1: ..." was
+// its log's name and the message's together).
+TEST_F(Mpi, ARankWarnsOfTooFewCpusUnderItsOwnNameOnce) {
+  const int threads = hardware_threads_here() + 1;
+  const Outcome counted = ranks(2, {"count", "-n", "8", "-t", std::to_string(threads)});
+  ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+  EXPECT_TRUE(contains(counted.err, "rank 1: " + std::to_string(threads) + " threads but only")) << counted.err;
+  EXPECT_TRUE(contains(counted.err, "rank 0: " + std::to_string(threads) + " threads but only")) << counted.err;
+  EXPECT_FALSE(contains(counted.err, "rank 1: rank 1:")) << counted.err;
 }
 
 // A refusal is one line: N = 24's cost announcement waited for the checks, which find a budget

@@ -35,7 +35,8 @@ std::uint64_t budget_beside(int threads, std::uint64_t left, const LeastBudget& 
 
 // "raise the limit to ulimit -v K and give --memory M": a limit whose room beside the program as
 // it started holds `threads` threads and twice the run's least budget on them, with a MiB to
-// spare on each side of the rounding.
+// spare on each side of the rounding; "" when that is no more than the limit now (a limit that
+// already holds the budget advised beside it is not one to raise).
 std::string raised_limit(int threads, std::uint64_t left, const LeastBudget& least) {
   struct rlimit limit {};
   getrlimit(RLIMIT_AS, &limit);
@@ -44,6 +45,7 @@ std::string raised_limit(int threads, std::uint64_t left, const LeastBudget& lea
   const std::uint64_t budget = (std::max(least.on(threads), kMiB) + kMiB - 1) / kMiB * kMiB;
   const std::uint64_t room = room_beside(threads) + 2 * budget + 2 * kMiB;
   const std::uint64_t kib = (program + room + 1023) / 1024;
+  if (kib * 1024 <= most) return "";
   return "raise the limit to ulimit -v " + std::to_string(kib) + " and give " +
          memory_option(budget_beside(threads, room, least));
 }
@@ -54,18 +56,19 @@ std::string advice_under_limit(const std::string& limit) {
   const int threads = least.threads > 0 ? least.threads : detail::proven_threads();
   const std::string holds =
       " under " + limit + ", which holds the program, a stack per thread and the count's memory: ";
+  const std::string raise = raised_limit(threads, left, least);
   if (const std::uint64_t budget = budget_beside(threads, left, least); budget != 0)
     return holds + "give " + memory_option(budget) + " (half of what the limit left the program beside " +
-           std::to_string(threads) + " threads), or " + raised_limit(threads, left, least);
+           std::to_string(threads) + " threads)" + (raise.empty() ? "" : ", or " + raise);
   std::string text = holds + "no budget fits beside " + std::to_string(threads) + " threads";
   if (least.on(threads) != 0) text += " (the run needs at least " + format_bytes(least.on(threads)) + ")";
   text += "; ";
   for (int fewer = threads - 1; fewer > 0; --fewer)
     if (const std::uint64_t budget = budget_beside(fewer, left, least); budget != 0) {
-      text += "give --threads " + std::to_string(fewer) + " " + memory_option(budget) + ", or ";
+      text += "give --threads " + std::to_string(fewer) + " " + memory_option(budget) + (raise.empty() ? "" : ", or ");
       break;
     }
-  return text + raised_limit(threads, left, least);
+  return text + raise;
 }
 
 }  // namespace

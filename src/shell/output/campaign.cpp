@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "engine/catalogue.hpp"
+#include "files/file_io.hpp"
 #include "nqueens/files/journal.hpp"
 #include "nqueens/files/shard.hpp"
 #include "run/rough_cost.hpp"
@@ -128,7 +129,7 @@ int shard_number(const fs::path& path) {
 }
 
 struct Listing {
-  std::vector<fs::path> shard_files, journals, logs;
+  std::vector<fs::path> shard_files, journals, logs, temporaries;
 };
 
 Listing list_folder(const fs::path& folder) {
@@ -142,8 +143,10 @@ Listing list_folder(const fs::path& folder) {
     if (extension == ".json") listing.shard_files.push_back(entry.path());
     if (extension == ".journal") listing.journals.push_back(entry.path());
     if (extension == ".log") listing.logs.push_back(entry.path());
+    if (extension == ".partial") listing.temporaries.push_back(entry.path());
   }
-  for (auto* paths : {&listing.shard_files, &listing.journals, &listing.logs}) std::sort(paths->begin(), paths->end());
+  for (auto* paths : {&listing.shard_files, &listing.journals, &listing.logs, &listing.temporaries})
+    std::sort(paths->begin(), paths->end());
   return listing;
 }
 
@@ -349,6 +352,21 @@ void place_logs(const std::vector<fs::path>& logs, Campaign& campaign) {
   }
 }
 
+// A FILE.partial that no process holds was left by a run killed while it wrote FILE (a journal's
+// repair, a shard file, a merge): named, since status changes nothing, with the run that removes
+// it. One a live process holds is a write in progress.
+void name_leftovers(const std::vector<fs::path>& temporaries, Campaign& campaign) {
+  for (const fs::path& partial : temporaries) {
+    if (!detail::locked_by_another(partial).empty()) continue;
+    fs::path target = partial;
+    target.replace_extension();
+    campaign.left_out.push_back(
+        {partial, fmt::format("left by a run killed while it wrote {}; the next run that writes it (a count with "
+                              "this --checkpoint or --output, a merge into it) removes it",
+                              target.filename().string())});
+  }
+}
+
 }  // namespace
 
 Campaign read_campaign(const fs::path& folder, int shard_count) {
@@ -369,6 +387,7 @@ Campaign read_campaign(const fs::path& folder, int shard_count) {
   place_shard_files(read.shard_files, campaign, ledger);
   place_journals(read.journals, campaign, ledger);
   place_logs(listing.logs, campaign);
+  name_leftovers(listing.temporaries, campaign);
   campaign.conflicting = ledger.conflicts();
   return campaign;
 }

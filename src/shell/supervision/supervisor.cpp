@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -32,7 +33,9 @@
 #include "nqueens/files/unit_ranges.hpp"
 #include "run/registry.hpp"
 #include "shell/output/console.hpp"
+#include "shell/supervision/out_of_memory_at.hpp"
 #include "shell/supervision/signals.hpp"
+#include "system/stop_signals.hpp"
 #include "text/echo.hpp"
 
 namespace nqueens::shell {
@@ -75,8 +78,11 @@ class Supervisor {
   void run(const ProgressOptions& options) {
     std::unique_ptr<Progress> progress;
     if (options.enabled) progress = std::make_unique<Progress>(run_.engine(), run_.todo(), run_.done(), options);
-    const UnitObserver observer = [&progress](std::size_t id, const Tally& tally) {
+    const std::size_t failing_unit = out_of_memory_test_unit();
+    std::atomic<std::size_t> finished_units{0};
+    const UnitObserver observer = [&progress, failing_unit, &finished_units](std::size_t id, const Tally& tally) {
       if (progress) progress->unit_done(id, tally);
+      if (failing_unit != 0 && finished_units.fetch_add(1) + 1 == failing_unit) throw std::bad_alloc();
     };
     std::thread worker([&] { work(observer); });
     {
@@ -91,6 +97,7 @@ class Supervisor {
 
  private:
   void work(const UnitObserver& observer) {
+    detail::leave_stop_signals_to_others();
     try {
       run_.execute(arena_, observer, &stop_);
     } catch (...) {
@@ -101,18 +108,22 @@ class Supervisor {
     finished_signal_.notify_all();
   }
 
-  // Returns when the worker is done; an interrupt never returns. One that came before the count
-  // started (during a repair, say) stops it at once: a count quicker than one look went on to its
-  // end, exit 0, as if the signal had never come.
+  // Returns when the worker is done; an interrupt never returns. The rule: a signal received
+  // before the count's result is written stops it (exit 128 + the signal, its finished units
+  // saved), even when the last unit finished meanwhile, so that the last look comes after the
+  // worker's end. One that came before the count started (during a repair, say) stops it at once:
+  // a count quicker than one look went on to its end, exit 0, as if the signal had never come.
   void watch(Progress* progress) {
     std::unique_lock<std::mutex> lock(lock_);
     for (;;) {
+      const bool finished = finished_;
       if (const int signal = interrupt_signal()) {
         lock.unlock();
         stop_and_exit(signal, progress);
       }
-      if (finished_signal_.wait_for(lock, kWatchPeriod, [this] { return finished_; })) return;
-      if (progress) progress->tick();
+      if (finished) return;
+      finished_signal_.wait_for(lock, kWatchPeriod, [this] { return finished_; });
+      if (!finished_ && progress) progress->tick();
     }
   }
 

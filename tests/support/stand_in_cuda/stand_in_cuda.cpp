@@ -25,6 +25,7 @@
 
 #include "gpu/cuda_api.hpp"
 #include "gpu/half_build.hpp"
+#include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
 #include "gpu/tiles_on_host.hpp"
 
@@ -52,7 +53,7 @@ std::atomic<int> allocations{0}, pinned_allocations{0}, launches{0};
 // A function handle: the build kernel, the pairings kernel, or a matching kernel's chunking,
 // from its name (nq_match_w<width>_c<chunks>).
 struct Function {
-  enum class Kind : std::uint8_t { sort_sides, make_pairings, match } kind = Kind::match;
+  enum class Kind : std::uint8_t { sort_sides, make_pairings, make_tiles, match } kind = Kind::match;
   Chunking chunking;
 };
 
@@ -142,7 +143,8 @@ CUresult cuModuleLoadData(CUmodule* module, const void* image) {
 
 CUresult cuModuleGetFunction(CUfunction* function, CUmodule, const char* name) {
   for (const auto& [known, kind] : {std::pair{"nq_sort_sides", Function::Kind::sort_sides},
-                                    std::pair{"nq_make_pairings", Function::Kind::make_pairings}})
+                                    std::pair{"nq_make_pairings", Function::Kind::make_pairings},
+                                    std::pair{"nq_make_tiles", Function::Kind::make_tiles}})
     if (std::strcmp(name, known) == 0) {
       *function = reinterpret_cast<CUfunction>(new Function{kind, {}});  // lives as long as the process
       return CUDA_SUCCESS;
@@ -213,8 +215,9 @@ CUresult cuStreamDestroy_v2(CUstream) { return CUDA_SUCCESS; }
 CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
 
 // The kernels' arguments: nq_sort_sides takes sides, side count, pairings, entries, next, keys
-// (0: count only); nq_make_pairings specs, spec count, group index, pairings; nq_match_* keys,
-// jobs, tiles, starts, tile count, pairs.
+// (0: count only); nq_make_pairings specs, spec count, group index, pairings; nq_make_tiles
+// jobs, job count, tile firsts, starts, tiles; nq_match_* keys, jobs, tiles, starts, tile count,
+// pairs.
 CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigned int, unsigned int, unsigned int block_x,
                         unsigned int, unsigned int, unsigned int, CUstream, void** arguments, void**) {
   if (fails("launch", launches)) return CUDA_ERROR_LAUNCH_FAILED;
@@ -227,6 +230,14 @@ CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigned int, unsigne
     nqueens::gpu::make_pairings_on_host(
         static_cast<const nqueens::gpu::PairingSpec*>(pointer(0)), *static_cast<std::uint32_t*>(arguments[1]),
         static_cast<const std::uint32_t*>(pointer(2)), static_cast<nqueens::gpu::SetPairing*>(pointer(3)));
+    return CUDA_SUCCESS;
+  }
+  if (kind == Function::Kind::make_tiles) {
+    log_line("nq_make_tiles");
+    nqueens::gpu::make_tiles_on_host(
+        static_cast<const nqueens::gpu::TileJob*>(pointer(0)), *static_cast<std::uint32_t*>(arguments[1]),
+        static_cast<const std::uint32_t*>(pointer(2)), static_cast<const std::uint32_t*>(pointer(3)),
+        static_cast<nqueens::gpu::MatchTile*>(pointer(4)));
     return CUDA_SUCCESS;
   }
   if (kind == Function::Kind::sort_sides) {
