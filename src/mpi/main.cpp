@@ -184,6 +184,7 @@ std::vector<std::string> agreed_engines(const World& world, const PreparedRuns& 
         static_cast<std::uint64_t>(std::find(engines.begin(), engines.end(), request.engine) - engines.begin()));
   mpi::broadcast(world, chosen);
   std::vector<std::string> names;
+  names.reserve(chosen.size());
   for (const std::uint64_t at : chosen) names.emplace_back(engines[static_cast<std::size_t>(at)]->name);
   return names;
 }
