@@ -225,6 +225,7 @@ class DeviceMatcher final : public BuiltMatcher {
     for (Buffers& buffers : buffers_) {
       if (buffers.stream) cuda_driver()->synchronize_stream(buffers.stream);
       buffers.host.release();
+      buffers.device_pairings.release();
       buffers.device_meta.release();
       buffers.device_keys.release();
       if (buffers.stream) cuda_driver()->destroy_stream(buffers.stream);
@@ -238,9 +239,9 @@ class DeviceMatcher final : public BuiltMatcher {
  private:
   struct Buffers {
     CUstream stream = nullptr;
-    PinnedBuffer host;  // what is sent, then what comes back
+    PinnedBuffer host;             // what is sent, then what comes back
+    DeviceBuffer device_pairings;  // the batch's pairings, read by both passes
     DeviceBuffer device_meta, device_keys;
-    std::size_t pairings_bytes = 0;  // the batch's pairings, first in device_meta for both passes
     const std::uint32_t* counters = nullptr;
     const std::uint64_t* counts = nullptr;  // in host, after what was sent
     std::size_t jobs = 0;
@@ -263,37 +264,41 @@ class DeviceMatcher final : public BuiltMatcher {
     const CudaDriver& d = *cuda_driver();
     Buffers& b = buffers_[static_cast<std::size_t>(buffer)];
     const bool specs = reads_shared_entries();
-    Layout host;
-    const std::size_t pairings_at = host.add(batch.pairings());
-    const std::size_t sides_at = host.add(batch.count_sides());
-    const std::size_t specs_at = host.add(specs ? batch.pairing_specs() : std::span<const PairingSpec>{});
-    const std::size_t counters_at = host.add_bytes(batch.counters() * sizeof(std::uint32_t));
-    reserve_host(b, host.bytes());
-    auto* bytes = static_cast<unsigned char*>(b.host.pointer);
+    // The pairings have a device buffer of their own: the write pass may grow device_meta, which
+    // frees it, and must still find the pairings this pass sent or made.
+    const std::size_t pairings_bytes = aligned(batch.pairings().size_bytes());
+    Layout meta;  // device_meta's layout, mirrored in host after the pairings
+    const std::size_t sides_at = meta.add(batch.count_sides());
+    const std::size_t specs_at = meta.add(specs ? batch.pairing_specs() : std::span<const PairingSpec>{});
+    const std::size_t counters_at = meta.add_bytes(batch.counters() * sizeof(std::uint32_t));
+    reserve_host(b, pairings_bytes + meta.bytes());
+    auto* host_pairings = static_cast<unsigned char*>(b.host.pointer);
+    unsigned char* host_meta = host_pairings + pairings_bytes;
     if (specs)
-      copy_in(bytes + specs_at, batch.pairing_specs());
+      copy_in(host_meta + specs_at, batch.pairing_specs());
     else
-      copy_in(bytes + pairings_at, batch.pairings());
-    copy_in(bytes + sides_at, batch.count_sides());
-    b.pairings_bytes = sides_at - pairings_at;
-    b.device_meta.reserve(
-        std::max(counters_at + batch.counters() * sizeof(std::uint32_t), kBatchKeys * kMetaBytesPerKey));
+      copy_in(host_pairings, batch.pairings());
+    copy_in(host_meta + sides_at, batch.count_sides());
+    b.device_pairings.reserve(std::max<std::size_t>(pairings_bytes, 1));
+    b.device_meta.reserve(std::max(meta.bytes(), kBatchKeys * kMetaBytesPerKey));
     if (!staged.empty()) {  // from pageable memory: the driver has taken the entries when the call returns
       check(d.copy_to_device(entries_.pointer + first * sizeof(join::QuarterEntry), staged.data(), staged.size_bytes(),
                              b.stream),
             "copying slices to the device");
     }
-    const std::size_t sent_from = specs ? sides_at : pairings_at;  // the pairings' room is the device's to fill
-    check(d.copy_to_device(b.device_meta.pointer + sent_from, bytes + sent_from, counters_at - sent_from, b.stream),
-          "copying recipes to the device");
+    if (!specs && pairings_bytes > 0) {  // else the pairings' room is the device's to fill
+      check(d.copy_to_device(b.device_pairings.pointer, host_pairings, pairings_bytes, b.stream),
+            "copying pairings to the device");
+    }
+    check(d.copy_to_device(b.device_meta.pointer, host_meta, counters_at, b.stream), "copying recipes to the device");
     if (specs) make_pairings(b, batch.pairing_specs().size(), b.device_meta.pointer + specs_at);
     const CUdeviceptr counters = b.device_meta.pointer + counters_at;
     check(d.set_bytes(counters, 0, batch.counters() * sizeof(std::uint32_t), b.stream), "cuMemsetD8Async");
     sort(b, batch.count_sides().size(), b.device_meta.pointer + sides_at, counters, 0);
-    check(d.copy_to_host(bytes + counters_at, counters, batch.counters() * sizeof(std::uint32_t), b.stream),
+    check(d.copy_to_host(host_meta + counters_at, counters, batch.counters() * sizeof(std::uint32_t), b.stream),
           "copying counters back");
     check(d.synchronize_stream(b.stream), "counting halves on the device");
-    return {reinterpret_cast<const std::uint32_t*>(bytes + counters_at), batch.counters()};
+    return {reinterpret_cast<const std::uint32_t*>(host_meta + counters_at), batch.counters()};
   }
 
   // Sends the write pass's sides and bucket starts, the jobs, tiles and query ranges; runs the
@@ -318,9 +323,9 @@ class DeviceMatcher final : public BuiltMatcher {
     copy_in(bytes + jobs_at, tiles.jobs());
     copy_in(bytes + firsts_at, tiles.tile_firsts());
     copy_in(bytes + starts_at, tiles.starts());
-    b.device_meta.reserve(b.pairings_bytes + counts_at + tiles.jobs().size() * sizeof(std::uint64_t));
+    b.device_meta.reserve(counts_at + tiles.jobs().size() * sizeof(std::uint64_t));
     b.device_keys.reserve(std::max<std::size_t>(tiles.key_count(), 1) * sizeof(std::uint64_t));
-    const CUdeviceptr meta = b.device_meta.pointer + b.pairings_bytes;  // the pairings stay before it
+    const CUdeviceptr meta = b.device_meta.pointer;
     check(d.copy_to_device(meta, bytes, tiles_at, b.stream), "copying jobs to the device");
     const CUdeviceptr counts = meta + counts_at;
     check(d.set_bytes(counts, 0, tiles.jobs().size() * sizeof(std::uint64_t), b.stream), "cuMemsetD8Async");
@@ -351,12 +356,12 @@ class DeviceMatcher final : public BuiltMatcher {
     if (!items.empty()) std::memcpy(to, items.data(), items.size_bytes());
   }
 
-  // nq_make_pairings over `spec_count` sides, into the batch's pairings (device_meta's start).
+  // nq_make_pairings over `spec_count` sides, into the batch's pairings.
   void make_pairings(Buffers& b, std::size_t spec_count, CUdeviceptr specs) {
     if (spec_count == 0) return;
     auto count = static_cast<std::uint32_t>(spec_count);
     CUdeviceptr index = kernels_.slices->group_index(shared_k());
-    CUdeviceptr pairings = b.device_meta.pointer;
+    CUdeviceptr pairings = b.device_pairings.pointer;
     const unsigned grid = (count + kBlockThreads - 1) / kBlockThreads;
     void* arguments[] = {&specs, &count, &index, &pairings};
     check(cuda_driver()->launch(named_kernel(kernels_, kernels_.make_pairings, "nq_make_pairings"), grid, 1, 1,
@@ -379,7 +384,7 @@ class DeviceMatcher final : public BuiltMatcher {
   void sort(Buffers& b, std::size_t side_count, CUdeviceptr sides, CUdeviceptr next, CUdeviceptr keys) {
     if (side_count == 0) return;
     auto count = static_cast<std::uint32_t>(side_count);
-    CUdeviceptr pairings = b.device_meta.pointer;
+    CUdeviceptr pairings = b.device_pairings.pointer;
     CUdeviceptr entries = reads_shared_entries() ? kernels_.slices->entries(shared_k()) : entries_.pointer;
     const unsigned grid =
         std::min<unsigned>(count, static_cast<unsigned>(kernels_.multiprocessors) * kSortBlocksPerMultiprocessor);

@@ -4,8 +4,8 @@
 // The engine's setup (the join's tables, every unit list and cost estimate) and the counting run
 // in this one arena, so that --threads 1 means one thread from the first table on and a run's
 // threads are started and proven once, not once for the setup and again for the count. Its
-// workers block the signals that stop a count (system/stop_signals.hpp): the thread that made
-// the arena, or one that watches the count, hears them.
+// workers block the signals that stop a count (system/stop_signals.hpp): the main thread hears
+// them.
 #include <utility>
 
 #include <oneapi/tbb/task_arena.h>

@@ -1,9 +1,9 @@
 #pragma once
 // Which threads receive the signals that stop a count (SIGINT, SIGTERM, SIGHUP). The kernel gives
-// a signal sent to the process to any thread that does not block it; a worker asleep in the
-// thread library may then be the one, and a thread sanitizer runs the handler only when that
-// thread wakes: a stop sent just before a count's last unit was seen after its end. The run's
-// workers block them, so the thread that watches the count is the one that hears them.
+// a signal sent to the process to any thread that does not block it; under a thread sanitizer,
+// which runs a handler at the thread's next intercepted call, a thread that was about to end (the
+// setup's watcher) took it away unseen, and a count stopped before its last unit ended 0. Every
+// thread but the main one blocks them: the main thread hears them and sets the flag the others read.
 namespace nqueens::detail {
 
 //! Blocks SIGINT, SIGTERM and SIGHUP in the calling thread, for the rest of its life.

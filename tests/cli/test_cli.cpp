@@ -993,6 +993,26 @@ TEST(CliThreads, TheWayOnFromALowAddressSpaceLimitWorks) {
   }
 }
 
+// Under a limit too low for the program's own first thread the advice said "raise the limit or
+// give fewer --threads", which --threads 1 cannot follow: now it says that fewer threads do not
+// help, and the way on it names, a higher limit, counts.
+TEST(CliThreads, BelowOneThreadsRoomTheAdviceIsTheLimitAlone) {
+  if (harness::kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  const auto under = [](const std::string& limit) {
+    return harness::run_program({"/bin/bash", "-c",
+                                 "ulimit -v " + limit + "; exec " + std::string(NQUEENS_BINARY) +
+                                     " count -n 12 --engine dfs --format csv -t 1"});
+  };
+  const harness::Outcome refused = under("16000");
+  ASSERT_EQ(refused.exit_code, 3) << describe(refused);
+  EXPECT_EQ(lines_of(refused.err).size(), 1u) << describe(refused);
+  EXPECT_EQ(refused.err.find("give fewer --threads"), std::string::npos) << describe(refused);
+  EXPECT_NE(refused.err.find("raise the limit"), std::string::npos) << describe(refused);
+  const harness::Outcome raised = under("80000");
+  EXPECT_EQ(raised.exit_code, 0) << describe(raised);
+  EXPECT_NE(raised.out.find("\n12,14200,"), std::string::npos) << raised.out;
+}
+
 // ---- what a newcomer types first ------------------------------------------------------------
 
 TEST(CliNewcomer, BareProgramPrintsAShortUsageOnStderrAndExits2) {

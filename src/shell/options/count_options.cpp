@@ -291,7 +291,7 @@ std::string failure_text(const std::exception& error) {
   // seldom the limit then, and blaming it sent users to the wrong setting.
   if (const std::string limit = address_space_limit_text(); !limit.empty())
     return std::string("could not start a thread (") + error.what() + "): its stack does not fit under " + limit +
-           "; raise the limit or give fewer --threads";
+           "; raise the limit (fewer --threads do not help: --threads 1 still starts a thread)";
   return std::string("could not start a thread (") + error.what() +
          "): this user's processes and threads are at the system's limit (ulimit -u, or the container's pids "
          "limit); end other processes, raise the limit, or give fewer --threads";

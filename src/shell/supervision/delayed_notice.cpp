@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "shell/supervision/cost_notice.hpp"
+#include "system/stop_signals.hpp"
 
 namespace nqueens::shell {
 
@@ -10,6 +11,7 @@ DelayedNotice::DelayedNotice(std::vector<std::string> lines, std::chrono::millis
     : lines_(std::move(lines)) {
   if (lines_.empty()) return;  // nothing to say: no thread
   timer_ = std::thread([this, delay] {
+    detail::leave_stop_signals_to_others();  // a thread that ends soon must not take a stop signal with it
     std::unique_lock<std::mutex> guard(lock_);
     if (settled_.wait_for(guard, delay, [this] { return done_; })) return;
     done_ = true;

@@ -173,7 +173,10 @@ class SetupWatch {
     // Made before the setup starts, so that its first phase is not overwritten by the start's.
     std::optional<SetupStatus> status;
     if (settings_.progress.enabled) status.emplace(n_, settings_.progress);
-    std::thread watcher([this, &status] { watch(status ? &*status : nullptr); });
+    std::thread watcher([this, &status] {
+      detail::leave_stop_signals_to_others();  // it ends with the setup: the calling thread hears them
+      watch(status ? &*status : nullptr);
+    });
     const auto finish = [&] {
       {
         const std::lock_guard<std::mutex> guard(lock_);
