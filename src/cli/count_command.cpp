@@ -11,6 +11,7 @@
 #include "nqueens/n_spec.hpp"
 #include "run/journal_place.hpp"
 #include "run/registry.hpp"
+#include "run/run_arena.hpp"
 #include "shell/options/count_options.hpp"
 #include "shell/output/report.hpp"
 #include "shell/output/shard_output.hpp"
@@ -25,10 +26,10 @@ namespace nqueens::cli {
 namespace {
 
 int run_shard(const CountArgs& args, const std::vector<int>& sizes, const RunRequest& request,
-              const RunSettings& session) {
+              const RunSettings& session, RunArena& arena) {
   // Before the count: a path that cannot be written fails now.
   ShardOutput output(args.output, output_policy(args, sizes));
-  output.write(count_run(request, session), session.selection.file_shard());
+  output.write(count_run(request, session, arena), session.selection.file_shard());
   return kOk;
 }
 
@@ -49,16 +50,18 @@ int run(const CountArgs& args) {
   // takes minutes): a refusal they find at once is the command's one line.
   DelayedNotice notice(announce_costs(session, requests, runs.threads, args.force));
   catch_interrupts();
-  check_every_run(session, runs);  // every N's journal and memory, before N = sizes.front() is counted
+  // The command's one arena: the checks build in it, and every N counts in it.
+  RunArena arena(command_threads(requests));
+  check_every_run(session, runs, arena);  // every N's journal and memory, before N = sizes.front() is counted
   notice.say();
   if (session.checkpoint) create_journal_directory(*session.checkpoint, sizes.size());
   if (!session.selection.whole())
-    return run_shard(args, sizes, requests.front(), settings_for_size(session, sizes.front(), 1));
+    return run_shard(args, sizes, requests.front(), settings_for_size(session, sizes.front(), 1), arena);
 
   auto reporter = make_reporter(parse_format(args.format), parse_json_counts(args.json_counts));
   reporter->begin({"count", requests.front().threads, sizes, args.wide});
   bool mismatch = false;
-  count_each(requests, session, [&](const RunOutcome& counted) {
+  count_each(requests, session, arena, [&](const RunOutcome& counted) {
     const CountResult& result = counted.result;
     spdlog::info("N={}: {} work units ({} engine), {} threads, {:.3f} s; {}", result.n, result.work_units,
                  result.engine, result.threads, result.seconds, unit_time_text(result, counted.unit_time_here));
@@ -69,6 +72,8 @@ int run(const CountArgs& args) {
     reporter->row(to_json(record));
   });
   reporter->end();
+  // One for the whole command, whatever its N: its threads are started and proven once.
+  spdlog::debug("{} thread arena(s) made by this process", RunArena::made());
   return mismatch ? kMismatch : kOk;
 }
 

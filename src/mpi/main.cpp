@@ -3,6 +3,7 @@
 // the reporters of `nqueens`, so the output is the same, format for format.
 #include <algorithm>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -11,6 +12,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
@@ -21,7 +23,9 @@
 #include "nqueens/n_spec.hpp"
 #include "nqueens/version.hpp"
 #include "run/journal_place.hpp"
+#include "run/prepare.hpp"
 #include "run/registry.hpp"
+#include "run/run_arena.hpp"
 #include "shell/options/count_options.hpp"
 #include "shell/options/help_formatter.hpp"
 #include "shell/options/memory_advice.hpp"
@@ -80,31 +84,48 @@ struct Job {
   std::vector<int> sizes;
   CountOptions options;
   RunSettings session;
-  //! Rank 0's preparation of each N's run (run/prepare.hpp, made by check_runs), whose requests
-  //! every rank follows.
+  //! This rank's preparation of each N's run (run/prepare.hpp, made once by prepare_command):
+  //! rank 0's from the command line and the journals, the others' with the engines rank 0 chose.
   PreparedRuns runs;
 };
+
+// A step that may fail, as the exit code and the line every rank then agrees on: bad input
+// (std::invalid_argument) exit 2, anything else 3.
+struct Verdict {
+  int code = kOk;
+  std::string message;
+};
+
+template <class Step>
+Verdict attempt(Step&& step) {
+  try {
+    step();
+    return {};
+  } catch (const std::invalid_argument& refused) {
+    return {kUsage, refused.what()};
+  } catch (const std::exception& failure) {
+    return {kRuntime, failure.what()};
+  }
+}
+
+// Rank 0's verdict, on every rank: a failure ends every rank alike, with one line from rank 0,
+// instead of leaving the others waiting in the next collective call. The other ranks pass none.
+void agree_on_root(const World& world, const Verdict& verdict) {
+  int code = verdict.code;
+  mpi::broadcast(world, code);
+  if (code != kOk) throw mpi::AgreedExit(code, verdict.message);
+}
 
 // Rank 0 claims the shard file's place before anything is counted (see ShardOutput), and every
 // rank learns whether that worked: a path that cannot be written ends every rank alike.
 std::unique_ptr<ShardOutput> claim_output(const World& world, const Job& job) {
   if (job.session.selection.whole()) return nullptr;
-  int code = kOk;
-  std::string message;
   std::unique_ptr<ShardOutput> output;
-  if (world.root()) {
-    try {
-      output = std::make_unique<ShardOutput>(job.args.output, output_policy(job.args, job.sizes));
-    } catch (const std::invalid_argument& refused) {  // the write policy's: bad input
-      code = kUsage;
-      message = refused.what();
-    } catch (const std::exception& failure) {
-      code = kRuntime;
-      message = failure.what();
-    }
-  }
-  mpi::broadcast(world, code);
-  if (code != kOk) throw mpi::AgreedExit(code, message);
+  // The write policy's refusal is bad input.
+  const auto claim = [&] {
+    output = std::make_unique<ShardOutput>(job.args.output, output_policy(job.args, job.sizes));
+  };
+  agree_on_root(world, world.root() ? attempt(claim) : Verdict{});
   return output;
 }
 
@@ -136,8 +157,8 @@ AfterPrint print_result(const Job& job, const RunOutcome& counted, ShardOutput* 
 }
 
 // Without --memory each rank's default budget is its node's (its memory, its limits), and the
-// nodes of a job may differ. Every rank must plan the same run, and rank 0 checks every N under
-// the budget before any rank builds an engine (check_runs): so the job takes the least of them.
+// nodes of a job may differ. Every rank must plan the same run under one budget, before any rank
+// builds an engine (prepare_command): so the job takes the least of them.
 void agree_on_memory_budget(const World& world, Job& job) {
   if (!job.args.memory.empty()) return;  // given: the same on every rank
   const std::vector<std::uint64_t> budgets = mpi::gather(world, job.options.memory_bytes);
@@ -153,38 +174,61 @@ void agree_on_memory_budget(const World& world, Job& job) {
   job.options.memory_bytes = least;
 }
 
-// Before the first N is counted, rank 0 checks every N's run: its rough cost on every rank's threads
-// (announced past an hour, refused past a year without --force), its memory plan under the budget,
-// its journal (held by no other process; with several N, its header against the run), and every
-// rank learns the verdict: a run that cannot be done ends every rank alike, bad input with exit
-// 2 and one line from rank 0, rather than an abort of the job half-way through the N.
-void check_runs(const World& world, Job& job) {
-  int code = kOk;
-  std::string message;
-  if (world.root()) {
-    try {
-      // The engine every rank builds (mpi_count.cpp): the one rank 0 requests for N's run (`auto`
-      // resumes a journal with the engine it was started with), prepared as `nqueens count` and
-      // count() prepare theirs (run/prepare.hpp), priced on every rank's threads; a whole count
-      // planned past a day keeps a journal, the one named or one made by default (rank 0's: it is
-      // the rank that writes journals).
-      job.runs = prepare_runs(job.sizes, job.options, job.session,
-                              {.processes = world.size(), .journal_by_default = !job.args.no_checkpoint});
-      static_cast<RunPlace&>(job.session) = job.runs.place;
-      // Said once the checks pass, or while they take long: a refusal found at once is one line.
-      DelayedNotice notice(announce_costs(job.session, job.runs.requests, job.runs.threads, job.args.force));
-      check_every_run(job.session, job.runs, false);
-      notice.say();
-    } catch (const std::invalid_argument& refused) {
-      code = kUsage;
-      message = refused.what();
-    } catch (const std::exception& failure) {
-      code = kRuntime;
-      message = failure.what();
-    }
-  }
-  mpi::broadcast(world, code);
-  if (code != kOk) throw mpi::AgreedExit(code, message);
+// The engine of each N's run, as rank 0 prepared it (a resumed journal's, which only rank 0
+// reads), on every rank: by its place in the registry, which every rank of one build shares.
+std::vector<std::string> agreed_engines(const World& world, const PreparedRuns& runs) {
+  const std::span<const EngineDescription* const> engines = registered_engines();
+  std::vector<std::uint64_t> chosen;
+  for (const RunRequest& request : runs.requests)
+    chosen.push_back(
+        static_cast<std::uint64_t>(std::find(engines.begin(), engines.end(), request.engine) - engines.begin()));
+  mpi::broadcast(world, chosen);
+  std::vector<std::string> names;
+  names.reserve(chosen.size());
+  for (const std::uint64_t at : chosen) names.emplace_back(engines[static_cast<std::size_t>(at)]->name);
+  return names;
+}
+
+// Before the first N is counted, every rank prepares the command's runs once (run/prepare.hpp),
+// as `nqueens count` and count() prepare theirs, and makes the one arena it counts every N in.
+// Rank 0 prepares the runs from the command line and the journals (`auto` resumes a journal with
+// the engine it was started with; a whole count planned past a day on every rank's threads keeps
+// a journal, the one named or one made by default, rank 0's: it is the rank that writes journals)
+// and checks each: its rough cost on every rank's threads (announced past an hour, refused past a
+// year without --force: before any plan is made), its memory plan under the budget, its journal
+// (held by no other process; with several N, its header against the run). Every other rank takes
+// the engines rank 0 chose and makes its requests and memory plans once, on its own threads (-t
+// is each rank's, its default the CPUs the rank may use), while rank 0 checks. Every rank learns each verdict: a run
+// that cannot be done, or does not fit a rank, ends the job before anything is counted, in one
+// line from rank 0 (naming the rank when it is not 0), rather than an abort half-way through the N.
+std::unique_ptr<RunArena> prepare_command(const World& world, Job& job) {
+  std::vector<std::string> announced;  // rank 0's, said once the checks pass or while they take long
+  const auto prepare = [&] {
+    job.runs = prepare_runs(job.sizes, job.options, job.session,
+                            {.processes = world.size(), .journal_by_default = !job.args.no_checkpoint});
+    static_cast<RunPlace&>(job.session) = job.runs.place;
+    // A run of centuries is refused here, before any rank plans its memory (minutes at N = 30).
+    announced = announce_costs(job.session, job.runs.requests, job.runs.threads, job.args.force);
+  };
+  agree_on_root(world, world.root() ? attempt(prepare) : Verdict{});
+  const std::vector<std::string> engines = agreed_engines(world, job.runs);
+  const auto follow = [&] { job.runs = follow_runs(job.sizes, job.options, engines, {.processes = world.size()}); };
+  const Verdict followed = world.root() ? Verdict{} : attempt(follow);
+  mpi::agree_on_step(world, followed.code, followed.message);
+  // Every N's threads are the one --threads, resolved alike on a rank (command_threads).
+  std::unique_ptr<RunArena> arena = mpi::rank_arena(world, command_threads(job.runs.requests));
+  const auto check = [&] {
+    if (!world.root()) return check_runs(job.runs, *arena);  // each N's memory plan, made once
+    // A refusal found at once is one line.
+    DelayedNotice notice(std::move(announced));
+    check_every_run(job.session, job.runs, *arena, false);
+    notice.say();
+  };
+  const Verdict checked = attempt(check);
+  // Rank 0's refusal in its own words first; then another rank's, named.
+  agree_on_root(world, world.root() ? checked : Verdict{});
+  mpi::agree_on_step(world, world.root() ? kOk : checked.code, checked.message);
+  return arena;
 }
 
 // One run of `count`: the N of the spec in order, each counted by every rank, printed by rank 0.
@@ -192,7 +236,7 @@ void check_runs(const World& world, Job& job) {
 // (`| head`), every rank ends quietly, as `nqueens count` does, instead of counting on; once
 // rank 0 could not write, every rank ends with its failure.
 int run_count(const World& world, Job& job) {
-  check_runs(world, job);
+  const std::unique_ptr<RunArena> arena = prepare_command(world, job);
   const std::unique_ptr<ShardOutput> output = claim_output(world, job);
   // Rank 0 alone writes journals; a directory it cannot create ends the job (exit 3).
   if (world.root() && job.session.checkpoint) create_journal_directory(*job.session.checkpoint, job.sizes.size());
@@ -201,14 +245,10 @@ int run_count(const World& world, Job& job) {
     reporter = make_reporter(parse_format(job.args.format), parse_json_counts(job.args.json_counts));
     reporter->begin({"count", job.runs.requests.front().threads, job.sizes, job.args.wide});
   }
-  // One arena for the command on each rank: every N's threads are the one --threads, resolved
-  // alike on a rank (run/prepare.hpp, command_threads).
-  const std::unique_ptr<RunArena> arena = mpi::rank_arena(world, resolve_threads(job.options.threads));
   int code = kOk;
   for (const int n : job.sizes) {
-    const std::optional<RunOutcome> counted =
-        mpi::count_distributed(world, n, job.options, settings_for_size(job.session, n, job.sizes.size()),
-                               world.root() ? &request_for(job.runs.requests, n) : nullptr, *arena);
+    const std::optional<RunOutcome> counted = mpi::count_distributed(
+        world, request_for(job.runs.requests, n), settings_for_size(job.session, n, job.sizes.size()), *arena);
     int after = static_cast<int>(AfterPrint::go_on);
     if (counted) {
       const CountResult& result = counted->result;
@@ -222,6 +262,8 @@ int run_count(const World& world, Job& job) {
     if (after == static_cast<int>(AfterPrint::failed)) return kRuntime;
   }
   if (reporter) reporter->end();
+  // One on each rank for the whole command, whatever its N: its threads are started and proven once.
+  spdlog::debug("{} thread arena(s) made by this process", RunArena::made());
   mpi::broadcast(world, code);  // every rank ends with rank 0's verdict
   return code;
 }

@@ -462,24 +462,6 @@ void check_same_plan(const World& world, const Engine& engine) {
                     fingerprint_hex(mine), fingerprint_hex(root)));
 }
 
-// The request every rank builds N's engine with: rank 0's (run_request: `auto` resumes a journal
-// with the engine it was started with). Rank 0 alone reads the journal (the other ranks' nodes
-// may not see its file system) and every rank takes the engine it names, so that no two ranks
-// build different engines.
-RunRequest agreed_request(const World& world, int n, CountOptions options, const RunRequest* decided) {
-  const std::span<const EngineDescription* const> engines = registered_engines();
-  int chosen = -1;  // the registry's index of the journal's engine, or -1: the options as given
-  if (world.root()) {
-    if (decided == nullptr) throw std::logic_error("rank 0 counts N=" + std::to_string(n) + " without a request");
-    for (std::size_t i = 0; decided->engine_from_journal && i < engines.size(); ++i)
-      if (engines[i] == decided->engine) chosen = static_cast<int>(i);
-  }
-  broadcast(world, chosen);
-  if (world.root()) return *decided;
-  if (chosen >= 0) options.engine = engines[static_cast<std::size_t>(chosen)]->name;
-  return request_run(n, options);
-}
-
 // Rank 0 opens the run (the units asked for, the journal), and every rank learns whether that
 // worked: a unit list that does not fit the run, a journal of another run or a damaged one end
 // every rank the same way, with rank 0's message, instead of leaving the others waiting in the
@@ -568,15 +550,14 @@ std::unique_ptr<RunArena> rank_arena(const World& world, int threads) {
   return arena;
 }
 
-std::optional<shell::RunOutcome> count_distributed(const World& world, int n, const CountOptions& options,
-                                                   const shell::RunSettings& session, const RunRequest* decided,
-                                                   RunArena& arena) {
+std::optional<shell::RunOutcome> count_distributed(const World& world, const RunRequest& request,
+                                                   const shell::RunSettings& session, RunArena& arena) {
   const Clock::time_point start = Clock::now();
-  RunRequest request = agreed_request(world, n, options, decided);
-  if (world.root()) shell::log_resumed_engine(request, session);
-  // Rank 0's request carries the plan its checks made; the others make theirs here, once.
-  if (const std::string memory = plan_memory(request); !memory.empty() && world.root())
-    spdlog::info("N={}: {}", n, memory);
+  if (world.root()) {
+    shell::log_resumed_engine(request, session);
+    // The plan the request carries, made when the command was prepared.
+    if (const std::string memory = memory_plan(request); !memory.empty()) spdlog::info("N={}: {}", request.n, memory);
+  }
   std::unique_ptr<Engine> engine = build_engine(world, request, arena);
   check_same_plan(world, *engine);
   const std::unique_ptr<Run> run = open_agreed(world, engine, session);

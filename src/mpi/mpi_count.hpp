@@ -15,17 +15,9 @@
 
 namespace nqueens::mpi {
 
-//! Counts one N on every rank of `world`. Collective: every rank calls it with the same
-//! arguments, and rank 0 also with `decided`, its request of N's run (shell::run_request: the
-//! journal's engine), which every rank follows; the other ranks pass nullptr. Rank 0 returns what `count_run` would
-//! return for the same options (the totals over the units asked for, with `threads` the threads of one rank); the other
-//! ranks return nothing. Throws AgreedExit on every rank when rank 0 cannot open the journal. On SIGINT or SIGTERM
-//! every rank stops drawing, rank 0 saves what finished and each process ends with 128 + the signal number. A rank that
-//! fails while counting (out of memory, say) makes every rank stop drawing and end its running units, then every rank
-//! throws AgreedExit with that rank's message (the `--memory` to try); only a failure while ending so (rank 0's journal
-//! unwritable) ends the job through abort_job. NQUEENS_MPI_LATENCY_US, for tests and benchmarks only: an emulated
-//! network latency that every draw from the dispenser and every batch sent to rank 0 first sleeps (0 when unset).
-//! Throws std::invalid_argument for anything but a whole number of microseconds up to 1 s.
+//! NQUEENS_MPI_LATENCY_US, for tests and benchmarks only: an emulated network latency that every
+//! draw from the dispenser and every batch sent to rank 0 first sleeps (0 when unset). Throws
+//! std::invalid_argument for anything but a whole number of microseconds up to 1 s.
 std::chrono::microseconds emulated_latency();
 
 //! NQUEENS_MPI_OUT_OF_MEMORY_AT=R:K, for tests only: rank R's K-th unit (from 1) throws std::bad_alloc in place of
@@ -38,9 +30,17 @@ std::size_t out_of_memory_test_unit(int rank);
 //! them ends every rank with AgreedExit and its message.
 std::unique_ptr<RunArena> rank_arena(const World& world, int threads);
 
-//! Counts N in `arena`, the rank's (rank_arena).
-std::optional<shell::RunOutcome> count_distributed(const World& world, int n, const CountOptions& options,
-                                                   const shell::RunSettings& session, const RunRequest* decided,
-                                                   RunArena& arena);
+//! Counts one N on every rank of `world`, in `arena`, the rank's (rank_arena). Collective: every
+//! rank calls it with its request of N's run, prepared once for the command (run/prepare.hpp: rank
+//! 0's prepare_runs, the others' follow_runs with the engines rank 0 chose), and the same settings.
+//! Rank 0 returns what `count_run` would return for the same options (the totals over the units
+//! asked for, with `threads` the threads of one rank); the other ranks return nothing. Throws
+//! AgreedExit on every rank when rank 0 cannot open the journal. On SIGINT or SIGTERM every rank
+//! stops drawing, rank 0 saves what finished and each process ends with 128 + the signal number. A
+//! rank that fails while counting (out of memory, say) makes every rank stop drawing and end its
+//! running units, then every rank throws AgreedExit with that rank's message (the `--memory` to
+//! try); only a failure while ending so (rank 0's journal unwritable) ends the job through abort_job.
+std::optional<shell::RunOutcome> count_distributed(const World& world, const RunRequest& request,
+                                                   const shell::RunSettings& session, RunArena& arena);
 
 }  // namespace nqueens::mpi

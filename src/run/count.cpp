@@ -89,7 +89,7 @@ CountResult count(int n, const CountOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   RunArena arena(threads);
   std::optional<detail::SetupScope> setup(std::in_place, options.stop, nullptr);
-  arena.execute([&runs] { check_runs(runs); });
+  check_runs(runs, arena);
   std::optional<JournalRequest> journal;
   if (place.checkpoint) journal = JournalRequest{*place.checkpoint};
   Run run(make_engine(request, arena), Selection::whole_run(), journal);

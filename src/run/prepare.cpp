@@ -80,7 +80,23 @@ PreparedRuns prepare_runs(const std::vector<int>& sizes, CountOptions options, R
   return runs;
 }
 
-void check_runs(PreparedRuns& runs, const PlanWatch& watch, const std::function<void(const std::string&)>& note) {
+PreparedRuns follow_runs(const std::vector<int>& sizes, CountOptions options, std::span<const std::string> engines,
+                         const Preparation& preparation) {
+  if (sizes.empty()) throw std::invalid_argument("no board size to count");
+  if (engines.size() != sizes.size())
+    throw std::logic_error(std::to_string(engines.size()) + " engines for " + std::to_string(sizes.size()) + " sizes");
+  settle_memory_budget(options);
+  PreparedRuns runs;
+  for (std::size_t at = 0; at < sizes.size(); ++at) {
+    options.engine = engines[at];
+    runs.requests.push_back(request_run(sizes[at], options));
+  }
+  runs.threads = threads_that_run(runs.requests.front().threads, preparation.processes);
+  return runs;
+}
+
+void check_runs(PreparedRuns& runs, RunArena& arena, const PlanWatch& watch,
+                const std::function<void(const std::string&)>& note) {
   const std::size_t sizes = runs.requests.size();
   for (RunRequest& request : runs.requests) {
     // The journal first: its check takes no time, a memory plan may take minutes.
@@ -88,7 +104,8 @@ void check_runs(PreparedRuns& runs, const PlanWatch& watch, const std::function<
       check_journal_free(*place.checkpoint);
       remove_stale_temporaries(*place.checkpoint, note);
     }
-    const auto plan = [&request] { (void)plan_memory(request); };  // kept in the request: made once
+    // Kept in the request: made once.
+    const auto plan = [&request, &arena] { arena.execute([&request] { (void)plan_memory(request); }); };
     if (watch)
       watch(request.n, plan);
     else
@@ -97,7 +114,7 @@ void check_runs(PreparedRuns& runs, const PlanWatch& watch, const std::function<
   std::vector<int> ns;
   for (const RunRequest& request : runs.requests) ns.push_back(request.n);
   // The header of the run each N's journal is for: its engine, built from its request.
-  const auto header_of = [&runs](int n) { return make_engine(request_for(runs.requests, n))->header(); };
+  const auto header_of = [&runs, &arena](int n) { return make_engine(request_for(runs.requests, n), arena)->header(); };
   check_journal_headers(runs.place, ns, header_of);
   check_journals_writable(runs.place, ns, header_of);
 }

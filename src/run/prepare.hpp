@@ -16,6 +16,7 @@
 
 #include "nqueens/count.hpp"
 #include "run/journal_place.hpp"
+#include "run/run_arena.hpp"
 #include "run/run_request.hpp"
 #include "run/threads_that_run.hpp"
 
@@ -47,6 +48,15 @@ struct PreparedRuns {
 PreparedRuns prepare_runs(const std::vector<int>& sizes, CountOptions options, RunPlace place,
                           const Preparation& preparation = {});
 
+//! The runs another process prepared, as a process that counts them with it makes them (an MPI
+//! rank other than 0, which may not see the journals): each N's request names the engine that
+//! process's prepare_runs chose (`engines`, in the order of `sizes`: a resumed journal's engine
+//! included), and takes the threads and the budget as prepare_runs resolves them, here; no
+//! journal is read, none is kept. check_runs then makes each request's memory plan. Throws
+//! std::invalid_argument as request_run does, std::logic_error when the engines do not match the sizes.
+PreparedRuns follow_runs(const std::vector<int>& sizes, CountOptions options, std::span<const std::string> engines,
+                         const Preparation& preparation = {});
+
 //! Runs one N's memory plan (`plan`): a program watches signals while it runs, since at N = 26 it
 //! takes half a minute; the library just calls it.
 using PlanWatch = std::function<void(int n, const std::function<void()>& plan)>;
@@ -56,7 +66,10 @@ using PlanWatch = std::function<void(int n, const std::function<void()>& plan)>;
 //! removed (said through `note`), its memory plan made and kept in its request (run through
 //! `watch` where given; std::invalid_argument for a budget too small); then every journal's header
 //! against its run and every journal writable (check_journal_headers, check_journals_writable).
-void check_runs(PreparedRuns& runs, const PlanWatch& watch = {},
+//! The plans, and the engines built for the headers of journals already there, run in `arena`,
+//! the command's (RunArena: one for every N, made with command_threads), so that the command
+//! starts its threads once.
+void check_runs(PreparedRuns& runs, RunArena& arena, const PlanWatch& watch = {},
                 const std::function<void(const std::string&)>& note = {});
 
 //! The threads of the one arena a command counts all its N in: the most any N's request has. One

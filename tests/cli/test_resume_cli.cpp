@@ -817,6 +817,20 @@ TEST_F(ResumeCli, CheckpointOfSeveralSizesKeepsOneJournalPerNAndResumesTheRange)
   EXPECT_TRUE(contains(resumed.err, "n13.journal: resuming, 3 units already counted")) << resumed.err;
 }
 
+// A count of several N makes one thread arena for the whole command, the checks of the journals
+// already there included (the process says how many it made, at debug level).
+TEST_F(ResumeCli, ACountOfSeveralNMakesOneArenaJournalsAndAll) {
+  const std::vector<std::string> args = {
+      "count",       "-n",    "11-13",        "-t", "2", "--checkpoint", file("arenas").string(),
+      "--log-level", "debug", "--no-progress"};
+  for (const char* round : {"counted", "answered from the journals"}) {
+    SCOPED_TRACE(round);
+    const Outcome counted = run(args);
+    ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+    EXPECT_TRUE(contains(counted.err, "] 1 thread arena(s) made by this process")) << counted.err;
+  }
+}
+
 // A resume says so at the default level: a count that starts from a journal's units is not
 // silent about them.
 TEST_F(ResumeCli, AResumeSaysSoAtTheDefaultLevel) {

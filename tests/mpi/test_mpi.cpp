@@ -472,6 +472,61 @@ TEST_F(Mpi, ALaterNsReadOnlyJournalEndsTheJobBeforeAnyNIsCounted) {
   EXPECT_FALSE(fs::exists(journals / "n8.journal"));
 }
 
+// Every rank makes its requests and memory plans once for the command, before any N is counted,
+// on its own threads (-t is each rank's, by default the CPUs it may use). Here rank 0 may use one
+// CPU and rank 1 all of this machine's: N = 16's join plan fits 1800 KiB on one thread, not on
+// two, so the job ends before N = 12 is counted, in one line from rank 0 that names rank 1, exit 2
+// (each rank but 0 planned N as its turn came: N = 12 was printed, then rank 1's refusal ended the
+// job with exit 3). With room for both, each rank counts on its own threads.
+TEST_F(Mpi, EveryRankPlansEveryNOnItsOwnThreadsBeforeAnyIsCounted) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 || CPU_COUNT(&allowed) < 2)
+    GTEST_SKIP() << "rank 1 needs more CPUs than rank 0's one";
+  int first = 0;
+  while (!CPU_ISSET(first, &allowed)) ++first;
+  const auto rank_0_on_one_cpu = [this, first](const std::string& memory) {
+    std::vector<std::string> command = mpirun(2);
+    command.pop_back();  // the program, started through the shell instead
+    const std::string bind = R"(if [ "$OMPI_COMM_WORLD_RANK" = 0 ]; then exec taskset -c )" + std::to_string(first) +
+                             R"( "$0" "$@"; fi; exec "$0" "$@")";
+    return run(command + std::vector<std::string>{"/bin/sh", "-c", bind, NQUEENS_MPI_BINARY, "count", "-n", "12,16",
+                                                  "--engine", "join", "--memory", memory, "--format", "csv"});
+  };
+  const Outcome refused = rank_0_on_one_cpu("1800K");
+  EXPECT_EQ(refused.exit_code, 2) << describe(refused);
+  EXPECT_EQ(refused.out, "") << describe(refused);
+  EXPECT_EQ(count_prefixed(refused.err, "nqueens-mpi: error: "), 1u) << describe(refused);
+  EXPECT_TRUE(contains(refused.err, "nqueens-mpi: error: rank 1: the join engine cannot count N=16")) << refused.err;
+  EXPECT_FALSE(contains(refused.err, "MPI_ABORT")) << describe(refused);
+
+  const Outcome counted = rank_0_on_one_cpu("64M");
+  ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+  EXPECT_TRUE(contains(counted.out, "\n12,14200,1787,")) << counted.out;
+  EXPECT_TRUE(contains(counted.out, "\n16,14772512,1846955,")) << counted.out;
+}
+
+// Each rank makes one thread arena for the whole command, whatever its N, rank 0's checks of the
+// journals already there included (each process says how many it made, at debug level).
+TEST_F(Mpi, EachRankMakesOneArenaForTheCommand) {
+  const std::vector<std::string> args = {
+      "count",       "-n",   "8-10", "-t", "1", "--engine", "dfs", "--checkpoint", (dir_ / "arenas").string(),
+      "--log-level", "debug"};
+  for (const char* round : {"counted", "answered from the journals"}) {
+    SCOPED_TRACE(round);
+    const Outcome counted = ranks(2, args);
+    ASSERT_EQ(counted.exit_code, 0) << describe(counted);
+    std::size_t arenas = 0, one = 0;
+    for (const std::string& line : lines_of(counted.err)) {
+      arenas += contains(line, "thread arena(s) made by this process");
+      one += contains(line, "] 1 thread arena(s) made by this process") ||
+             contains(line, "rank 1: 1 thread arena(s) made by this process");
+    }
+    EXPECT_EQ(arenas, 2u) << counted.err;
+    EXPECT_EQ(one, 2u) << counted.err;
+  }
+}
+
 // ---- failures end the job, with one line ------------------------------------------------------------
 
 TEST_F(Mpi, BadInputExits2WithOneErrorLineAndNoOutput) {

@@ -266,7 +266,7 @@ void log_resumed_engine(const RunRequest& request, const RunSettings& settings) 
                  request.engine->name);
 }
 
-void check_every_run(const RunSettings& session, PreparedRuns& runs, bool watched) {
+void check_every_run(const RunSettings& session, PreparedRuns& runs, RunArena& arena, bool watched) {
   const std::size_t sizes = runs.requests.size();
   const PlanWatch watch = [&session, sizes](int n, const std::function<void()>& plan) {
     SetupWatch(n, settings_for_size(session, n, sizes)).run([&plan] {
@@ -274,7 +274,7 @@ void check_every_run(const RunSettings& session, PreparedRuns& runs, bool watche
       return true;
     });
   };
-  check_runs(runs, watched ? watch : PlanWatch{}, [](const std::string& said) { spdlog::warn("{}", said); });
+  check_runs(runs, arena, watched ? watch : PlanWatch{}, [](const std::string& said) { spdlog::warn("{}", said); });
 }
 
 std::unique_ptr<Run> open_run(const RunRequest& request, RunArena& arena, const RunSettings& settings) {
@@ -341,9 +341,8 @@ RunOutcome count_run(const RunRequest& request, const RunSettings& settings, Run
   return outcome_of(*run, settings, request.threads, start);
 }
 
-void count_each(std::span<const RunRequest> requests, const RunSettings& session,
+void count_each(std::span<const RunRequest> requests, const RunSettings& session, RunArena& arena,
                 const std::function<void(const RunOutcome&)>& counted) {
-  RunArena arena(command_threads(requests));
   for (const RunRequest& request : requests)
     counted(count_run(request, settings_for_size(session, request.n, requests.size()), arena));
 }

@@ -60,8 +60,9 @@ void log_resumed_engine(const RunRequest& request, const RunSettings& settings);
 //! about each N's run that can be checked before the first N is counted, so that a command is
 //! refused whole, not after hours of counting. A stale FILE.partial removed is said on the log.
 //! `watched`: each memory plan is made as count_run's setup is, stopped by an interrupt that ends
-//! the process at once (catch_interrupts() first): at N = 26 it takes half a minute.
-void check_every_run(const RunSettings& session, PreparedRuns& runs, bool watched = true);
+//! the process at once (catch_interrupts() first): at N = 26 it takes half a minute. The checks run
+//! in `arena`, the command's, which then counts every N (count_each).
+void check_every_run(const RunSettings& session, PreparedRuns& runs, RunArena& arena, bool watched = true);
 
 //! The Run of one N: the engine, built in the run's arena, the selected units and the
 //! checkpoint journal (created, resumed or repaired), with a log line for what the journal held
@@ -86,10 +87,10 @@ RunOutcome count_run(const RunRequest& request, const RunSettings& settings);
 //! The same in `arena`, the command's, which counts every N of a list (count_each).
 RunOutcome count_run(const RunRequest& request, const RunSettings& settings, RunArena& arena);
 
-//! Counts each N of `requests` in order, as count_run does, in one arena made for the whole
-//! command (command_threads): its threads are started and proven once, not once per N. Hands
-//! each N's outcome to `counted` as soon as it is ready.
-void count_each(std::span<const RunRequest> requests, const RunSettings& session,
+//! Counts each N of `requests` in order, as count_run does, in `arena`, the one arena of the whole
+//! command (made with command_threads, before its checks): its threads are started and proven
+//! once, not once per N. Hands each N's outcome to `counted` as soon as it is ready.
+void count_each(std::span<const RunRequest> requests, const RunSettings& session, RunArena& arena,
                 const std::function<void(const RunOutcome&)>& counted);
 
 }  // namespace nqueens::shell
