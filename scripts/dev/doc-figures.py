@@ -43,11 +43,11 @@ docs_figures). A document that states one of them for N = 16..28 beyond its bar 
   thing ("X s a unit", "X ns each"), and a sentence that names the commit it was measured at (a
   record of that run). Since the data hold many figures for an N, a wrong figure that happens to
   be near another of them passes; one that is near none fails.
-- any ratio ("X times", "Xx", "nine times") in such a sentence (less the step in N above, and the
-  growth of a cost of one thing): within 5 % (of a round word or an "about": 15 %) a ratio the
+- any ratio ("X times", "Xx", "nine times") in such a sentence (less the step in N above, a
+  bound, "up to X times", and the growth of a cost of one thing): within 5 % (of a round word or an "about": 15 %) a ratio the
   data gives for the sizes named nearest it (a ratio column, or a time of one row over the same
   column of a row that differs from it in one thing: N, engine, threads...; medians, not spreads),
-  one the records state for those sizes (where the sentence links to that record), one the document's own tables give (their "Xx" cells,
+  one the records state for those sizes (where the sentence links to that record), one the tables of its section give (their "Xx" cells,
   ratio columns, a column's figure of one named N over another's, a cell over the figure just
   before the ratio), or the ratio of two figures the sentence itself gives ("0.552 → 0.00357").
   The data hold many ratios for an N (the speedups of several tables), so a ratio off by a tenth
@@ -485,7 +485,7 @@ def prose_problems(path, text, totals):
 
 # ---- a ratio of prose for an N, against the ratios of the data of that N ---------------------
 
-RATIO = re.compile(r"(?<![\w.,])(?:(?:(?P<low>\d+(?:\.\d+)?) to )?(?P<digits>\d[\d,]*(?:\.\d+)?)(?:x\b| times\b)|(?P<word>" + "|".join(NUMBER_WORDS) +
+RATIO = re.compile(BOUND + r"(?<![\w.,])(?:(?:(?P<low>\d+(?:\.\d+)?) to )?(?P<digits>\d[\d,]*(?:\.\d+)?)(?:x\b| times\b)|(?P<word>" + "|".join(NUMBER_WORDS) +
                    r") times\b)")
 IDENTITY = {"n", "engine", "threads", "symmetry", "card", "cards", "host_threads", "part", "split_depth", "arch",
             "kernel", "pass", "commit", "bound_by", "within_bar", "load", "round", "samples"}
@@ -533,15 +533,30 @@ def measure_rows(totals):
     return rows
 
 
-def data_ratios(rows, sizes, others):
+COMPARED = {"threads": (r"\bthreads?\b", r"^speedup"), "engine": (r"\b(?:dfs|DFS|join|engines?)\b", r"^vs_dfs")}
+
+
+def compared(sentence, named):
+    """The things a sentence's ratios may compare: N where it names two sizes or a step, threads
+    where it speaks of threads, engines where it names one (other differences: always)."""
+    fields = {field for field, (word, _) in COMPARED.items() if re.search(word, sentence)}
+    return fields | ({"n"} if len(named) > 1 or re.search(r"\bstep\b", sentence) else set())
+
+
+def data_ratios(rows, sizes, others, fields):
     """The ratios the data gives for sizes: its ratio columns, and a column of one row over the
-    same column of a row of the same table that differs from it in one thing (N, engine, threads...)."""
+    same column of a row of the same table that differs from it in one thing (N, engine, threads...)
+    that the sentence compares."""
     ratios = set()
     chosen = [row for row in rows if int(row[1]["n"]) in sizes]
+    left_out = [column for field, (_, column) in COMPARED.items() if field not in fields]
     for table, identity, values in chosen:
-        ratios.update(v for k, v in values.items() if RATIO_COLUMNS.search(k) or k == "ceiling")
+        ratios.update(v for k, v in values.items() if (RATIO_COLUMNS.search(k) or k == "ceiling")
+                      and not any(re.search(column, k) for column in left_out))
         for other_table, other, other_values in (row for row in rows if int(row[1]["n"]) in sizes | others):
-            if other_table != table or sum(identity.get(k) != other.get(k) for k in identity.keys() | other.keys()) != 1:
+            differ = [k for k in identity.keys() | other.keys() if identity.get(k) != other.get(k)]
+            if other_table != table or len(differ) != 1 or \
+                    (differ[0] in ("n", *COMPARED) and differ[0] not in fields):
                 continue
             ratios.update(values[k] / other_values[k] for k in values.keys() & other_values.keys()
                           if values[k] > 0 and other_values[k] > 0 and not RATIO_COLUMNS.search(k))
@@ -622,11 +637,21 @@ def table_ratios(text, sizes, others, said):
     return ratios
 
 
+def section(text, line):
+    """The lines of the section (from one heading to the next) that holds line: the tables a
+    sentence may mean are those of its own section."""
+    lines = text.splitlines()
+    heads = [at for at, row in enumerate(lines) if row.startswith("#")]
+    start = max((at for at in heads if at < line), default=0)
+    end = min((at for at in heads if at >= line), default=len(lines))
+    return "\n".join(lines[start:end])
+
+
 def ratio_truths(text, sentence, found, sizes, named, rows, records):
-    """Every ratio a figure of prose at found may be, and its inverse."""
+    """Every ratio a figure of prose at found may be, and its inverse (text: the sentence's section)."""
     said = [float(v) for v in re.findall(r"(?<![\w.,])(\d+(?:\.\d+(?:e[+-]?\d+)?|e[+-]?\d+))",
                                          sentence[max(0, found.start() - 60):found.start()])]
-    truths = data_ratios(rows, sizes, named) | sentence_ratios(sentence) | table_ratios(text, sizes, named, said)
+    truths = data_ratios(rows, sizes, named, compared(sentence, named)) | sentence_ratios(sentence) | table_ratios(text, sizes, named, said)
     for record in RECORDS:  # a record holds many runs' ratios: only for a sentence that points to it
         if os.path.basename(record) in sentence:
             truths |= {r for n in sizes for r in records[record].get(n, ())}
@@ -644,6 +669,7 @@ def ratio_problems(path, text, totals):
             continue  # held to the cost model by its own rule
         mentions = [(found.start(), named_sizes(found.group(0))) for found in N_LIST.finditer(sentence)]
         named = set().union(*(sizes for _, sizes in mentions)) & set(SIZES)
+        own = section(text, line)
         for found in RATIO.finditer(sentence):
             if PER_ITEM.search(sentence[max(0, found.start() - 80):found.start()]):
                 continue  # a cost of one thing's growth, left out with that cost
@@ -653,7 +679,7 @@ def ratio_problems(path, text, totals):
             if not sizes:
                 continue
             rounded = found.group("word") or re.search(r"(?:about|some|nearly|roughly) $", sentence[:found.start()])
-            truths = ratio_truths(text, sentence, found, sizes, named, rows, records)
+            truths = ratio_truths(own, sentence, found, sizes, named, rows, records)
             stated = [ratio_value(found)] + ([float(found.group("low"))] if found.group("low") else [])
             for figure, digits in zip(stated, (found.group("digits"), found.group("low"))):
                 bar = ROUNDING if rounded else ratio_bar(digits)
