@@ -1,7 +1,6 @@
 // A plan's sampling budget is CPU time of its sampling threads, not the wall clock: on a machine
 // that other jobs load, a thread waits for a core, and a wall-clock budget timed fewer units
 // there (N = 25 at a load of 7: 8 bands of 16) than it would on a quiet one.
-#include <time.h>
 
 #include <chrono>
 #include <cstdint>
@@ -15,22 +14,14 @@
 #include "engine/engine.hpp"
 #include "nqueens/version.hpp"
 #include "plan/plan.hpp"
+#include "support/spin.hpp"
 
 namespace {
 
 using namespace nqueens;
 using namespace nqueens::plan;
 
-void spin_for(double seconds) {
-  const auto now = [] {
-    timespec clock{};
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &clock);
-    return static_cast<double>(clock.tv_sec) + 1e-9 * static_cast<double>(clock.tv_nsec);
-  };
-  const double end = now() + seconds;
-  while (now() < end) {
-  }
-}
+using testing_support::spin_for;
 
 // Units that each take kWork of CPU time and wait kWaiting for a core besides, as on a machine
 // where other jobs keep the cores busy: by the wall clock a unit takes eleven times its work.

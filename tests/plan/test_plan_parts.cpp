@@ -1,7 +1,6 @@
 // Units too costly to time whole, timed in exact parts (plan.cpp, time_in_parts): a unit's time
 // from a random share of its parts, the two-stage variance, and a plan of a run whose costliest
 // units the cost model prices at half what they take, beyond the budget whole.
-#include <time.h>
 
 #include <cmath>
 #include <cstdint>
@@ -16,6 +15,7 @@
 #include "plan/estimate.hpp"
 #include "plan/plan.hpp"
 #include "plan/strata.hpp"
+#include "support/spin.hpp"
 
 namespace {
 
@@ -64,17 +64,7 @@ TEST(PlanParts, DrawnPartsAreAFixedSampleOfTheUnitsParts) {
   EXPECT_EQ(drawn_parts(engine, 1, 10), std::vector<std::size_t>{0});
 }
 
-// Spins its thread's CPU clock for as long as `seconds`: a unit whose thread time is known.
-void spin_for(double seconds) {
-  const auto now = [] {
-    timespec clock{};
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &clock);
-    return static_cast<double>(clock.tv_sec) + 1e-9 * static_cast<double>(clock.tv_nsec);
-  };
-  const double end = now() + seconds;
-  while (now() < end) {
-  }
-}
+using testing_support::spin_for;
 
 // A run whose units take a known thread time: kLight light units priced right, and kHeavy heavy
 // ones of kParts parts each that take twice what the model prices them at, so that a rate carried
