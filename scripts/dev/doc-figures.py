@@ -43,15 +43,17 @@ docs_figures). A document that states one of them for N = 16..28 beyond its bar 
   thing ("X s a unit", "X ns each"), and a sentence that names the commit it was measured at (a
   record of that run). Since the data hold many figures for an N, a wrong figure that happens to
   be near another of them passes; one that is near none fails.
-- any ratio ("X times", "Xx", "nine times") in such a sentence (less the step in N above, a
-  bound, "up to X times", and the growth of a cost of one thing): within 5 % (of a round word or an "about": 15 %) a ratio the
-  data gives for the sizes named nearest it (a ratio column, or a time of one row over the same
-  column of a row that differs from it in one thing: N, engine, threads...; medians, not spreads),
-  one the records state for those sizes (where the sentence links to that record), one the tables of its section give (their "Xx" cells,
-  ratio columns, a column's figure of one named N over another's, a cell over the figure just
-  before the ratio), or the ratio of two figures the sentence itself gives ("0.552 → 0.00357").
-  The data hold many ratios for an N (the speedups of several tables), so a ratio off by a tenth
-  or a fifth often lands near another and passes; one near none fails.
+- any ratio ("X times", "Xx", both ends of "A to B times") in such a sentence (less the step in N
+  above, a bound, "up to X times", and the growth of a cost of one thing): within its own
+  rounding (twice half its last digit, at least 2 %; a round word or an "about": 15 %) a ratio of
+  the sizes named nearest it: a ratio column of the data, or a time (median, per solution) of
+  one row over the same column of a row that differs from it in one thing the sentence compares
+  (two sizes or a step: N; threads; engines); one a record states, where the sentence links to
+  it; one the tables of the sentence's section give ("Xx" cells, ratio columns, one named N's
+  cell over another's, a cell over the figure just before the ratio); or the ratio of two
+  figures the sentence gives itself ("0.552 -> 0.00357", "292 MiB instead of 62 MiB"). The data
+  hold many ratios for an N (the speedups of several tables), so a ratio off by a tenth or a
+  fifth often lands near another and passes; one near none fails.
 
     scripts/dev/doc-figures.py check [--binary build/release/nqueens]
 
@@ -485,8 +487,8 @@ def prose_problems(path, text, totals):
 
 # ---- a ratio of prose for an N, against the ratios of the data of that N ---------------------
 
-RATIO = re.compile(BOUND + r"(?<![\w.,])(?:(?:(?P<low>\d+(?:\.\d+)?) to )?(?P<digits>\d[\d,]*(?:\.\d+)?)(?:x\b| times\b)|(?P<word>" + "|".join(NUMBER_WORDS) +
-                   r") times\b)")
+RATIO = re.compile(BOUND + r"(?<![\w.,])(?:(?:(?P<low>\d+(?:\.\d+)?) to )?(?P<digits>\d[\d,]*(?:\.\d+)?)"
+                   r"(?:x\b| times\b)|(?P<word>" + "|".join(NUMBER_WORDS) + r") times\b)")
 IDENTITY = {"n", "engine", "threads", "symmetry", "card", "cards", "host_threads", "part", "split_depth", "arch",
             "kernel", "pass", "commit", "bound_by", "within_bar", "load", "round", "samples"}
 TIME_COLUMN = re.compile(r"^(?!min_|mean_|max_|stddev_).*(?:_s|_seconds|_ns)$")
@@ -651,7 +653,8 @@ def ratio_truths(text, sentence, found, sizes, named, rows, records):
     """Every ratio a figure of prose at found may be, and its inverse (text: the sentence's section)."""
     said = [float(v) for v in re.findall(r"(?<![\w.,])(\d+(?:\.\d+(?:e[+-]?\d+)?|e[+-]?\d+))",
                                          sentence[max(0, found.start() - 60):found.start()])]
-    truths = data_ratios(rows, sizes, named, compared(sentence, named)) | sentence_ratios(sentence) | table_ratios(text, sizes, named, said)
+    truths = data_ratios(rows, sizes, named, compared(sentence, named)) | sentence_ratios(sentence)
+    truths |= table_ratios(text, sizes, named, said)
     for record in RECORDS:  # a record holds many runs' ratios: only for a sentence that points to it
         if os.path.basename(record) in sentence:
             truths |= {r for n in sizes for r in records[record].get(n, ())}
