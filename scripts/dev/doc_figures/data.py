@@ -172,15 +172,23 @@ def ratio_values(values, totals_of_n):
     return kept
 
 
-def data_ratios(sizes, others, fields, totals):
+def data_ratios(sizes, others, fields, totals, words):
     """{name: ratio} the data gives for sizes: its ratio columns (less those of a comparison the
     sentence does not make), and a column of one row over the same column of a row of the same file
-    that differs from it in one thing (N, engine, threads...) that the sentence compares."""
-    return dict(cached_ratios(frozenset(sizes), frozenset(others), frozenset(fields), tuple(sorted(totals.items()))))
+    that differs from it in one thing the sentence compares: N, engine or threads (`fields`), or
+    another whose values the sentence names (`words`: "mirror", "none")."""
+    return dict(cached_ratios(frozenset(sizes), frozenset(others), frozenset(fields), tuple(sorted(totals.items())),
+                              frozenset(words)))
+
+
+def compares(field, identity, other, fields, words):
+    if field in ("n", *COMPARED):
+        return field in fields
+    return identity.get(field) in words or other.get(field) in words
 
 
 @functools.lru_cache(maxsize=None)
-def cached_ratios(sizes, others, fields, totals_items):
+def cached_ratios(sizes, others, fields, totals_items, words):
     totals = dict(totals_items)
     rows = [(name, identity, ratio_values(values, totals.get(int(identity["n"]))))
             for name, identity, values in measured_rows()
@@ -195,7 +203,7 @@ def cached_ratios(sizes, others, fields, totals_items):
         for other_name, other, other_values in rows:
             differ = [k for k in identity.keys() | other.keys() if identity.get(k) != other.get(k)]
             if name.split("[")[0] != other_name.split("[")[0] or len(differ) != 1 or \
-                    (differ[0] in ("n", *COMPARED) and differ[0] not in fields):
+                    not compares(differ[0], identity, other, fields, words):
                 continue
             ratios.update({f"{name} / {other_name}.{k}": values[k] / other_values[k]
                            for k in values.keys() & other_values.keys()

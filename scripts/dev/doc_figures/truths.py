@@ -170,7 +170,8 @@ def ratio_truths(section_text, document, sentence, figure, named, totals):
     before = sentence[max(0, figure.start - 60):figure.start]
     said = [float(v) for v in re.findall(r"(?<![\w.,])(\d+(?:\.\d+(?:e[+-]?\d+)?|e[+-]?\d+))", before)]
     sizes = set(figure.sizes)
-    truths = data.data_ratios(sizes, named, compared(sentence, named), totals)
+    words = set(re.findall(r"[\w.-]+", sentence.replace("`", " ")))
+    truths = data.data_ratios(sizes, named, compared(sentence, named), totals, words)
     truths.update(sentence_ratios(sentence))
     truths.update(table_ratios(section_text, document, sizes, named, said))
     for record in RECORDS:  # a record holds many runs' ratios: only for a sentence that points to it
