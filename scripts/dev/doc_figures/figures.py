@@ -85,9 +85,10 @@ def stated_figures(text):
             context = set()
         mentions = [(found.start(), named_sizes(found.group(0))) for found in N_LIST.finditer(sentence)]
         figures = []
-        if STEP_IN_N.search(sentence):  # held to the cost model by a rule of its own (fixed.py)
-            continue
+        step = STEP_IN_N.search(sentence)  # held to the cost model by a rule of its own (fixed.py)
         for found in FIGURE.finditer(sentence):
+            if step and step.start() <= found.start() < step.end():
+                continue
             sizes = (sizes_near(mentions, found.start()) if mentions else context) & set(SIZES)
             figure = read(found, sizes) if sizes else None
             if figure and any(v > 0 for v in figure.values):
