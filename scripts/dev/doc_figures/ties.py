@@ -103,8 +103,13 @@ def write_ledger(ledger):
 
 
 def nearest(figure, value, digits, known):
+    """The datum a figure is tied to: of those it holds, the nearest; for a bound, one on its side
+    before one within its rounding past it ("under 45 s": 40.3 s before 45.1 s)."""
     held = {name: truth for name, truth in known.items() if holds(figure, value, digits, truth)}
-    return min(held, key=lambda name: (abs(math.log(held[name] / value)), name), default=None)
+
+    def past(truth):
+        return (figure.bound == "upper" and truth > value) or (figure.bound == "lower" and truth < value)
+    return min(held, key=lambda name: (past(held[name]), abs(math.log(held[name] / value)), name), default=None)
 
 
 def judge(path, text, totals, ledger, lines=None):
