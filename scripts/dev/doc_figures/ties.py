@@ -102,14 +102,29 @@ def write_ledger(ledger):
             rows.writerow([doc, key, datum])
 
 
-def nearest(figure, value, digits, known):
-    """The datum a figure is tied to: of those it holds, the nearest; for a bound, one on its side
-    before one within its rounding past it ("under 45 s": 40.3 s before 45.1 s)."""
+def source(name, sentence):
+    """How near a datum's source is to the figure: the measurements of docs/data first (a record
+    first where the sentence links it), then its own sentence and its page's tables, then the
+    records' other sentences, which keep the figures of earlier commits."""
+    record = re.match(r"(?:1 / \()?(long-runs\.md|comparisons\.md) ", name)
+    if record:
+        return 0 if record.group(1) in sentence else 2
+    return 0 if re.match(r"(?:1 / \()?docs/data/", name) else 1
+
+
+def nearest(figure, value, digits, known, sentence):
+    """The datum a figure is tied to, of those it holds: for a bound, one on its side before one
+    within its rounding past it ("under 45 s": 40.3 s before 45.1 s); for a time, one of the
+    nearest source; then the nearest value. (A ratio takes the nearest: the data's ratio columns
+    are of many comparisons, and a source first ties "1.31 times" to a model's band ratio.)"""
     held = {name: truth for name, truth in known.items() if holds(figure, value, digits, truth)}
 
     def past(truth):
         return (figure.bound == "upper" and truth > value) or (figure.bound == "lower" and truth < value)
-    return min(held, key=lambda name: (past(held[name]), abs(math.log(held[name] / value)), name), default=None)
+    def rank(name):
+        return source(name, sentence) if figure.kind != "ratio" else 0
+    return min(held, key=lambda name: (past(held[name]), rank(name), abs(math.log(held[name] / value)), name),
+               default=None)
 
 
 def judge(path, text, totals, ledger, lines=None):
@@ -125,7 +140,7 @@ def judge(path, text, totals, ledger, lines=None):
         if datum and datum.startswith("setting:"):
             known = {datum: setting(datum, figure.kind)} if setting(datum, figure.kind) is not None else {}
         if datum is None:
-            chosen = nearest(figure, value, digits, known)
+            chosen = nearest(figure, value, digits, known, sentence)
             if chosen:
                 ties[(path, key)] = chosen
                 problems.append(f"{where}: not in {os.path.relpath(LEDGER, ROOT)}: the nearest datum within its "
