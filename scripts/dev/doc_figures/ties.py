@@ -123,8 +123,9 @@ def nearest(figure, value, digits, known, sentence):
     """The datum a figure is tied to, of those it holds: for a bound, one on its side before one
     within its rounding past it ("under 45 s": 40.3 s before 45.1 s); for a time, one of the
     nearest source; then the nearest value. (A ratio takes the table of a record section its
-    sentence links to first, then a column the sentence names, then the nearest: the data's ratio columns are of many comparisons,
-    and a source first ties "1.31 times" to a model's band ratio.)"""
+    sentence links to first, then a column the sentence names, then the nearest: the data's ratio
+    columns are of many comparisons, and a source first ties "1.31 times" to a model's band
+    ratio.)"""
     held = {name: truth for name, truth in known.items() if holds(figure, value, digits, truth)}
 
     def past(truth):
