@@ -11,6 +11,7 @@
 // and nq_sum_row_sets run these functions a thread per row set (the placing one thread in all),
 // and the *_on_host loops below are their host forms (the tests' matcher, the device model, the
 // stand-in driver). Every figure is a whole number, so that both sides choose alike.
+#include <cstddef>
 #include <cstdint>
 
 #include "gpu/half_build.hpp"
@@ -159,9 +160,9 @@ NQUEENS_HOST_DEVICE TileJob plan_job(const PlanRowSet& row_set, const RowSetPlan
   job.starts_first = row_set.starts_first;
   job.query_first = plan.keys_first;
   job.stored_pattern = pattern;
-  job.stored_first = plan.keys_first + plan.query_keys + stored_starts[2 * pattern];
-  job.stored_count = stored_starts[2 * pattern + 2] - stored_starts[2 * pattern];
-  job.stored_tied = stored_starts[2 * pattern + 1] - stored_starts[2 * pattern];
+  job.stored_first = plan.keys_first + plan.query_keys + stored_starts[std::size_t{2} * pattern];
+  job.stored_count = stored_starts[std::size_t{2} * pattern + 2] - stored_starts[std::size_t{2} * pattern];
+  job.stored_tied = stored_starts[std::size_t{2} * pattern + 1] - stored_starts[std::size_t{2} * pattern];
   return job;
 }
 
@@ -171,8 +172,8 @@ NQUEENS_HOST_DEVICE void plan_row_set(std::uint32_t r, const SideSort* sides, co
                                       const std::uint32_t* counters, const PlanRule& rule, std::uint32_t* starts,
                                       std::uint64_t* scratch, RowSetPlan* plans) {
   const PlanRowSet row_set = row_sets[r];
-  const SideSort& east = sides[2 * r];
-  const SideSort& west = sides[2 * r + 1];
+  const SideSort& east = sides[std::size_t{2} * r];
+  const SideSort& west = sides[std::size_t{2} * r + 1];
   RowSetPlan plan;
   const std::uint64_t east_keys = side_keys(east, counters), west_keys = side_keys(west, counters);
   plan.halves = east_keys + west_keys;
@@ -192,11 +193,11 @@ NQUEENS_HOST_DEVICE void plan_row_set(std::uint32_t r, const SideSort* sides, co
     plan.split_count = static_cast<std::uint32_t>(split.count);
     const std::uint32_t widest = 1u << east.rule.count, groups = 1u << split.count;
     std::uint32_t* query_starts = starts + row_set.starts_first;
-    std::uint32_t* stored_starts = query_starts + 2 * widest + 1;
+    std::uint32_t* stored_starts = query_starts + std::size_t{2} * widest + 1;
     plan_bucket_starts(plan.east_stored ? west : east, counters, split.count, true, query_starts);
     plan_bucket_starts(plan.east_stored ? east : west, counters, split.count, false, stored_starts);
-    plan.query_keys = query_starts[2 * groups];
-    plan.stored_keys = stored_starts[2 * groups];
+    plan.query_keys = query_starts[std::size_t{2} * groups];
+    plan.stored_keys = stored_starts[std::size_t{2} * groups];
     for (std::uint32_t pattern = 0; pattern < groups; ++pattern) {
       const TileJob job = plan_job(row_set, plan, stored_starts, pattern);
       const std::uint32_t tiles = job.stored_count == 0 ? 0 : job_tiles(job, 0, query_starts, nullptr);
@@ -254,9 +255,9 @@ NQUEENS_HOST_DEVICE void write_plan(std::uint32_t r, const SideSort* count_sides
     }
     return;
   }
-  const std::uint32_t widest = 1u << count_sides[2 * r].rule.count;
+  const std::uint32_t widest = 1u << count_sides[std::size_t{2} * r].rule.count;
   const std::uint32_t* query_starts = starts + row_set.starts_first;
-  const std::uint32_t* stored_starts = query_starts + 2 * widest + 1;
+  const std::uint32_t* stored_starts = query_starts + std::size_t{2} * widest + 1;
   const int count = static_cast<int>(plan.split_count);
   const std::uint32_t query = plan.east_stored ? 2 * r + 1 : 2 * r, stored = plan.east_stored ? 2 * r : 2 * r + 1;
   plan_write_side(count_sides[query], count, true, plan.keys_first, row_set.next_first, query_starts,
