@@ -29,6 +29,7 @@ struct Band {
 // estimate's standard error.
 double half_bar(const std::vector<Band>& bands, plan::StratumSample Band::*time) {
   std::vector<plan::StratumSample> samples;
+  samples.reserve(bands.size());
   for (const Band& band : bands) samples.push_back(band.*time);
   return plan::two_sided_z(0.95) * plan::stratified_ratio_estimate(samples).standard_error;
 }
