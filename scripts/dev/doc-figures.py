@@ -43,8 +43,10 @@ docs_figures). A document that states one of them for N = 16..28 beyond its bar 
   row's units or nodes as a cost of one), a ratio of one row's column over another's that differs
   in one thing the sentence compares (N, threads, engine), a ratio of the section's tables, of
   the sentence's own figures or of a record the sentence links to (docs/data/long-runs.md,
-  comparisons.md, whose sentences are data too). Bars: a time's 5 %, a ratio's own rounding
-  (at least 2 %), 15 % for "about" and number words; a bound on its side and within 1.5 times.
+  comparisons.md, whose sentences are data too, and whose tables are where it links to one of
+  their sections: `](data/long-runs.md#under-a-small-budget)`, tied before other data). Bars: a
+  time's 5 %, a ratio's own rounding (at least 2 %), 15 % for "about" and number words; a bound
+  on its side and within 1.5 times.
   A figure the ledger lacks fails with the datum `tie` would name; one that holds no datum fails.
 
     scripts/dev/doc-figures.py check [--binary build/release/nqueens]

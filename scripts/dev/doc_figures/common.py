@@ -51,7 +51,7 @@ LONG_RUNS = os.path.join(ROOT, "docs", "data", "long-runs.md")
 RECORDS = [os.path.join(ROOT, "docs", "data", name) for name in ("long-runs.md", "comparisons.md")]
 STEP_IN_N = re.compile(r"each step in N (?:costs|multiplies the work by) ([\w.]+) to ([\w.]+)(?: times)?(?: more)?, "
                        r"about ([\w. ]+?) on average")
-N_LIST = re.compile(r"\bN = (\d+(?:(?:,? and |, | to |-)\d+(?![.\d]))*)")
+N_LIST = re.compile(r"\bN = (\d+(?:(?:,? and |, | to |-)\d+(?!\d|\.\d))*)")  # "to 18." ends a sentence
 
 
 def named_sizes(sentence):

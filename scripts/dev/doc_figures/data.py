@@ -127,8 +127,11 @@ def record_times(seconds, ns_figures, per_item):
             for n in named_sizes(sentence):
                 for at, value in enumerate(duration_seconds(sentence), 1):
                     add(seconds, n, f"{where} duration {at}", value)
-                for at, value in enumerate(re.findall(r"([\d.]+) ns\b(?! (?:each|a|per)\b)", sentence), 1):
+                for at, (low, value) in enumerate(re.findall(r"(?:([\d.]+) to )?([\d.]+) ns\b(?! (?:each|a|per)\b)",
+                                                             sentence), 1):
                     add(ns_figures, n, f"{where} ns {at}", float(value))
+                    if low:  # "1.15 to 1.18 ns": the low end is a datum of its own
+                        add(ns_figures, n, f"{where} ns {at} low end", float(low))
                 for at, (value, unit) in enumerate(re.findall(r"([\d.]+) (ns|s) (?:each|a|per)\b", sentence), 1):
                     add(per_item, n, f"{where} cost of one {at}", float(value) * (1e-9 if unit == "ns" else 1))
 

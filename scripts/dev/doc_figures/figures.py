@@ -15,7 +15,8 @@ NUMBER = r"\d+(?:,\d{3})*(?:\.\d+)?"
 FIGURE = re.compile(
     r"(?:\b(?P<bound>" + "|".join(UPPER + LOWER) + r") )?"
     r"(?:(?P<rounded>" + "|".join(ROUNDED) + r") ?)?"
-    r"(?<![\w.,\-/=#(+])(?<!= )(?:(?P<low>" + NUMBER + r") to )?(?P<value>" + NUMBER + r"|" + "|".join(NUMBER_WORDS) + r")"
+    r"(?<![\w.,\-/=#+])(?<!= )(?<!min )"  # not within a word, an N, or "47 min 20 s"
+    r"(?:(?P<low>" + NUMBER + r") to )?(?P<value>" + NUMBER + r"|" + "|".join(NUMBER_WORDS) + r")"
     r"(?:(?P<ratio>x\b| times\b)| min (?P<seconds>\d+(?:\.\d+)?) s\b"
     r"| (?P<unit>ms|s|seconds|ns|min|minutes|h|hours|days|years)\b)"
     r"(?P<item> (?:a|per) (?:unit|node|pair|half)\b| each\b)?")

@@ -107,7 +107,7 @@ def slurm_problems(path, text, table):
 
 # ---- the projection of N = 24 from a sample ----------------------------------------------------
 
-SAMPLE = re.compile(r"the same (\d+) units took ([\d.]+) s of CPU time")
+SAMPLE = re.compile(r"shards of N = 24 of (\d+) and (\d+) units took ([\d.]+) s and ([\d.]+) s of CPU time")
 SAMPLE_BAR = re.compile(r"fix the total to about \+- (\d+) %")
 UNITS_24 = re.compile(r"At N = 24 the join has ([\d,]+) units")
 
@@ -117,7 +117,8 @@ def sample_problems(path, text, costs):
     mean, bar, units = SAMPLE.search(text), SAMPLE_BAR.search(text), UNITS_24.search(text)
     if not (mean and bar and units):
         return [f"{path}: the projection of N = 24 from a sample lacks its mean, its units or its error bar"]
-    projected = float(mean.group(2)) / int(mean.group(1)) * int(units.group(1).replace(",", ""))
+    sampled, took = int(mean.group(1)) + int(mean.group(2)), float(mean.group(3)) + float(mean.group(4))
+    projected = took / sampled * int(units.group(1).replace(",", ""))
     truth = costs[24]
     allowed = (1 + int(bar.group(1)) / 100) * MACHINE
     if not truth / allowed <= projected <= truth * allowed:

@@ -112,17 +112,28 @@ def source(name, sentence):
     return 0 if re.match(r"(?:1 / \()?docs/data/", name) else 1
 
 
+def names_column(name, sentence):
+    """The sentence names the data's column the datum is of ("its nodes": `nodes`; "wall time":
+    `wall_s`), so that a ratio of nodes is not tied to a time's ratio that happens to be as near."""
+    columns = re.findall(r"\]\.([a-z]+)", name)
+    return bool(columns) and len(columns[-1]) > 3 and re.search(r"\b" + columns[-1] + r"\b", sentence.lower())
+
+
 def nearest(figure, value, digits, known, sentence):
     """The datum a figure is tied to, of those it holds: for a bound, one on its side before one
     within its rounding past it ("under 45 s": 40.3 s before 45.1 s); for a time, one of the
-    nearest source; then the nearest value. (A ratio takes the nearest: the data's ratio columns
-    are of many comparisons, and a source first ties "1.31 times" to a model's band ratio.)"""
+    nearest source; then the nearest value. (A ratio takes the table of a record section its
+    sentence links to first, then a column the sentence names, then the nearest: the data's ratio
+    columns are of many comparisons, and a source first ties "1.31 times" to a model's band
+    ratio.)"""
     held = {name: truth for name, truth in known.items() if holds(figure, value, digits, truth)}
 
     def past(truth):
         return (figure.bound == "upper" and truth > value) or (figure.bound == "lower" and truth < value)
     def rank(name):
-        return source(name, sentence) if figure.kind != "ratio" else 0
+        if figure.kind == "ratio":  # the table of a record section the sentence links to first
+            return 0 if re.match(r"(?:1 / \()?[\w-]+\.md#", name) else 1 if names_column(name, sentence) else 2
+        return source(name, sentence)
     return min(held, key=lambda name: (past(held[name]), rank(name), abs(math.log(held[name] / value)), name),
                default=None)
 

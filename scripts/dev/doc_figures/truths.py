@@ -84,12 +84,13 @@ def linked_sections(section_text, document):
                      if slug(head.lstrip("#")) in anchors)
 
 
-def table_ratios(section_text, document, sizes, others, said):
+def table_ratios(section_text, document, sizes, others, said, across=True):
     """The ratios the tables give for sizes, in the tables of the sentence's section and of the
     sections it links to: a cell's "Nx", a column of ratios (its head has "/", "ratio", "speedup",
     "ceiling"...), a cell over another of its column (rows of the named sizes, or rows without an
     N); in its own section also a figure the sentence states just before the ratio against a cell
-    of its N's row (measured figures only: a decimal point or an exponent, not a count)."""
+    of its N's row (measured figures only: a decimal point or an exponent, not a count). Without
+    `across`, no cell over another (a record's tables: many runs, whose quotients mean nothing)."""
     ratios = {}
     for text, own in ((linked_sections(section_text, document), False), (section_text, True)):
         for head, rows in tables(text):
@@ -107,7 +108,8 @@ def table_ratios(section_text, document, sizes, others, said):
                     if own and n in sizes and column:
                         ratios.update({f"{where} value {i} / the figure {j} before": a / b
                                        for i, a in enumerate(values) for j, b in enumerate(said) if a > 0 and b > 0})
-                ratios.update(cell_ratios(name, rows, at, sizes))
+                if across:
+                    ratios.update(cell_ratios(name, rows, at, sizes))
     return ratios
 
 
@@ -162,7 +164,37 @@ def record_ratios():
                     value = float(found.group("digits").replace(",", "")) if found.group("digits") else \
                         float(NUMBER_WORDS[found.group("word")])
                     ratios[record].setdefault(n, {})[f"{where} ratio {at}"] = value
+                    if found.group("low"):  # "1.12 to 1.15 times": the low end is a datum of its own
+                        ratios[record][n][f"{where} ratio {at} low end"] = float(found.group("low"))
     return ratios
+
+
+def linked_record_ratios(sentence, sizes, named):
+    """The ratios of the tables of the record sections the sentence links to
+    (`](data/long-runs.md#under-a-small-budget)`): the record's table is the run the sentence
+    speaks of, named with the section first (ties.py prefers it)."""
+    ratios = {}
+    for record in RECORDS:
+        name = os.path.basename(record)
+        for anchor in re.findall(r"\]\((?:[\w./]*/)?" + re.escape(name) + r"#([\w-]+)\)", sentence):
+            found = {f"{name}#{anchor} {where}": value for where, value in
+                     table_ratios(record_section(record, anchor), "", sizes, named, [], across=False).items()}
+            ratios.update(found)
+    return ratios
+
+
+@functools.lru_cache(maxsize=None)
+def record_section(record, anchor):
+    """The text of the record's section whose heading has the slug `anchor`, to the next heading
+    (a shell comment in a code block is none)."""
+    kept, inside, fenced = [], False, False
+    for line in open(record).read().splitlines():
+        fenced ^= line.startswith("```")
+        if line.startswith("#") and not fenced:
+            inside = slug(line.lstrip("#")) == anchor
+        if inside:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def ratio_truths(section_text, document, sentence, figure, named, totals):
@@ -178,6 +210,7 @@ def ratio_truths(section_text, document, sentence, figure, named, totals):
         if os.path.basename(record) in sentence:
             for n in sizes:
                 truths.update(record_ratios()[record].get(n, {}))
+    truths.update(linked_record_ratios(sentence, sizes, named))
     truths.update({f"1 / ({name})": 1 / value for name, value in list(truths.items()) if value > 0})
     return truths
 
