@@ -49,9 +49,10 @@ Tally rotation_tally(int n) {
 // cost model prices it at 2 kShareNs (about half a second), 4 from 4 kShareNs, each matched
 // against the whole west side, which is a part of its own (JoinCounter::count_part). No more
 // than 4: the matcher chooses its stored side and slot split by the sides' sizes, and a share
-// much smaller than the west side changes that choice; 4 shares of N = 24's costliest units took
-// 1.015 times the units whole, 8 took 1.28 and 16 took 1.97 (bench/join_bench --share-times). A
-// matcher elsewhere builds the halves itself, so its units stay whole.
+// much smaller than the west side changes that choice; 2 shares of N = 24's 4 costliest units
+// took 0.92 times the units whole, 4 shares of the 2 costliest 1.015, 8 took 1.28 and 16 took
+// 1.97 (bench/join_bench --share-times 24 S COUNT, CPU time). A matcher elsewhere builds the
+// halves itself, so its units stay whole.
 constexpr std::uint64_t kShareNs = std::uint64_t{1} << 28;
 constexpr std::uint64_t kMostShares = 4;
 
