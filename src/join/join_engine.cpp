@@ -186,7 +186,8 @@ class JoinEngine final : public Engine {
       slices_->keep_at_most(hand_on_.bytes);
       if (slices_->held_bytes() > 0)
         hand_on_.kept->leave(kKeptSlices, std::shared_ptr<join::SliceCache>(std::move(slices_)));
-    } catch (...) {  // NOLINT(bugprone-empty-catch): left out of memory, the next N builds its own
+    } catch (...) {
+      // Out of memory to leave them: the next N builds its own.
     }
   }
   JoinEngine(const JoinEngine&) = delete;

@@ -187,9 +187,9 @@ TEST(RunPreparation, TheChecksKeepEachNsMemoryPlanInItsRequest) {
   EXPECT_THROW(nqueens::check_runs(refused, arena), std::invalid_argument);
 }
 
-// A command of several N builds what they share once: N = 17 counted after N = 16 takes the quarter
-// slices of k = 8 that N = 16 built (engine/kept_tables.hpp), where it would build them counted
-// alone; N = 18 (k = 9) after N = 17 takes none. The counts are the published ones.
+// A command of several N builds what they share once: N = 15 counted after N = 14 takes the quarter
+// slices of k = 7 that N = 14 built (engine/kept_tables.hpp), where it would build them counted
+// alone; N = 16 (k = 8) after N = 15 takes none. The counts are the published ones.
 TEST(RunPreparation, ACommandBuildsTheSlicesItsSizesShareOnce) {
   const auto slices_built = [](const std::vector<int>& sizes) {
     PreparedRuns runs = nqueens::prepare_runs(sizes, on_threads(2, "join"), {});
@@ -205,12 +205,12 @@ TEST(RunPreparation, ACommandBuildsTheSlicesItsSizesShareOnce) {
     }
     return built;
   };
-  const std::map<int, std::uint64_t> alone = slices_built({17});
-  const std::map<int, std::uint64_t> together = slices_built({16, 17, 18});
-  EXPECT_GT(together.at(16), 0u);
-  EXPECT_EQ(together.at(17), alone.at(17) - std::min(alone.at(17), together.at(16)))
-      << "N=17 built again slices of k = 8 that N=16 had built";
-  EXPECT_EQ(together.at(18), slices_built({18}).at(18));
+  const std::map<int, std::uint64_t> alone = slices_built({15});
+  const std::map<int, std::uint64_t> together = slices_built({14, 15, 16});
+  EXPECT_GT(together.at(14), 0u);
+  EXPECT_EQ(together.at(15), alone.at(15) - std::min(alone.at(15), together.at(14)))
+      << "N=15 built again slices of k = 7 that N=14 had built";
+  EXPECT_EQ(together.at(16), slices_built({16}).at(16));
 }
 
 // What a run of N may leave alive for the next N of its command is within the next run's plan: no
@@ -221,15 +221,15 @@ TEST(RunPreparation, WhatARunLeavesForTheNextNIsWithinTheNextPlan) {
   const nqueens::join::JoinMemory unbounded = nqueens::join::plan_join_memory(17, 2, UINT64_MAX);
   CountOptions options = on_threads(2, "join");
   options.memory_bytes = unbounded.unit_list_bytes + 2 * unbounded.thread_buffer_bytes + unbounded.all_slices_bytes / 2;
-  PreparedRuns runs = nqueens::prepare_runs({16, 17, 18}, options, {});
+  PreparedRuns runs = nqueens::prepare_runs({15, 16, 17}, options, {});
   nqueens::RunArena arena(2);
   nqueens::check_runs(runs, arena);
   const auto cache_of = [&runs](std::size_t at) {
     return dynamic_cast<const nqueens::join::JoinMemoryPlan&>(*runs.requests[at].memory_plan).memory().cache_bytes;
   };
-  ASSERT_LT(cache_of(1), cache_of(0));
-  EXPECT_EQ(runs.requests[0].hand_on_bytes, cache_of(1));
-  EXPECT_EQ(runs.requests[1].hand_on_bytes, 0u) << "N=18 reads other slices";
+  ASSERT_LT(cache_of(2), cache_of(1));
+  EXPECT_EQ(runs.requests[0].hand_on_bytes, 0u) << "N=15 reads other slices";
+  EXPECT_EQ(runs.requests[1].hand_on_bytes, cache_of(2));
   EXPECT_EQ(runs.requests[2].hand_on_bytes, 0u);
   for (const nqueens::RunRequest& request : runs.requests) EXPECT_EQ(request.kept, runs.requests[0].kept);
   EXPECT_NE(runs.requests[0].kept, nullptr);
