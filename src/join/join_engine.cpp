@@ -6,6 +6,7 @@
 #include <atomic>
 #include <bit>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -44,11 +45,31 @@ Tally rotation_tally(int n) {
   return tally;
 }
 
+// At even N a unit is one row set, and at the frontier one costs minutes (N = 26) to hours
+// (N = 28): more than `plan` can time whole. Its east side then splits into shares, 2 where the
+// cost model prices it at 2 kShareNs (about half a second), 4 from 4 kShareNs, each matched
+// against the whole west side, which is a part of its own (JoinCounter::count_part). No more
+// than 4: the matcher chooses its stored side and slot split by the sides' sizes, and a share
+// much smaller than the west side changes that choice; 2 shares of N = 24's 4 costliest units
+// took 0.92 times the units whole, 4 shares of the 2 costliest 1.015, 8 took 1.28 and 16 took
+// 1.97 (bench/join_bench --share-times 24 S COUNT, CPU time). A matcher elsewhere builds the
+// halves itself, so its units stay whole.
+constexpr std::uint64_t kShareNs = std::uint64_t{1} << 28;
+constexpr std::uint64_t kMostShares = 4;
+
+std::size_t east_shares(int n, std::uint64_t cost, bool elsewhere) {
+  if (n % 2 != 0 || elsewhere) return 1;
+  return std::bit_floor(std::clamp<std::uint64_t>(cost / kShareNs, 1, kMostShares));
+}
+
 class JoinUnitCounter final : public UnitCounter {
  public:
+  //! `shares`: into how many east shares a unit's row sets split (east_shares()).
   JoinUnitCounter(const join::JoinPlan& plan, join::SliceCache& slices, std::uint64_t block_bytes,
-                  std::uint64_t halves_at_once, std::unique_ptr<join::PairMatcher> elsewhere)
+                  std::uint64_t halves_at_once, std::unique_ptr<join::PairMatcher> elsewhere,
+                  std::function<std::size_t(std::size_t)> shares)
       : plan_(plan),
+        shares_(std::move(shares)),
         elsewhere_(std::move(elsewhere)),
         counter_(slices, join::best_match_path(), block_bytes, halves_at_once, elsewhere_.get()) {}
 
@@ -68,9 +89,10 @@ class JoinUnitCounter final : public UnitCounter {
     if (id < plan_.units.size()) counter_.prepare(plan_.units[id]);
   }
 
-  // A part is one of the unit's row sets (JoinEngine::part_count); the rotation unit is one part.
+  // A part is one of the unit's row sets, or an east share of one (JoinEngine::part_count); the
+  // rotation unit is one part.
   void prepare_part(std::size_t id, std::size_t part) override {
-    if (id < plan_.units.size()) counter_.prepare_part(plan_.units[id], part);
+    if (id < plan_.units.size()) counter_.prepare_part(plan_.units[id], part, shares_(id));
   }
 
   void count_part(std::size_t id, std::size_t part) override {
@@ -78,7 +100,7 @@ class JoinUnitCounter final : public UnitCounter {
       count(id);
       return;
     }
-    counter_.count_part(plan_.units[id], part);
+    counter_.count_part(plan_.units[id], part, shares_(id));
     if (elsewhere_) finish_elsewhere(1);
   }
 
@@ -115,6 +137,7 @@ class JoinUnitCounter final : public UnitCounter {
   }
 
   const join::JoinPlan& plan_;
+  std::function<std::size_t(std::size_t)> shares_;
   std::unique_ptr<join::PairMatcher> elsewhere_;
   join::JoinCounter counter_;
   std::vector<join::JoinUnit> units_;  // a batch's, kept between batches
@@ -198,15 +221,19 @@ class JoinEngine final : public Engine {
   std::unique_ptr<UnitCounter> make_counter() const override {
     const std::uint64_t block_bytes = memory_.cache_bytes / (2 * static_cast<std::uint64_t>(memory_.threads));
     return std::make_unique<JoinUnitCounter>(plan_, *slices_, block_bytes, memory_.halves_at_once,
-                                             variant_.make_matcher ? variant_.make_matcher() : nullptr);
+                                             variant_.make_matcher ? variant_.make_matcher() : nullptr,
+                                             [this](std::size_t id) { return shares(id); });
   }
 
   // join/unit_cost.hpp: predicted nanoseconds on one core.
   bool costs_predict_time() const override { return true; }
 
-  // A unit's row sets are counted one after the other, each on its own: exact parts of the unit.
+  // A unit's row sets are counted one after the other, each on its own, and at even N each row
+  // set's east shares and its west side (east_shares()): exact parts of the unit.
   std::size_t part_count(std::size_t id) const override {
-    return id == plan_.units.size() ? 1 : join::row_sets(plan_.n, plan_.units[id]).size();
+    return id == plan_.units.size()
+               ? 1
+               : join::row_sets(plan_.n, plan_.units[id]).size() * join::parts_per_row_set(shares(id));
   }
 
   std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const override {
@@ -285,6 +312,7 @@ class JoinEngine final : public Engine {
 
   bool counts_in_batches() const { return plan_.n % 2 == 1 && !slices_->holds_whole_table(); }
   bool matches_elsewhere() const { return static_cast<bool>(variant_.make_matcher); }
+  std::size_t shares(std::size_t id) const { return east_shares(plan_.n, cost(id), matches_elsewhere()); }
 
   bool same_batch(std::size_t first, std::size_t second) const {
     const std::size_t rotation = plan_.units.size();
