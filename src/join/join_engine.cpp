@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "engine/catalogue.hpp"
+#include "engine/kept_tables.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/parallel_each.hpp"
 #include "join/disjoint_count.hpp"
@@ -173,14 +174,25 @@ int tile_bits(const join::JoinMemory& memory) {
   return bits;
 }
 
+// Where a join run leaves its slices for the next N of its command (engine/kept_tables.hpp).
+constexpr const char* kKeptSlices = "join slices";
+
+// What a run takes from the one before it and leaves for the next (RunRequest).
+struct HandOn {
+  std::shared_ptr<KeptTables> kept;
+  std::uint64_t bytes = 0;
+};
+
 class JoinEngine final : public Engine {
  public:
-  JoinEngine(const join::JoinMemory& memory, join::JoinVariant variant)
+  JoinEngine(const join::JoinMemory& memory, join::JoinVariant variant, HandOn hand_on)
       : plan_((detail::setup_phase("listing the units"), join::split(memory.n))),
         slices_(std::make_unique<join::SliceCache>(memory.n, memory.cache_bytes)),
         tile_bits_(tile_bits(memory)),
         memory_(memory),
-        variant_(std::move(variant)) {
+        variant_(std::move(variant)),
+        hand_on_(std::move(hand_on)) {
+    take_kept_slices();
     detail::setup_phase("estimating unit costs");
     std::vector<std::uint64_t> costs = join::estimated_costs(plan_);
     // The rotation unit goes first: one search, longer than a typical unit at large n.
@@ -188,6 +200,21 @@ class JoinEngine final : public Engine {
     RunHeader header{kVersion, variant_.engine, memory.n, {}, costs.size(), join::run_fingerprint(plan_)};
     set_units(std::move(header), std::move(costs));
   }
+
+  // The slices the next N of the command reads again stay for it, as many as its plan holds. By
+  // now no thread pins one: the run's counters are gone.
+  ~JoinEngine() override {
+    if (!hand_on_.kept || hand_on_.bytes == 0) return;
+    try {
+      slices_->keep_at_most(hand_on_.bytes);
+      if (slices_->held_bytes() > 0)
+        hand_on_.kept->leave(kKeptSlices, std::shared_ptr<join::SliceCache>(std::move(slices_)));
+    } catch (...) {
+      // Out of memory to leave them: the next N builds its own.
+    }
+  }
+  JoinEngine(const JoinEngine&) = delete;
+  JoinEngine& operator=(const JoinEngine&) = delete;
 
   // A thread's block of south slices (JoinCounter::count_together) takes at most half its share
   // of the cache: the other half keeps the north slices and what the other threads read.
@@ -274,6 +301,15 @@ class JoinEngine final : public Engine {
     return {band << 48 | tile, north << 16 | south};
   }
 
+  // The slices the run before left, where they are this run's (taken in any case: nothing stays
+  // past the run after the one that left it), under this run's own budget.
+  void take_kept_slices() {
+    if (!hand_on_.kept) return;
+    if (const auto earlier = hand_on_.kept->take<join::SliceCache>(kKeptSlices);
+        earlier && slices_->same_slices(*earlier))
+      slices_->take_slices(*earlier);
+  }
+
   bool counts_in_batches() const { return plan_.n % 2 == 1 && !slices_->holds_whole_table(); }
   bool matches_elsewhere() const { return static_cast<bool>(variant_.make_matcher); }
   std::size_t shares(std::size_t id) const { return east_shares(plan_.n, cost(id), matches_elsewhere()); }
@@ -294,6 +330,7 @@ class JoinEngine final : public Engine {
   int tile_bits_;
   join::JoinMemory memory_;
   join::JoinVariant variant_;
+  HandOn hand_on_;
 };
 
 // The memory the join run of `request` takes on its threads and under its budget: the plan the
@@ -357,6 +394,16 @@ std::string join::header_problem(const RunHeader& header) {
   return "";
 }
 
+std::uint64_t join::JoinMemoryPlan::hand_on_bytes(const MemoryPlan& next) const {
+  const auto* join_next = dynamic_cast<const JoinMemoryPlan*>(&next);
+  if (!join_next) return 0;
+  const JoinMemory& other = join_next->memory();
+  if (other.n / 2 != memory_.n / 2 || slices_carry_keys(memory_.n, memory_.cache_bytes) ||
+      slices_carry_keys(other.n, other.cache_bytes))
+    return 0;
+  return std::min(memory_.cache_bytes, other.cache_bytes);
+}
+
 namespace {
 
 std::string problem_with(const RunHeader& header) { return join::header_problem(header); }
@@ -383,7 +430,7 @@ std::unique_ptr<Engine> make_join_engine(const RunRequest& request, join::JoinVa
     throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + why);
   const join::JoinMemory memory = join::plan_memory(request, variant.engine);
   note_least_budget({request.threads, memory.unit_list_bytes, memory.least_thread_bytes});
-  return std::make_unique<JoinEngine>(memory, std::move(variant));
+  return std::make_unique<JoinEngine>(memory, std::move(variant), HandOn{request.kept, request.hand_on_bytes});
 }
 
 std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options, join::JoinVariant variant) {

@@ -84,6 +84,35 @@ TEST(SliceCache, KeepsPinnedSlicesAndEvictsBeyondItsBudget) {
   EXPECT_EQ(unbounded.builds(), 1u);
 }
 
+// The run of N = 17 after N = 16 in one command takes the slices N = 16 left (engine/kept_tables.hpp):
+// both read the quarter table of k = 8, so a slice taken is not built again; a slice the later
+// cache built itself is kept over the earlier copy; what the later cache's budget does not hold
+// is dropped at once, the least recently used first. Budgets that hold the whole table without
+// quadrant keys, so that neither cache carries them (they depend on n).
+TEST(SliceCache, TakesTheSlicesOfTheSameKWithinItsOwnBudget) {
+  join::SliceCache earlier(16, join::whole_table_bytes(16, false));
+  for (const std::uint32_t rows : {0b1111u, 0b0011u, 0b10110101u}) earlier.get(rows);
+  const std::uint64_t held = earlier.held_bytes();
+  join::SliceCache later(17, join::whole_table_bytes(17, false));
+  ASSERT_TRUE(later.same_slices(earlier));
+  join::SliceCache::Pin own = later.get(0b0011u);
+  later.take_slices(earlier);
+  EXPECT_EQ(earlier.held_bytes(), 0u);
+  EXPECT_EQ(later.held_bytes(), held);
+  EXPECT_EQ(later.get(0b0011u).get(), own.get());
+  later.get(0b1111u);
+  later.get(0b10110101u);
+  EXPECT_EQ(later.builds(), 1u) << "a slice taken was built again";
+  own.reset();  // a pinned slice is never dropped
+  join::SliceCache small(17, later.slice_bytes(0b10110101u));
+  small.take_slices(later);
+  EXPECT_EQ(small.held_bytes(), small.budget_bytes()) << "the most recently used slice is the one kept";
+  EXPECT_EQ(small.builds(), 0u);
+  join::SliceCache other_k(18, join::whole_table_bytes(18, false));
+  EXPECT_FALSE(other_k.same_slices(small));
+  EXPECT_THROW(other_k.take_slices(small), std::logic_error);
+}
+
 // What plan times a unit after: its four slices made, so that counting it builds none.
 TEST(JoinCounter, PrepareMakesTheUnitsSlicesAndLeavesItsCountAlone) {
   const join::JoinPlan plan = join::split(14);
