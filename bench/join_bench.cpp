@@ -4,7 +4,7 @@
 // join_bench [n_low n_high] [--no-dfs] [--chunk-bits c] [--stride s] [--parts h] [--warm]
 //            [--widths FILE] | --tables | --unit-work n | --unit-times n stride first
 //            | --share-times n shares count
-// --share-times times the `count` costliest units whole and in east shares (print_share_times()).
+// --share-times times the `count` costliest units whole and in shares of their pairs (print_share_times()).
 // --stride s times every s-th unit only (a quicker sample of a large n; totals are then partial).
 // --parts h times the engine's counter on every (s-th) unit twice, each side whole and each side
 // in parts of at most h halves (join_kernel.hpp), and checks that the two agree.
@@ -532,12 +532,13 @@ void print_unit_times(int n, std::size_t stride, std::size_t first) {
   }
 }
 
-// The `count` costliest units of the cost model, each timed whole and in `shares` east shares
+// The `count` costliest units of the cost model, each timed whole and in `shares` shares of their pairs
 // (JoinCounter::count_part, each prepared first, untimed, as `plan` times parts), by the
 // thread's CPU clock, alternating whole, shares, whole: whether a unit's shares together take
 // what it takes whole (`plan` scales the shares it times by the unit's). One line a unit: id,
 // whole seconds (the mean of two), the shares' sum, their ratio; the shares' pairs must add up
-// to the unit's. Last, the ratio of the sums.
+// to the unit's. Last, the ratio of the sums, and the share of the shared parts (the sides' enumeration
+// and the matcher's preparation, JoinCounter::count_part) in the shares' sum.
 void print_share_times(int n, std::size_t shares, std::size_t count) {
   const JoinPlan plan = split(n);
   SliceCache slices(n, std::uint64_t{8} << 30);
@@ -554,7 +555,7 @@ void print_share_times(int n, std::size_t shares, std::size_t count) {
     return thread_cpu_seconds() - start;
   };
   std::printf("id whole_cpu_seconds shares_cpu_seconds ratio\n");
-  double wholes = 0, parts = 0;
+  double wholes = 0, parts = 0, shared = 0;
   for (const std::size_t id : ids) {
     const JoinUnit& unit = plan.units[id];
     JoinCount counted;
@@ -565,6 +566,7 @@ void print_share_times(int n, std::size_t shares, std::size_t count) {
       const double start = thread_cpu_seconds();
       pairs += counter.count_part(unit, part, shares).pairs;
       share_seconds += thread_cpu_seconds() - start;
+      if (shares > 1 && part % parts_per_row_set(shares) == shares) shared += thread_cpu_seconds() - start;
     }
     whole_seconds = (whole_seconds + whole(unit, counted)) / 2;
     if (pairs != counted.pairs) {
@@ -577,8 +579,8 @@ void print_share_times(int n, std::size_t shares, std::size_t count) {
     wholes += whole_seconds;
     parts += share_seconds;
   }
-  std::printf("n = %d, %zu units, %zu shares: shares / whole %.4f (%.4g s / %.4g s)\n", n, ids.size(), shares,
-              parts / wholes, parts, wholes);
+  std::printf("n = %d, %zu units, %zu shares: shares / whole %.4f (%.4g s / %.4g s), shared parts %.3f of it\n", n,
+              ids.size(), shares, parts / wholes, parts, wholes, shared / parts);
 }
 
 }  // namespace

@@ -59,6 +59,10 @@ class Engine {
   //! Into how many exact parts unit `id` splits for UnitCounter::count_part (the join: its row
   //! sets, each counted on its own). Default: 1, the unit is not split.
   virtual std::size_t part_count(std::size_t /*id*/) const { return 1; }
+  //! Whether part `part` of unit `id` holds work that the unit's other parts share (the join's
+  //! enumeration of a row set's sides for its shares): `plan` times such a part with every
+  //! sample of the unit, and scales only the others. Default: none is.
+  virtual bool part_is_shared(std::size_t /*id*/, std::size_t /*part*/) const { return false; }
   //! Every unit id, costliest first (ties by id, so the order is deterministic).
   std::span<const std::size_t> costliest_first() const { return {order_.data(), order_.size()}; }
 

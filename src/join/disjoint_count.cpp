@@ -11,6 +11,7 @@
 
 #include "join/bit_gather.hpp"
 #include "join/match_cost.hpp"
+#include "join/match_shares.hpp"
 #include "join/slot_split.hpp"
 
 namespace nqueens::join {
@@ -565,40 +566,62 @@ std::uint64_t count_disjoint_pairs_in_slots(DisjointCounter& counter, std::span<
                         detail::most_shared_bits(stored_parts, query_parts, key_bits, slot_bits));
 }
 
+namespace detail {
+
+MatchChoice choose_match(const DisjointCounter& counter, const KeyParts& a, const KeyParts& b, int key_bits) {
+  MatchChoice choice;
+  const std::size_t a_size = size_of(a), b_size = size_of(b);
+  const detail::BlockLanes lanes = counter.block_lanes();
+  choice.shared = shared_bits(counter, a, b, key_bits);
+  const double one_by_one = static_cast<double>(a_size) * static_cast<double>(b_size) *
+                            pair_one_by_one_ns(counter, a_size, b_size, choice.shared);
+  // A load builds at least one block: sides whose pairs cost less are tested one by one without
+  // pricing the loads (most joins of odd N, a few dozen keys a side).
+  choice.one_by_one = one_by_one < detail::least_load_ns(lanes);
+  if (choice.one_by_one) return choice;
+  const double store_a = bit_sliced_ns(load_blocks(detail::sizes_of(a), lanes), b_size);
+  const double store_b = bit_sliced_ns(load_blocks(detail::sizes_of(b), lanes), a_size);
+  choice.one_by_one = one_by_one < std::min(store_a, store_b);
+  choice.a_stored = store_a <= store_b;
+  if (choice.one_by_one || std::min(a_size, b_size) < kMinKeysToSplit) return choice;
+  const SplitChoice split = choose_split(choice.a_stored ? a : b, choice.a_stored ? b : a, key_bits, lanes);
+  choice.apart = split.apart_ns < split.together_ns;
+  choice.splits = choice.apart ? split.apart : std::array<SlotBits, 2>{split.together, {}};
+  return choice;
+}
+
+StoredLoads stored_loads(const MatchChoice& choice, const KeyParts& a, const KeyParts& b, const PartWeights& weights) {
+  const KeyParts& stored = choice.a_stored ? a : b;
+  const KeyParts& queries = choice.a_stored ? b : a;
+  const PartWeights stored_weights = choice.a_stored ? weights : transposed(weights);
+  if (!choice.apart) return {{StoredLoad{stored, queries, stored_weights, choice.splits[0]}}, 1};
+  // Each stored part against every query part, with its own row of the weights.
+  StoredLoads loads{{}, 2};
+  for (std::size_t part = 0; part < 2; ++part)
+    loads.loads[part] = {{stored[part], {}}, queries, {{stored_weights[part], {0, 0}}}, choice.splits[part]};
+  return loads;
+}
+
+std::uint64_t count_weighted_one_by_one(DisjointCounter& counter, const KeyParts& a, const KeyParts& b,
+                                        const PartWeights& weights, std::uint64_t shared) {
+  return count_one_by_one(counter, a, b, weights, shared);
+}
+
+}  // namespace detail
+
 std::uint64_t count_weighted_disjoint_pairs(DisjointCounter& counter, KeyParts a, KeyParts b,
                                             const PartWeights& weights, int key_bits) {
   check_key_bits("count_disjoint_pairs", key_bits);
-  const std::size_t a_size = size_of(a), b_size = size_of(b);
-  if (a_size == 0 || b_size == 0) return 0;
-  const detail::BlockLanes lanes = counter.block_lanes();
-  const std::uint64_t shared = shared_bits(counter, a, b, key_bits);
-  const double one_by_one =
-      static_cast<double>(a_size) * static_cast<double>(b_size) * pair_one_by_one_ns(counter, a_size, b_size, shared);
-  // A load builds at least one block: sides whose pairs cost less are tested one by one without
-  // pricing the loads (most joins of odd N, a few dozen keys a side).
-  if (one_by_one < detail::least_load_ns(lanes)) return count_one_by_one(counter, a, b, weights, shared);
-  const double store_a = bit_sliced_ns(load_blocks(detail::sizes_of(a), lanes), b_size);
-  const double store_b = bit_sliced_ns(load_blocks(detail::sizes_of(b), lanes), a_size);
-  if (one_by_one < std::min(store_a, store_b)) return count_one_by_one(counter, a, b, weights, shared);
-  const bool a_stored = store_a <= store_b;
-  const KeyParts& stored = a_stored ? a : b;
-  const KeyParts& queries = a_stored ? b : a;
-  const PartWeights stored_weights = a_stored ? weights : transposed(weights);
-  if (std::min(a_size, b_size) >= kMinKeysToSplit) {
-    const detail::SplitChoice choice = detail::choose_split(stored, queries, key_bits, lanes);
-    if (choice.apart_ns < choice.together_ns) {
-      // Each stored part against every query part, with its own row of the weights.
-      std::uint64_t pairs = 0;
-      for (std::size_t part = 0; part < 2; ++part) {
-        const KeyParts alone = {stored[part], {}};
-        const PartWeights row = {{stored_weights[part], {0, 0}}};
-        pairs += count_stored(counter, alone, queries, row, key_bits, choice.apart[part]);
-      }
-      return pairs;
-    }
-    return count_stored(counter, stored, queries, stored_weights, key_bits, choice.together);
+  if (size_of(a) == 0 || size_of(b) == 0) return 0;
+  const detail::MatchChoice choice = detail::choose_match(counter, a, b, key_bits);
+  if (choice.one_by_one) return count_one_by_one(counter, a, b, weights, choice.shared);
+  const detail::StoredLoads loads = detail::stored_loads(choice, a, b, weights);
+  std::uint64_t pairs = 0;
+  for (std::size_t i = 0; i < loads.count; ++i) {
+    const detail::StoredLoad& load = loads.loads[i];
+    pairs += count_stored(counter, load.stored, load.queries, load.weights, key_bits, load.split);
   }
-  return count_stored(counter, stored, queries, stored_weights, key_bits, SlotBits{});
+  return pairs;
 }
 
 std::uint64_t count_disjoint_pairs(DisjointCounter& counter, std::span<const std::uint64_t> a,

@@ -46,25 +46,25 @@ Tally rotation_tally(int n) {
 }
 
 // At even N a unit is one row set, and at the frontier one costs minutes (N = 26) to hours
-// (N = 28): more than `plan` can time whole. Its east side then splits into shares, 2 where the
-// cost model prices it at 2 kShareNs (about half a second), 4 from 4 kShareNs, each matched
-// against the whole west side, which is a part of its own (JoinCounter::count_part). No more
-// than 4: the matcher chooses its stored side and slot split by the sides' sizes, and a share
-// much smaller than the west side changes that choice; 2 shares of N = 24's 4 costliest units
-// took 0.92 times the units whole, 4 shares of the 2 costliest 1.015, 8 took 1.28 and 16 took
-// 1.97 (bench/join_bench --share-times 24 S COUNT, CPU time). A matcher elsewhere builds the
-// halves itself, so its units stay whole.
+// (N = 28): more than `plan` can time whole. It then splits into shares of its pairs, one per
+// kShareNs (about a quarter of a second) of the cost model's price, up to kMostShares, and the
+// part they share: both sides' enumeration and the matcher's choices, made once for the whole
+// row set (JoinCounter::count_part, MatchShares). Their times add up to the unit's whatever
+// their number: 1.09 times N = 22's 4 costliest units whole with 4 shares as with 16
+// (bench/join_bench --share-times 22 S 4, CPU time), where shares that each chose their own
+// stored side and split took 1.40 and 2.75. A matcher elsewhere builds the halves itself, so its
+// units stay whole.
 constexpr std::uint64_t kShareNs = std::uint64_t{1} << 28;
-constexpr std::uint64_t kMostShares = 4;
+constexpr std::uint64_t kMostShares = 256;
 
-std::size_t east_shares(int n, std::uint64_t cost, bool elsewhere) {
+std::size_t pair_shares(int n, std::uint64_t cost, bool elsewhere) {
   if (n % 2 != 0 || elsewhere) return 1;
   return std::bit_floor(std::clamp<std::uint64_t>(cost / kShareNs, 1, kMostShares));
 }
 
 class JoinUnitCounter final : public UnitCounter {
  public:
-  //! `shares`: into how many east shares a unit's row sets split (east_shares()).
+  //! `shares`: into how many shares of their pairs a unit's row sets split (pair_shares()).
   JoinUnitCounter(const join::JoinPlan& plan, join::SliceCache& slices, std::uint64_t block_bytes,
                   std::uint64_t halves_at_once, std::unique_ptr<join::PairMatcher> elsewhere,
                   std::function<std::size_t(std::size_t)> shares)
@@ -89,7 +89,7 @@ class JoinUnitCounter final : public UnitCounter {
     if (id < plan_.units.size()) counter_.prepare(plan_.units[id]);
   }
 
-  // A part is one of the unit's row sets, or an east share of one (JoinEngine::part_count); the
+  // A part is one of the unit's row sets, or a share of one (JoinEngine::part_count); the
   // rotation unit is one part.
   void prepare_part(std::size_t id, std::size_t part) override {
     if (id < plan_.units.size()) counter_.prepare_part(plan_.units[id], part, shares_(id));
@@ -229,11 +229,18 @@ class JoinEngine final : public Engine {
   bool costs_predict_time() const override { return true; }
 
   // A unit's row sets are counted one after the other, each on its own, and at even N each row
-  // set's east shares and its west side (east_shares()): exact parts of the unit.
+  // set's shares of its pairs and the part they share (pair_shares()): exact parts of the unit.
   std::size_t part_count(std::size_t id) const override {
     return id == plan_.units.size()
                ? 1
                : join::row_sets(plan_.n, plan_.units[id]).size() * join::parts_per_row_set(shares(id));
+  }
+
+  // A row set's shared part comes after its shares (JoinCounter::count_part).
+  bool part_is_shared(std::size_t id, std::size_t part) const override {
+    if (id == plan_.units.size()) return false;
+    const std::size_t cut = shares(id);
+    return cut > 1 && part % join::parts_per_row_set(cut) == cut;
   }
 
   std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const override {
@@ -312,7 +319,7 @@ class JoinEngine final : public Engine {
 
   bool counts_in_batches() const { return plan_.n % 2 == 1 && !slices_->holds_whole_table(); }
   bool matches_elsewhere() const { return static_cast<bool>(variant_.make_matcher); }
-  std::size_t shares(std::size_t id) const { return east_shares(plan_.n, cost(id), matches_elsewhere()); }
+  std::size_t shares(std::size_t id) const { return pair_shares(plan_.n, cost(id), matches_elsewhere()); }
 
   bool same_batch(std::size_t first, std::size_t second) const {
     const std::size_t rotation = plan_.units.size();

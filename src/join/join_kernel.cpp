@@ -28,7 +28,7 @@ void JoinCounter::prepare_part(const JoinUnit& unit, std::size_t index, std::siz
   const std::size_t per = parts_per_row_set(shares);
   const JoinUnit row_set = with_rows(unit, row_sets(slices_.n(), unit).at(index / per));
   prepare_row_set(row_set);
-  if (index % per < shares && per > 1 && !holds_west(row_set)) count_shared_part(row_set);
+  if (index % per < shares && per > 1 && !holds(row_set, shares)) count_shared_part(row_set, shares);
 }
 
 // Where the thread keeps south keys per pair of fixed queens, they are filtered here too: a run
@@ -51,32 +51,43 @@ JoinCount JoinCounter::count_part(const JoinUnit& unit, std::size_t index, std::
   const JoinUnit row_set = with_rows(unit, row_sets(slices_.n(), unit).at(index / per));
   if (per == 1) return count_row_set(row_set);
   if (index % per == shares) {
-    east_halves_.forget_quadrants();  // timed as the shares' preparation made it
-    return count_shared_part(row_set);
+    // Timed as a unit counted whole pays for them: the shares' preparation loaded both sides' quadrants.
+    east_halves_.forget_quadrants();
+    west_halves_.forget_quadrants();
+    return count_shared_part(row_set, shares);
   }
-  return count_row_set(row_set, {index % per, shares});
+  if (!holds(row_set, shares)) count_shared_part(row_set, shares);
+  return {held_match_ ? held_match_->count(matcher_, index % per) : 0, 0};
 }
 
-bool JoinCounter::holds_west(const JoinUnit& row_set) const {
-  return held_west_ && held_west_->kind == row_set.kind && held_west_->a == row_set.a && held_west_->b == row_set.b &&
-         held_west_->rows == row_set.rows;
+bool JoinCounter::holds(const JoinUnit& row_set, std::size_t shares) const {
+  return held_ && held_->kind == row_set.kind && held_->a == row_set.a && held_->b == row_set.b &&
+         held_->rows == row_set.rows && held_shares_ == shares;
 }
 
-JoinCount JoinCounter::count_shared_part(const JoinUnit& row_set) {
+JoinCount JoinCounter::count_shared_part(const JoinUnit& row_set, std::size_t shares) {
+  held_match_.reset();
   const RowSetRead read = read_row_set(row_set);
   const DiagonalFold* fold = read.folded();
   east_halves_.load(read.east_north, read.east_south, read.layout, read.layout.east, fold ? &fold->east : nullptr,
-                    halves_at_once_, {}, true);
+                    halves_at_once_);
   west_halves_.load(read.west_north, read.west_south, read.layout, read.layout.west, fold ? &fold->west : nullptr,
                     halves_at_once_);
-  held_west_ties_ = west_halves_.next_part(west_keys_);
-  held_west_ = west_halves_.exhausted() ? std::optional{row_set} : std::nullopt;
-  JoinCount halves;
-  for (halves.halves = west_keys_.size(); !west_halves_.exhausted();) {
-    west_halves_.next_part(west_keys_);
-    halves.halves += west_keys_.size();
+  const std::size_t east_ties = east_halves_.next_part(east_keys_);
+  const std::size_t west_ties = west_halves_.next_part(west_keys_);
+  if (!east_halves_.exhausted() || !west_halves_.exhausted()) {
+    const JoinCount whole = count_sides(read);
+    held_ = row_set;  // after count_sides(), which lets go of whatever was held
+    held_shares_ = shares;
+    return whole;
   }
-  return halves;
+  held_ = row_set;
+  held_shares_ = shares;
+  const auto east = east_keys_.keys(), west = west_keys_.keys();
+  held_match_.emplace(matcher_, KeyParts{east.first(east_ties), east.subspan(east_ties)},
+                      KeyParts{west.first(west_ties), west.subspan(west_ties)}, fold ? kFoldWeights : kOnePart,
+                      read.layout.key_bits(), shares);
+  return {0, east.size() + west.size()};
 }
 
 std::uint64_t JoinCounter::pairs(std::span<const std::uint64_t> east, std::span<const std::uint64_t> west,
@@ -89,24 +100,22 @@ std::uint64_t JoinCounter::pairs(std::span<const std::uint64_t> east, std::span<
 // halves_at_once_ (from n = 26 the largest units have hundreds of millions), and every east part
 // meets every west part: the pairs add up to the same count, and each half is counted once. With
 // a fold, a part's halves come as [rank equal | rank above]: the two parts of a weighted count.
-// `west_held`: west_keys_ holds the whole west side already (count_shared_part()), with its ties.
-JoinCount JoinCounter::count_sides(const RowSetRead& read, SideShare east_share, bool west_held) {
+JoinCount JoinCounter::count_sides(const RowSetRead& read) {
   const UnitLayout& layout = read.layout;
   const DiagonalFold* fold = read.folded();
+  held_.reset();  // east_keys_ and west_keys_ are about to hold this row set's
+  held_match_.reset();
   if (elsewhere_ && elsewhere_->builds_halves()) {  // its halves and pairs both come from the matcher
     elsewhere_->match_slices(slot_, {read.east_north.slice, read.east_south.slice, read.west_north.slice,
                                      read.west_south.slice, layout, fold});
     return {};
   }
   east_halves_.load(read.east_north, read.east_south, layout, layout.east, fold ? &fold->east : nullptr,
-                    halves_at_once_, east_share);
-  if (!west_held) {
-    held_west_.reset();  // west_keys_ is about to hold another row set's
-    west_halves_.load(read.west_north, read.west_south, layout, layout.west, fold ? &fold->west : nullptr,
-                      halves_at_once_);
-  }
+                    halves_at_once_);
+  west_halves_.load(read.west_north, read.west_south, layout, layout.west, fold ? &fold->west : nullptr,
+                    halves_at_once_);
   JoinCount result;
-  std::size_t east_ties = 0, west_ties = west_held ? held_west_ties_ : 0;
+  std::size_t east_ties = 0, west_ties = 0;
   const auto match = [&] {
     const auto east = east_keys_.keys(), west = west_keys_.keys();
     if (elsewhere_) {
@@ -120,6 +129,7 @@ JoinCount JoinCounter::count_sides(const RowSetRead& read, SideShare east_share,
                                                          layout.key_bits())
                          : pairs(east, west, layout.key_bits());
   };
+  bool west_held = false;  // west_keys_ holds the whole west side, enumerated once
   for (bool first = true; first || !east_halves_.exhausted(); first = false) {
     east_ties = east_halves_.next_part(east_keys_);
     result.halves += east_keys_.size();
@@ -233,8 +243,6 @@ JoinCounter::RowSetRead JoinCounter::read_row_set(const JoinUnit& row_set) {
           view(west_north), view(west_south)};
 }
 
-JoinCount JoinCounter::count_row_set(const JoinUnit& unit, SideShare east_share) {
-  return count_sides(read_row_set(unit), east_share, east_share.of > 1 && holds_west(unit));
-}
+JoinCount JoinCounter::count_row_set(const JoinUnit& unit) { return count_sides(read_row_set(unit)); }
 
 }  // namespace nqueens::join

@@ -12,6 +12,7 @@
 #include "join/disjoint_count.hpp"
 #include "join/half_boards.hpp"
 #include "join/join_plan.hpp"
+#include "join/match_shares.hpp"
 #include "join/pair_matcher.hpp"
 #include "join/slice_cache.hpp"
 #include "join/south_key_cache.hpp"
@@ -25,8 +26,8 @@ struct JoinCount {
   std::uint64_t halves = 0;  //!< east + west halves enumerated
 };
 
-//! The parts of a row set cut into `shares` east shares (JoinCounter::count_part): one where it is
-//! not cut, else the shares and the west side's part.
+//! The parts of a row set cut into `shares` shares of its pairs (JoinCounter::count_part): one where it is
+//! not cut, else the shares and the part they share.
 inline std::size_t parts_per_row_set(std::size_t shares) { return shares > 1 ? shares + 1 : 1; }
 
 //! The most units JoinCounter::count_together takes at once (the engine's batches).
@@ -63,15 +64,14 @@ class JoinCounter {
   //! South row sets whose keys this counter has filtered for its caches (0 where it keeps none).
   std::uint64_t south_row_sets_filtered() const { return east_south_keys_.filtered() + west_south_keys_.filtered(); }
   //! Part `index` of the unit cut into row sets (row_sets(n, unit)), and with `shares` > 1 each
-  //! row set into parts_per_row_set(shares) parts: its east side's shares (SideShare), each
-  //! matched against the whole west side, then the shared part: the west side's enumeration and
-  //! the east side's quadrant keys. Exact parts: their pairs and halves add up to count()'s (the
-  //! shared part counts no pairs). prepare_part() is prepare() for that row set's slices only,
-  //! and for an east share it makes the shared part too, untimed, unless this counter holds it
-  //! already: the shared part is what times it, so that the parts' times add up to the row
-  //! set's rather than take it once a share. A west side larger than one part (halves_at_once)
-  //! is enumerated again by every share, as count() enumerates it again for every part of the
-  //! east side. Not with a matcher elsewhere.
+  //! row set into parts_per_row_set(shares) parts: `shares` shares of its pairs (MatchShares),
+  //! then the part they share: both sides' enumeration and the matcher's choices and
+  //! preparation, made once for the whole row set. Exact parts: their pairs and halves add up to
+  //! count()'s (the shares count no halves, the shared part no pairs), and their times to its
+  //! time. prepare_part() is prepare() for that row set's slices only, and for a share it makes
+  //! the shared part too, untimed, unless this counter holds it already: the shared part is
+  //! what times it. A row set with a side of more than one part (halves_at_once) is counted whole
+  //! by its shared part, its shares counting nothing. Not with a matcher elsewhere.
   JoinCount count_part(const JoinUnit& unit, std::size_t index, std::size_t shares = 1);
   void prepare_part(const JoinUnit& unit, std::size_t index, std::size_t shares = 1);
 
@@ -84,16 +84,16 @@ class JoinCounter {
     const DiagonalFold* folded() const { return fold ? &*fold : nullptr; }
   };
   RowSetRead read_row_set(const JoinUnit& row_set);
-  JoinCount count_row_set(const JoinUnit& unit, SideShare east_share = {});
-  //! The part a row set's east shares share: loads the east side's quadrant keys (kept by
-  //! east_halves_) and enumerates the west side into west_keys_, where it comes in one part
-  //! keeping it there for the shares (held_west_). Returns the west side's halves, no pairs.
-  JoinCount count_shared_part(const JoinUnit& row_set);
-  bool holds_west(const JoinUnit& row_set) const;
+  JoinCount count_row_set(const JoinUnit& unit);
+  //! The part a row set's shares share: enumerates both sides into east_keys_ and west_keys_ and
+  //! makes their MatchShares, held for the shares (held_). Returns both sides' halves, no pairs;
+  //! where a side comes in more than one part, the whole row set's count instead.
+  JoinCount count_shared_part(const JoinUnit& row_set, std::size_t shares);
+  bool holds(const JoinUnit& row_set, std::size_t shares) const;
   void prepare_row_set(const JoinUnit& row_set);
   std::uint64_t pairs(std::span<const std::uint64_t> east, std::span<const std::uint64_t> west, int key_bits);
   //! The pairs of a row set's halves, folded by `fold` (the even and centre cases) or not.
-  JoinCount count_sides(const RowSetRead& read, SideShare east_share, bool west_held);
+  JoinCount count_sides(const RowSetRead& read);
 
   //! The slice of `rows` for one of the four quadrant positions, kept pinned from the last row
   //! set that used it: consecutive row sets share slices, and the cache's lock is shared too.
@@ -122,10 +122,12 @@ class JoinCounter {
   HalfEnumerator east_halves_, west_halves_;
   SouthKeyCache east_south_keys_, west_south_keys_;  // where caches_south_keys(n)
   KeyBuffer east_keys_, west_keys_;
-  // The row set whose whole west side west_keys_ holds for its east shares, and its ties.
-  std::optional<JoinUnit> held_west_;
-  std::size_t held_west_ties_ = 0;
   DisjointCounter matcher_;
+  // The row set whose shares this counter holds (count_shared_part()), cut into held_shares_, and
+  // their MatchShares on east_keys_ and west_keys_: none where the shared part counted it all.
+  std::optional<JoinUnit> held_;
+  std::size_t held_shares_ = 0;
+  std::optional<MatchShares> held_match_;
 };
 
 }  // namespace nqueens::join

@@ -147,56 +147,6 @@ std::array<double, 2> part_shares(const KeyParts& keys) {
   return {static_cast<double>(keys[0].size()) / all, static_cast<double>(keys[1].size()) / all};
 }
 
-// `keys` sorted by slot (a counting sort) with the split's bits cleared, as they are settled by
-// the slot-group pairing: fewer live bits can save the matcher a chunk. starts[s] is where slot
-// s begins, starts[2^count] the end.
-struct Slots {
-  static_assert(kMaxSlotBits <= 16, "a key's slot is kept in 16 bits");
-  static constexpr std::size_t kStreams = 4;
-  std::vector<std::uint64_t> keys;
-  std::vector<std::size_t> starts;  // 2^count + 1: a split of a few bits clears and walks no more
-
-  // With `gather`, slots are numbered by PEXT (the split's bits in ascending order, not most
-  // shared first): any numbering serves, as long as the stored keys and the queries share it.
-  Slots(std::span<const std::uint64_t> unsorted, const SlotBits& split, std::uint64_t key_mask, bool gather)
-      : keys(unsorted.size()), starts((std::size_t{1} << split.count) + 1) {
-    const std::size_t slots = std::size_t{1} << split.count;
-    // Each key's slot worked out once. Keys in a row often share a slot, so the keys are dealt
-    // to four streams (key i to stream i % 4), each with its own counts and its own place in
-    // every slot: a key's increment and store do not wait on the key before it.
-    std::vector<std::uint16_t> slot_of(unsorted.size());
-    if (gather) {
-      gather_bits(unsorted, split.mask(), slot_of.data());
-    } else {
-      for (std::size_t i = 0; i < unsorted.size(); ++i)
-        slot_of[i] = static_cast<std::uint16_t>(split.slot_of(unsorted[i]));
-    }
-    std::vector<std::size_t> next(kStreams * slots);  // next[stream * slots + slot]: counts, then places
-    for (std::size_t i = 0; i < slot_of.size(); ++i) ++next[(i % kStreams) * slots + slot_of[i]];
-    std::size_t place = 0;
-    for (std::size_t slot = 0; slot < slots; ++slot) {
-      starts[slot] = place;
-      for (std::size_t stream = 0; stream < kStreams; ++stream)
-        place += std::exchange(next[stream * slots + slot], place);
-    }
-    starts[slots] = place;
-    const std::uint64_t kept = key_mask & ~split.mask();
-    for (std::size_t i = 0; i < unsorted.size(); ++i)
-      keys[next[(i % kStreams) * slots + slot_of[i]]++] = unsorted[i] & kept;
-  }
-
-  std::span<const std::uint64_t> slot(std::size_t index) const {
-    return std::span<const std::uint64_t>(keys).subspan(starts[index], starts[index + 1] - starts[index]);
-  }
-};
-
-struct PartSlots {
-  Slots first, second;
-  PartSlots(const KeyParts& keys, const SlotBits& split, std::uint64_t key_mask, bool gather)
-      : first(keys[0], split, key_mask, gather), second(keys[1], split, key_mask, gather) {}
-  KeyParts slot(std::size_t index) const { return {first.slot(index), second.slot(index)}; }
-};
-
 // Calls `visit` with every group a slot is compatible with: the subsets of its complement.
 template <typename Visit>
 void for_compatible_groups(std::size_t slot, std::size_t slots, Visit visit) {
@@ -208,14 +158,36 @@ void for_compatible_groups(std::size_t slot, std::size_t slots, Visit visit) {
   }
 }
 
-// The queries of every group a slot is compatible with.
-std::size_t meeting_queries(const PartSlots& groups, std::size_t slot, std::size_t slots) {
-  std::size_t meeting = 0;
-  for_compatible_groups(slot, slots, [&](std::size_t group) { meeting += size_of(groups.slot(group)); });
-  return meeting;
-}
-
 }  // namespace
+
+// With `gather`, slots are numbered by PEXT (the split's bits in ascending order, not most shared
+// first): any numbering serves, as long as the stored keys and the queries share it.
+Slots::Slots(std::span<const std::uint64_t> unsorted, const SlotBits& split, std::uint64_t key_mask, bool gather)
+    : keys(unsorted.size()), starts((std::size_t{1} << split.count) + 1) {
+  const std::size_t slots = std::size_t{1} << split.count;
+  // Each key's slot worked out once. Keys in a row often share a slot, so the keys are dealt
+  // to four streams (key i to stream i % 4), each with its own counts and its own place in
+  // every slot: a key's increment and store do not wait on the key before it.
+  std::vector<std::uint16_t> slot_of(unsorted.size());
+  if (gather) {
+    gather_bits(unsorted, split.mask(), slot_of.data());
+  } else {
+    for (std::size_t i = 0; i < unsorted.size(); ++i)
+      slot_of[i] = static_cast<std::uint16_t>(split.slot_of(unsorted[i]));
+  }
+  std::vector<std::size_t> next(kStreams * slots);  // next[stream * slots + slot]: counts, then places
+  for (std::size_t i = 0; i < slot_of.size(); ++i) ++next[(i % kStreams) * slots + slot_of[i]];
+  std::size_t place = 0;
+  for (std::size_t slot = 0; slot < slots; ++slot) {
+    starts[slot] = place;
+    for (std::size_t stream = 0; stream < kStreams; ++stream)
+      place += std::exchange(next[stream * slots + slot], place);
+  }
+  starts[slots] = place;
+  const std::uint64_t kept = key_mask & ~split.mask();
+  for (std::size_t i = 0; i < unsorted.size(); ++i)
+    keys[next[(i % kStreams) * slots + slot_of[i]]++] = unsorted[i] & kept;
+}
 
 // The bits that rule out the most pairs: a bit set in a fraction p of the stored keys and q of
 // the queries rules out p q of the pairs, so the largest products of the two frequencies (of
@@ -287,34 +259,67 @@ SlotBits cheapest_split(const KeyParts& stored, const KeyParts& queries, int key
 }
 
 // Every slot is loaded under one layout (the live bits of all stored keys), so each query is
-// prepared once and each group of queries is a range of the prepared ones.
+// prepared once and each group of queries is a range of the prepared ones. Without a split the
+// one slot is every stored key, and the layout is chosen for the queries' number, as a plain
+// load chooses it.
+SlotCount::SlotCount(DisjointCounter& counter, const KeyParts& stored, const KeyParts& queries,
+                     const PartWeights& weights, int key_bits, const SlotBits& split)
+    : stored_(stored, split, low_bits(key_bits), counter.gathers_bits()),
+      queries_(queries, split, low_bits(key_bits), counter.gathers_bits()),
+      weights_(weights),
+      split_count_(split.count),
+      key_bits_(key_bits),
+      stored_count_(size_of(stored)),
+      query_count_(split.count == 0 ? size_of(queries) : DisjointCounter::kUnknownQueries) {
+  for (const std::uint64_t key : stored_.first.keys) live_bits_ |= key;
+  for (const std::uint64_t key : stored_.second.keys) live_bits_ |= key;
+  SlotSizes groups(slots());
+  for (std::size_t group = 0; group < slots(); ++group)
+    groups[group] = static_cast<double>(size_of(queries_.slot(group)));
+  meeting_ = compatible_queries(groups, slots());
+  fix_layout(counter);
+  counter.prepare(queries_.first.keys, prepared_[0]);
+  counter.prepare(queries_.second.keys, prepared_[1]);
+}
+
+void SlotCount::fix_layout(DisjointCounter& counter) const {
+  counter.fix_layout(live_bits_, stored_count_, key_bits_, query_count_);
+}
+
+bool SlotCount::counts_nothing(std::size_t slot) const {
+  return size_of(stored_.slot(slot)) == 0 || meeting_[slot] == 0;
+}
+
+double SlotCount::slot_ns(std::size_t slot, BlockLanes lanes) const {
+  if (counts_nothing(slot)) return 0;
+  const double groups = std::ldexp(1.0, split_count_ - std::popcount(slot));
+  return load_blocks(sizes_of(stored_.slot(slot)), lanes) * (kBuildBlockNs + kQueryBlockNs * meeting_[slot]) +
+         kSlotVisitNs * groups;
+}
+
+std::uint64_t SlotCount::count_slot(DisjointCounter& counter, std::size_t slot, std::size_t range,
+                                    std::size_t ranges) const {
+  if (counts_nothing(slot)) return 0;
+  counter.load_in_layout(stored_.slot(slot));
+  std::uint64_t pairs = 0;
+  for_compatible_groups(slot, slots(), [&](std::size_t group) {
+    for (std::size_t part = 0; part < 2; ++part) {
+      const Slots& groups = part == 0 ? queries_.first : queries_.second;
+      const std::size_t first = groups.starts[group], count = groups.starts[group + 1] - first;
+      const std::size_t from = first + count * range / ranges, to = first + count * (range + 1) / ranges;
+      if (from == to) continue;
+      const std::array<std::uint64_t, 2> counts = counter.count_prepared(prepared_[part], from, to - from);
+      pairs += weights_[0][part] * counts[0] + weights_[1][part] * counts[1];
+    }
+  });
+  return pairs;
+}
+
 std::uint64_t count_in_slots(DisjointCounter& counter, const KeyParts& stored, const KeyParts& queries,
                              const PartWeights& weights, int key_bits, const SlotBits& split) {
-  const PartSlots stored_slots(stored, split, low_bits(key_bits), counter.gathers_bits());
-  const PartSlots query_groups(queries, split, low_bits(key_bits), counter.gathers_bits());
-  std::uint64_t live_bits = 0;
-  for (const std::uint64_t key : stored_slots.first.keys) live_bits |= key;
-  for (const std::uint64_t key : stored_slots.second.keys) live_bits |= key;
-  counter.fix_layout(live_bits, size_of(stored), key_bits);
-  std::array<DisjointCounter::PreparedQueries, 2> prepared;
-  counter.prepare(query_groups.first.keys, prepared[0]);
-  counter.prepare(query_groups.second.keys, prepared[1]);
-
-  const std::size_t slots = std::size_t{1} << split.count;
+  const SlotCount count(counter, stored, queries, weights, key_bits, split);
   std::uint64_t pairs = 0;
-  for (std::size_t slot = 0; slot < slots; ++slot) {
-    const KeyParts loaded = stored_slots.slot(slot);
-    if (size_of(loaded) == 0 || meeting_queries(query_groups, slot, slots) == 0) continue;
-    counter.load_in_layout(loaded);
-    for_compatible_groups(slot, slots, [&](std::size_t group) {
-      for (std::size_t part = 0; part < 2; ++part) {
-        const Slots& groups = part == 0 ? query_groups.first : query_groups.second;
-        const std::size_t first = groups.starts[group], count = groups.starts[group + 1] - first;
-        const std::array<std::uint64_t, 2> counts = counter.count_prepared(prepared[part], first, count);
-        pairs += weights[0][part] * counts[0] + weights[1][part] * counts[1];
-      }
-    });
-  }
+  for (std::size_t slot = 0; slot < count.slots(); ++slot) pairs += count.count_slot(counter, slot);
   return pairs;
 }
 

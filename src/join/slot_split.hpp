@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "join/disjoint_count.hpp"
@@ -91,6 +92,59 @@ struct SplitChoice {
 
 //! The cheapest split together and apart, priced by the cost model.
 SplitChoice choose_split(const KeyParts& stored, const KeyParts& queries, int key_bits, BlockLanes lanes);
+
+//! `keys` sorted by slot (a counting sort) with the split's bits cleared, as they are settled by
+//! the slot-group pairing: fewer live bits can save the matcher a chunk. starts[s] is where slot
+//! s begins, starts[2^count] the end.
+struct Slots {
+  static_assert(kMaxSlotBits <= 16, "a key's slot is kept in 16 bits");
+  static constexpr std::size_t kStreams = 4;
+  std::vector<std::uint64_t> keys;
+  std::vector<std::size_t> starts;  // 2^count + 1: a split of a few bits clears and walks no more
+
+  Slots(std::span<const std::uint64_t> unsorted, const SlotBits& split, std::uint64_t key_mask, bool gather);
+  std::span<const std::uint64_t> slot(std::size_t index) const {
+    return std::span<const std::uint64_t>(keys).subspan(starts[index], starts[index + 1] - starts[index]);
+  }
+};
+
+struct PartSlots {
+  Slots first, second;
+  PartSlots(const KeyParts& keys, const SlotBits& split, std::uint64_t key_mask, bool gather)
+      : first(keys[0], split, key_mask, gather), second(keys[1], split, key_mask, gather) {}
+  KeyParts slot(std::size_t index) const { return {first.slot(index), second.slot(index)}; }
+};
+
+//! count_in_slots() made ready once (the keys sorted into slots, the queries prepared) and then
+//! counted a slot at a time, in any order, a slot's queries whole or in ranges: what lets a
+//! count be cut into exact shares whose times add up to its own (join/match_shares.hpp).
+class SlotCount {
+ public:
+  SlotCount(DisjointCounter& counter, const KeyParts& stored, const KeyParts& queries, const PartWeights& weights,
+            int key_bits, const SlotBits& split);
+  std::size_t slots() const { return std::size_t{1} << split_count_; }
+  //! Gives `counter` this count's layout again, after a load under another's.
+  void fix_layout(DisjointCounter& counter) const;
+  //! The cost model's time of slot `slot` (match_cost.hpp): 0 where it counts nothing.
+  double slot_ns(std::size_t slot, BlockLanes lanes) const;
+  //! The weighted pairs of slot `slot`'s stored keys with range `range` of `ranges` of each group
+  //! of queries it meets (ranges of equal size), under this count's layout.
+  std::uint64_t count_slot(DisjointCounter& counter, std::size_t slot, std::size_t range = 0,
+                           std::size_t ranges = 1) const;
+
+ private:
+  bool counts_nothing(std::size_t slot) const;
+
+  PartSlots stored_, queries_;
+  PartWeights weights_;
+  int split_count_;
+  int key_bits_;
+  std::size_t stored_count_;
+  std::size_t query_count_;
+  std::uint64_t live_bits_ = 0;
+  std::vector<double> meeting_;  // per slot, the queries of the groups it meets (whole numbers)
+  std::array<DisjointCounter::PreparedQueries, 2> prepared_;
+};
 
 //! The weighted pairs of `stored` and `queries` (weights[stored part][query part]) counted slot
 //! by slot on `split`'s bits.

@@ -16,18 +16,18 @@ double ratio(const StratumSample& stratum) {
   return weight > 0 ? seconds / weight : 0;
 }
 
-Drawn unit_from_parts(double weight, std::size_t parts, std::span<const double> parts_timed) {
+Drawn unit_from_parts(double weight, std::size_t parts, std::span<const double> parts_timed, double shared_seconds) {
   const std::size_t m = parts_timed.size();
   if (m == 0 || m > parts) throw std::invalid_argument("a unit's time from parts needs 1 to all of its parts");
   if (m < 2 && m < parts) throw std::invalid_argument("a unit timed in parts needs two parts to measure their spread");
   double mean = 0;
   for (const double seconds : parts_timed) mean += seconds / static_cast<double>(m);
   const double whole = static_cast<double>(parts);
-  if (m == parts) return {weight, whole * mean, 0};
+  if (m == parts) return {weight, shared_seconds + whole * mean, 0};
   double squares = 0;
   for (const double seconds : parts_timed) squares += std::pow(seconds - mean, 2);
   const double taken = static_cast<double>(m);
-  return {weight, whole * mean, whole * whole * (1 - taken / whole) * (squares / (taken - 1)) / taken};
+  return {weight, shared_seconds + whole * mean, whole * whole * (1 - taken / whole) * (squares / (taken - 1)) / taken};
 }
 
 Estimate stratum_estimate(const StratumSample& stratum) {

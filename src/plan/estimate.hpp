@@ -30,9 +30,10 @@ struct Drawn {
 };
 
 //! A unit's time from `parts_timed.size()` of its `parts` parts, drawn at random: parts x their
-//! mean, with the variance as above. Throws std::invalid_argument for no part, more parts than
-//! the unit has, or one part of several (its spread is unknown).
-Drawn unit_from_parts(double weight, std::size_t parts, std::span<const double> parts_timed);
+//! mean, with the variance as above, plus `shared_seconds`, the time of the parts it always
+//! times (Engine::part_is_shared, not among `parts`). Throws std::invalid_argument for no part,
+//! more parts than the unit has, or one part of several (its spread is unknown).
+Drawn unit_from_parts(double weight, std::size_t parts, std::span<const double> parts_timed, double shared_seconds = 0);
 
 struct StratumSample {
   std::size_t units = 0;     //!< N_h

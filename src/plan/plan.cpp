@@ -177,18 +177,24 @@ class Sample {
     for (std::size_t i = 0, next = 0; i < parts.size(); ++i) {
       const std::size_t id = strata_[h].ids[first + i];
       std::vector<double> cpu, wall;
-      double prepare = 0;
+      double prepare = 0, shared_cpu = 0, shared_wall = 0;
       for (; next < timed.size() && timed[next].part.id == id; ++next) {
+        prepare += timed[next].prepare_seconds;
+        if (engine_.part_is_shared(id, timed[next].part.part)) {
+          shared_cpu += timed[next].cpu_seconds;
+          shared_wall += timed[next].wall_seconds;
+          continue;
+        }
         cpu.push_back(timed[next].cpu_seconds);
         wall.push_back(timed[next].wall_seconds);
-        prepare += timed[next].prepare_seconds;
       }
       const double weight = unit_weight(engine_, id);
-      const std::size_t all = engine_.part_count(id);
-      const Drawn by_cpu = unit_from_parts(weight, all, cpu), by_wall = unit_from_parts(weight, all, wall);
+      const std::size_t all = drawable_parts(engine_, id);
+      const Drawn by_cpu = unit_from_parts(weight, all, cpu, shared_cpu),
+                  by_wall = unit_from_parts(weight, all, wall, shared_wall);
       const double scale = static_cast<double>(all) / static_cast<double>(cpu.size());
       taken_[h].push_back({{id, Tally{}, 0}, by_cpu.seconds, by_wall.seconds, prepare * scale});
-      double counted = 0;
+      double counted = shared_cpu;
       for (const double seconds : cpu) counted += seconds;
       spread_[h].push_back({by_cpu.variance, by_wall.variance, counted, cpu.size()});
     }
@@ -549,7 +555,7 @@ void time_in_parts(Sample& sample, UnitTimer& timer, const PlanOptions& options,
     std::vector<std::size_t> parts;
     double most = 0;  // the largest share of a unit timed
     for (std::size_t i = 0; i < std::min(kFirstPerStratum, band.ids.size()); ++i) {
-      const std::size_t all = sample.engine().part_count(band.ids[i]);
+      const std::size_t all = drawable_parts(sample.engine(), band.ids[i]);
       const auto affordable = static_cast<std::size_t>(wanted * static_cast<double>(all));
       parts.push_back(std::min(all, std::max(kLeastParts, affordable)));
       most = std::max(most, static_cast<double>(parts.back()) / static_cast<double>(all));

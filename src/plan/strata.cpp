@@ -51,12 +51,20 @@ std::vector<Stratum> make_strata(const Engine& engine, std::size_t bands) {
   return strata;
 }
 
+std::size_t drawable_parts(const Engine& engine, std::size_t id) {
+  std::size_t drawable = 0;
+  for (std::size_t part = 0; part < engine.part_count(id); ++part) drawable += engine.part_is_shared(id, part) ? 0 : 1;
+  return drawable;
+}
+
 std::vector<std::size_t> drawn_parts(const Engine& engine, std::size_t id, std::size_t count) {
-  std::vector<std::size_t> parts(engine.part_count(id));
-  for (std::size_t part = 0; part < parts.size(); ++part) parts[part] = part;
+  std::vector<std::size_t> shared, parts;
+  for (std::size_t part = 0; part < engine.part_count(id); ++part)
+    (engine.part_is_shared(id, part) ? shared : parts).push_back(part);
   put_in_draw_order(parts, mix(engine.header().fingerprint ^ id));
   parts.resize(std::min(count, parts.size()));
-  return parts;
+  shared.insert(shared.end(), parts.begin(), parts.end());
+  return shared;
 }
 
 bool priced_alike(std::span<const Stratum> strata) {

@@ -28,9 +28,12 @@ inline double unit_weight(const Engine& engine, std::size_t id) { return static_
 //! none empty, together holding every unit once. Throws std::invalid_argument when bands is 0.
 std::vector<Stratum> make_strata(const Engine& engine, std::size_t bands);
 
-//! The first `count` of unit `id`'s parts (Engine::part_count), all of them where it has fewer,
-//! in a fixed pseudo-random order of its own: a simple random sample of them, the same in every
-//! plan of the run.
+//! Unit `id`'s parts that a sample draws from: those not shared by the others (Engine::part_is_shared).
+std::size_t drawable_parts(const Engine& engine, std::size_t id);
+
+//! Unit `id`'s shared parts (Engine::part_is_shared), then the first `count` of the others, all
+//! of them where it has fewer, in a fixed pseudo-random order of its own: a simple random sample
+//! of them, the same in every plan of the run.
 std::vector<std::size_t> drawn_parts(const Engine& engine, std::size_t id, std::size_t count);
 
 //! Whether the cost model gives every unit of the strata the same weight (the reference engine's

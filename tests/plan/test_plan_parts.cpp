@@ -2,6 +2,7 @@
 // from a random share of its parts, the two-stage variance, and a plan of a run whose costliest
 // units the cost model prices at half what they take, beyond the budget whole.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -62,6 +63,28 @@ TEST(PlanParts, DrawnPartsAreAFixedSampleOfTheUnitsParts) {
   EXPECT_TRUE(std::equal(ten.begin(), ten.end(), twenty.begin())) << "a larger draw extends a smaller one";
   EXPECT_NE(ten, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})) << "at random, not the first parts";
   EXPECT_EQ(drawn_parts(engine, 1, 10), std::vector<std::size_t>{0});
+}
+
+// A part the unit's others share (the join's enumeration for its shares) is timed with every
+// sample of the unit and added once; the others are drawn from the rest and scaled.
+TEST(PlanParts, ASharedPartIsAlwaysTimedAndAddedUnscaled) {
+  class Shared final : public Engine {
+   public:
+    Shared() { set_units(RunHeader{kVersion, "shared", 8, {}, 1, 98}, {1}); }
+    std::unique_ptr<UnitCounter> make_counter() const override { return nullptr; }
+    std::size_t part_count(std::size_t) const override { return 11; }
+    bool part_is_shared(std::size_t, std::size_t part) const override { return part == 10; }
+    std::string describe() const override { return "shared"; }
+    std::uint64_t planned_memory_bytes(int) const override { return 0; }
+  } engine;
+  EXPECT_EQ(drawable_parts(engine, 0), 10u);
+  const std::vector<std::size_t> drawn = drawn_parts(engine, 0, 3);
+  ASSERT_EQ(drawn.size(), 4u);
+  EXPECT_EQ(drawn.front(), 10u) << "the shared part first, then three of the ten others";
+  EXPECT_EQ(std::count(drawn.begin(), drawn.end(), 10u), 1);
+  const Drawn unit = unit_from_parts(5, 10, std::vector<double>{1, 3}, 7);
+  EXPECT_DOUBLE_EQ(unit.seconds, 27) << "7 + 10 x 2";
+  EXPECT_DOUBLE_EQ(unit.variance, 80) << "the shared part adds no spread";
 }
 
 using testing_support::spin_for;
