@@ -6,8 +6,8 @@ namespace nqueens::shell {
 
 //! What a program says when an allocation failed: one line, with what was being allocated
 //! (AllocationStage) and the way on, instead of a bare "std::bad_alloc" or an abort. Under an
-//! address-space limit the --memory it names is half of what the limit left the program at its
-//! start beside the room of the run's threads (the default budget's reckoning, before the failed
+//! address-space limit the --memory it names is what the limit left the program at its start
+//! beside the room of the run's threads and the heap's own (the default budget's reckoning, before the failed
 //! run used the space up), and never below the least budget of the run (noted_least_budget):
 //! where none fits on the run's threads, it names the fewer threads one fits beside, or the limit
 //! to raise to and the budget to give then.
