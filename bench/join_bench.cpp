@@ -3,6 +3,8 @@
 // per-unit bitmask DFS of every half) and their keys joined with the disjoint-pair counter. Usage:
 // join_bench [n_low n_high] [--no-dfs] [--chunk-bits c] [--stride s] [--parts h] [--warm]
 //            [--widths FILE] | --tables | --unit-work n | --unit-times n stride first
+//            | --share-times n shares count
+// --share-times times the `count` costliest units whole and in east shares (print_share_times()).
 // --stride s times every s-th unit only (a quicker sample of a large n; totals are then partial).
 // --parts h times the engine's counter on every (s-th) unit twice, each side whole and each side
 // in parts of at most h halves (join_kernel.hpp), and checks that the two agree.
@@ -530,6 +532,55 @@ void print_unit_times(int n, std::size_t stride, std::size_t first) {
   }
 }
 
+// The `count` costliest units of the cost model, each timed whole and in `shares` east shares
+// (JoinCounter::count_part, each prepared first, untimed, as `plan` times parts), by the
+// thread's CPU clock, alternating whole, shares, whole: whether a unit's shares together take
+// what it takes whole (`plan` scales the shares it times by the unit's). One line a unit: id,
+// whole seconds (the mean of two), the shares' sum, their ratio; the shares' pairs must add up
+// to the unit's. Last, the ratio of the sums.
+void print_share_times(int n, std::size_t shares, std::size_t count) {
+  const JoinPlan plan = split(n);
+  SliceCache slices(n, std::uint64_t{8} << 30);
+  JoinCounter counter(slices);
+  const std::vector<std::uint64_t> costs = estimated_costs(plan);
+  std::vector<std::size_t> ids(plan.units.size());
+  std::iota(ids.begin(), ids.end(), std::size_t{0});
+  std::stable_sort(ids.begin(), ids.end(), [&](std::size_t a, std::size_t b) { return costs[a] > costs[b]; });
+  ids.resize(std::min(count, ids.size()));
+  const auto whole = [&](const JoinUnit& unit, JoinCount& counted) {
+    counter.prepare(unit);
+    const double start = thread_cpu_seconds();
+    counted = counter.count(unit);
+    return thread_cpu_seconds() - start;
+  };
+  std::printf("id whole_cpu_seconds shares_cpu_seconds ratio\n");
+  double wholes = 0, parts = 0;
+  for (const std::size_t id : ids) {
+    const JoinUnit& unit = plan.units[id];
+    JoinCount counted;
+    double whole_seconds = whole(unit, counted), share_seconds = 0;
+    std::uint64_t pairs = 0;
+    for (std::size_t part = 0; part < row_sets(n, unit).size() * parts_per_row_set(shares); ++part) {
+      counter.prepare_part(unit, part, shares);
+      const double start = thread_cpu_seconds();
+      pairs += counter.count_part(unit, part, shares).pairs;
+      share_seconds += thread_cpu_seconds() - start;
+    }
+    whole_seconds = (whole_seconds + whole(unit, counted)) / 2;
+    if (pairs != counted.pairs) {
+      std::fprintf(stderr, "unit %zu: shares count %llu pairs, whole %llu\n", id,
+                   static_cast<unsigned long long>(pairs), static_cast<unsigned long long>(counted.pairs));
+      std::exit(1);
+    }
+    std::printf("%zu %.6g %.6g %.4f\n", id, whole_seconds, share_seconds, share_seconds / whole_seconds);
+    std::fflush(stdout);
+    wholes += whole_seconds;
+    parts += share_seconds;
+  }
+  std::printf("n = %d, %zu units, %zu shares: shares / whole %.4f (%.4g s / %.4g s)\n", n, ids.size(), shares,
+              parts / wholes, parts, wholes);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -548,6 +599,11 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--unit-times") == 0 && i + 3 < argc) {
       print_unit_times(std::atoi(argv[i + 1]), std::strtoull(argv[i + 2], nullptr, 10),
                        std::strtoull(argv[i + 3], nullptr, 10));
+      return 0;
+    }
+    if (std::strcmp(argv[i], "--share-times") == 0 && i + 3 < argc) {
+      print_share_times(std::atoi(argv[i + 1]), std::strtoull(argv[i + 2], nullptr, 10),
+                        std::strtoull(argv[i + 3], nullptr, 10));
       return 0;
     }
     if (std::strcmp(argv[i], "--no-dfs") == 0) {

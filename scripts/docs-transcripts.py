@@ -58,7 +58,8 @@ VOLATILE_KEYS = (
     # `nqueens plan`: the load on this machine while it sampled.
     "busy_cores", "busy_factor", "busy_cpus", "wall_seconds_at_load",
     # `plan --engine gpu` by the device model: the replay's share and its host's timing.
-    "batches_replayed", "replayed_share", "host_thread_seconds", "device_seconds", "transfer_seconds",
+    "units_replayed", "replayed_share", "relative_error", "host_thread_seconds",
+    "device_seconds", "transfer_seconds",
     "host_seconds", "bound_by", "device_here",
 )
 JSON_VALUE = r'(?:"(?:[^"\\]|\\.)*"|\[[^\]]*\]|\[(?:\{[^}]*\},?)*\]|-?[0-9.eE+-]+|null|true|false)'

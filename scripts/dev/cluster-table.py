@@ -73,7 +73,7 @@ Q28_END = "<!-- q28: end -->"
 CLUSTER_FIELDS = ["n", "work_units", "setup_seconds", "count_memory", "process_memory_mib", "slurm_mem",
                   "journal_mib", "shard_bytes_per_unit"]
 GPU_FIELDS = ["n", "card", "cards", "host_threads", "wall_seconds", "device_seconds", "transfer_seconds",
-              "host_seconds", "bound_by", "replayed_share"]
+              "host_seconds", "bound_by", "replayed_share", "units_replayed", "relative_error"]
 
 # Figures for N >= 22 the docs may quote outside the table: measurements of real counts, and the
 # plans of performance.md that are measured against them or say how plans behave.
@@ -125,7 +125,7 @@ def write_csv(path, command, note, fields, rows):
         writer.writerows(rows)
 
 
-def measure(binary, which, built_from=None):
+def measure(binary, which, built_from=None, gpu_runs=None):
     if which in ("all", "plan"):
         ratio = shard_bytes_per_unit(binary)
         rows = []
@@ -143,7 +143,7 @@ def measure(binary, which, built_from=None):
                   git_note(binary, built_from), CLUSTER_FIELDS, rows)
     if which in ("all", "gpu"):
         rows = []
-        for n, card, cards in GPU_RUNS:
+        for n, card, cards in gpu_runs or GPU_RUNS:
             plan = run_json([binary, "plan", "-n", str(n), "--engine", "gpu", "--card", card, "-t", "16", "--ranks",
                              str(cards), "--sample-seconds", GPU_REPLAY_SECONDS, "--format", "json"])
             rows.append({"n": n, "card": card, "cards": cards, "host_threads": plan["host_threads"],
@@ -151,10 +151,20 @@ def measure(binary, which, built_from=None):
                          "device_seconds": f"{plan['device_seconds']:.4g}",
                          "transfer_seconds": f"{plan['transfer_seconds']:.4g}",
                          "host_seconds": f"{plan['host_seconds']:.4g}", "bound_by": plan["bound_by"],
-                         "replayed_share": f"{plan['replayed_share']:.3g}"})
+                         "replayed_share": f"{plan['replayed_share']:.3g}",
+                         "units_replayed": plan["units_replayed"],
+                         "relative_error": f"{plan['relative_error']:.3g}"})
             print(f"gpu N={n} {card} x{cards}: {rows[-1]}", file=sys.stderr)
+        note = git_note(binary, built_from)
+        if gpu_runs:  # the rows not measured again are kept, each with the note it was measured under
+            measured = {(row["n"], row["card"], row["cards"]) for row in rows}
+            old_notes, old_rows = read_csv(GPU_CSV)
+            kept = [r for r in old_rows if (int(r["n"]), r["card"], int(r["cards"])) not in measured]
+            rows = sorted(kept + rows, key=lambda r: (int(r["n"]), r["card"] != "H100"))
+            note += f" (rows {', '.join(f'{n} {c} x{k}' for n, c, k in sorted(measured))}; the others at " \
+                    f"{old_notes[1]})"
         write_csv(GPU_CSV, f"nqueens plan -n N --engine gpu --card CARD -t 16 --ranks CARDS --sample-seconds "
-                  f"{GPU_REPLAY_SECONDS} --format json", git_note(binary, built_from), GPU_FIELDS, rows)
+                  f"{GPU_REPLAY_SECONDS} --format json", note, GPU_FIELDS, rows)
 
 
 def read_csv(path):
@@ -211,27 +221,38 @@ class Data:
         return found
 
 
+def gpu_bar(gpu):
+    """The sample's bar (95 %) on a modelled time."""
+    return f"+-{figure(100 * float(gpu['relative_error']))} %"
+
+
 def gpu_wall(gpu):
-    """One modelled card's wall time, with the share of the run its replay rests on."""
+    """One modelled card's wall time, with its sample's bar and the units it rests on (a row of the
+    batch replay that came before the sample of units: the share of the run it replayed)."""
     if gpu is None:
         return "not modelled yet"
-    return f"{duration(float(gpu['wall_seconds']))} ({figure(100 * float(gpu['replayed_share']))} % replayed)"
+    if not gpu.get("units_replayed"):
+        return f"{duration(float(gpu['wall_seconds']))} ({figure(100 * float(gpu['replayed_share']))} % replayed)"
+    return f"{duration(float(gpu['wall_seconds']))} {gpu_bar(gpu)} ({int(gpu['units_replayed']):,} units)"
 
 
 def gpu_bullet(data):
     h100, rtx = data.gpu.get((28, "H100", 1)), data.gpu.get((28, "RTX 5090", 8))
     published = "Published projections for the same count: " + "; ".join(PUBLISHED) + "."
-    if h100 is None or rtx is None:
+    if h100 is None:
         last = max((n for n, card, cards in data.gpu if card == "H100" and cards == 1), default=None)
         known = "" if last is None else (f"; the largest N modelled, {last}, comes to "
                                          f"{duration(float(data.gpu[(last, 'H100', 1)]['wall_seconds']))} on one H100")
         return ("- **gpu engine, by its device model:** not modelled yet at N = 28 (`cluster-table.py measure --only "
                 f"gpu` replays it; see the notes of [gpu-model-runs.csv](data/gpu-model-runs.csv)){known}. " + published)
-    return (f"- **gpu engine, by its device model:** {duration(float(h100['wall_seconds']))} on one H100 "
-            f"(bound by the {h100['bound_by']}), {duration(float(rtx['wall_seconds']))} on 8 RTX 5090 "
-            f"(bound by the {rtx['bound_by']}), each card fed by {rtx['host_threads']} host threads; the model "
-            f"replayed {figure(100 * float(h100['replayed_share']))} % of the run and is fitted to one measured "
-            "H100 run (N = 22), so these are a model's figures, not measurements. " + published)
+    on_rtx = ("" if rtx is None else f", {duration(float(rtx['wall_seconds']))} {gpu_bar(rtx)} on 8 RTX 5090 "
+              f"(bound by the {rtx['bound_by']})")
+    return (f"- **gpu engine, by its device model:** {duration(float(h100['wall_seconds']))} {gpu_bar(h100)} on one "
+            f"H100 (bound by the {h100['bound_by']}){on_rtx}, each card fed by {h100['host_threads']} host threads. The "
+            f"model replayed {int(h100['units_replayed']):,} units drawn at random from the bands of the cost model "
+            f"({figure(100 * float(h100['replayed_share']))} % of the run's estimated cost), each alone, and scaled "
+            "each band to its units; the bar (95 %) is that sample's spread. Its constants are fitted to one "
+            "measured H100 run (N = 22), so these are a model's figures, not measurements. " + published)
 
 
 def render_table(data):
@@ -356,11 +377,15 @@ def main():
                         help="measure: the plan's CSV, the gpu model's, or both")
     parser.add_argument("--commit", help="measure: the commit --binary was built from, when it is a copy "
                         "(default: this checkout's HEAD)")
+    parser.add_argument("--gpu-runs", help="measure: only these gpu model runs, N:CARD:CARDS separated by commas "
+                        "(e.g. 28:H100:1), the CSV's other rows kept")
     args = parser.parse_args()
     if args.action == "check":
         return check()
     if args.action == "measure":
-        measure(args.binary, args.only, args.commit)
+        runs = [(int(n), card, int(cards)) for n, card, cards in
+                (run.split(":") for run in args.gpu_runs.split(","))] if args.gpu_runs else None
+        measure(args.binary, args.only, args.commit, runs)
     data = Data()
     problems = data.problems()
     if problems:

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "engine/kept_tables.hpp"
 #include "engine/memory_plan.hpp"
 #include "nqueens/options.hpp"
 
@@ -24,6 +25,12 @@ struct RunRequest {
   //! The engine's memory plan for this request (run/registry.hpp, plan_memory), made once and
   //! read by the engine's construction; null until made, and for an engine without one.
   std::shared_ptr<const MemoryPlan> memory_plan;
+  //! Where the runs of a command of several N leave tables for the next N (engine/kept_tables.hpp):
+  //! one for all its requests, set with their memory plans (run/prepare.hpp); null for one N.
+  std::shared_ptr<KeptTables> kept;
+  //! The most this run may leave there for the next N of its command, within what the next run's
+  //! memory plan gives those tables (MemoryPlan::hand_on_bytes): 0 leaves nothing.
+  std::uint64_t hand_on_bytes = 0;
   //! The engine is the one the journal was started with, where `auto` was asked for.
   bool engine_from_journal = false;
   //! ... and `auto` would have chosen another for N: worth a line on the log.

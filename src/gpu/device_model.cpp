@@ -6,6 +6,7 @@
 #include <chrono>
 #include <ctime>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -235,6 +236,23 @@ void price_built(ModelledRun& run, const CardModel& card, double issue) {
                                                               : "transfers";
 }
 
+// Where the device keeps the slices it was sent (the shared table, or a matcher's room that
+// holds the whole table), each is sent at most once per table the run keeps there: a one-off
+// cost of the run, not of its units.
+bool entries_sent_once(int n, bool shared) {
+  return shared || quarter_table_bytes(n) <= static_cast<double>(kDeviceEntries * sizeof(join::QuarterEntry));
+}
+
+bool table_shared(int n, const CardModel& card) {
+  return static_cast<double>(quarter_table_device_bytes(n / 2)) <= card.memory_bytes / kSharedSlicesShare;
+}
+
+// Where the table is shared, the device holds its group index and is sent each side's
+// description in place of its pairings (device_matcher.cpp): a unit's bytes as the card is sent them.
+void send_descriptions(int n, const CardModel& card, bool device_built, DeviceWork& work) {
+  if (device_built && table_shared(n, card)) work.bytes_to_device += work.spec_bytes - work.pairing_bytes;
+}
+
 void price(ModelledRun& run, const CardModel& card) {
   const double issue = static_cast<double>(card.multiprocessors) * card.schedulers * card.clock_ghz * 1e9;
   run.device_seconds = ((run.work.passes + run.work.tables * kBuildPasses) * card.pass_instructions +
@@ -247,6 +265,33 @@ void price(ModelledRun& run, const CardModel& card) {
   price_built(run, card, issue);
 }
 
+// The figures of a DeviceWork that sum over units; the rest are one-off costs of the run.
+std::array<double*, 23> summed(DeviceWork& work) {
+  return {&work.keys,
+          &work.tables,
+          &work.passes,
+          &work.pair_tests,
+          &work.bytes_to_device,
+          &work.bytes_to_host,
+          &work.batches,
+          &work.host_seconds,
+          &work.build_candidates,
+          &work.entry_bytes,
+          &work.pairing_bytes,
+          &work.spec_bytes,
+          &work.side_bytes,
+          &work.start_bytes,
+          &work.plan_bytes,
+          &work.counter_bytes,
+          &work.pair_bytes,
+          &work.built.sides,
+          &work.built.recipe_bytes,
+          &work.built.candidates,
+          &work.built.bytes_to_host,
+          &work.built.host_seconds,
+          &work.built.compact_bytes};
+}
+
 }  // namespace
 
 std::span<const CardModel> known_cards() { return kCards; }
@@ -257,107 +302,149 @@ const CardModel* find_card(std::string_view name) {
   return nullptr;
 }
 
-ModelledRun modelled_run(int n, const CardModel& card, const Replay& replay) {
-  using Clock = std::chrono::steady_clock;
+struct UnitReplayer::State {
+  State(int n_in, const Replay& replay) : n(n_in), device_built(replay.device_built) {
+    join::JoinVariant variant;
+    variant.engine = "gpu";
+    if (device_built)
+      variant.make_matcher = [this, rule = replay.rule]() -> std::unique_ptr<join::PairMatcher> {
+        return std::make_unique<BuiltRecorder>(work, rule, count_pass_seconds);
+      };
+    else
+      variant.make_matcher = [this, rule = replay.rule]() -> std::unique_ptr<join::PairMatcher> {
+        return std::make_unique<BatchRecorder>(work, rule);
+      };
+    engine = make_join_engine(n, {}, std::move(variant));
+    counter = engine->make_counter();
+    if (!device_built) {
+      plan = join::split(n);
+      recipe_slices.emplace(n, std::uint64_t{1} << 30);
+    }
+  }
+
+  int n;
+  bool device_built;
+  DeviceWork work;                // the recorders tally into it
+  double count_pass_seconds = 0;  // the device-built replay's count passes: the device's work
+  std::unique_ptr<Engine> engine;
+  std::unique_ptr<UnitCounter> counter;
+  std::vector<Tally> tallies;
+  // The keys-fed replay's estimate of the device-built design makes each side's recipe from
+  // the engine's units, by id (left out of a device-built replay: at N = 28 the list and the
+  // cache take minutes to make).
+  join::JoinPlan plan;
+  std::optional<join::SliceCache> recipe_slices;
+};
+
+UnitReplayer::UnitReplayer(int n, const Replay& replay) : state_(std::make_unique<State>(n, replay)) {}
+
+UnitReplayer::~UnitReplayer() = default;
+
+const Engine& UnitReplayer::engine() const { return *state_->engine; }
+
+DeviceWork UnitReplayer::replay(std::span<const std::size_t> ids) {
+  State& s = *state_;
+  s.work = {};
+  s.count_pass_seconds = 0;
+  // The units' slices loaded first, untimed: a run builds each slice once for many units, so a
+  // sampled unit that paid for building its own would price that once-per-run cost per unit.
+  for (const std::size_t id : ids) s.counter->prepare(id);
+  const double begun = thread_seconds();
+  double recipes = 0;
+  if (!s.device_built) {
+    for (const std::size_t id : ids)
+      if (id < s.plan.units.size()) tally_recipes(s.n, s.plan.units[id], *s.recipe_slices, s.work.built);
+    // The replay's own clock leaves the recipes out: it times the engine as it is.
+    recipes = thread_seconds() - begun;
+  }
+  s.tallies.resize(ids.size());
+  // Each batch is sent whole when its units are counted (the matcher's finish()).
+  if (ids.size() == 1)
+    s.tallies[0] = s.counter->count(ids[0]);
+  else
+    s.counter->count_batch(ids, s.tallies);
+  s.work.host_seconds = thread_seconds() - begun - recipes - s.count_pass_seconds;
+  return s.work;
+}
+
+void add_scaled(DeviceWork& sum, const DeviceWork& part, double factor) {
+  DeviceWork scaled = part;  // summed() hands out pointers into a DeviceWork it may write
+  const auto from = summed(scaled);
+  const auto to = summed(sum);
+  for (std::size_t i = 0; i < from.size(); ++i) *to[i] += factor * *from[i];
+}
+
+ModelledRun priced_run(int n, const CardModel& card, DeviceWork work, bool device_built) {
   ModelledRun run;
   run.n = n;
   run.card = card.name;
-  DeviceWork work;
-  join::JoinVariant variant;
-  variant.engine = "gpu";
-  double count_pass_seconds = 0;  // the device-built replay's count passes: the device's work
-  if (replay.device_built)
-    variant.make_matcher = [&work, &count_pass_seconds, rule = replay.rule]() -> std::unique_ptr<join::PairMatcher> {
-      return std::make_unique<BuiltRecorder>(work, rule, count_pass_seconds);
-    };
-  else
-    variant.make_matcher = [&work, rule = replay.rule]() -> std::unique_ptr<join::PairMatcher> {
-      return std::make_unique<BatchRecorder>(work, rule);
-    };
-  const std::unique_ptr<Engine> engine = make_join_engine(n, {}, std::move(variant));
-  const std::vector<std::size_t> order =
-      engine->execution_order({engine->costliest_first().begin(), engine->costliest_first().end()});
-  std::vector<std::size_t> starts = engine->batch_starts(order);
-  starts.push_back(order.size());
-  run.batches_total = starts.size() - 1;
-
-  double all_cost = 0, replayed_cost = 0;
-  for (const std::size_t id : order) all_cost += static_cast<double>(engine->cost(id));
-  const std::unique_ptr<UnitCounter> counter = engine->make_counter();
-  std::vector<Tally> tallies;
-  const Clock::time_point begun = Clock::now();
-  const double cpu_begun = thread_seconds();
-  double replay_skipped = 0;
-  const join::JoinPlan plan = join::split(n);  // the engine's units, by id
-  join::SliceCache recipe_slices(n, std::uint64_t{1} << 30);
-  for (const std::size_t batch : spread_order(run.batches_total)) {
-    const std::span<const std::size_t> ids(order.data() + starts[batch], starts[batch + 1] - starts[batch]);
-    const double recipes_begun = thread_seconds();
-    for (const std::size_t id : ids)
-      if (id < plan.units.size()) tally_recipes(n, plan.units[id], recipe_slices, work.built);
-    // The replay's own clock leaves the recipes out: it times the engine as it is.
-    replay_skipped += thread_seconds() - recipes_begun;
-    tallies.resize(ids.size());
-    // Each batch is sent whole when its units are counted (the matcher's finish()).
-    if (ids.size() == 1)
-      tallies[0] = counter->count(ids[0]);
-    else
-      counter->count_batch(ids, tallies);
-    for (const std::size_t id : ids) replayed_cost += static_cast<double>(engine->cost(id));
-    ++run.batches_replayed;
-    // At least one batch that sent work (the rotation unit sends none).
-    if (work.batches > 0 && (run.batches_replayed >= replay.most_batches ||
-                             std::chrono::duration<double>(Clock::now() - begun).count() > replay.most_seconds))
-      break;
-  }
-  work.host_seconds = thread_seconds() - cpu_begun - replay_skipped - count_pass_seconds;
-  run.share_replayed = all_cost > 0 ? replayed_cost / all_cost : 1;
-  const double scale = run.batches_replayed == run.batches_total ? 1 : 1 / run.share_replayed;
-  for (double* figure : {&work.keys,
-                         &work.tables,
-                         &work.passes,
-                         &work.pair_tests,
-                         &work.bytes_to_device,
-                         &work.bytes_to_host,
-                         &work.batches,
-                         &work.host_seconds,
-                         &work.build_candidates,
-                         &work.entry_bytes,
-                         &work.pairing_bytes,
-                         &work.spec_bytes,
-                         &work.side_bytes,
-                         &work.start_bytes,
-                         &work.plan_bytes,
-                         &work.counter_bytes,
-                         &work.pair_bytes,
-                         &work.built.sides,
-                         &work.built.recipe_bytes,
-                         &work.built.candidates,
-                         &work.built.bytes_to_host,
-                         &work.built.host_seconds,
-                         &work.built.compact_bytes})
-    *figure *= scale;
   work.built.table_bytes = quarter_table_bytes(n);
   // A sample's slices, scaled with its work, would count the table's sending many times over.
   // Where the whole table fits the share of the card's memory the engine gives it
   // (shared_slices.hpp), each slice is sent once for every thread; else, where it fits a
   // matcher's room, once per feeding thread.
-  const bool shared = static_cast<double>(quarter_table_device_bytes(n / 2)) <= card.memory_bytes / kSharedSlicesShare;
+  const bool shared = table_shared(n, card);
   const double cap = shared ? work.built.table_bytes : card.host_threads * work.built.table_bytes;
-  if ((shared || work.built.table_bytes <= static_cast<double>(kDeviceEntries * sizeof(join::QuarterEntry))) &&
-      work.entry_bytes > cap) {
+  if (entries_sent_once(n, shared) && work.entry_bytes > cap) {
     work.bytes_to_device -= work.entry_bytes - cap;
     work.entry_bytes = cap;
   }
-  // Where the table is shared, the device holds its group index (sent once, with its slices) and
-  // is sent each side's description in place of its pairings (device_matcher.cpp).
-  if (replay.device_built && shared) {
+  send_descriptions(n, card, device_built, work);
+  if (device_built && shared) {
     work.group_index_bytes = static_cast<double>(group_index_words(n / 2) * sizeof(std::uint32_t));
-    work.bytes_to_device += work.group_index_bytes + work.spec_bytes - work.pairing_bytes;
+    work.bytes_to_device += work.group_index_bytes;
   }
   work.built.index_bytes = static_cast<double>((std::uint64_t{1} << (2 * (n / 2))) + 1) * sizeof(std::uint32_t);
   run.work = work;
   price(run, card);
+  return run;
+}
+
+CardSeconds unit_seconds(int n, const CardModel& card, DeviceWork unit, bool device_built) {
+  if (entries_sent_once(n, table_shared(n, card))) {
+    unit.bytes_to_device -= unit.entry_bytes;
+    unit.entry_bytes = 0;
+  }
+  send_descriptions(n, card, device_built, unit);
+  ModelledRun priced;
+  priced.work = unit;
+  price(priced, card);
+  return {priced.device_seconds, priced.transfer_seconds, priced.host_seconds};
+}
+
+ModelledRun modelled_run(int n, const CardModel& card, const Replay& replay) {
+  using Clock = std::chrono::steady_clock;
+  UnitReplayer replayer(n, replay);
+  const Engine& engine = replayer.engine();
+  const std::vector<std::size_t> order =
+      engine.execution_order({engine.costliest_first().begin(), engine.costliest_first().end()});
+  std::vector<std::size_t> starts = engine.batch_starts(order);
+  starts.push_back(order.size());
+  const std::size_t batches_total = starts.size() - 1;
+
+  double all_cost = 0, replayed_cost = 0;
+  for (const std::size_t id : order) all_cost += static_cast<double>(engine.cost(id));
+  const Clock::time_point begun = Clock::now();
+  DeviceWork work;
+  std::size_t batches_replayed = 0;
+  for (const std::size_t batch : spread_order(batches_total)) {
+    const std::span<const std::size_t> ids(order.data() + starts[batch], starts[batch + 1] - starts[batch]);
+    add_scaled(work, replayer.replay(ids), 1);
+    for (const std::size_t id : ids) replayed_cost += static_cast<double>(engine.cost(id));
+    ++batches_replayed;
+    // At least one batch that sent work (the rotation unit sends none).
+    if (work.batches > 0 && (batches_replayed >= replay.most_batches ||
+                             std::chrono::duration<double>(Clock::now() - begun).count() > replay.most_seconds))
+      break;
+  }
+  const double share = all_cost > 0 ? replayed_cost / all_cost : 1;
+  const double scale = batches_replayed == batches_total ? 1 : 1 / share;
+  DeviceWork scaled;
+  add_scaled(scaled, work, scale);
+  ModelledRun run = priced_run(n, card, scaled, replay.device_built);
+  run.batches_replayed = batches_replayed;
+  run.batches_total = batches_total;
+  run.share_replayed = share;
   return run;
 }
 

@@ -6,10 +6,12 @@
 // that turn those tallies into seconds. The pairs themselves are not counted.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "engine/engine.hpp"
 #include "gpu/slot_split.hpp"
 
 namespace nqueens::gpu {
@@ -126,6 +128,49 @@ struct Replay {
   //! device) rather than the keys-fed one; its count passes run here and are not timed.
   bool device_built = false;
 };
+
+//! Replays units of n's gpu run on this thread as a counting thread sends them: a batch of the
+//! engine's (modelled_run), or one unit sent as a batch of its own (a sample of single units,
+//! `plan --engine gpu`; alone, a unit's last tile batch is not filled with its neighbours' work,
+//! which adds a little to its bytes and host time, not to its passes). Each call's tallies are its
+//! own, unscaled; the slices the device already holds carry over from call to call, as on a
+//! counting thread.
+class UnitReplayer {
+ public:
+  UnitReplayer(int n, const Replay& replay);
+  ~UnitReplayer();
+  UnitReplayer(const UnitReplayer&) = delete;
+  UnitReplayer& operator=(const UnitReplayer&) = delete;
+
+  //! The engine whose units are replayed (their ids, estimated costs and batches).
+  const Engine& engine() const;
+  //! The units `ids` (one batch) replayed; host_seconds is this thread's time for them, less the
+  //! device's count passes (and, keys fed, the device-built design's recipes) and less building
+  //! their slices, which a run does once for many units.
+  DeviceWork replay(std::span<const std::size_t> ids);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+//! Adds `factor` times every figure of `part` that sums over units (all but the one-off costs
+//! priced_run puts in) to `sum`.
+void add_scaled(DeviceWork& sum, const DeviceWork& part, double factor);
+
+//! n's run on `card` from `work`, the tallies of its units (all of them, or a sample scaled to
+//! the whole): the one-off costs put in as the whole run pays them, whatever share was replayed
+//! (the quarter table, its group index; the slices' entries at most once per thread where the
+//! device keeps them), then priced.
+ModelledRun priced_run(int n, const CardModel& card, DeviceWork work, bool device_built);
+
+//! What a replayed unit adds to a run's three times on `card` (device, transfers and host, as
+//! priced_run prices them): the same prices, without the run's one-off costs. Their sums over a
+//! run's units are its times less those costs, so a sample's spread of them is its error.
+struct CardSeconds {
+  double device = 0, transfers = 0, host = 0;
+};
+CardSeconds unit_seconds(int n, const CardModel& card, DeviceWork unit, bool device_built);
 
 //! Replays n's gpu run on this thread and prices it on `card`: every batch, or, as far as
 //! `replay` allows, a sample spread over the run (in bit-reversed order of the batches), scaled

@@ -392,29 +392,58 @@ void HalfEnumerator::choose_north_sets(const SliceView& north, const SideLayout&
 }
 
 // Each north column set in north_sets_ goes with the rest of the side's columns south (south_sets_).
-void HalfEnumerator::load_quadrants(SliceView north, SliceView south, const UnitLayout& layout,
-                                    const SideLayout& side) {
+void HalfEnumerator::load_quadrants(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
+                                    bool for_shares) {
   // Compared field by field (the set list last): a hit costs less than a load of a small slice.
-  const bool same_north = north_source_.slice == &north.slice && north_source_.rows == north.slice.rows() &&
-                          north_source_.columns == side.columns && north_source_.quadrant == side.north &&
-                          north_source_.forbidden_sums == layout.forbidden_sums &&
-                          north_source_.forbidden_differences == layout.forbidden_differences &&
-                          north_source_.keys == north.keys && north_source_.sets == north_sets_;
-  if (!same_north) {
+  const auto same = [&](const QuadrantSource& source, const SliceView& view, const Quadrant& quadrant,
+                        const std::vector<std::uint32_t>& sets) {
+    return source.slice == &view.slice && source.rows == view.slice.rows() && source.columns == side.columns &&
+           source.quadrant == quadrant && source.forbidden_sums == layout.forbidden_sums &&
+           source.forbidden_differences == layout.forbidden_differences && source.keys == view.keys &&
+           source.sets == sets;
+  };
+  const auto source = [&](const SliceView& view, const Quadrant& quadrant, const std::vector<std::uint32_t>& sets) {
+    return QuadrantSource{&view.slice,
+                          view.slice.rows(),
+                          side.columns,
+                          quadrant,
+                          layout.forbidden_sums,
+                          layout.forbidden_differences,
+                          view.keys,
+                          sets};
+  };
+  if (!same(north_source_, north, side.north, north_sets_)) {
     north_.load(north.slice, north.keys, layout, side.north, north_sets_);
-    north_source_ = {&north.slice,          north.slice.rows(),           side.columns, side.north,
-                     layout.forbidden_sums, layout.forbidden_differences, north.keys,   north_sets_};
+    north_source_ = source(north, side.north, north_sets_);
   }
   if (south_cache_) {
     cached_south_ = &south_cache_->keys(south, layout, side.south);
     return;
   }
-  south_.load(south.slice, south.keys, layout, side.south, south_sets_);
   cached_south_ = nullptr;
+  // Only shares of a side load the same south keys again: a count's row sets each have their own.
+  if (for_shares && same(south_source_, south, side.south, south_sets_)) return;
+  south_.load(south.slice, south.keys, layout, side.south, south_sets_);
+  south_source_ = for_shares ? source(south, side.south, south_sets_) : QuadrantSource{};
+}
+
+// Every share-th set from the share's index: the sets' order mixes the column sets' sizes and
+// ranks, so each share holds a like mix of cheap and costly sets (plan times a random few).
+void HalfEnumerator::keep_share(SideShare share, const SideLayout& side) {
+  if (share.of <= 1) return;
+  std::size_t kept = 0, tied = 0;
+  for (std::size_t i = share.index; i < north_sets_.size(); i += share.of) {
+    north_sets_[kept++] = north_sets_[i];  // i >= kept: moves only forward
+    if (i < tied_sets_) tied = kept;
+  }
+  north_sets_.resize(kept);
+  tied_sets_ = tied;
+  south_sets_.clear();
+  for (const std::uint32_t set : north_sets_) south_sets_.push_back(side.columns & ~set);
 }
 
 void HalfEnumerator::load(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
-                          const SideFold* fold, std::uint64_t most_halves) {
+                          const SideFold* fold, std::uint64_t most_halves, SideShare share, bool for_shares) {
   // Without a fold, the sets depend only on the side's columns and the north quadrant's queens:
   // an off-centre unit's row sets all pair the same ones.
   const UnfoldedSets sets_for{north.slice.k(), std::popcount(north.slice.rows()), side.columns};
@@ -423,13 +452,14 @@ void HalfEnumerator::load(SliceView north, SliceView south, const UnitLayout& la
     south_sets_.clear();
     tied_sets_ = 0;
     unfolded_sets_.reset();
-  } else if (fold || unfolded_sets_ != sets_for) {
+  } else if (fold || share.of > 1 || unfolded_sets_ != sets_for) {
     choose_north_sets(north, side, fold);
     south_sets_.clear();
     for (const std::uint32_t set : north_sets_) south_sets_.push_back(side.columns & ~set);
-    unfolded_sets_ = fold ? std::nullopt : std::optional{sets_for};
+    unfolded_sets_ = fold || share.of > 1 ? std::nullopt : std::optional{sets_for};
   }
-  if (has_halves(side)) load_quadrants(north, south, layout, side);
+  if (has_halves(side)) load_quadrants(north, south, layout, side, for_shares || share.of > 1);
+  keep_share(share, side);
   most_halves_ = most_halves;
   rewind();
 }

@@ -130,6 +130,12 @@ struct SliceView {
   const QuadrantKeyTables* keys = nullptr;
 };
 
+//! Which of a side's exact shares to enumerate: its north column sets index, index + of,
+//! index + 2 of, ... (of them all: of = 1). The shares' halves together are the side's, each once.
+struct SideShare {
+  std::size_t index = 0, of = 1;
+};
+
 class HalfEnumerator {
  public:
   //! Replaces the contents of `keys` with the key of every half of `side`, from the slices of
@@ -143,9 +149,11 @@ class HalfEnumerator {
 
   //! The side's halves a part at a time, for a side too large to hold whole: loads the
   //! quadrants' keys and picks the side's north column sets (with a fold, those ranking at
-  //! least its rank, the tied ones first), ready for next_part().
+  //! least its rank, the tied ones first), of them `share`'s only, ready for next_part(). The
+  //! quadrants' keys are loaded for all the side's sets, and with a share, or `for_shares`, kept
+  //! for the next load of a share of the same side, so that its shares load them once.
   void load(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side, const SideFold* fold,
-            std::uint64_t most_halves);
+            std::uint64_t most_halves, SideShare share = {}, bool for_shares = false);
   //! Replaces the contents of `keys` with the next part of the side's halves since the last
   //! load() or rewind(): at most `most_halves` of them (a part closes before the north key whose
   //! south matches could take it past that), in the order enumerate() gives them. Returns how
@@ -155,6 +163,8 @@ class HalfEnumerator {
   //! Whether every part since the last load() or rewind() has been made.
   bool exhausted() const { return set_ == north_sets_.size(); }
   void rewind() { set_ = key_ = 0; }
+  //! The next load() loads its quadrants' keys even where it loaded the same ones last.
+  void forget_quadrants() { north_source_ = south_source_ = {}; }
   //! From now on, the south quadrant's keys come from `cache` (not owned; null: loaded for
   //! each row set). The halves are the same either way.
   void keep_south_keys(SouthKeyCache* cache) { south_cache_ = cache; }
@@ -162,20 +172,23 @@ class HalfEnumerator {
   static bool has_halves(const SideLayout& side);
 
  private:
-  // What the north quadrant's keys were last loaded from: a unit's row sets often share their
-  // north rows (an off-centre unit's all do), and then the same keys need not be loaded again.
-  struct NorthSource {
+  // What a quadrant's keys were last loaded from: a unit's row sets often share their north rows
+  // (an off-centre unit's all do), and a row set's east shares share both quadrants; then the
+  // same keys need not be loaded again.
+  struct QuadrantSource {
     const QuarterSlice* slice = nullptr;
     std::uint32_t rows = 0, columns = 0;
     Quadrant quadrant;
     std::uint64_t forbidden_sums = 0, forbidden_differences = 0;
     const QuadrantKeyTables* keys = nullptr;
     std::vector<std::uint32_t> sets;
-    bool operator==(const NorthSource&) const = default;
+    bool operator==(const QuadrantSource&) const = default;
   };
 
   void choose_north_sets(const SliceView& north, const SideLayout& side, const SideFold* fold);
-  void load_quadrants(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side);
+  void keep_share(SideShare share, const SideLayout& side);
+  void load_quadrants(SliceView north, SliceView south, const UnitLayout& layout, const SideLayout& side,
+                      bool for_shares);
 
   bool pair_whole_side();
   std::size_t append_whole_side(KeyBuffer& keys);
@@ -199,7 +212,7 @@ class HalfEnumerator {
   std::size_t tied_sets_ = 0;                           // the first of north_sets_ rank equal
   std::uint64_t most_halves_ = UINT64_MAX;              // a part's most halves
   std::size_t set_ = 0, key_ = 0;                       // where the next part starts: set, north key
-  NorthSource north_source_;
+  QuadrantSource north_source_, south_source_;          // south_source_: where not from south_cache_
 };
 
 }  // namespace nqueens::join

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <bit>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -13,6 +14,7 @@
 #include <utility>
 
 #include "engine/catalogue.hpp"
+#include "engine/kept_tables.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/parallel_each.hpp"
 #include "join/disjoint_count.hpp"
@@ -43,11 +45,31 @@ Tally rotation_tally(int n) {
   return tally;
 }
 
+// At even N a unit is one row set, and at the frontier one costs minutes (N = 26) to hours
+// (N = 28): more than `plan` can time whole. Its east side then splits into shares, 2 where the
+// cost model prices it at 2 kShareNs (about half a second), 4 from 4 kShareNs, each matched
+// against the whole west side, which is a part of its own (JoinCounter::count_part). No more
+// than 4: the matcher chooses its stored side and slot split by the sides' sizes, and a share
+// much smaller than the west side changes that choice; 2 shares of N = 24's 4 costliest units
+// took 0.92 times the units whole, 4 shares of the 2 costliest 1.015, 8 took 1.28 and 16 took
+// 1.97 (bench/join_bench --share-times 24 S COUNT, CPU time). A matcher elsewhere builds the
+// halves itself, so its units stay whole.
+constexpr std::uint64_t kShareNs = std::uint64_t{1} << 28;
+constexpr std::uint64_t kMostShares = 4;
+
+std::size_t east_shares(int n, std::uint64_t cost, bool elsewhere) {
+  if (n % 2 != 0 || elsewhere) return 1;
+  return std::bit_floor(std::clamp<std::uint64_t>(cost / kShareNs, 1, kMostShares));
+}
+
 class JoinUnitCounter final : public UnitCounter {
  public:
+  //! `shares`: into how many east shares a unit's row sets split (east_shares()).
   JoinUnitCounter(const join::JoinPlan& plan, join::SliceCache& slices, std::uint64_t block_bytes,
-                  std::uint64_t halves_at_once, std::unique_ptr<join::PairMatcher> elsewhere)
+                  std::uint64_t halves_at_once, std::unique_ptr<join::PairMatcher> elsewhere,
+                  std::function<std::size_t(std::size_t)> shares)
       : plan_(plan),
+        shares_(std::move(shares)),
         elsewhere_(std::move(elsewhere)),
         counter_(slices, join::best_match_path(), block_bytes, halves_at_once, elsewhere_.get()) {}
 
@@ -67,9 +89,10 @@ class JoinUnitCounter final : public UnitCounter {
     if (id < plan_.units.size()) counter_.prepare(plan_.units[id]);
   }
 
-  // A part is one of the unit's row sets (JoinEngine::part_count); the rotation unit is one part.
+  // A part is one of the unit's row sets, or an east share of one (JoinEngine::part_count); the
+  // rotation unit is one part.
   void prepare_part(std::size_t id, std::size_t part) override {
-    if (id < plan_.units.size()) counter_.prepare_part(plan_.units[id], part);
+    if (id < plan_.units.size()) counter_.prepare_part(plan_.units[id], part, shares_(id));
   }
 
   void count_part(std::size_t id, std::size_t part) override {
@@ -77,7 +100,7 @@ class JoinUnitCounter final : public UnitCounter {
       count(id);
       return;
     }
-    counter_.count_part(plan_.units[id], part);
+    counter_.count_part(plan_.units[id], part, shares_(id));
     if (elsewhere_) finish_elsewhere(1);
   }
 
@@ -114,6 +137,7 @@ class JoinUnitCounter final : public UnitCounter {
   }
 
   const join::JoinPlan& plan_;
+  std::function<std::size_t(std::size_t)> shares_;
   std::unique_ptr<join::PairMatcher> elsewhere_;
   join::JoinCounter counter_;
   std::vector<join::JoinUnit> units_;  // a batch's, kept between batches
@@ -150,14 +174,25 @@ int tile_bits(const join::JoinMemory& memory) {
   return bits;
 }
 
+// Where a join run leaves its slices for the next N of its command (engine/kept_tables.hpp).
+constexpr const char* kKeptSlices = "join slices";
+
+// What a run takes from the one before it and leaves for the next (RunRequest).
+struct HandOn {
+  std::shared_ptr<KeptTables> kept;
+  std::uint64_t bytes = 0;
+};
+
 class JoinEngine final : public Engine {
  public:
-  JoinEngine(const join::JoinMemory& memory, join::JoinVariant variant)
+  JoinEngine(const join::JoinMemory& memory, join::JoinVariant variant, HandOn hand_on)
       : plan_((detail::setup_phase("listing the units"), join::split(memory.n))),
         slices_(std::make_unique<join::SliceCache>(memory.n, memory.cache_bytes)),
         tile_bits_(tile_bits(memory)),
         memory_(memory),
-        variant_(std::move(variant)) {
+        variant_(std::move(variant)),
+        hand_on_(std::move(hand_on)) {
+    take_kept_slices();
     detail::setup_phase("estimating unit costs");
     std::vector<std::uint64_t> costs = join::estimated_costs(plan_);
     // The rotation unit goes first: one search, longer than a typical unit at large n.
@@ -166,20 +201,39 @@ class JoinEngine final : public Engine {
     set_units(std::move(header), std::move(costs));
   }
 
+  // The slices the next N of the command reads again stay for it, as many as its plan holds. By
+  // now no thread pins one: the run's counters are gone.
+  ~JoinEngine() override {
+    if (!hand_on_.kept || hand_on_.bytes == 0) return;
+    try {
+      slices_->keep_at_most(hand_on_.bytes);
+      if (slices_->held_bytes() > 0)
+        hand_on_.kept->leave(kKeptSlices, std::shared_ptr<join::SliceCache>(std::move(slices_)));
+    } catch (...) {
+      // Out of memory to leave them: the next N builds its own.
+    }
+  }
+  JoinEngine(const JoinEngine&) = delete;
+  JoinEngine& operator=(const JoinEngine&) = delete;
+
   // A thread's block of south slices (JoinCounter::count_together) takes at most half its share
   // of the cache: the other half keeps the north slices and what the other threads read.
   std::unique_ptr<UnitCounter> make_counter() const override {
     const std::uint64_t block_bytes = memory_.cache_bytes / (2 * static_cast<std::uint64_t>(memory_.threads));
     return std::make_unique<JoinUnitCounter>(plan_, *slices_, block_bytes, memory_.halves_at_once,
-                                             variant_.make_matcher ? variant_.make_matcher() : nullptr);
+                                             variant_.make_matcher ? variant_.make_matcher() : nullptr,
+                                             [this](std::size_t id) { return shares(id); });
   }
 
   // join/unit_cost.hpp: predicted nanoseconds on one core.
   bool costs_predict_time() const override { return true; }
 
-  // A unit's row sets are counted one after the other, each on its own: exact parts of the unit.
+  // A unit's row sets are counted one after the other, each on its own, and at even N each row
+  // set's east shares and its west side (east_shares()): exact parts of the unit.
   std::size_t part_count(std::size_t id) const override {
-    return id == plan_.units.size() ? 1 : join::row_sets(plan_.n, plan_.units[id]).size();
+    return id == plan_.units.size()
+               ? 1
+               : join::row_sets(plan_.n, plan_.units[id]).size() * join::parts_per_row_set(shares(id));
   }
 
   std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const override {
@@ -247,8 +301,18 @@ class JoinEngine final : public Engine {
     return {band << 48 | tile, north << 16 | south};
   }
 
+  // The slices the run before left, where they are this run's (taken in any case: nothing stays
+  // past the run after the one that left it), under this run's own budget.
+  void take_kept_slices() {
+    if (!hand_on_.kept) return;
+    if (const auto earlier = hand_on_.kept->take<join::SliceCache>(kKeptSlices);
+        earlier && slices_->same_slices(*earlier))
+      slices_->take_slices(*earlier);
+  }
+
   bool counts_in_batches() const { return plan_.n % 2 == 1 && !slices_->holds_whole_table(); }
   bool matches_elsewhere() const { return static_cast<bool>(variant_.make_matcher); }
+  std::size_t shares(std::size_t id) const { return east_shares(plan_.n, cost(id), matches_elsewhere()); }
 
   bool same_batch(std::size_t first, std::size_t second) const {
     const std::size_t rotation = plan_.units.size();
@@ -266,6 +330,7 @@ class JoinEngine final : public Engine {
   int tile_bits_;
   join::JoinMemory memory_;
   join::JoinVariant variant_;
+  HandOn hand_on_;
 };
 
 // The memory the join run of `request` takes on its threads and under its budget: the plan the
@@ -329,6 +394,16 @@ std::string join::header_problem(const RunHeader& header) {
   return "";
 }
 
+std::uint64_t join::JoinMemoryPlan::hand_on_bytes(const MemoryPlan& next) const {
+  const auto* join_next = dynamic_cast<const JoinMemoryPlan*>(&next);
+  if (!join_next) return 0;
+  const JoinMemory& other = join_next->memory();
+  if (other.n / 2 != memory_.n / 2 || slices_carry_keys(memory_.n, memory_.cache_bytes) ||
+      slices_carry_keys(other.n, other.cache_bytes))
+    return 0;
+  return std::min(memory_.cache_bytes, other.cache_bytes);
+}
+
 namespace {
 
 std::string problem_with(const RunHeader& header) { return join::header_problem(header); }
@@ -355,7 +430,7 @@ std::unique_ptr<Engine> make_join_engine(const RunRequest& request, join::JoinVa
     throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + why);
   const join::JoinMemory memory = join::plan_memory(request, variant.engine);
   note_least_budget({request.threads, memory.unit_list_bytes, memory.least_thread_bytes});
-  return std::make_unique<JoinEngine>(memory, std::move(variant));
+  return std::make_unique<JoinEngine>(memory, std::move(variant), HandOn{request.kept, request.hand_on_bytes});
 }
 
 std::unique_ptr<Engine> make_join_engine(int n, const CountOptions& options, join::JoinVariant variant) {

@@ -43,6 +43,9 @@ class JoinMemoryPlan final : public MemoryPlan {
  public:
   JoinMemoryPlan(std::string line, const JoinMemory& memory) : MemoryPlan(std::move(line)), memory_(memory) {}
   const JoinMemory& memory() const { return memory_; }
+  //! The slices of N = 2k serve 2k + 1 and back, where neither run's carry quadrant keys: as
+  //! many as both caches hold.
+  std::uint64_t hand_on_bytes(const MemoryPlan& next) const override;
 
  private:
   JoinMemory memory_;

@@ -24,8 +24,11 @@ void JoinCounter::prepare(const JoinUnit& unit) {
   for (const std::uint32_t rows : row_sets(slices_.n(), unit)) prepare_row_set(with_rows(unit, rows));
 }
 
-void JoinCounter::prepare_part(const JoinUnit& unit, std::size_t index) {
-  prepare_row_set(with_rows(unit, row_sets(slices_.n(), unit).at(index)));
+void JoinCounter::prepare_part(const JoinUnit& unit, std::size_t index, std::size_t shares) {
+  const std::size_t per = parts_per_row_set(shares);
+  const JoinUnit row_set = with_rows(unit, row_sets(slices_.n(), unit).at(index / per));
+  prepare_row_set(row_set);
+  if (index % per < shares && per > 1 && !holds_west(row_set)) count_shared_part(row_set);
 }
 
 // Where the thread keeps south keys per pair of fixed queens, they are filtered here too: a run
@@ -42,9 +45,38 @@ void JoinCounter::prepare_row_set(const JoinUnit& row_set) {
   }
 }
 
-JoinCount JoinCounter::count_part(const JoinUnit& unit, std::size_t index) {
+JoinCount JoinCounter::count_part(const JoinUnit& unit, std::size_t index, std::size_t shares) {
   slot_ = 0;
-  return count_row_set(with_rows(unit, row_sets(slices_.n(), unit).at(index)));
+  const std::size_t per = parts_per_row_set(shares);
+  const JoinUnit row_set = with_rows(unit, row_sets(slices_.n(), unit).at(index / per));
+  if (per == 1) return count_row_set(row_set);
+  if (index % per == shares) {
+    east_halves_.forget_quadrants();  // timed as the shares' preparation made it
+    return count_shared_part(row_set);
+  }
+  return count_row_set(row_set, {index % per, shares});
+}
+
+bool JoinCounter::holds_west(const JoinUnit& row_set) const {
+  return held_west_ && held_west_->kind == row_set.kind && held_west_->a == row_set.a && held_west_->b == row_set.b &&
+         held_west_->rows == row_set.rows;
+}
+
+JoinCount JoinCounter::count_shared_part(const JoinUnit& row_set) {
+  const RowSetRead read = read_row_set(row_set);
+  const DiagonalFold* fold = read.folded();
+  east_halves_.load(read.east_north, read.east_south, read.layout, read.layout.east, fold ? &fold->east : nullptr,
+                    halves_at_once_, {}, true);
+  west_halves_.load(read.west_north, read.west_south, read.layout, read.layout.west, fold ? &fold->west : nullptr,
+                    halves_at_once_);
+  held_west_ties_ = west_halves_.next_part(west_keys_);
+  held_west_ = west_halves_.exhausted() ? std::optional{row_set} : std::nullopt;
+  JoinCount halves;
+  for (halves.halves = west_keys_.size(); !west_halves_.exhausted();) {
+    west_halves_.next_part(west_keys_);
+    halves.halves += west_keys_.size();
+  }
+  return halves;
 }
 
 std::uint64_t JoinCounter::pairs(std::span<const std::uint64_t> east, std::span<const std::uint64_t> west,
@@ -57,17 +89,24 @@ std::uint64_t JoinCounter::pairs(std::span<const std::uint64_t> east, std::span<
 // halves_at_once_ (from n = 26 the largest units have hundreds of millions), and every east part
 // meets every west part: the pairs add up to the same count, and each half is counted once. With
 // a fold, a part's halves come as [rank equal | rank above]: the two parts of a weighted count.
-JoinCount JoinCounter::count_sides(const UnitLayout& layout, const DiagonalFold* fold, SliceView east_north,
-                                   SliceView east_south, SliceView west_north, SliceView west_south) {
+// `west_held`: west_keys_ holds the whole west side already (count_shared_part()), with its ties.
+JoinCount JoinCounter::count_sides(const RowSetRead& read, SideShare east_share, bool west_held) {
+  const UnitLayout& layout = read.layout;
+  const DiagonalFold* fold = read.folded();
   if (elsewhere_ && elsewhere_->builds_halves()) {  // its halves and pairs both come from the matcher
-    elsewhere_->match_slices(slot_,
-                             {east_north.slice, east_south.slice, west_north.slice, west_south.slice, layout, fold});
+    elsewhere_->match_slices(slot_, {read.east_north.slice, read.east_south.slice, read.west_north.slice,
+                                     read.west_south.slice, layout, fold});
     return {};
   }
-  east_halves_.load(east_north, east_south, layout, layout.east, fold ? &fold->east : nullptr, halves_at_once_);
-  west_halves_.load(west_north, west_south, layout, layout.west, fold ? &fold->west : nullptr, halves_at_once_);
+  east_halves_.load(read.east_north, read.east_south, layout, layout.east, fold ? &fold->east : nullptr,
+                    halves_at_once_, east_share);
+  if (!west_held) {
+    held_west_.reset();  // west_keys_ is about to hold another row set's
+    west_halves_.load(read.west_north, read.west_south, layout, layout.west, fold ? &fold->west : nullptr,
+                      halves_at_once_);
+  }
   JoinCount result;
-  std::size_t east_ties = 0, west_ties = 0;
+  std::size_t east_ties = 0, west_ties = west_held ? held_west_ties_ : 0;
   const auto match = [&] {
     const auto east = east_keys_.keys(), west = west_keys_.keys();
     if (elsewhere_) {
@@ -81,7 +120,6 @@ JoinCount JoinCounter::count_sides(const UnitLayout& layout, const DiagonalFold*
                                                          layout.key_bits())
                          : pairs(east, west, layout.key_bits());
   };
-  bool west_held = false;  // the west side came in one part, which its buffer still holds
   for (bool first = true; first || !east_halves_.exhausted(); first = false) {
     east_ties = east_halves_.next_part(east_keys_);
     result.halves += east_keys_.size();
@@ -181,8 +219,8 @@ const SliceCache::Pin& JoinCounter::pinned(std::size_t position, std::uint32_t r
   return pin;
 }
 
-JoinCount JoinCounter::count_row_set(const JoinUnit& unit) {
-  const UnitLayout layout = layout_of(slices_.n(), unit);
+JoinCounter::RowSetRead JoinCounter::read_row_set(const JoinUnit& row_set) {
+  const UnitLayout layout = layout_of(slices_.n(), row_set);
   // All four pinned before either side is enumerated, and held until the next row set needs others.
   const SliceCache::Pin& east_north = pinned(0, layout.east.north_rows);
   const SliceCache::Pin& east_south = pinned(1, layout.east.south_rows);
@@ -190,10 +228,13 @@ JoinCount JoinCounter::count_row_set(const JoinUnit& unit) {
   const SliceCache::Pin& west_south = pinned(3, layout.west.south_rows);
   const auto view = [](const SliceCache::Pin& pin) { return SliceView{pin->slice, pin->keys ? &*pin->keys : nullptr}; };
   // The off-centre units fix two queens that the diagonal reflection moves: they are not folded.
-  const std::optional<DiagonalFold> fold =
-      unit.kind == JoinCase::off_centre ? std::nullopt : std::optional{diagonal_fold(layout)};
-  return count_sides(layout, fold ? &*fold : nullptr, view(east_north), view(east_south), view(west_north),
-                     view(west_south));
+  return {layout,           row_set.kind == JoinCase::off_centre ? std::nullopt : std::optional{diagonal_fold(layout)},
+          view(east_north), view(east_south),
+          view(west_north), view(west_south)};
+}
+
+JoinCount JoinCounter::count_row_set(const JoinUnit& unit, SideShare east_share) {
+  return count_sides(read_row_set(unit), east_share, east_share.of > 1 && holds_west(unit));
 }
 
 }  // namespace nqueens::join

@@ -25,6 +25,10 @@ struct JoinCount {
   std::uint64_t halves = 0;  //!< east + west halves enumerated
 };
 
+//! The parts of a row set cut into `shares` east shares (JoinCounter::count_part): one where it is
+//! not cut, else the shares and the west side's part.
+inline std::size_t parts_per_row_set(std::size_t shares) { return shares > 1 ? shares + 1 : 1; }
+
 //! The most units JoinCounter::count_together takes at once (the engine's batches).
 inline constexpr std::size_t kMostUnitsTogether = 64;
 //! What count_together keeps per row set of its units.
@@ -58,18 +62,38 @@ class JoinCounter {
   void prepare(const JoinUnit& unit);
   //! South row sets whose keys this counter has filtered for its caches (0 where it keeps none).
   std::uint64_t south_row_sets_filtered() const { return east_south_keys_.filtered() + west_south_keys_.filtered(); }
-  //! The unit's row set `index` (of row_sets(n, unit)) alone: an exact part of the unit's count,
-  //! and prepare() for that row set's slices only.
-  JoinCount count_part(const JoinUnit& unit, std::size_t index);
-  void prepare_part(const JoinUnit& unit, std::size_t index);
+  //! Part `index` of the unit cut into row sets (row_sets(n, unit)), and with `shares` > 1 each
+  //! row set into parts_per_row_set(shares) parts: its east side's shares (SideShare), each
+  //! matched against the whole west side, then the shared part: the west side's enumeration and
+  //! the east side's quadrant keys. Exact parts: their pairs and halves add up to count()'s (the
+  //! shared part counts no pairs). prepare_part() is prepare() for that row set's slices only,
+  //! and for an east share it makes the shared part too, untimed, unless this counter holds it
+  //! already: the shared part is what times it, so that the parts' times add up to the row
+  //! set's rather than take it once a share. A west side larger than one part (halves_at_once)
+  //! is enumerated again by every share, as count() enumerates it again for every part of the
+  //! east side. Not with a matcher elsewhere.
+  JoinCount count_part(const JoinUnit& unit, std::size_t index, std::size_t shares = 1);
+  void prepare_part(const JoinUnit& unit, std::size_t index, std::size_t shares = 1);
 
  private:
-  JoinCount count_row_set(const JoinUnit& unit);
+  // What a row set's count reads: its layout, fold and four slices, pinned.
+  struct RowSetRead {
+    UnitLayout layout;
+    std::optional<DiagonalFold> fold;
+    SliceView east_north, east_south, west_north, west_south;
+    const DiagonalFold* folded() const { return fold ? &*fold : nullptr; }
+  };
+  RowSetRead read_row_set(const JoinUnit& row_set);
+  JoinCount count_row_set(const JoinUnit& unit, SideShare east_share = {});
+  //! The part a row set's east shares share: loads the east side's quadrant keys (kept by
+  //! east_halves_) and enumerates the west side into west_keys_, where it comes in one part
+  //! keeping it there for the shares (held_west_). Returns the west side's halves, no pairs.
+  JoinCount count_shared_part(const JoinUnit& row_set);
+  bool holds_west(const JoinUnit& row_set) const;
   void prepare_row_set(const JoinUnit& row_set);
   std::uint64_t pairs(std::span<const std::uint64_t> east, std::span<const std::uint64_t> west, int key_bits);
   //! The pairs of a row set's halves, folded by `fold` (the even and centre cases) or not.
-  JoinCount count_sides(const UnitLayout& layout, const DiagonalFold* fold, SliceView east_north, SliceView east_south,
-                        SliceView west_north, SliceView west_south);
+  JoinCount count_sides(const RowSetRead& read, SideShare east_share, bool west_held);
 
   //! The slice of `rows` for one of the four quadrant positions, kept pinned from the last row
   //! set that used it: consecutive row sets share slices, and the cache's lock is shared too.
@@ -98,6 +122,9 @@ class JoinCounter {
   HalfEnumerator east_halves_, west_halves_;
   SouthKeyCache east_south_keys_, west_south_keys_;  // where caches_south_keys(n)
   KeyBuffer east_keys_, west_keys_;
+  // The row set whose whole west side west_keys_ holds for its east shares, and its ties.
+  std::optional<JoinUnit> held_west_;
+  std::size_t held_west_ties_ = 0;
   DisjointCounter matcher_;
 };
 

@@ -3,10 +3,18 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "join/join_memory.hpp"
 
 namespace nqueens::join {
+
+namespace {
+
+std::atomic<std::uint64_t> process_builds{0};
+
+}  // namespace
 
 LoadedSlice::LoadedSlice(int n, std::uint32_t rows, bool with_keys) : slice(n / 2, rows) {
   if (with_keys) keys.emplace(slice.entries(), n);
@@ -50,6 +58,7 @@ SliceCache::Pin SliceCache::get(std::uint32_t rows) {
     slot->slice = std::make_shared<const LoadedSlice>(n_, rows, keys_);
     slot->bytes = slot->slice->memory_bytes();
     builds_.fetch_add(1);
+    process_builds.fetch_add(1);
   });
   const std::scoped_lock lock(mutex_);
   Pin pin = slot->slice;  // copied under the lock, so that eviction sees every pin
@@ -59,12 +68,43 @@ SliceCache::Pin SliceCache::get(std::uint32_t rows) {
     peak_bytes_.store(std::max(peak_bytes_.load(), bytes_));
   }
   slot.reset();
-  evict_beyond_budget();
+  evict_beyond(budget_);
   return pin;
 }
 
-void SliceCache::evict_beyond_budget() {
-  for (auto it = recent_.end(); bytes_ > budget_ && it != recent_.begin();) {
+std::uint64_t SliceCache::held_bytes() {
+  const std::scoped_lock lock(mutex_);
+  return bytes_;
+}
+
+void SliceCache::take_slices(SliceCache& earlier) {
+  if (!same_slices(earlier))
+    throw std::logic_error("a slice cache of N=" + std::to_string(n_) +
+                           " cannot take the slices of N=" + std::to_string(earlier.n_));
+  const std::scoped_lock lock(mutex_, earlier.mutex_);
+  for (const std::uint32_t rows : earlier.recent_) {
+    if (slots_[rows]) continue;  // built here already: the earlier copy goes with `earlier`
+    slots_[rows] = std::move(earlier.slots_[rows]);
+    if (slots_[rows]->counted) bytes_ += slots_[rows]->bytes;
+  }
+  // Their order of use kept, behind this cache's own: splicing keeps each slot's iterator valid.
+  std::erase_if(earlier.recent_, [&](std::uint32_t rows) { return earlier.slots_[rows] != nullptr; });
+  recent_.splice(recent_.end(), earlier.recent_);
+  earlier.slots_.assign(earlier.slots_.size(), nullptr);
+  earlier.bytes_ = 0;
+  peak_bytes_.store(std::max(peak_bytes_.load(), bytes_));
+  evict_beyond(budget_);
+}
+
+void SliceCache::keep_at_most(std::uint64_t bytes) {
+  const std::scoped_lock lock(mutex_);
+  evict_beyond(bytes);
+}
+
+std::uint64_t SliceCache::built_in_process() { return process_builds.load(); }
+
+void SliceCache::evict_beyond(std::uint64_t limit) {
+  for (auto it = recent_.end(); bytes_ > limit && it != recent_.begin();) {
     --it;
     std::shared_ptr<Slot>& slot = slots_[*it];
     // Only the cache holds a slot no caller is inside get() for, and a slice no unit pins.

@@ -52,6 +52,21 @@ class SliceCache {
 
   std::uint64_t builds() const { return builds_.load(); }          //!< slices built, rebuilds included
   std::uint64_t peak_bytes() const { return peak_bytes_.load(); }  //!< most the held slices took at once
+  std::uint64_t held_bytes();                                      //!< what the held slices take now
+
+  //! Whether this cache's slices are those of `other`: the same k (N = 2k and 2k + 1 read the
+  //! same quarter table) and neither with quadrant keys, which depend on n.
+  bool same_slices(const SliceCache& other) const { return n_ / 2 == other.n_ / 2 && !keys_ && !other.keys_; }
+  //! Takes over every slice `earlier` holds (a cache of the same slices: same_slices), as if
+  //! built here, then drops the least recently used beyond this budget. No thread may use either
+  //! cache meanwhile. Throws std::logic_error for a cache of other slices.
+  void take_slices(SliceCache& earlier);
+  //! Drops the least recently used unpinned slices until the held ones take at most `bytes`:
+  //! what a run leaves for the next N of its command (engine/kept_tables.hpp).
+  void keep_at_most(std::uint64_t bytes);
+
+  //! Slices every cache of this process has built: a run that takes another's builds fewer.
+  static std::uint64_t built_in_process();
 
  private:
   struct Slot {
@@ -61,7 +76,7 @@ class SliceCache {
     bool counted = false;  // its bytes are in bytes_ (guarded by mutex_)
     std::list<std::uint32_t>::iterator recent;
   };
-  void evict_beyond_budget();  // with mutex_ held
+  void evict_beyond(std::uint64_t bytes);  // with mutex_ held
 
   int n_;
   std::uint64_t budget_;

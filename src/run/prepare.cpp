@@ -1,6 +1,7 @@
 #include "run/prepare.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -60,6 +61,20 @@ void remove_stale_temporaries(const std::filesystem::path& journal,
     if (const std::string said = detail::remove_stale_temporary(target); !said.empty() && note) note(said);
 }
 
+// What each N's run may leave for the next N of the command, which reads those tables again
+// (engine/kept_tables.hpp): decided from the two runs' memory plans, one store for every N.
+void hand_on_tables(std::vector<RunRequest>& requests) {
+  if (requests.size() < 2) return;
+  const auto kept = std::make_shared<KeptTables>();
+  for (std::size_t at = 0; at < requests.size(); ++at) {
+    RunRequest& request = requests[at];
+    request.kept = kept;
+    const RunRequest* next = at + 1 < requests.size() ? &requests[at + 1] : nullptr;
+    const bool alike = next && next->engine == request.engine && request.memory_plan && next->memory_plan;
+    request.hand_on_bytes = alike ? request.memory_plan->hand_on_bytes(*next->memory_plan) : 0;
+  }
+}
+
 }  // namespace
 
 PreparedRuns prepare_runs(const std::vector<int>& sizes, CountOptions options, RunPlace place,
@@ -111,6 +126,7 @@ void check_runs(PreparedRuns& runs, RunArena& arena, const PlanWatch& watch,
     else
       plan();
   }
+  hand_on_tables(runs.requests);
   std::vector<int> ns;
   for (const RunRequest& request : runs.requests) ns.push_back(request.n);
   // The header of the run each N's journal is for: its engine, built from its request.

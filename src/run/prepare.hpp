@@ -64,7 +64,8 @@ using PlanWatch = std::function<void(int n, const std::function<void()>& plan)>;
 //! The checks of every N's run before the first is counted, in the order of their cost: each N's
 //! journal held by no other process (detail::FileInUse) with any stale FILE.partial beside it
 //! removed (said through `note`), its memory plan made and kept in its request (run through
-//! `watch` where given; std::invalid_argument for a budget too small); then every journal's header
+//! `watch` where given; std::invalid_argument for a budget too small), and with several N what
+//! each N's run may leave for the next N (RunRequest::kept, hand_on_bytes); then every journal's header
 //! against its run and every journal writable (check_journal_headers, check_journals_writable).
 //! The plans, and the engines built for the headers of journals already there, run in `arena`,
 //! the command's (RunArena: one for every N, made with command_threads), so that the command

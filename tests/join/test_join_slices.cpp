@@ -84,6 +84,35 @@ TEST(SliceCache, KeepsPinnedSlicesAndEvictsBeyondItsBudget) {
   EXPECT_EQ(unbounded.builds(), 1u);
 }
 
+// The run of N = 17 after N = 16 in one command takes the slices N = 16 left (engine/kept_tables.hpp):
+// both read the quarter table of k = 8, so a slice taken is not built again; a slice the later
+// cache built itself is kept over the earlier copy; what the later cache's budget does not hold
+// is dropped at once, the least recently used first. Budgets that hold the whole table without
+// quadrant keys, so that neither cache carries them (they depend on n).
+TEST(SliceCache, TakesTheSlicesOfTheSameKWithinItsOwnBudget) {
+  join::SliceCache earlier(16, join::whole_table_bytes(16, false));
+  for (const std::uint32_t rows : {0b1111u, 0b0011u, 0b10110101u}) earlier.get(rows);
+  const std::uint64_t held = earlier.held_bytes();
+  join::SliceCache later(17, join::whole_table_bytes(17, false));
+  ASSERT_TRUE(later.same_slices(earlier));
+  join::SliceCache::Pin own = later.get(0b0011u);
+  later.take_slices(earlier);
+  EXPECT_EQ(earlier.held_bytes(), 0u);
+  EXPECT_EQ(later.held_bytes(), held);
+  EXPECT_EQ(later.get(0b0011u).get(), own.get());
+  later.get(0b1111u);
+  later.get(0b10110101u);
+  EXPECT_EQ(later.builds(), 1u) << "a slice taken was built again";
+  own.reset();  // a pinned slice is never dropped
+  join::SliceCache small(17, later.slice_bytes(0b10110101u));
+  small.take_slices(later);
+  EXPECT_EQ(small.held_bytes(), small.budget_bytes()) << "the most recently used slice is the one kept";
+  EXPECT_EQ(small.builds(), 0u);
+  join::SliceCache other_k(18, join::whole_table_bytes(18, false));
+  EXPECT_FALSE(other_k.same_slices(small));
+  EXPECT_THROW(other_k.take_slices(small), std::logic_error);
+}
+
 // What plan times a unit after: its four slices made, so that counting it builds none.
 TEST(JoinCounter, PrepareMakesTheUnitsSlicesAndLeavesItsCountAlone) {
   const join::JoinPlan plan = join::split(14);
@@ -339,6 +368,55 @@ TEST(JoinCounter, APreparedUnitFiltersNoSouthKeysWhenCounted) {
   }
   EXPECT_GT(filtered_in_preparing, 0u);
   EXPECT_GT(unprepared.south_row_sets_filtered(), 0u);
+}
+
+// `plan` times a unit of even N too costly to time whole in parts (JoinCounter::count_part): east
+// shares, each against the whole west side, and the shared part. Their pairs and halves must add
+// up to the unit's, for every unit, however many shares, in any order of parts; the pairs also
+// where a side comes a part at a time (halves_at_once 16); and a share counted unprepared after
+// another unit counted whole must not match the west side that other unit left. n = 13's
+// off-centre units take the unfolded path. A share splits: some unit has a share counting
+// neither none nor all of its pairs.
+TEST(JoinCounter, EastSharesOfEveryUnitAddUpToTheUnit) {
+  for (const int n : {12, 13, 14}) {
+    join::SliceCache cache(n, UINT64_MAX);
+    join::JoinCounter whole(cache), in_parts(cache), in_small_parts(cache, join::best_match_path(), UINT64_MAX, 16);
+    bool split = false;
+    std::optional<join::JoinUnit> previous;
+    for (const join::JoinUnit& unit : join::split(n).units) {
+      const join::JoinCount want = whole.count(unit);
+      for (const std::size_t shares : {1, 2, 3, 7, 40}) {
+        const std::size_t parts = join::row_sets(n, unit).size() * join::parts_per_row_set(shares);
+        join::JoinCount sum, small_sum;
+        for (std::size_t i = 0; i < parts; ++i) {
+          const std::size_t part = i % 2 == 0 ? i / 2 : parts - 1 - i / 2;  // first, last, second, ...
+          in_parts.prepare_part(unit, part, shares);
+          const join::JoinCount counted = in_parts.count_part(unit, part, shares);
+          split = split || (counted.pairs > 0 && counted.pairs < want.pairs);
+          sum.pairs += counted.pairs;
+          sum.halves += counted.halves;
+          in_small_parts.prepare_part(unit, part, shares);
+          small_sum.pairs += in_small_parts.count_part(unit, part, shares).pairs;
+        }
+        const auto where = [&] {
+          return "n = " + std::to_string(n) + ", rows " + std::to_string(unit.rows) + ", " + std::to_string(shares) +
+                 " shares";
+        };
+        ASSERT_EQ(sum.pairs, want.pairs) << where();
+        ASSERT_EQ(sum.halves, want.halves) << where();
+        ASSERT_EQ(small_sum.pairs, want.pairs) << where() << ", halves_at_once 16";
+      }
+      ASSERT_EQ(in_parts.count(unit).pairs, want.pairs) << "n = " << n << ", whole after shares";
+      if (previous) {  // a share counted after another unit whole, unprepared: it holds no west side
+        in_parts.prepare_part(unit, 0, 2);
+        const std::uint64_t share = in_parts.count_part(unit, 0, 2).pairs;
+        in_parts.count(*previous);
+        ASSERT_EQ(in_parts.count_part(unit, 0, 2).pairs, share) << "n = " << n << ", after another unit";
+      }
+      previous = unit;
+    }
+    EXPECT_TRUE(split) << "n = " << n;
+  }
 }
 
 std::map<std::size_t, Tally> unit_tallies(const Engine& engine, int threads) {

@@ -6,18 +6,23 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "engine/memory_budget.hpp"
+#include "join/join_engine.hpp"
+#include "join/slice_cache.hpp"
 #include "nqueens/nqueens.hpp"
 #include "run/prepare.hpp"
 #include "run/registry.hpp"
+#include "run/run.hpp"
 #include "run/run_arena.hpp"
 
 namespace {
@@ -180,6 +185,57 @@ TEST(RunPreparation, TheChecksKeepEachNsMemoryPlanInItsRequest) {
   small.memory_bytes = 1024;
   PreparedRuns refused = nqueens::prepare_runs({16}, small, {});
   EXPECT_THROW(nqueens::check_runs(refused, arena), std::invalid_argument);
+}
+
+// A command of several N builds what they share once: N = 15 counted after N = 14 takes the quarter
+// slices of k = 7 that N = 14 built (engine/kept_tables.hpp), where it would build them counted
+// alone; N = 16 (k = 8) after N = 15 takes none. The counts are the published ones.
+TEST(RunPreparation, ACommandBuildsTheSlicesItsSizesShareOnce) {
+  const auto slices_built = [](const std::vector<int>& sizes) {
+    PreparedRuns runs = nqueens::prepare_runs(sizes, on_threads(2, "join"), {});
+    nqueens::RunArena arena(2);
+    nqueens::check_runs(runs, arena);
+    std::map<int, std::uint64_t> built;
+    for (const nqueens::RunRequest& request : runs.requests) {
+      const std::uint64_t before = nqueens::join::SliceCache::built_in_process();
+      nqueens::Run run(nqueens::make_engine(request, arena), nqueens::Selection::whole_run());
+      run.execute(arena, {}, nullptr);
+      EXPECT_EQ(run.result(2, 0).totals.total, nqueens::oeis_total(request.n));
+      built[request.n] = nqueens::join::SliceCache::built_in_process() - before;
+    }
+    return built;
+  };
+  const std::map<int, std::uint64_t> alone = slices_built({15});
+  const std::map<int, std::uint64_t> together = slices_built({14, 15, 16});
+  EXPECT_GT(together.at(14), 0u);
+  EXPECT_EQ(together.at(15), alone.at(15) - std::min(alone.at(15), together.at(14)))
+      << "N=15 built again slices of k = 7 that N=14 had built";
+  EXPECT_EQ(together.at(16), slices_built({16}).at(16));
+}
+
+// What a run of N may leave alive for the next N of its command is within the next run's plan: no
+// more than its slice cache (nor than this run's), none between N of another k, none after the
+// last N. A budget under which neither holds the whole table: N = 17's larger unit list and
+// buffers leave its cache less than N = 16's.
+TEST(RunPreparation, WhatARunLeavesForTheNextNIsWithinTheNextPlan) {
+  const nqueens::join::JoinMemory unbounded = nqueens::join::plan_join_memory(17, 2, UINT64_MAX);
+  CountOptions options = on_threads(2, "join");
+  options.memory_bytes = unbounded.unit_list_bytes + 2 * unbounded.thread_buffer_bytes + unbounded.all_slices_bytes / 2;
+  PreparedRuns runs = nqueens::prepare_runs({15, 16, 17}, options, {});
+  nqueens::RunArena arena(2);
+  nqueens::check_runs(runs, arena);
+  const auto cache_of = [&runs](std::size_t at) {
+    return dynamic_cast<const nqueens::join::JoinMemoryPlan&>(*runs.requests[at].memory_plan).memory().cache_bytes;
+  };
+  ASSERT_LT(cache_of(2), cache_of(1));
+  EXPECT_EQ(runs.requests[0].hand_on_bytes, 0u) << "N=15 reads other slices";
+  EXPECT_EQ(runs.requests[1].hand_on_bytes, cache_of(2));
+  EXPECT_EQ(runs.requests[2].hand_on_bytes, 0u);
+  for (const nqueens::RunRequest& request : runs.requests) EXPECT_EQ(request.kept, runs.requests[0].kept);
+  EXPECT_NE(runs.requests[0].kept, nullptr);
+  PreparedRuns one = nqueens::prepare_runs({16}, options, {});
+  nqueens::check_runs(one, arena);
+  EXPECT_EQ(one.requests[0].kept, nullptr);
 }
 
 // The checks build in the command's arena: the engines whose headers the journals of several N

@@ -6,6 +6,7 @@
 
 #include "gpu/device_model.hpp"
 #include "gpu/gpu_devices.hpp"
+#include "shell/output/gpu_model_sample.hpp"
 #include "shell/output/plan_report.hpp"
 
 namespace nqueens::shell {
@@ -29,7 +30,8 @@ nlohmann::ordered_json gpu_model_plan_json(const GpuModelRequest& request) {
   if (request.host_threads > 0) card.host_threads = request.host_threads;
   const double replay = request.replay_seconds > 0 ? request.replay_seconds : kDefaultReplaySeconds;
   // The engine's own path: halves built on the device from recipes (built_matcher.hpp).
-  const gpu::ModelledRun run = gpu::modelled_run(request.n, card, {.most_seconds = replay, .device_built = true});
+  const GpuSample sample = sampled_gpu_run(request.n, card, replay);
+  const gpu::ModelledRun& run = sample.run;
 
   nlohmann::ordered_json json;
   json["type"] = "plan";
@@ -42,9 +44,10 @@ nlohmann::ordered_json gpu_model_plan_json(const GpuModelRequest& request) {
   json["card_description"] = card.source;
   json["cards"] = request.cards;
   json["host_threads"] = card.host_threads;
-  json["batches"] = run.batches_total;
-  json["batches_replayed"] = run.batches_replayed;
-  json["replayed_share"] = run.share_replayed;
+  json["units"] = sample.units;
+  json["units_replayed"] = sample.units_replayed;
+  json["bands"] = sample.bands;
+  json["replayed_share"] = sample.share_replayed;
   json["replay_budget_seconds"] = replay;
   json["host_thread_seconds"] = run.work.host_seconds;
   json["device_seconds"] = run.device_seconds;
@@ -54,6 +57,7 @@ nlohmann::ordered_json gpu_model_plan_json(const GpuModelRequest& request) {
   // Each card takes its share of the units; with units in the millions at the frontier the
   // shares are even, and the model has no term for the last unit.
   json["wall_seconds"] = run.seconds / request.cards;
+  json["relative_error"] = sample.relative_error;  // half the sample's 95 % bar, over the wall time
   json["keys"] = run.work.keys;
   json["pair_tests"] = run.work.pair_tests;
   json["bytes_to_device"] = run.work.bytes_to_device;
@@ -69,23 +73,26 @@ std::string gpu_model_plan_text(const nlohmann::ordered_json& r) {
   std::string text = fmt::format(
       "N={}, gpu engine priced by its device model of {} ({}): a model, not a measurement{}\n", count("n"), card,
       r["card_description"].get<std::string>(), r["device_here"].get<bool>() ? "" : " (no device here)");
-  if (count("batches_replayed") == count("batches"))
-    text += fmt::format("replayed:    every batch of the run ({}) on this CPU, halves built on the device\n",
-                        count("batches"));
+  if (count("units_replayed") == count("units"))
+    text +=
+        fmt::format("replayed:    every unit of the run ({}), each alone, on this CPU, halves built on the device\n",
+                    count("units"));
   else
     text += fmt::format(
-        "replayed:    {} of {} batches ({:.1f} % of the estimated cost) on this CPU, halves built on "
-        "the device, scaled to the run\n",
-        count("batches_replayed"), count("batches"), 100 * number("replayed_share"));
+        "replayed:    {} of {} units ({:.2g} % of the estimated cost), drawn at random from {} bands of the "
+        "cost model, each alone, on this CPU, halves built on the device, scaled band by band to the run\n",
+        count("units_replayed"), count("units"), 100 * number("replayed_share"), count("bands"));
   text += fmt::format("wall time:   {} on {} {} fed by {} host threads each, bound by the {}\n",
                       duration_text(number("wall_seconds")), count("cards"), count("cards") == 1 ? "card" : "cards",
                       count("host_threads"), r["bound_by"].get<std::string>());
   text += fmt::format("one card:    device {}, transfers {}, host {} (they overlap: the longest sets the time)\n",
                       duration_text(number("device_seconds")), duration_text(number("transfer_seconds")),
                       duration_text(number("host_seconds")));
+  text += fmt::format("bar:         +-{:.0f} % (95 %, the spread of the replayed units' {} time in their bands)\n",
+                      100 * number("relative_error"), r["bound_by"].get<std::string>());
   text += fmt::format(
-      "note:        the model's constants are fitted to one measured card and it states no error bar; `count "
-      "--engine gpu` on {} measures the run\n",
+      "note:        the model's constants are fitted to one measured card; its bar is the sample's, not the "
+      "model's; `count --engine gpu` on {} measures the run\n",
       card);
   return text;
 }

@@ -13,12 +13,12 @@ struct GpuModelRequest {
   std::string card;           //!< a card the model knows (gpu::known_cards); empty: the default
   int host_threads = 0;       //!< threads feeding each card; 0: the card's as measured
   int cards = 1;              //!< cards counting at once (ranks or shards, one card each)
-  double replay_seconds = 0;  //!< how long to replay batches here; 0: the default
+  double replay_seconds = 0;  //!< CPU time to replay units here; 0: the default
 };
 
 //! The card the model prices when none is named.
 inline constexpr const char* kDefaultModelCard = "H100";
-//! How long the model replays batches by default: a sample spread over the run, scaled.
+//! How long the model replays units by default: a stratified sample of them, scaled.
 inline constexpr double kDefaultReplaySeconds = 30;
 
 //! Whether a plan of the gpu engine is made by the model: a card was named, or no device is here.

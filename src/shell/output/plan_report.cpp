@@ -27,6 +27,12 @@ std::string duration_text(double seconds) {
   return decimal(seconds * 1e3) + " ms";
 }
 
+// A bar as wide as the estimate comes of a sample that timed too little of the costliest units.
+std::string bar_text(double seconds, double error) {
+  if (error < seconds) return duration_text(seconds) + " +- " + duration_text(error);
+  return "about " + duration_text(seconds) + ", unbounded";
+}
+
 namespace {
 
 std::string bytes_text(double bytes) {
@@ -125,17 +131,21 @@ std::string plan_text(const nlohmann::ordered_json& r) {
         "in parts:    {} of the costliest bands, beyond the budget whole, timed on {} drawn at random and "
         "scaled by what each unit holds\n",
         plural(count("units_in_parts"), "unit"), plural(count("parts_timed"), "exact part"));
-  text += fmt::format("thread time: {} +- {} ({:.0f} % confidence), largest unit {}\n",
-                      duration_text(number("thread_seconds")), duration_text(number("thread_seconds_error")),
-                      100 * number("confidence"), duration_text(number("largest_unit_seconds")));
+  text += fmt::format("thread time: {} ({:.0f} % confidence), largest unit {}\n",
+                      bar_text(number("thread_seconds"), number("thread_seconds_error")), 100 * number("confidence"),
+                      duration_text(number("largest_unit_seconds")));
+  if (number("thread_seconds_error") >= number("thread_seconds"))
+    text += fmt::format(
+        "unbounded:   the {:.0f} % bar is wider than the estimate: what the sample timed does not bound the cost\n",
+        100 * number("confidence"));
   // The bars hold for cores the count has to itself: the sample is timed by CPU clocks, so other
   // work on the machine during the count lengthens it beyond them, which the line says.
   if (r.contains("part"))
     text += fmt::format("part:        {}: {}, thread time {} +- {}\n", r["part"].get<std::string>(),
                         plural(count("part_units"), "unit"), duration_text(number("part_thread_seconds")),
                         duration_text(number("part_thread_seconds_error")));
-  text += fmt::format("wall time:   {} +- {} on {} x {} of its own (counting at {:.1f} % efficiency, then setup)\n",
-                      duration_text(number("wall_seconds")), duration_text(number("wall_seconds_error")),
+  text += fmt::format("wall time:   {} on {} x {} of its own (counting at {:.1f} % efficiency, then setup)\n",
+                      bar_text(number("wall_seconds"), number("wall_seconds_error")),
                       plural(count("threads"), "thread"), plural(count("ranks"), "rank"), 100 * number("efficiency"));
   if (number("busy_factor") > nqueens::plan::kBusyFactor)
     text += fmt::format(

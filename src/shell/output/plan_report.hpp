@@ -27,6 +27,9 @@ struct PlanRecord {
 //! sampled unit to a cluster year, in the largest unit that keeps the figure at 2 or more,
 //! always with a decimal point.
 std::string duration_text(double seconds);
+//! "X +- Y", or where the bar is at least as wide as the estimate, "about X, unbounded": a bar
+//! reaching below zero bounds nothing, and its figure is not given.
+std::string bar_text(double seconds, double error);
 
 //! Runs past this wall time are worth a --checkpoint journal.
 inline constexpr double kCheckpointAdvisedSeconds = 600;

@@ -1,5 +1,6 @@
 // `plan --engine gpu` by the device model: the record is the model's run of that card on the
-// engine's device-built path, with the threads and cards asked for, and an unknown card is refused.
+// engine's device-built path (every unit of a small run, each alone), with the threads and cards
+// asked for, and an unknown card is refused.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -23,13 +24,14 @@ TEST(GpuModelPlan, TheRecordIsTheModelsRunOfTheNamedCard) {
   EXPECT_EQ(plan["card"], "A100");
   EXPECT_EQ(plan["host_threads"], 4);
   EXPECT_EQ(plan["cards"], 2);
-  // Every batch of N = 14 replayed, so the device's work is the model's, exactly.
-  EXPECT_EQ(plan["batches_replayed"], model.batches_total);
+  // Every unit of N = 14 replayed, so the device's work is the batch replay's, exactly, with no
+  // sampling error.
+  EXPECT_EQ(plan["units_replayed"], plan["units"]);
+  EXPECT_EQ(plan["relative_error"].get<double>(), 0.0);
   EXPECT_EQ(plan["keys"].get<double>(), model.work.keys);
-  EXPECT_EQ(plan["device_seconds"].get<double>(), model.device_seconds);
+  EXPECT_DOUBLE_EQ(plan["device_seconds"].get<double>(), model.device_seconds);
   // Priced on the path the engine runs, where the host sends recipes rather than keys.
   EXPECT_EQ(plan["modelled_path"], "device-built");
-  EXPECT_EQ(plan["bytes_to_device"].get<double>(), model.work.bytes_to_device);
   EXPECT_EQ(plan["build_candidates"].get<double>(), model.work.build_candidates);
   EXPECT_GT(model.work.build_candidates, 0);
   EXPECT_LT(plan["bytes_to_device"].get<double>(), keys_fed.work.bytes_to_device);
@@ -45,7 +47,8 @@ TEST(GpuModelPlan, TheTextSaysItIsAModelAndOfWhichCard) {
   const std::string text = nqueens::shell::gpu_model_plan_text(plan);
   EXPECT_NE(text.find("device model of H100"), std::string::npos) << text;
   EXPECT_NE(text.find("a model, not a measurement"), std::string::npos) << text;
-  EXPECT_NE(text.find("every batch of the run"), std::string::npos) << text;
+  EXPECT_NE(text.find("every unit of the run"), std::string::npos) << text;
+  EXPECT_NE(text.find("bar:         +-0 %"), std::string::npos) << text;
 }
 
 TEST(GpuModelPlan, AnUnknownCardIsRefusedWithTheKnownOnes) {
