@@ -59,11 +59,10 @@ int main(int argc, char** argv) {
                   w.build_candidates, w.entry_bytes);
       const bool specs = w.group_index_bytes > 0;  // the card holds the table and its group index
       std::printf(
-          "bytes by kind: to the device, slices %.4g, group index %.4g, %s %.4g, sides %.4g, bucket starts %.4g, "
-          "jobs, first tiles and query ranges %.4g; to the host, counters %.4g, pairs %.4g\n",
+          "bytes by kind: to the device, slices %.4g, group index %.4g, %s %.4g, sides %.4g, row sets %.4g; "
+          "to the host, plan totals %.4g, row sets' pairs and halves %.4g\n",
           w.entry_bytes, w.group_index_bytes, specs ? "side descriptions" : "pairings",
-          specs ? w.spec_bytes : w.pairing_bytes, w.side_bytes, w.start_bytes, w.plan_bytes, w.counter_bytes,
-          w.pair_bytes);
+          specs ? w.spec_bytes : w.pairing_bytes, w.side_bytes, w.row_set_bytes, w.total_bytes, w.result_bytes);
     }
     std::printf("host thread seconds %.4g here (%.3g ns a key)\n", w.host_seconds, 1e9 * w.host_seconds / w.keys);
     std::printf("predicted: device %.4g s, transfers %.4g s, host %.4g s on %d threads: %.4g s, bound by the %s\n",

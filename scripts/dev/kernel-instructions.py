@@ -15,6 +15,11 @@ A loop that stores (STG) is the write pass, one that does not the count pass. It
 pass, the instructions of a candidate's test and of a half: what device_model.hpp's
 kCountStepInstructions and kWriteStepInstructions price a warp's step at.
 
+Any other kernel (nq_make_pairings, nq_make_tiles, the plan's nq_plan_row_sets,
+nq_place_row_sets, nq_write_plans and nq_sum_row_sets: a thread per side, job or row set, whose
+work the model does not price) is recorded by its size: its instructions in all, up to its last
+EXIT, and those of its longest innermost loop (none where it has no loop).
+
 --csv FILE writes every figure of the architectures given (--arch, several allowed) as
 arch,kernel,pass,instructions,per: the data docs/data/kernel-instructions.csv keeps, which the
 tests hold the model's constants to (GpuModel.ItsInstructionCountsAreTheCubinsData).
@@ -88,6 +93,21 @@ def build_passes(code):
     return found
 
 
+def whole_kernel(code):
+    """(instructions up to the last EXIT, instructions of the longest innermost loop or 0)."""
+    exits = [i for i, (_, text) in enumerate(code) if re.search(r"\bEXIT\b", text)]
+    size = exits[-1] + 1 if exits else len(code)
+    all_loops = loops(code)
+    innermost = [(s, e) for s, e in all_loops
+                 if not any(s <= s2 and e2 <= e and (s2, e2) != (s, e) for s2, e2 in all_loops)]
+    longest = max((sum(1 for a, _ in code if s <= a <= e) for s, e in innermost), default=0)
+    return size, longest
+
+
+OTHER_KERNELS = ["nq_make_pairings", "nq_make_tiles", "nq_plan_row_sets", "nq_place_row_sets", "nq_write_plans",
+                 "nq_sum_row_sets"]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("fatbin")
@@ -97,12 +117,17 @@ def main():
     parser.add_argument("--cuobjdump", default=shutil.which("cuobjdump") or "cuobjdump")
     args = parser.parse_args()
     kernels = args.kernel or ([f"nq_match_w6_c{c}" for c in range(1, 12)] +
-                              [f"nq_match_w7_c{c}" for c in range(1, 10)] + ["nq_sort_sides"])
+                              [f"nq_match_w7_c{c}" for c in range(1, 10)] + ["nq_sort_sides"] + OTHER_KERNELS)
     rows = []
     for arch in args.arch:
         print(f"{arch}: {'kernel':18} {'loop':>5} {'LDS':>4} {'queries':>7} {'per query':>9}")
         for kernel in kernels:
             code = disassemble(args.cuobjdump, args.fatbin, arch, kernel)
+            if not (kernel == "nq_sort_sides" or kernel.startswith("nq_match_")):
+                size, loop = whole_kernel(code)
+                print(f"{arch}: {kernel:18} {size} instructions, its longest innermost loop {loop}")
+                rows += [(arch, kernel, "whole", size, "kernel"), (arch, kernel, "loop", loop, "innermost loop")]
+                continue
             if kernel == "nq_sort_sides":
                 passes = build_passes(code)
                 if not passes:

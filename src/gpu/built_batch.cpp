@@ -1,38 +1,18 @@
 #include "gpu/built_batch.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "gpu/side_recipe.hpp"
 #include "join/diagonal_fold.hpp"
 
 namespace nqueens::gpu {
 
-namespace {
-
-double tiles_of(double keys) { return std::ceil(keys / kTileLanes); }
-
-// A side's halves all fall in part 0 (bucket_of: its first `groups` counters) when every pairing
-// is tied, as every pairing of an unfolded side is: its count pass needs no counters for part 1,
-// and the bus carries none back.
-std::uint32_t counted_parts(const SideRecipe& recipe) { return recipe.tied_pairings >= recipe.pairing_count ? 1 : 2; }
-
-// A side's bucket starts on `split` (a prefix of the widest split its parts were counted on):
-// part-major (part * groups + pattern) or pattern-major (pattern * 2 + part), then its end.
-std::vector<std::uint32_t> bucket_starts(const std::array<CountedSide, 2>& parts, const SlotSplit& widest,
-                                         const SlotSplit& split, bool part_major) {
-  const std::uint32_t groups = split.groups();
-  std::vector<std::uint32_t> starts(std::size_t{2} * groups + 1, 0);
-  for (std::uint32_t part = 0; part < 2; ++part)
-    for (std::uint32_t pattern = 0; pattern < widest.groups(); ++pattern) {
-      const std::uint32_t bucket = bucket_of(pattern & (groups - 1), part, groups, part_major);
-      starts[bucket + 1] += static_cast<std::uint32_t>(parts[part].patterns[pattern]);
-    }
-  for (std::size_t bucket = 1; bucket < starts.size(); ++bucket) starts[bucket] += starts[bucket - 1];
-  return starts;
+BuiltBatch::BuiltBatch(SplitRule rule) : rule_(rule) {
+  plan_rule_.least_stored = rule.least_stored;
+  plan_rule_.most_passes_kept = rule.most_passes_kept;
+  plan_rule_.max_bits = rule.max_bits;
+  plan_rule_.store_by_price = rule.store_by_price ? 1 : 0;
 }
-
-}  // namespace
 
 // Sides too small for any split (fewer candidates than a split needs keys) are not sampled, and
 // their candidates stand for their halves in the batch's estimate; the others' samples estimate
@@ -73,19 +53,32 @@ void BuiltBatch::add(std::size_t slot, const join::RowSetSlices& row_set, std::u
       widest = most_shared_bits(east_bits, west_bits, key_bits, rule_.max_bits);
   }
   estimated_keys_ += east_keys + west_keys;
-  RowSet added;
-  added.slot = slot;
-  added.east = add_side(east, widest);
-  added.west = add_side(west, widest);
+  add_side(east, widest);
+  add_side(west, widest);
   add_spec(east, row_set.east_north, row_set.east_south, layout.east, fold ? &fold->east : nullptr, layout.k);
   add_spec(west, row_set.west_north, row_set.west_south, layout.west, fold ? &fold->west : nullptr, layout.k);
-  added.weights = fold ? join::kFoldWeights : join::kOnePart;
-  added.key_bits = key_bits;
-  added.widest = widest;
-  row_sets_.push_back(added);
+  add_row_set(slot, fold ? join::kFoldWeights : join::kOnePart, key_bits, widest);
 }
 
-std::uint32_t BuiltBatch::add_side(const SideRecipe& recipe, const SlotSplit& widest) {
+// The row set's sides are the two count sides just added; its rooms follow the earlier row sets'.
+void BuiltBatch::add_row_set(std::size_t slot, const join::PartWeights& weights, int key_bits,
+                             const SlotSplit& widest) {
+  PlanRowSet added;
+  for (std::size_t e = 0; e < 2; ++e)
+    for (std::size_t w = 0; w < 2; ++w) added.weights[e][w] = static_cast<std::uint32_t>(weights[e][w]);
+  added.key_bits = static_cast<std::uint32_t>(key_bits);
+  const std::size_t groups = widest.groups();
+  added.starts_first = static_cast<std::uint32_t>(start_words_);
+  added.next_first = static_cast<std::uint32_t>(write_counters_);
+  added.scratch_first = static_cast<std::uint32_t>(scratch_words_);
+  start_words_ += 2 * (2 * groups + 1);
+  write_counters_ += 4 * groups;
+  scratch_words_ += 2 * groups;
+  row_sets_.push_back(added);
+  slots_.push_back(slot);
+}
+
+void BuiltBatch::add_side(const SideRecipe& recipe, const SlotSplit& widest) {
   SideSort side;
   side.recipe = recipe;
   side.rule.count = widest.count();
@@ -94,7 +87,6 @@ std::uint32_t BuiltBatch::add_side(const SideRecipe& recipe, const SlotSplit& wi
   side.next_first = static_cast<std::uint32_t>(counters_);
   counters_ += std::size_t{counted_parts(recipe)} * widest.groups();
   count_sides_.push_back(side);
-  return static_cast<std::uint32_t>(count_sides_.size() - 1);
 }
 
 void BuiltBatch::add_spec(const SideRecipe& recipe, const join::QuarterSlice& north, const join::QuarterSlice& south,
@@ -112,84 +104,15 @@ void BuiltBatch::add_spec(const SideRecipe& recipe, const join::QuarterSlice& no
   specs_.push_back(spec);
 }
 
-BuiltBatch::Counted BuiltBatch::counted(std::span<const std::uint32_t> counts, const SideSort& side,
-                                        const SlotSplit& widest) const {
-  Counted result;
-  const std::uint32_t groups = widest.groups();
-  for (std::uint32_t part = 0; part < counted_parts(side.recipe); ++part)
-    for (std::uint32_t pattern = 0; pattern < groups; ++pattern) {
-      const std::uint32_t count = counts[side.next_first + part * groups + pattern];
-      result.parts[part].patterns[pattern] = count;
-      result.parts[part].keys += count;
-      result.side.patterns[pattern] += count;
-      result.side.keys += count;
-    }
-  return result;
-}
-
-void BuiltBatch::plan(std::span<const std::uint32_t> counts, std::vector<std::uint64_t>& halves) {
-  tiles_.clear();
-  write_sides_.clear();
-  write_next_.clear();
-  for (const RowSet& row_set : row_sets_) {
-    const Counted east = counted(counts, count_sides_[row_set.east], row_set.widest);
-    const Counted west = counted(counts, count_sides_[row_set.west], row_set.widest);
-    if (halves.size() <= row_set.slot) halves.resize(row_set.slot + 1, 0);
-    halves[row_set.slot] += east.side.keys + west.side.keys;
-    if (east.side.keys != 0 && west.side.keys != 0) plan_row_set(row_set, east, west);
-  }
-}
-
-// The stored side and its split, as TileBatch::store_and_split chooses them from keys.
-void BuiltBatch::plan_row_set(const RowSet& row_set, const Counted& east, const Counted& west) {
-  bool east_stored = true;
-  SlotSplit split;
-  if (!rule_.store_by_price) {
-    const auto e = static_cast<double>(east.side.keys), w = static_cast<double>(west.side.keys);
-    east_stored = tiles_of(e) * w <= tiles_of(w) * e;
-    split = east_stored ? price_counted_split(east.side, west.side, row_set.widest, rule_).split
-                        : price_counted_split(west.side, east.side, row_set.widest, rule_).split;
-  } else {
-    const PricedSplit east_priced = price_counted_split(east.side, west.side, row_set.widest, rule_);
-    const PricedSplit west_priced = price_counted_split(west.side, east.side, row_set.widest, rule_);
-    east_stored = east_priced.passes <= west_priced.passes;
-    split = east_stored ? east_priced.split : west_priced.split;
-  }
-  const Counted& stored = east_stored ? east : west;
-  const Counted& queries = east_stored ? west : east;
-  const std::vector<std::uint32_t> query_starts = bucket_starts(queries.parts, row_set.widest, split, true);
-  const std::vector<std::uint32_t> stored_starts = bucket_starts(stored.parts, row_set.widest, split, false);
-  const auto [query_first, stored_first] =
-      tiles_.add_counted(row_set.slot, query_starts, stored_starts, east_stored, row_set.weights, row_set.key_bits);
-  const std::uint32_t stored_side = east_stored ? row_set.east : row_set.west;
-  const std::uint32_t query_side = east_stored ? row_set.west : row_set.east;
-  add_write_side(count_sides_[query_side], split, true, query_first, query_starts);
-  add_write_side(count_sides_[stored_side], split, false, stored_first, stored_starts);
-}
-
-void BuiltBatch::add_write_side(const SideSort& counted_side, const SlotSplit& split, bool part_major,
-                                std::uint64_t keys_first, std::span<const std::uint32_t> starts) {
-  SideSort side = counted_side;
-  side.rule = BucketRule{};
-  side.rule.count = split.count();
-  for (int i = 0; i < split.count(); ++i) side.rule.bits[i] = static_cast<std::uint8_t>(split.bit(i));
-  side.rule.part_major = part_major;
-  side.next_first = static_cast<std::uint32_t>(write_next_.size());
-  side.keys_first = keys_first;
-  write_next_.insert(write_next_.end(), starts.begin(), starts.end() - 1);
-  write_sides_.push_back(side);
-}
-
 void BuiltBatch::clear() {
   pairings_.clear();
   specs_.clear();
   count_sides_.clear();
   counters_ = 0;
   row_sets_.clear();
+  slots_.clear();
+  start_words_ = write_counters_ = scratch_words_ = 0;
   estimated_keys_ = 0;
-  write_sides_.clear();
-  write_next_.clear();
-  tiles_.clear();
 }
 
 }  // namespace nqueens::gpu

@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "gpu/batch_plan.hpp"
 #include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
 #include "gpu/tiles_on_host.hpp"
@@ -108,11 +109,9 @@ void BuiltMatcher::match_slices(std::size_t slot, const join::RowSetSlices& row_
 // one is collected afterwards, as its buffer is the one filled next.
 void BuiltMatcher::send_current() {
   Buffer& buffer = buffers_[static_cast<std::size_t>(current_)];
-  const std::span<const std::uint32_t> counts =
-      count_halves(current_, buffer.batch, buffer.staged_first, buffer.staged);
+  const PlanTotals totals = count_halves(current_, buffer.batch, buffer.staged_first, buffer.staged);
   buffer.staged.clear();
-  buffer.batch.plan(counts, halves_);
-  start(current_, buffer.batch);
+  start(current_, buffer.batch, totals);
   buffer.counting = true;
   const int other = 1 - current_;
   if (buffers_[static_cast<std::size_t>(other)].counting) collect(other);
@@ -121,11 +120,15 @@ void BuiltMatcher::send_current() {
 
 void BuiltMatcher::collect(int buffer) {
   Buffer& collected = buffers_[static_cast<std::size_t>(buffer)];
-  const std::span<const std::uint64_t> counts = wait(buffer);
-  const std::span<const std::size_t> slots = collected.batch.tiles().slots();
-  for (std::size_t job = 0; job < slots.size(); ++job) {
-    if (pairs_.size() <= slots[job]) pairs_.resize(slots[job] + 1, 0);
-    pairs_[slots[job]] += counts[job];
+  const std::span<const RowSetResult> results = wait(buffer);
+  const std::span<const std::size_t> slots = collected.batch.slots();
+  for (std::size_t r = 0; r < slots.size(); ++r) {
+    if (pairs_.size() <= slots[r]) {
+      pairs_.resize(slots[r] + 1, 0);
+      halves_.resize(slots[r] + 1, 0);
+    }
+    pairs_[slots[r]] += results[r].pairs;
+    halves_[slots[r]] += results[r].halves;
   }
   collected.batch.clear();
   collected.counting = false;
@@ -151,38 +154,51 @@ const SetPairing* HostBuiltMatcher::pairings(int buffer, const BuiltBatch& batch
   return pairings_[static_cast<std::size_t>(buffer)].data();
 }
 
-std::span<const std::uint32_t> HostBuiltMatcher::count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
-                                                              std::span<const join::QuarterEntry> entries) {
+PlanTotals HostBuiltMatcher::count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
+                                          std::span<const join::QuarterEntry> entries) {
+  const auto b = static_cast<std::size_t>(buffer);
   std::copy(entries.begin(), entries.end(), entries_.begin() + static_cast<std::ptrdiff_t>(first));
   if (reads_shared_entries()) {
-    std::vector<SetPairing>& made = pairings_[static_cast<std::size_t>(buffer)];
-    made.assign(batch.pairings().size(), SetPairing{});
+    pairings_[b].assign(batch.pairings().size(), SetPairing{});
     make_pairings_on_host(batch.pairing_specs().data(), static_cast<std::uint32_t>(batch.pairing_specs().size()),
-                          shared_->group_index(shared_k()), made.data());
+                          shared_->group_index(shared_k()), pairings_[b].data());
   }
-  std::vector<std::uint32_t>& next = next_[static_cast<std::size_t>(buffer)];
-  next.assign(batch.counters(), 0);
+  std::vector<std::uint32_t>& counters = counters_[b];
+  counters.assign(batch.counters(), 0);
   sort_sides_on_host(batch.count_sides().data(), static_cast<std::uint32_t>(batch.count_sides().size()),
-                     pairings(buffer, batch), this->entries(), next.data(), nullptr, 32);
-  return next;
+                     pairings(buffer, batch), this->entries(), counters.data(), nullptr, 32);
+  const auto row_sets = static_cast<std::uint32_t>(batch.row_sets().size());
+  planned_[b].starts.assign(batch.start_words(), 0);
+  scratch_.assign(batch.scratch_words(), 0);
+  plans_[b].assign(row_sets, RowSetPlan{});
+  plan_row_sets_on_host(batch.count_sides().data(), batch.row_sets().data(), row_sets, counters.data(),
+                        batch.plan_rule(), planned_[b].starts.data(), scratch_.data(), plans_[b].data());
+  PlanTotals totals;
+  place_row_sets(plans_[b].data(), batch.row_sets().data(), row_sets, &totals);
+  return totals;
 }
 
-void HostBuiltMatcher::start(int buffer, const BuiltBatch& batch) {
-  const TileBatch& tiles = batch.tiles();
-  keys_.assign(tiles.key_count(), 0);
-  std::vector<std::uint32_t> next(batch.write_next().begin(), batch.write_next().end());
-  sort_sides_on_host(batch.write_sides().data(), static_cast<std::uint32_t>(batch.write_sides().size()),
-                     pairings(buffer, batch), entries(), next.data(), keys_.data(), 32);
-  // The tiles as a device makes them from each job's first tile (nq_make_tiles).
-  tiles_.assign(tiles.tiles().size(), MatchTile{});
-  make_tiles_on_host(tiles.jobs().data(), static_cast<std::uint32_t>(tiles.jobs().size()), tiles.tile_firsts().data(),
-                     tiles.starts().data(), tiles_.data());
-  std::vector<std::uint64_t>& counts = counts_[static_cast<std::size_t>(buffer)];
-  counts.assign(tiles.jobs().size(), 0);
-  match_tiles_on_host(keys_.data(), tiles.jobs().data(), tiles_.data(), tiles.starts().data(),
-                      static_cast<std::uint32_t>(tiles_.size()), chunking_for(tiles.key_bits()), counts.data());
+void HostBuiltMatcher::start(int buffer, const BuiltBatch& batch, const PlanTotals& totals) {
+  const auto b = static_cast<std::size_t>(buffer);
+  const auto row_sets = static_cast<std::uint32_t>(batch.row_sets().size());
+  Planned& planned = planned_[b];
+  std::vector<SideSort> sides(batch.count_sides().size());
+  std::vector<std::uint32_t> next(batch.write_counters(), 0), tile_firsts(totals.jobs, 0);
+  planned.jobs.assign(totals.jobs, TileJob{});
+  write_plans_on_host(batch.count_sides().data(), batch.row_sets().data(), row_sets, plans_[b].data(),
+                      planned.starts.data(), sides.data(), next.data(), planned.jobs.data(), tile_firsts.data());
+  keys_.assign(totals.keys, 0);
+  sort_sides_on_host(sides.data(), static_cast<std::uint32_t>(sides.size()), pairings(buffer, batch), entries(),
+                     next.data(), keys_.data(), 32);
+  planned.tiles.assign(totals.tiles, MatchTile{});
+  make_tiles_on_host(planned.jobs.data(), totals.jobs, tile_firsts.data(), planned.starts.data(), planned.tiles.data());
+  counts_.assign(totals.jobs, 0);
+  match_tiles_on_host(keys_.data(), planned.jobs.data(), planned.tiles.data(), planned.starts.data(), totals.tiles,
+                      chunking_for(static_cast<int>(totals.key_bits)), counts_.data());
+  results_[b].assign(row_sets, RowSetResult{});
+  sum_row_sets_on_host(plans_[b].data(), row_sets, counts_.data(), results_[b].data());
 }
 
-std::span<const std::uint64_t> HostBuiltMatcher::wait(int buffer) { return counts_[static_cast<std::size_t>(buffer)]; }
+std::span<const RowSetResult> HostBuiltMatcher::wait(int buffer) { return results_[static_cast<std::size_t>(buffer)]; }
 
 }  // namespace nqueens::gpu

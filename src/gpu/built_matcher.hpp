@@ -4,8 +4,9 @@
 // its matchers (shared_slices.hpp: each sent once a run, where the whole quarter table fits) or
 // else in its own (each sent once, until they no longer fit), and sends batches of recipes, two
 // in turn.
-// A batch costs the device three passes: the count pass, then (once the host has planned the
-// batch from its counts) the write pass and the matching.
+// A batch costs the device three passes: the count pass and the plan made from its counters
+// (batch_plan.hpp), then (once the host has read the plan's totals) the write pass and the
+// matching.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -46,13 +47,14 @@ class BuiltMatcher : public join::PairMatcher {
   //! and what the room held is lost.
   virtual void reserve_entries(std::size_t entries) = 0;
   //! Copies `entries` to the device's entries from `first` on, then runs `batch`'s count pass
-  //! (buffer `buffer`), and returns its counters once it is done.
-  virtual std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
-                                                      std::span<const join::QuarterEntry> entries) = 0;
-  //! Starts `batch`'s write pass and matching (planned); may return before its counts are known.
-  virtual void start(int buffer, const BuiltBatch& batch) = 0;
-  //! Waits for the counts of the batch last started in `buffer`: one per job, in job order.
-  virtual std::span<const std::uint64_t> wait(int buffer) = 0;
+  //! and plan (buffer `buffer`), and returns the plan's totals once they are known.
+  virtual PlanTotals count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
+                                  std::span<const join::QuarterEntry> entries) = 0;
+  //! Starts `batch`'s write pass and matching, as planned (`totals`); may return before its
+  //! counts are known.
+  virtual void start(int buffer, const BuiltBatch& batch, const PlanTotals& totals) = 0;
+  //! Waits for the results of the batch last started in `buffer`: one per row set, in order.
+  virtual std::span<const RowSetResult> wait(int buffer) = 0;
 
  private:
   struct Buffer {
@@ -86,8 +88,9 @@ class BuiltMatcher : public join::PairMatcher {
 //! outgrow `most` would take more, and no quarter table of the engine's N has one.
 std::size_t most_own_entries(std::uint64_t table_entries, std::size_t most);
 
-//! The built matcher on this CPU: each pass run by its host form (sort_sides_on_host,
-//! match_tiles_on_host), for tests of the plan, the batches and the slices kept, without a device.
+//! The built matcher on this CPU: each pass run by its host form (sort_sides_on_host, the
+//! plan's *_on_host, match_tiles_on_host), for tests of the plan, the batches and the slices
+//! kept, without a device.
 //! Where it reads shared entries, it makes each batch's pairings from their descriptions and the
 //! shared group index (make_pairings_on_host), and it makes every batch's tiles from its jobs
 //! (make_tiles_on_host), as a device does.
@@ -99,10 +102,20 @@ class HostBuiltMatcher : public BuiltMatcher {
 
  protected:
   void reserve_entries(std::size_t entries) override;
-  std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
-                                              std::span<const join::QuarterEntry> entries) override;
-  void start(int buffer, const BuiltBatch& batch) override;
-  std::span<const std::uint64_t> wait(int buffer) override;
+  PlanTotals count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
+                          std::span<const join::QuarterEntry> entries) override;
+  void start(int buffer, const BuiltBatch& batch, const PlanTotals& totals) override;
+  std::span<const RowSetResult> wait(int buffer) override;
+
+  //! The batch last planned in `buffer`: its jobs, tiles and query ranges, as the device holds them.
+  struct Planned {
+    std::vector<TileJob> jobs;
+    std::vector<MatchTile> tiles;
+    std::vector<std::uint32_t> starts;
+  };
+  const Planned& planned(int buffer) const { return planned_[static_cast<std::size_t>(buffer)]; }
+  //! The count pass's counters of the batch last counted in `buffer`.
+  std::span<const std::uint32_t> counters(int buffer) const { return counters_[static_cast<std::size_t>(buffer)]; }
 
  private:
   const join::QuarterEntry* entries() const {
@@ -112,11 +125,12 @@ class HostBuiltMatcher : public BuiltMatcher {
 
   HostSharedSlices* shared_;
   std::vector<join::QuarterEntry> entries_;
-  std::array<std::vector<std::uint32_t>, 2> next_;
+  std::array<std::vector<std::uint32_t>, 2> counters_;
   std::array<std::vector<SetPairing>, 2> pairings_;  // made from the batch's specs
-  std::vector<std::uint64_t> keys_;
-  std::vector<MatchTile> tiles_;  // made from the jobs, as a device makes them
-  std::array<std::vector<std::uint64_t>, 2> counts_;
+  std::array<std::vector<RowSetPlan>, 2> plans_;
+  std::array<Planned, 2> planned_;  // its starts hold the plan's bucket starts
+  std::vector<std::uint64_t> keys_, scratch_, counts_;
+  std::array<std::vector<RowSetResult>, 2> results_;
 };
 
 }  // namespace nqueens::gpu

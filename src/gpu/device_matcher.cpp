@@ -1,8 +1,9 @@
 // The gpu engine's matcher on a CUDA device (built_matcher.hpp): each counting thread owns one,
 // reading the slice entries its device holds once for all its matchers (or, where the quarter
 // table does not fit them, those it has sent itself), and for each of its two batches a stream
-// and buffers in pinned host memory and on the device. The device builds every half it matches: the host sends
-// recipes, and reads back the count pass's counters and each job's pairs.
+// and buffers in pinned host memory and on the device. The device builds every half it matches and
+// plans each batch itself (batch_plan.hpp): the host sends recipes and row sets, and reads back
+// each plan's totals and each row set's pairs and halves.
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "gpu/batch_plan.hpp"
 #include "gpu/built_matcher.hpp"
 #include "gpu/cuda_driver.hpp"
 #include "gpu/gpu_devices.hpp"
@@ -114,7 +116,9 @@ struct DeviceKernels {
   CUfunction sort_sides = nullptr;                      // nq_sort_sides
   CUfunction make_pairings = nullptr;                   // nq_make_pairings
   CUfunction make_tiles = nullptr;                      // nq_make_tiles
-  std::mutex mutex;                                     // guards functions and the three above
+  CUfunction plan_row_sets = nullptr, place_row_sets = nullptr, write_plans = nullptr,
+             sum_row_sets = nullptr;  // the plan's (batch_plan.hpp)
+  std::mutex mutex;                   // guards functions and the kernels above
   std::unique_ptr<DeviceSharedSlices> slices;
 };
 
@@ -228,6 +232,7 @@ class DeviceMatcher final : public BuiltMatcher {
       buffers.device_pairings.release();
       buffers.device_meta.release();
       buffers.device_keys.release();
+      buffers.device_work.release();
       if (buffers.stream) cuda_driver()->destroy_stream(buffers.stream);
     }
     entries_.release();
@@ -242,9 +247,10 @@ class DeviceMatcher final : public BuiltMatcher {
     PinnedBuffer host;             // what is sent, then what comes back
     DeviceBuffer device_pairings;  // the batch's pairings, read by both passes
     DeviceBuffer device_meta, device_keys;
-    const std::uint32_t* counters = nullptr;
-    const std::uint64_t* counts = nullptr;  // in host, after what was sent
-    std::size_t jobs = 0;
+    DeviceBuffer device_work;  // the write pass's jobs, tiles and counts
+    // Where the count pass left the batch's sides, descriptions, rooms and plans in device_meta.
+    std::size_t sides_at = 0, row_sets_at = 0, starts_at = 0, plans_at = 0, write_sides_at = 0, write_next_at = 0;
+    std::uint32_t row_sets = 0;
   };
 
   // A TBB worker may run other work between two calls: the context is made current each time.
@@ -256,29 +262,39 @@ class DeviceMatcher final : public BuiltMatcher {
   }
 
   // Sends the staged entries, the count pass's sides and the pairings (or, where the device
-  // holds the table's group index, the sides' descriptions, from which it makes the pairings);
-  // zeroes the counters, runs the count pass and waits for its counters.
-  std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
-                                              std::span<const join::QuarterEntry> staged) override {
+  // holds the table's group index, the sides' descriptions, from which it makes the pairings)
+  // and the row sets' descriptions; zeroes the counters, runs the count pass and the plan, and
+  // waits for the plan's totals. What the plan leaves in device_meta (its rooms and each row
+  // set's plan) is read again by the write pass.
+  PlanTotals count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
+                          std::span<const join::QuarterEntry> staged) override {
     enter();
     const CudaDriver& d = *cuda_driver();
     Buffers& b = buffers_[static_cast<std::size_t>(buffer)];
     const bool specs = reads_shared_entries();
-    // The pairings have a device buffer of their own: the write pass may grow device_meta, which
-    // frees it, and must still find the pairings this pass sent or made.
+    // The pairings have a device buffer of their own, read by both passes.
     const std::size_t pairings_bytes = aligned(batch.pairings().size_bytes());
-    Layout meta;  // device_meta's layout, mirrored in host after the pairings
-    const std::size_t sides_at = meta.add(batch.count_sides());
+    Layout meta;  // device_meta's layout: what is sent (mirrored in host after the pairings), then rooms
+    b.sides_at = meta.add(batch.count_sides());
+    b.row_sets_at = meta.add(batch.row_sets());
     const std::size_t specs_at = meta.add(specs ? batch.pairing_specs() : std::span<const PairingSpec>{});
+    const std::size_t sent = meta.bytes();
+    const std::size_t totals_at = meta.add_bytes(sizeof(PlanTotals));
     const std::size_t counters_at = meta.add_bytes(batch.counters() * sizeof(std::uint32_t));
-    reserve_host(b, pairings_bytes + meta.bytes());
+    b.starts_at = meta.add_bytes(batch.start_words() * sizeof(std::uint32_t));
+    const std::size_t scratch_at = meta.add_bytes(batch.scratch_words() * sizeof(std::uint64_t));
+    b.plans_at = meta.add_bytes(batch.row_sets().size() * sizeof(RowSetPlan));
+    b.write_sides_at = meta.add_bytes(batch.count_sides().size_bytes());
+    b.write_next_at = meta.add_bytes(batch.write_counters() * sizeof(std::uint32_t));
+    reserve_host(b, pairings_bytes + totals_at + sizeof(PlanTotals));
     auto* host_pairings = static_cast<unsigned char*>(b.host.pointer);
     unsigned char* host_meta = host_pairings + pairings_bytes;
     if (specs)
       copy_in(host_meta + specs_at, batch.pairing_specs());
     else
       copy_in(host_pairings, batch.pairings());
-    copy_in(host_meta + sides_at, batch.count_sides());
+    copy_in(host_meta + b.sides_at, batch.count_sides());
+    copy_in(host_meta + b.row_sets_at, batch.row_sets());
     b.device_pairings.reserve(std::max<std::size_t>(pairings_bytes, 1));
     b.device_meta.reserve(std::max(meta.bytes(), kBatchKeys * kMetaBytesPerKey));
     if (!staged.empty()) {  // from pageable memory: the driver has taken the entries when the call returns
@@ -290,61 +306,77 @@ class DeviceMatcher final : public BuiltMatcher {
       check(d.copy_to_device(b.device_pairings.pointer, host_pairings, pairings_bytes, b.stream),
             "copying pairings to the device");
     }
-    check(d.copy_to_device(b.device_meta.pointer, host_meta, counters_at, b.stream), "copying recipes to the device");
-    if (specs) make_pairings(b, batch.pairing_specs().size(), b.device_meta.pointer + specs_at);
-    const CUdeviceptr counters = b.device_meta.pointer + counters_at;
-    check(d.set_bytes(counters, 0, batch.counters() * sizeof(std::uint32_t), b.stream), "cuMemsetD8Async");
-    sort(b, batch.count_sides().size(), b.device_meta.pointer + sides_at, counters, 0);
-    check(d.copy_to_host(host_meta + counters_at, counters, batch.counters() * sizeof(std::uint32_t), b.stream),
-          "copying counters back");
+    const CUdeviceptr m = b.device_meta.pointer;
+    check(d.copy_to_device(m, host_meta, sent, b.stream), "copying recipes to the device");
+    if (specs) make_pairings(b, batch.pairing_specs().size(), m + specs_at);
+    check(d.set_bytes(m + counters_at, 0, batch.counters() * sizeof(std::uint32_t), b.stream), "cuMemsetD8Async");
+    sort(b, batch.count_sides().size(), m + b.sides_at, m + counters_at, 0);
+    b.row_sets = static_cast<std::uint32_t>(batch.row_sets().size());
+    PlanRule rule = batch.plan_rule();
+    CUdeviceptr sides = m + b.sides_at, row_sets = m + b.row_sets_at, counters = m + counters_at,
+                starts = m + b.starts_at, scratch = m + scratch_at, plans = m + b.plans_at, totals = m + totals_at;
+    void* plan_arguments[] = {&sides, &row_sets, &b.row_sets, &counters, &rule, &starts, &scratch, &plans};
+    launch_per_row_set(b, kernels_.plan_row_sets, "nq_plan_row_sets", plan_arguments);
+    void* place_arguments[] = {&plans, &row_sets, &b.row_sets, &totals};
+    check(cuda_driver()->launch(named_kernel(kernels_, kernels_.place_row_sets, "nq_place_row_sets"), 1, 1, 1, 1, 1, 1,
+                                0, b.stream, place_arguments, nullptr),
+          "launching the placing kernel");
+    check(d.copy_to_host(host_meta + totals_at, totals, sizeof(PlanTotals), b.stream),
+          "copying the plan's totals back");
     check(d.synchronize_stream(b.stream), "counting halves on the device");
-    return {reinterpret_cast<const std::uint32_t*>(host_meta + counters_at), batch.counters()};
+    PlanTotals planned;
+    std::memcpy(&planned, host_meta + totals_at, sizeof planned);
+    return planned;
   }
 
-  // Sends the write pass's sides and bucket starts, the jobs, tiles and query ranges; runs the
-  // write pass and the matching, and asks for each job's pairs.
-  void start(int buffer, const BuiltBatch& batch) override {
+  // Writes the plan's sides and jobs on the device, runs the write pass, cuts the tiles, matches,
+  // sums each row set's pairs and asks for them.
+  void start(int buffer, const BuiltBatch& batch, const PlanTotals& totals) override {
     enter();
     const CudaDriver& d = *cuda_driver();
     Buffers& b = buffers_[static_cast<std::size_t>(buffer)];
-    const TileBatch& tiles = batch.tiles();
-    Layout host;
-    const std::size_t sides_at = host.add(batch.write_sides());
-    const std::size_t next_at = host.add(batch.write_next());
-    const std::size_t jobs_at = host.add(tiles.jobs());
-    const std::size_t firsts_at = host.add(tiles.tile_firsts());
-    const std::size_t starts_at = host.add(tiles.starts());
-    const std::size_t tiles_at = host.add(tiles.tiles());  // made on the device: room, not sent
-    const std::size_t counts_at = host.add_bytes(tiles.jobs().size() * sizeof(std::uint64_t));
-    reserve_host(b, counts_at + tiles.jobs().size() * sizeof(std::uint64_t));
-    auto* bytes = static_cast<unsigned char*>(b.host.pointer);
-    copy_in(bytes + sides_at, batch.write_sides());
-    copy_in(bytes + next_at, batch.write_next());
-    copy_in(bytes + jobs_at, tiles.jobs());
-    copy_in(bytes + firsts_at, tiles.tile_firsts());
-    copy_in(bytes + starts_at, tiles.starts());
-    b.device_meta.reserve(counts_at + tiles.jobs().size() * sizeof(std::uint64_t));
-    b.device_keys.reserve(std::max<std::size_t>(tiles.key_count(), 1) * sizeof(std::uint64_t));
-    const CUdeviceptr meta = b.device_meta.pointer;
-    check(d.copy_to_device(meta, bytes, tiles_at, b.stream), "copying jobs to the device");
-    const CUdeviceptr counts = meta + counts_at;
-    check(d.set_bytes(counts, 0, tiles.jobs().size() * sizeof(std::uint64_t), b.stream), "cuMemsetD8Async");
-    sort(b, batch.write_sides().size(), meta + sides_at, meta + next_at, b.device_keys.pointer);
-    if (!tiles.tiles().empty()) {
-      make_tiles(b, tiles.jobs().size(), meta + jobs_at, meta + firsts_at, meta + starts_at, meta + tiles_at);
-      match_tiles(b, tiles, meta + jobs_at, meta + tiles_at, meta + starts_at, counts);
+    Layout work;  // device_work's layout
+    const std::size_t jobs_at = work.add_bytes(std::size_t{totals.jobs} * sizeof(TileJob));
+    const std::size_t firsts_at = work.add_bytes(std::size_t{totals.jobs} * sizeof(std::uint32_t));
+    const std::size_t tiles_at = work.add_bytes(std::size_t{totals.tiles} * sizeof(MatchTile));
+    const std::size_t counts_at = work.add_bytes(std::size_t{totals.jobs} * sizeof(std::uint64_t));
+    const std::size_t results_at = work.add_bytes(batch.row_sets().size() * sizeof(RowSetResult));
+    reserve_host(b, batch.row_sets().size() * sizeof(RowSetResult));
+    b.device_work.reserve(std::max<std::size_t>(work.bytes(), 1));
+    b.device_keys.reserve(std::max<std::uint64_t>(totals.keys, 1) * sizeof(std::uint64_t));
+    const CUdeviceptr m = b.device_meta.pointer, w = b.device_work.pointer;
+    CUdeviceptr count_sides = m + b.sides_at, row_sets = m + b.row_sets_at, plans = m + b.plans_at,
+                starts = m + b.starts_at, write_sides = m + b.write_sides_at, write_next = m + b.write_next_at,
+                jobs = w + jobs_at, firsts = w + firsts_at, counts = w + counts_at, results = w + results_at;
+    void* write_arguments[] = {&count_sides, &row_sets,   &b.row_sets, &plans, &starts,
+                               &write_sides, &write_next, &jobs,       &firsts};
+    launch_per_row_set(b, kernels_.write_plans, "nq_write_plans", write_arguments);
+    check(d.set_bytes(counts, 0, std::size_t{totals.jobs} * sizeof(std::uint64_t), b.stream), "cuMemsetD8Async");
+    sort(b, batch.count_sides().size(), write_sides, write_next, b.device_keys.pointer);
+    if (totals.tiles != 0) {
+      make_tiles(b, totals.jobs, jobs, firsts, starts, w + tiles_at);
+      match_tiles(b, totals, jobs, w + tiles_at, starts, counts);
     }
-    check(d.copy_to_host(bytes + counts_at, counts, tiles.jobs().size() * sizeof(std::uint64_t), b.stream),
+    void* sum_arguments[] = {&plans, &b.row_sets, &counts, &results};
+    launch_per_row_set(b, kernels_.sum_row_sets, "nq_sum_row_sets", sum_arguments);
+    check(d.copy_to_host(b.host.pointer, results, batch.row_sets().size() * sizeof(RowSetResult), b.stream),
           "copying counts back");
-    b.counts = reinterpret_cast<const std::uint64_t*>(bytes + counts_at);
-    b.jobs = tiles.jobs().size();
   }
 
-  std::span<const std::uint64_t> wait(int buffer) override {
+  std::span<const RowSetResult> wait(int buffer) override {
     enter();
     const Buffers& b = buffers_[static_cast<std::size_t>(buffer)];
     check(cuda_driver()->synchronize_stream(b.stream), "counting on the device");
-    return {b.counts, b.jobs};
+    return {static_cast<const RowSetResult*>(b.host.pointer), b.row_sets};
+  }
+
+  // A plan kernel, a thread per row set of the batch in `b`.
+  void launch_per_row_set(Buffers& b, CUfunction& function, const char* name, void** arguments) {
+    if (b.row_sets == 0) return;
+    const unsigned grid = (b.row_sets + kBlockThreads - 1) / kBlockThreads;
+    check(cuda_driver()->launch(named_kernel(kernels_, function, name), grid, 1, 1, kBlockThreads, 1, 1, 0, b.stream,
+                                arguments, nullptr),
+          "launching the plan kernels");
   }
 
   void reserve_host(Buffers& b, std::size_t bytes) const {
@@ -394,15 +426,16 @@ class DeviceMatcher final : public BuiltMatcher {
           "launching the build kernel");
   }
 
-  void match_tiles(Buffers& b, const TileBatch& batch, CUdeviceptr jobs, CUdeviceptr tiles, CUdeviceptr starts,
+  void match_tiles(Buffers& b, const PlanTotals& totals, CUdeviceptr jobs, CUdeviceptr tiles, CUdeviceptr starts,
                    CUdeviceptr counts) {
     CUdeviceptr keys = b.device_keys.pointer;
-    const Chunking chunking = chunking_for(batch.key_bits(), static_cast<std::uint32_t>(kernels_.shared_per_block));
+    const Chunking chunking =
+        chunking_for(static_cast<int>(totals.key_bits), static_cast<std::uint32_t>(kernels_.shared_per_block));
     const unsigned shared = chunking.shared_words() * 4;
     // Blocks per multiprocessor as its shared memory allows (1 KiB a block is the system's).
     const unsigned resident = std::clamp(static_cast<unsigned>(kernels_.shared_per_multiprocessor) / (shared + 1024),
                                          1u, 2048u / kBlockThreads);
-    auto tile_count = static_cast<std::uint32_t>(batch.tiles().size());
+    std::uint32_t tile_count = totals.tiles;
     const unsigned grid = std::min<unsigned>(tile_count, static_cast<unsigned>(kernels_.multiprocessors) * resident);
     void* arguments[] = {&keys, &jobs, &tiles, &starts, &tile_count, &counts};
     check(cuda_driver()->launch(kernel_for(kernels_, chunking), grid, 1, 1, kBlockThreads, 1, 1, shared, b.stream,

@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "gpu/batch_plan.hpp"
 #include "gpu/built_matcher.hpp"
 #include "gpu/gpu_devices.hpp"
 #include "gpu/half_build.hpp"
+#include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
 #include "gpu/shared_slices.hpp"
 #include "gpu/side_recipe.hpp"
@@ -61,17 +63,22 @@ bool same_name(std::string_view a, std::string_view b) {
 std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 // A batch's tables, query passes and pair tests.
-void tally_tiles(const TileBatch& batch, DeviceWork& work) {
-  work.tables += static_cast<double>(batch.tiles().size());
-  for (const MatchTile& tile : batch.tiles()) {
-    const TileJob& job = batch.jobs()[tile.job];
+void tally_tiles(std::span<const TileJob> jobs, std::span<const MatchTile> tiles, const std::uint32_t* starts,
+                 DeviceWork& work) {
+  work.tables += static_cast<double>(tiles.size());
+  for (const MatchTile& tile : tiles) {
+    const TileJob& job = jobs[tile.job];
     std::uint64_t queries = 0;
-    for_each_query_range(job, tile, batch.starts().data() + job.starts_first,
+    for_each_query_range(job, tile, starts + job.starts_first,
                          [&](std::uint32_t begin, std::uint32_t end, int /*part*/) { queries += end - begin; });
     const std::uint32_t stored = std::min(kTileLanes, job.stored_count - tile.stored_offset);
     work.passes += static_cast<double>(queries);
     work.pair_tests += static_cast<double>(queries) * stored;
   }
+}
+
+void tally_tiles(const TileBatch& batch, DeviceWork& work) {
+  tally_tiles(batch.jobs(), batch.tiles(), batch.starts().data(), work);
 }
 
 // This thread's CPU time: on a shared machine another process may take the core for a while.
@@ -81,11 +88,11 @@ double thread_seconds() {
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
-// The device-built path as device_matcher.cpp sends it, tallied: the slices' entries, recipes and
-// count-pass sides, the counters back, the write pass's sides and bucket starts with the jobs,
-// tiles and query ranges, and the pairs back. The count pass runs here by its host form, for the
-// counters the plan needs, and its time is the device's (`device_seconds`, left out of the
-// host's); no halves are written and no pairs counted.
+// The device-built path as device_matcher.cpp sends it, tallied: the slices' entries, the
+// pairings (or the sides' descriptions), the count pass's sides and the row sets' descriptions;
+// back, the plan's totals and each row set's pairs and halves. The count pass and the plan run
+// here by their host forms, for the jobs and tiles the device would match, and their time is the
+// device's (`device_seconds`, left out of the host's); no halves are written and no pairs counted.
 class BuiltRecorder final : public BuiltMatcher {
  public:
   BuiltRecorder(DeviceWork& work, SplitRule rule, double& device_seconds)
@@ -94,56 +101,69 @@ class BuiltRecorder final : public BuiltMatcher {
  private:
   void reserve_entries(std::size_t entries) override { entries_.resize(entries); }
 
-  std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
-                                              std::span<const join::QuarterEntry> staged) override {
+  PlanTotals count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
+                          std::span<const join::QuarterEntry> staged) override {
     std::copy(staged.begin(), staged.end(), entries_.begin() + static_cast<std::ptrdiff_t>(first));
+    const double sides = static_cast<double>(aligned(batch.count_sides().size_bytes()));
+    const double row_sets = static_cast<double>(aligned(batch.row_sets().size_bytes()));
     work_.entry_bytes += static_cast<double>(staged.size_bytes());
     work_.pairing_bytes += static_cast<double>(aligned(batch.pairings().size_bytes()));
     work_.spec_bytes += static_cast<double>(aligned(batch.pairing_specs().size_bytes()));
-    work_.bytes_to_device += static_cast<double>(staged.size_bytes() + aligned(batch.pairings().size_bytes()) +
-                                                 aligned(batch.count_sides().size_bytes()));
-    work_.bytes_to_host += static_cast<double>(batch.counters() * sizeof(std::uint32_t));
-    work_.side_bytes += static_cast<double>(aligned(batch.count_sides().size_bytes()));
-    work_.counter_bytes += static_cast<double>(batch.counters() * sizeof(std::uint32_t));
-    std::vector<std::uint32_t>& next = next_[static_cast<std::size_t>(buffer)];
-    next.assign(batch.counters(), 0);
+    work_.bytes_to_device +=
+        static_cast<double>(staged.size_bytes() + aligned(batch.pairings().size_bytes())) + sides + row_sets;
+    work_.side_bytes += sides;
+    work_.row_set_bytes += row_sets;
+    work_.bytes_to_host += sizeof(PlanTotals);
+    work_.total_bytes += sizeof(PlanTotals);
+    const auto b = static_cast<std::size_t>(buffer);
     const double begun = thread_seconds();
+    std::vector<std::uint32_t> counters(batch.counters(), 0);
     for (const SideSort& side : batch.count_sides()) {
       work_.build_candidates += 2 * static_cast<double>(candidates_of(side.recipe, batch.pairings().data()));
-      sort_side(side.recipe, batch.pairings().data(), entries_.data(), side.rule, next.data() + side.next_first,
+      sort_side(side.recipe, batch.pairings().data(), entries_.data(), side.rule, counters.data() + side.next_first,
                 nullptr);
     }
+    const auto count = static_cast<std::uint32_t>(batch.row_sets().size());
+    starts_[b].assign(batch.start_words(), 0);
+    std::vector<std::uint64_t> scratch(batch.scratch_words(), 0);
+    plans_[b].assign(count, RowSetPlan{});
+    plan_row_sets_on_host(batch.count_sides().data(), batch.row_sets().data(), count, counters.data(),
+                          batch.plan_rule(), starts_[b].data(), scratch.data(), plans_[b].data());
+    PlanTotals totals;
+    place_row_sets(plans_[b].data(), batch.row_sets().data(), count, &totals);
     device_seconds_ += thread_seconds() - begun;
-    return next;
+    return totals;
   }
 
-  void start(int buffer, const BuiltBatch& batch) override {
-    const TileBatch& tiles = batch.tiles();
+  void start(int buffer, const BuiltBatch& batch, const PlanTotals& totals) override {
+    const auto b = static_cast<std::size_t>(buffer);
+    const auto count = static_cast<std::uint32_t>(batch.row_sets().size());
     work_.batches += 1;
-    work_.keys += static_cast<double>(tiles.key_count());
-    // The device makes the tiles from each job's first tile (device_matcher.cpp).
-    work_.bytes_to_device +=
-        static_cast<double>(aligned(batch.write_sides().size_bytes()) + aligned(batch.write_next().size_bytes()) +
-                            aligned(tiles.jobs().size_bytes()) + aligned(tiles.tile_firsts().size_bytes()) +
-                            aligned(tiles.starts().size_bytes()));
-    work_.bytes_to_host += static_cast<double>(tiles.jobs().size() * sizeof(std::uint64_t));
-    work_.side_bytes += static_cast<double>(aligned(batch.write_sides().size_bytes()));
-    work_.start_bytes += static_cast<double>(aligned(batch.write_next().size_bytes()));
-    work_.plan_bytes +=
-        static_cast<double>(aligned(tiles.jobs().size_bytes()) + aligned(tiles.tile_firsts().size_bytes()) +
-                            aligned(tiles.starts().size_bytes()));
-    work_.pair_bytes += static_cast<double>(tiles.jobs().size() * sizeof(std::uint64_t));
-    tally_tiles(tiles, work_);
-    counts_[static_cast<std::size_t>(buffer)].assign(tiles.jobs().size(), 0);
+    work_.keys += static_cast<double>(totals.keys);
+    const double results = static_cast<double>(count * sizeof(RowSetResult));
+    work_.bytes_to_host += results;
+    work_.result_bytes += results;
+    const double begun = thread_seconds();
+    std::vector<SideSort> sides(batch.count_sides().size());
+    std::vector<std::uint32_t> next(batch.write_counters(), 0), firsts(totals.jobs, 0);
+    std::vector<TileJob> jobs(totals.jobs);
+    write_plans_on_host(batch.count_sides().data(), batch.row_sets().data(), count, plans_[b].data(), starts_[b].data(),
+                        sides.data(), next.data(), jobs.data(), firsts.data());
+    std::vector<MatchTile> tiles(totals.tiles);
+    make_tiles_on_host(jobs.data(), totals.jobs, firsts.data(), starts_[b].data(), tiles.data());
+    tally_tiles(jobs, tiles, starts_[b].data(), work_);
+    device_seconds_ += thread_seconds() - begun;
+    results_[b].assign(count, RowSetResult{});
   }
 
-  std::span<const std::uint64_t> wait(int buffer) override { return counts_[static_cast<std::size_t>(buffer)]; }
+  std::span<const RowSetResult> wait(int buffer) override { return results_[static_cast<std::size_t>(buffer)]; }
 
   DeviceWork& work_;
   double& device_seconds_;
   std::vector<join::QuarterEntry> entries_;
-  std::array<std::vector<std::uint32_t>, 2> next_;
-  std::array<std::vector<std::uint64_t>, 2> counts_;
+  std::array<std::vector<std::uint32_t>, 2> starts_;
+  std::array<std::vector<RowSetPlan>, 2> plans_;
+  std::array<std::vector<RowSetResult>, 2> results_;
 };
 
 // A matcher that tallies each batch as the device matcher would send it (device_matcher.cpp's
@@ -266,7 +286,7 @@ void price(ModelledRun& run, const CardModel& card) {
 }
 
 // The figures of a DeviceWork that sum over units; the rest are one-off costs of the run.
-std::array<double*, 23> summed(DeviceWork& work) {
+std::array<double*, 22> summed(DeviceWork& work) {
   return {&work.keys,
           &work.tables,
           &work.passes,
@@ -280,10 +300,9 @@ std::array<double*, 23> summed(DeviceWork& work) {
           &work.pairing_bytes,
           &work.spec_bytes,
           &work.side_bytes,
-          &work.start_bytes,
-          &work.plan_bytes,
-          &work.counter_bytes,
-          &work.pair_bytes,
+          &work.row_set_bytes,
+          &work.total_bytes,
+          &work.result_bytes,
           &work.built.sides,
           &work.built.recipe_bytes,
           &work.built.candidates,

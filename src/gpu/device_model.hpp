@@ -62,10 +62,11 @@ struct DeviceWork {
   double pairing_bytes = 0, spec_bytes = 0;
   //! Of bytes_to_device (device-built replay), the group index sent with the shared table.
   double group_index_bytes = 0;
-  //! Of the device-built replay's bytes: the sides' SideSorts (count and write passes), the
-  //! write pass's bucket starts, the plan (jobs, each job's first tile, query ranges: the device
-  //! makes the tiles); back, the count pass's counters and each job's pairs.
-  double side_bytes = 0, start_bytes = 0, plan_bytes = 0, counter_bytes = 0, pair_bytes = 0;
+  //! Of the device-built replay's bytes: the count pass's sides (SideSorts; the device makes the
+  //! write pass's from them) and the row sets' descriptions for the plan (PlanRowSet: the device
+  //! plans each batch from its counters, batch_plan.hpp); back, each plan's totals and each row
+  //! set's pairs and halves.
+  double side_bytes = 0, row_set_bytes = 0, total_bytes = 0, result_bytes = 0;
 
   //! The design where the device builds what it matches (half_build.hpp): the host sends each
   //! side's recipe (its SideSort and pairings) against the quarter table held on the device,

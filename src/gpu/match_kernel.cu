@@ -3,6 +3,7 @@
 // stored keys. One kernel per chunking, so that each query's chunk loop is unrolled.
 #include <cstdint>
 
+#include "gpu/batch_plan.hpp"
 #include "gpu/half_build.hpp"
 #include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
@@ -172,4 +173,39 @@ extern "C" __global__ void __launch_bounds__(256)
   if (j >= job_count) return;
   const TileJob job = jobs[j];
   job_tiles(job, j, starts + job.starts_first, tiles + tile_firsts[j]);
+}
+
+// The batch's plan (batch_plan.hpp), made from the count pass's counters where they lie: a
+// thread per row set chooses its stored side and split and counts its keys, jobs and tiles; one
+// thread places them; a thread per row set writes its write-pass sides and jobs; and, once
+// matched, a thread per row set sums its jobs' pairs.
+extern "C" __global__ void __launch_bounds__(256)
+    nq_plan_row_sets(const nqueens::gpu::SideSort* sides, const nqueens::gpu::PlanRowSet* row_sets, std::uint32_t count,
+                     const std::uint32_t* counters, nqueens::gpu::PlanRule rule, std::uint32_t* starts,
+                     std::uint64_t* scratch, nqueens::gpu::RowSetPlan* plans) {
+  const std::uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < count) nqueens::gpu::plan_row_set(r, sides, row_sets, counters, rule, starts, scratch, plans);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    nq_place_row_sets(nqueens::gpu::RowSetPlan* plans, const nqueens::gpu::PlanRowSet* row_sets, std::uint32_t count,
+                      nqueens::gpu::PlanTotals* totals) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) nqueens::gpu::place_row_sets(plans, row_sets, count, totals);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    nq_write_plans(const nqueens::gpu::SideSort* count_sides, const nqueens::gpu::PlanRowSet* row_sets,
+                   std::uint32_t count, const nqueens::gpu::RowSetPlan* plans, const std::uint32_t* starts,
+                   nqueens::gpu::SideSort* write_sides, std::uint32_t* write_next, nqueens::gpu::TileJob* jobs,
+                   std::uint32_t* tile_firsts) {
+  const std::uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < count)
+    nqueens::gpu::write_plan(r, count_sides, row_sets, plans, starts, write_sides, write_next, jobs, tile_firsts);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    nq_sum_row_sets(const nqueens::gpu::RowSetPlan* plans, std::uint32_t count, const std::uint64_t* counts,
+                    nqueens::gpu::RowSetResult* results) {
+  const std::uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < count) nqueens::gpu::sum_row_set(r, plans, counts, results);
 }

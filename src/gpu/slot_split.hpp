@@ -51,12 +51,6 @@ class SlotSplit {
   std::array<std::array<std::uint8_t, 256>, kMaxSplitBits> patterns_{};  // per such byte, by its value
 };
 
-//! A tile's table costs about as much as this many queries answered against it: building the bit
-//! planes reads each stored key once per key bit, and each entry waits on the one it extends. A
-//! split must spare more passes than the tables it adds (on an H100, 512 split the sides of
-//! N = 20 and 21 where it did not pay).
-inline constexpr double kBuildPasses = 1024;
-
 //! Which row sets are split.
 struct SplitRule {
   int max_bits = kMaxSplitBits;  //!< 0: none

@@ -29,6 +29,11 @@ inline constexpr std::uint32_t kTileLanes = 32 * kTileWords;
 //! The most queries one tile answers: a job with more queries is cut into tiles that share
 //! their stored keys, so that a batch of few large jobs still spreads over every multiprocessor.
 inline constexpr std::uint32_t kQueriesPerTile = 16384;
+//! A tile's table costs about as much as this many queries answered against it: building the bit
+//! planes reads each stored key once per key bit, and each entry waits on the one it extends. A
+//! split must spare more passes than the tables it adds (on an H100, 512 split the sides of
+//! N = 20 and 21 where it did not pay).
+inline constexpr std::uint32_t kBuildPasses = 1024;
 //! Widest key: 2 (2k - 1) crossing diagonals for n = 2k up to 32 (join_plan.hpp).
 inline constexpr int kMaxKeyBits = 62;
 

@@ -35,8 +35,21 @@ pairings=$(grep -c '^nq_make_pairings$' "$work/launches" || true)
 # The device cuts each batch's tiles from its jobs: a tiles launch before each matching launch.
 tile_cuts=$(grep -c '^nq_make_tiles$' "$work/launches" || true)
 [[ $tile_cuts -eq $matches ]] || fail "$tile_cuts tiles kernel launches for $matches matching ones: the tiles were sent"
+# The device plans each batch from its counters (batch_plan.hpp): a plan, a placing and a sum
+# launch per matching one at least (a batch without tiles is planned but not matched), and back
+# over the bus only each plan's totals (24 bytes) and each row set's pairs and halves (16 bytes
+# each), never the counters.
+for kernel in nq_plan_row_sets nq_place_row_sets nq_write_plans nq_sum_row_sets; do
+  launched=$(grep -c "^$kernel\$" "$work/launches" || true)
+  [[ $launched -ge $matches ]] || fail "$launched $kernel launches for $matches matching ones"
+done
+placed=$(grep -c '^nq_place_row_sets$' "$work/launches" || true)
+totals=$(grep -c '^back 24$' "$work/launches" || true)
+[[ $totals -eq $placed ]] || fail "$totals plan totals back for $placed plans"
+odd=$(awk '$1 == "back" && $2 != 24 && $2 % 16 != 0' "$work/launches" | head -1)
+[[ -z $odd ]] || fail "a copy back that is neither a plan's totals nor row sets' results: $odd"
 # What goes over the bus for N = 16 is a fraction of its halves' keys (5,627,030 halves, 45 MB of
-# keys): slices and recipes, counters, jobs and tiles.
+# keys): slices, recipes and row sets.
 NQUEENS_STAND_IN_LAUNCHES="$work/n16" "$binary" count -n 16 --engine gpu --threads 1 >/dev/null 2>"$work/err" ||
   fail "count -n 16 --engine gpu exited $?: $(tail -3 "$work/err")"
 sent=$(awk '$1 == "copy" { bytes += $2 } END { print bytes + 0 }' "$work/n16")

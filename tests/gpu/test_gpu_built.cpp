@@ -12,12 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "gpu/batch_plan.hpp"
 #include "gpu/built_matcher.hpp"
 #include "gpu/device_memory.hpp"
 #include "gpu/gpu_devices.hpp"
-#include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
 #include "gpu/shared_slices.hpp"
+#include "gpu/slot_split.hpp"
+#include "gpu/tile_batch.hpp"
 #include "gpu_against_join.hpp"
 #include "join/join_engine.hpp"
 #include "join/quarter_slice.hpp"
@@ -39,8 +41,10 @@ class WatchedMatcher final : public HostBuiltMatcher {
     std::size_t sides_made = 0, sides_differing = 0;
     // The count passes' counters, and what two parts for every side would have taken.
     std::size_t counters = 0, two_part_counters = 0;
-    // Tiles made from each job as a device makes them (make_tiles_on_host), and those that differ
-    // from the batch's own.
+    // Batches whose plan was made as a device makes it (batch_plan.hpp) and checked against the
+    // host's pricing and TileBatch's jobs and tiles, and what differed: bucket starts, jobs and
+    // totals; tiles.
+    std::size_t plans_checked = 0, plans_differing = 0;
     std::size_t tiles_made = 0, tiles_differing = 0;
   };
   WatchedMatcher(std::size_t batch_keys, std::size_t entries, SplitRule rule, Seen& seen,
@@ -52,27 +56,97 @@ class WatchedMatcher final : public HostBuiltMatcher {
     seen_.largest_room = std::max(seen_.largest_room, entries);
     HostBuiltMatcher::reserve_entries(entries);
   }
-  std::span<const std::uint32_t> count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
-                                              std::span<const join::QuarterEntry> entries) override {
+  PlanTotals count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
+                          std::span<const join::QuarterEntry> entries) override {
     seen_.entries_sent += entries.size();
     seen_.counters += batch.counters();
     for (const SideSort& side : batch.count_sides()) seen_.two_part_counters += std::size_t{2} << side.rule.count;
     if (reads_shared_entries()) check_pairings(batch);
     return HostBuiltMatcher::count_halves(buffer, batch, first, entries);
   }
-  void check_tiles(const TileBatch& tiles) {
-    std::vector<MatchTile> made(tiles.tiles().size());
-    make_tiles_on_host(tiles.jobs().data(), static_cast<std::uint32_t>(tiles.jobs().size()), tiles.tile_firsts().data(),
-                       tiles.starts().data(), made.data());
-    for (std::size_t t = 0; t < made.size(); ++t) {
-      const MatchTile& a = made[t];
-      const MatchTile& b = tiles.tiles()[t];
+  // The plan as the host made it before the device did: each row set's stored side and split
+  // priced in floating point from its counted sides (price_counted_split), its jobs and tiles by
+  // TileBatch::add_counted; against the device's plan (batch_plan.hpp), job by job and tile by tile.
+  void check_plan(int buffer, const BuiltBatch& batch, const PlanTotals& totals) {
+    const std::span<const std::uint32_t> counters = this->counters(buffer);
+    const Planned& planned = this->planned(buffer);
+    TileBatch reference;
+    for (std::size_t r = 0; r < batch.row_sets().size(); ++r) {
+      const SideSort& east = batch.count_sides()[2 * r];
+      const SideSort& west = batch.count_sides()[2 * r + 1];
+      const CountedSide e = counted(east, counters), w = counted(west, counters);
+      if (e.keys == 0 || w.keys == 0) continue;
+      std::vector<int> bits(east.rule.bits, east.rule.bits + east.rule.count);
+      const SlotSplit widest(bits);
+      const SplitRule rule{batch.plan_rule().max_bits, batch.plan_rule().least_stored,
+                           batch.plan_rule().most_passes_kept, batch.plan_rule().store_by_price != 0};
+      const PricedSplit east_stored = price_counted_split(e, w, widest, rule);
+      const PricedSplit west_stored = price_counted_split(w, e, widest, rule);
+      const bool stores_east = east_stored.passes <= west_stored.passes;
+      const int count = (stores_east ? east_stored : west_stored).split.count();
+      const std::vector<std::uint32_t> query_starts =
+          reference_starts(stores_east ? west : east, counters, count, true);
+      const std::vector<std::uint32_t> stored_starts =
+          reference_starts(stores_east ? east : west, counters, count, false);
+      join::PartWeights weights{};
+      for (std::size_t i = 0; i < 2; ++i)
+        for (std::size_t j = 0; j < 2; ++j) weights[i][j] = batch.row_sets()[r].weights[i][j];
+      reference.add_counted(r, query_starts, stored_starts, stores_east, weights,
+                            static_cast<int>(batch.row_sets()[r].key_bits));
+      // The reference's query ranges lie at its own starts_first; the device's in the row set's room.
+      const std::uint32_t room = batch.row_sets()[r].starts_first;
+      for (std::size_t i = 0; i < query_starts.size(); ++i)
+        seen_.plans_differing += planned.starts[room + i] == query_starts[i] ? 0 : 1;
+    }
+    ++seen_.plans_checked;
+    seen_.plans_differing += reference.key_count() == totals.keys && reference.jobs().size() == totals.jobs &&
+                                     reference.tiles().size() == totals.tiles &&
+                                     reference.key_bits() == static_cast<int>(totals.key_bits)
+                                 ? 0
+                                 : 1;
+    for (std::size_t j = 0; j < std::min(reference.jobs().size(), planned.jobs.size()); ++j) {
+      const TileJob& a = reference.jobs()[j];
+      const TileJob& b = planned.jobs[j];
+      const bool same = a.stored_first == b.stored_first && a.query_first == b.query_first &&
+                        a.stored_count == b.stored_count && a.stored_tied == b.stored_tied &&
+                        a.stored_pattern == b.stored_pattern && a.groups == b.groups &&
+                        std::equal(&a.weights[0][0], &a.weights[0][0] + 4, &b.weights[0][0]);
+      seen_.plans_differing += same ? 0 : 1;
+    }
+    for (std::size_t t = 0; t < std::min(reference.tiles().size(), planned.tiles.size()); ++t) {
+      const MatchTile& a = reference.tiles()[t];
+      const MatchTile& b = planned.tiles[t];
       ++seen_.tiles_made;
       seen_.tiles_differing += a.job == b.job && a.stored_offset == b.stored_offset &&
                                        a.query_offset == b.query_offset && a.query_count == b.query_count
                                    ? 0
                                    : 1;
     }
+  }
+  static CountedSide counted(const SideSort& side, std::span<const std::uint32_t> counters) {
+    CountedSide result;
+    const std::uint32_t groups = 1u << side.rule.count;
+    const std::uint32_t parts = side.recipe.tied_pairings >= side.recipe.pairing_count ? 1 : 2;
+    for (std::uint32_t part = 0; part < parts; ++part)
+      for (std::uint32_t pattern = 0; pattern < groups; ++pattern) {
+        result.patterns[pattern] += counters[side.next_first + part * groups + pattern];
+        result.keys += counters[side.next_first + part * groups + pattern];
+      }
+    return result;
+  }
+  // A side's bucket starts on `count` bits, from its counters: the buckets of every pattern with
+  // the same low bits summed, each key's bucket by bucket_of.
+  static std::vector<std::uint32_t> reference_starts(const SideSort& side, std::span<const std::uint32_t> counters,
+                                                     int count, bool part_major) {
+    const std::uint32_t widest = 1u << side.rule.count, groups = 1u << count;
+    const std::uint32_t parts = side.recipe.tied_pairings >= side.recipe.pairing_count ? 1 : 2;
+    std::vector<std::uint32_t> starts(2 * groups + 1, 0);
+    for (std::uint32_t part = 0; part < parts; ++part)
+      for (std::uint32_t pattern = 0; pattern < widest; ++pattern)
+        starts[bucket_of(pattern % groups, part, groups, part_major) + 1] +=
+            counters[side.next_first + part * widest + pattern];
+    for (std::size_t i = 1; i < starts.size(); ++i) starts[i] += starts[i - 1];
+    return starts;
   }
   // Each side's pairings as the device makes them (make_side_pairings) against the join's, as
   // side_recipe picked them for the batch.
@@ -95,13 +169,13 @@ class WatchedMatcher final : public HostBuiltMatcher {
       seen_.sides_differing += same ? 0 : 1;
     }
   }
-  void start(int buffer, const BuiltBatch& batch) override {
+  void start(int buffer, const BuiltBatch& batch, const PlanTotals& totals) override {
     ++seen_.batches;
-    seen_.jobs += batch.tiles().jobs().size();
-    seen_.keys += batch.tiles().key_count();
-    for (const TileJob& job : batch.tiles().jobs()) seen_.split_jobs += job.groups > 1 ? 1 : 0;
-    check_tiles(batch.tiles());
-    HostBuiltMatcher::start(buffer, batch);
+    seen_.jobs += totals.jobs;
+    seen_.keys += totals.keys;
+    HostBuiltMatcher::start(buffer, batch, totals);
+    for (const TileJob& job : planned(buffer).jobs) seen_.split_jobs += job.groups > 1 ? 1 : 0;
+    check_plan(buffer, batch, totals);
   }
   Seen& seen_;
   HostSharedSlices* shared_;
@@ -143,6 +217,10 @@ TEST(GpuBuilt, EveryUnitOfN4To16CountsAsTheJoinDoes) {
   EXPECT_GT(seen.entries_sent, kRoom) << "the slices never outgrew the device's entries";
   EXPECT_GT(seen.split_jobs, 0u) << "no row set was split into slots";
   EXPECT_GT(seen.batches, 1u);
+  // Each batch planned as a device plans it, from counters that never left it: the host's plan.
+  EXPECT_EQ(seen.plans_checked, seen.batches);
+  EXPECT_EQ(seen.plans_differing, 0u);
+  EXPECT_EQ(seen.tiles_differing, 0u);
 }
 
 // The device's pairings: where the quarter table and its group index are shared, every side of
@@ -162,6 +240,8 @@ TEST(GpuBuilt, PairingsMadeFromEachSidesDescriptionAreTheJoinsForEveryUnitOfN4To
   EXPECT_GT(seen.split_jobs, 0u) << "no row set was split into slots";
   EXPECT_GT(seen.tiles_made, 1000u);
   EXPECT_EQ(seen.tiles_differing, 0u);
+  EXPECT_GT(seen.plans_checked, 100u);
+  EXPECT_EQ(seen.plans_differing, 0u);
 }
 
 // N = 17 and 18, a strided sample of their units with the engine's own split rule and batch
@@ -186,6 +266,8 @@ TEST(GpuBuilt, ASampleOfN17And18WithTheEnginesRuleCountsAsTheJoinDoes) {
       EXPECT_EQ(seen.entries_sent > 0, !shared_entries);
       EXPECT_EQ(seen.sides_made > 0, shared_entries);
       EXPECT_EQ(seen.sides_differing, 0u);
+      EXPECT_EQ(seen.plans_differing, 0u);
+      EXPECT_EQ(seen.tiles_differing, 0u);
     }
   }
 }

@@ -1,7 +1,8 @@
 // A stand-in for the CUDA driver (libcuda.so.1), for tests only: the calls the gpu engine makes
 // (src/gpu/cuda_driver.cpp), on this CPU. Device memory is host memory, copies are memcpy, and a
 // launch runs the kernel's host form at once (the build kernel nq_sort_sides: gpu/half_build.hpp's
-// sort_sides_on_host; a matching kernel: gpu/tiles_on_host.hpp), so that the engine's buffers,
+// sort_sides_on_host; the plan's kernels: gpu/batch_plan.hpp; a matching kernel:
+// gpu/tiles_on_host.hpp), so that the engine's buffers,
 // batches, launches and errors run on machines without a GPU.
 //
 // Set by the environment:
@@ -10,8 +11,9 @@
 //                                    out of memory), pinned (cuMemAllocHost: out of memory),
 //                                    launch (cuLaunchKernel: launch failure)
 //   NQUEENS_STAND_IN_SIGTERM_AT=K    the K-th launch sends the process SIGTERM before it counts
-//   NQUEENS_STAND_IN_LAUNCHES=PATH   each launch appends its kernel's name, and each copy to the
-//                                    device "copy BYTES", a line each, to PATH
+//   NQUEENS_STAND_IN_LAUNCHES=PATH   each launch appends its kernel's name, each copy to the
+//                                    device "copy BYTES" and each copy back "back BYTES", a
+//                                    line each, to PATH
 #include <atomic>
 #include <csignal>
 #include <cstdint>
@@ -26,6 +28,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "gpu/batch_plan.hpp"
 #include "gpu/cuda_api.hpp"
 #include "gpu/half_build.hpp"
 #include "gpu/job_tiles.hpp"
@@ -56,7 +59,16 @@ std::atomic<int> allocations{0}, pinned_allocations{0}, launches{0};
 // A function handle: the build kernel, the pairings kernel, or a matching kernel's chunking,
 // from its name (nq_match_w<width>_c<chunks>).
 struct Function {
-  enum class Kind : std::uint8_t { sort_sides, make_pairings, make_tiles, match } kind = Kind::match;
+  enum class Kind : std::uint8_t {
+    sort_sides,
+    make_pairings,
+    make_tiles,
+    plan_row_sets,
+    place_row_sets,
+    write_plans,
+    sum_row_sets,
+    match
+  } kind = Kind::match;
   Chunking chunking;
 };
 
@@ -73,6 +85,41 @@ void log_line(const std::string& line) {
 }
 
 CUdevice checked_device(int index) { return index; }
+
+// The plan's kernels (gpu/batch_plan.hpp) by their host forms; false for any other kernel.
+bool run_plan_kernel(Function::Kind kind, void** arguments) {
+  using namespace nqueens::gpu;
+  const auto pointer = [&](int i) { return reinterpret_cast<void*>(*static_cast<CUdeviceptr*>(arguments[i])); };
+  const auto number = [&](int i) { return *static_cast<std::uint32_t*>(arguments[i]); };
+  switch (kind) {
+    case Function::Kind::plan_row_sets:
+      log_line("nq_plan_row_sets");
+      plan_row_sets_on_host(static_cast<const SideSort*>(pointer(0)), static_cast<const PlanRowSet*>(pointer(1)),
+                            number(2), static_cast<const std::uint32_t*>(pointer(3)),
+                            *static_cast<const PlanRule*>(arguments[4]), static_cast<std::uint32_t*>(pointer(5)),
+                            static_cast<std::uint64_t*>(pointer(6)), static_cast<RowSetPlan*>(pointer(7)));
+      return true;
+    case Function::Kind::place_row_sets:
+      log_line("nq_place_row_sets");
+      place_row_sets(static_cast<RowSetPlan*>(pointer(0)), static_cast<const PlanRowSet*>(pointer(1)), number(2),
+                     static_cast<PlanTotals*>(pointer(3)));
+      return true;
+    case Function::Kind::write_plans:
+      log_line("nq_write_plans");
+      write_plans_on_host(static_cast<const SideSort*>(pointer(0)), static_cast<const PlanRowSet*>(pointer(1)),
+                          number(2), static_cast<const RowSetPlan*>(pointer(3)),
+                          static_cast<const std::uint32_t*>(pointer(4)), static_cast<SideSort*>(pointer(5)),
+                          static_cast<std::uint32_t*>(pointer(6)), static_cast<TileJob*>(pointer(7)),
+                          static_cast<std::uint32_t*>(pointer(8)));
+      return true;
+    case Function::Kind::sum_row_sets:
+      log_line("nq_sum_row_sets");
+      sum_row_sets_on_host(static_cast<const RowSetPlan*>(pointer(0)), number(1),
+                           static_cast<const std::uint64_t*>(pointer(2)), static_cast<RowSetResult*>(pointer(3)));
+      return true;
+    default: return false;
+  }
+}
 
 }  // namespace
 
@@ -147,7 +194,11 @@ CUresult cuModuleLoadData(CUmodule* module, const void* image) {
 CUresult cuModuleGetFunction(CUfunction* function, CUmodule, const char* name) {
   for (const auto& [known, kind] : {std::pair{"nq_sort_sides", Function::Kind::sort_sides},
                                     std::pair{"nq_make_pairings", Function::Kind::make_pairings},
-                                    std::pair{"nq_make_tiles", Function::Kind::make_tiles}})
+                                    std::pair{"nq_make_tiles", Function::Kind::make_tiles},
+                                    std::pair{"nq_plan_row_sets", Function::Kind::plan_row_sets},
+                                    std::pair{"nq_place_row_sets", Function::Kind::place_row_sets},
+                                    std::pair{"nq_write_plans", Function::Kind::write_plans},
+                                    std::pair{"nq_sum_row_sets", Function::Kind::sum_row_sets}})
     if (std::strcmp(name, known) == 0) {
       *function = reinterpret_cast<CUfunction>(new Function{kind, {}});  // lives as long as the process
       return CUDA_SUCCESS;
@@ -198,6 +249,7 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr to, const void* from, std::size_t byte
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void* to, CUdeviceptr from, std::size_t bytes, CUstream) {
+  log_line("back " + std::to_string(bytes));
   if (bytes) std::memcpy(to, reinterpret_cast<const void*>(from), bytes);
   return CUDA_SUCCESS;
 }
@@ -219,8 +271,8 @@ CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
 
 // The kernels' arguments: nq_sort_sides takes sides, side count, pairings, entries, next, keys
 // (0: count only); nq_make_pairings specs, spec count, group index, pairings; nq_make_tiles
-// jobs, job count, tile firsts, starts, tiles; nq_match_* keys, jobs, tiles, starts, tile count,
-// pairs.
+// jobs, job count, tile firsts, starts, tiles; the plan's kernels as gpu/batch_plan.hpp's host
+// forms take them; nq_match_* keys, jobs, tiles, starts, tile count, pairs.
 CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigned int, unsigned int, unsigned int block_x,
                         unsigned int, unsigned int, unsigned int, CUstream, void** arguments, void**) {
   if (fails("launch", launches)) return CUDA_ERROR_LAUNCH_FAILED;
@@ -245,6 +297,7 @@ CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigned int, unsigne
         static_cast<nqueens::gpu::MatchTile*>(pointer(4)));
     return CUDA_SUCCESS;
   }
+  if (run_plan_kernel(kind, arguments)) return CUDA_SUCCESS;
   if (kind == Function::Kind::sort_sides) {
     log_line("nq_sort_sides");
     nqueens::gpu::sort_sides_on_host(

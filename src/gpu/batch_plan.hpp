@@ -1,0 +1,307 @@
+#pragma once
+// A batch's plan, made where its count pass's counters lie: each row set's stored side and slot
+// split chosen from its sides' counters (as TileBatch chooses them from keys, each tile's table
+// priced at kBuildPasses passes), its keys, jobs and tiles placed after those of the batch's
+// earlier row sets, and the write pass's sides made from the count pass's. The host sends each
+// row set's PlanRowSet with the count pass, reads back the batch's PlanTotals (what the keys,
+// jobs and tiles take) and, once it is matched, each row set's pairs and halves: the counters,
+// bucket starts, jobs and query ranges stay on the device.
+//
+// Plain C++ for both compilers: the kernels nq_plan_row_sets, nq_place_row_sets, nq_write_plans
+// and nq_sum_row_sets run these functions a thread per row set (the placing one thread in all),
+// and the *_on_host loops below are their host forms (the tests' matcher, the device model, the
+// stand-in driver). Every figure is a whole number, so that both sides choose alike.
+#include <cstddef>
+#include <cstdint>
+
+#include "gpu/half_build.hpp"
+#include "gpu/job_tiles.hpp"
+#include "gpu/tile_match.hpp"
+
+namespace nqueens::gpu {
+
+//! The split rule (slot_split.hpp's SplitRule), as the device reads it.
+struct PlanRule {
+  std::uint64_t least_stored = 0;  //!< stored sides smaller than this are never split
+  double most_passes_kept = 0.5;   //!< a split must leave at most this share of the passes
+  std::int32_t max_bits = kMaxSplitBits;
+  std::int32_t store_by_price = 1;  //!< 0: the stored side is the one of fewer passes, tables not counted
+};
+
+//! A row set of the batch, as the host adds it: its sides are the count pass's sides 2 r (east)
+//! and 2 r + 1 (west), both counted on the same widest split of G = 2^count groups, and it has
+//! rooms of its own, laid out by the host: 2 (2 G + 1) bucket starts (the query side's, then the
+//! stored side's), 4 G write-pass counters (east's, then west's) and 2 G words of scratch.
+struct PlanRowSet {
+  std::uint32_t weights[2][2] = {{1, 0}, {0, 0}};  //!< east's part against west's part
+  std::uint32_t key_bits = 0;
+  std::uint32_t starts_first = 0, next_first = 0, scratch_first = 0;
+};
+
+//! A row set's plan: what it holds, then (placed) where its keys, jobs and tiles begin.
+struct RowSetPlan {
+  std::uint64_t halves = 0;                       //!< both sides' halves
+  std::uint64_t keys_first = 0;                   //!< its query side's first key; its stored side's follow
+  std::uint32_t query_keys = 0, stored_keys = 0;  //!< none when a side has no half: nothing matched
+  std::uint32_t jobs = 0, tiles = 0, jobs_first = 0, tiles_first = 0;
+  std::uint32_t east_stored = 0, split_count = 0;
+};
+
+//! What a batch's plan takes: the host sizes the write pass's keys and the jobs and tiles by it.
+struct PlanTotals {
+  std::uint64_t keys = 0;
+  std::uint32_t jobs = 0, tiles = 0;
+  std::uint32_t key_bits = 1;  //!< the widest key of a matched row set: the matching kernel's
+  std::uint32_t unused = 0;
+};
+
+//! What comes back for each row set once its batch is matched.
+struct RowSetResult {
+  std::uint64_t pairs = 0, halves = 0;
+};
+
+//! Parts a side is counted in: its halves all fall in part 0 when every pairing is tied (as every
+//! pairing of an unfolded side is), and its count pass has counters for part 0 alone.
+NQUEENS_HOST_DEVICE std::uint32_t counted_parts(const SideRecipe& recipe) {
+  return recipe.tied_pairings >= recipe.pairing_count ? 1 : 2;
+}
+
+//! A side's halves of widest pattern `pattern` (both parts), from the count pass's counters.
+NQUEENS_HOST_DEVICE std::uint64_t pattern_keys(const SideSort& side, const std::uint32_t* counters,
+                                               std::uint32_t pattern) {
+  const std::uint32_t groups = 1u << side.rule.count;
+  std::uint64_t keys = 0;
+  for (std::uint32_t part = 0; part < counted_parts(side.recipe); ++part)
+    keys += counters[side.next_first + part * groups + pattern];
+  return keys;
+}
+
+NQUEENS_HOST_DEVICE std::uint64_t side_keys(const SideSort& side, const std::uint32_t* counters) {
+  std::uint64_t keys = 0;
+  for (std::uint32_t pattern = 0; pattern < (1u << side.rule.count); ++pattern)
+    keys += pattern_keys(side, counters, pattern);
+  return keys;
+}
+
+NQUEENS_HOST_DEVICE std::uint64_t plan_tiles(std::uint64_t keys) { return (keys + kTileLanes - 1) / kTileLanes; }
+
+//! `stored` against `queries` on the first `count` bits of their widest split (G groups): each
+//! slot's tiles are built once (kBuildPasses) and answer the queries of every compatible group,
+//! in pieces of 32. `scratch` holds 2 G words.
+NQUEENS_HOST_DEVICE std::uint64_t split_passes(const SideSort& stored, const SideSort& queries,
+                                               const std::uint32_t* counters, int count, std::uint64_t* scratch) {
+  const std::uint32_t groups = 1u << stored.rule.count, slots = 1u << count;
+  std::uint64_t* slot_keys = scratch;
+  std::uint64_t* within = scratch + slots;  // within[m]: the queries of every group that is a subset of m
+  for (std::uint32_t slot = 0; slot < slots; ++slot) slot_keys[slot] = within[slot] = 0;
+  for (std::uint32_t pattern = 0; pattern < groups; ++pattern) {
+    slot_keys[pattern & (slots - 1)] += pattern_keys(stored, counters, pattern);
+    within[pattern & (slots - 1)] += pattern_keys(queries, counters, pattern);
+  }
+  for (std::uint32_t group = 0; group < slots; ++group) within[group] = (within[group] + 31) / 32 * 32;
+  for (std::uint32_t bit = 1; bit < slots; bit <<= 1)
+    for (std::uint32_t mask = 0; mask < slots; ++mask)
+      if (mask & bit) within[mask] += within[mask ^ bit];
+  std::uint64_t passes = 0;
+  for (std::uint32_t slot = 0; slot < slots; ++slot) {
+    const std::uint64_t meeting = within[~slot & (slots - 1)];
+    if (slot_keys[slot] != 0 && meeting != 0) passes += plan_tiles(slot_keys[slot]) * (kBuildPasses + meeting);
+  }
+  return passes;
+}
+
+struct PlannedSplit {
+  int count = 0;  //!< the first `count` bits of the widest split
+  std::uint64_t passes = 0;
+};
+
+//! The split of `stored` against `queries` that leaves the fewest passes, if it spares enough of
+//! them (slot_split.cpp's price_counted_split, in whole numbers).
+NQUEENS_HOST_DEVICE PlannedSplit plan_split(const SideSort& stored, const SideSort& queries,
+                                            const std::uint32_t* counters, const PlanRule& rule,
+                                            std::uint64_t* scratch) {
+  const std::uint64_t stored_keys = side_keys(stored, counters), query_keys = side_keys(queries, counters);
+  const std::uint64_t least = rule.least_stored > kTileLanes + 1 ? rule.least_stored : kTileLanes + 1;
+  if (stored_keys < least || query_keys == 0 || rule.max_bits <= 0) {
+    const std::uint64_t cuts = (query_keys + kQueriesPerTile - 1) / kQueriesPerTile;
+    return {0, plan_tiles(stored_keys) * (query_keys + kBuildPasses * cuts)};
+  }
+  const std::uint64_t unsplit = split_passes(stored, queries, counters, 0, scratch);
+  PlannedSplit best{0, unsplit};
+  for (int count = 1; count <= stored.rule.count; ++count) {
+    const std::uint64_t passes = split_passes(stored, queries, counters, count, scratch);
+    if (passes < best.passes) best = {count, passes};
+  }
+  if (static_cast<double>(best.passes) > rule.most_passes_kept * static_cast<double>(unsplit)) return {0, unsplit};
+  return best;
+}
+
+//! A side's bucket starts on the first `count` bits of its widest split: part-major
+//! (part * groups + pattern) or pattern-major (pattern * 2 + part), then where it ends.
+NQUEENS_HOST_DEVICE void plan_bucket_starts(const SideSort& side, const std::uint32_t* counters, int count,
+                                            bool part_major, std::uint32_t* starts) {
+  const std::uint32_t widest = 1u << side.rule.count, groups = 1u << count;
+  for (std::uint32_t bucket = 0; bucket <= 2 * groups; ++bucket) starts[bucket] = 0;
+  for (std::uint32_t part = 0; part < counted_parts(side.recipe); ++part)
+    for (std::uint32_t pattern = 0; pattern < widest; ++pattern)
+      starts[bucket_of(pattern & (groups - 1), part, groups, part_major) + 1] +=
+          counters[side.next_first + part * widest + pattern];
+  for (std::uint32_t bucket = 1; bucket <= 2 * groups; ++bucket) starts[bucket] += starts[bucket - 1];
+}
+
+//! The job of stored slot `pattern` (TileBatch::add_jobs), its keys counted from the row set's
+//! first key (`keys_first`).
+NQUEENS_HOST_DEVICE TileJob plan_job(const PlanRowSet& row_set, const RowSetPlan& plan,
+                                     const std::uint32_t* stored_starts, std::uint32_t pattern) {
+  TileJob job;
+  for (int s = 0; s < 2; ++s)
+    for (int q = 0; q < 2; ++q) job.weights[s][q] = plan.east_stored ? row_set.weights[s][q] : row_set.weights[q][s];
+  job.groups = 1u << plan.split_count;
+  job.starts_first = row_set.starts_first;
+  job.query_first = plan.keys_first;
+  job.stored_pattern = pattern;
+  job.stored_first = plan.keys_first + plan.query_keys + stored_starts[std::size_t{2} * pattern];
+  job.stored_count = stored_starts[std::size_t{2} * pattern + 2] - stored_starts[std::size_t{2} * pattern];
+  job.stored_tied = stored_starts[std::size_t{2} * pattern + 1] - stored_starts[std::size_t{2} * pattern];
+  return job;
+}
+
+//! Step 1, row set `r`: chooses its stored side and split, writes its bucket starts into its
+//! room, and counts its keys, jobs and tiles.
+NQUEENS_HOST_DEVICE void plan_row_set(std::uint32_t r, const SideSort* sides, const PlanRowSet* row_sets,
+                                      const std::uint32_t* counters, const PlanRule& rule, std::uint32_t* starts,
+                                      std::uint64_t* scratch, RowSetPlan* plans) {
+  const PlanRowSet row_set = row_sets[r];
+  const SideSort& east = sides[std::size_t{2} * r];
+  const SideSort& west = sides[std::size_t{2} * r + 1];
+  RowSetPlan plan;
+  const std::uint64_t east_keys = side_keys(east, counters), west_keys = side_keys(west, counters);
+  plan.halves = east_keys + west_keys;
+  if (east_keys != 0 && west_keys != 0) {
+    std::uint64_t* room = scratch + row_set.scratch_first;
+    PlannedSplit split;
+    if (rule.store_by_price == 0) {
+      plan.east_stored = plan_tiles(east_keys) * west_keys <= plan_tiles(west_keys) * east_keys ? 1 : 0;
+      split = plan.east_stored ? plan_split(east, west, counters, rule, room)
+                               : plan_split(west, east, counters, rule, room);
+    } else {
+      const PlannedSplit east_stored = plan_split(east, west, counters, rule, room);
+      const PlannedSplit west_stored = plan_split(west, east, counters, rule, room);
+      plan.east_stored = east_stored.passes <= west_stored.passes ? 1 : 0;
+      split = plan.east_stored ? east_stored : west_stored;
+    }
+    plan.split_count = static_cast<std::uint32_t>(split.count);
+    const std::uint32_t widest = 1u << east.rule.count, groups = 1u << split.count;
+    std::uint32_t* query_starts = starts + row_set.starts_first;
+    std::uint32_t* stored_starts = query_starts + std::size_t{2} * widest + 1;
+    plan_bucket_starts(plan.east_stored ? west : east, counters, split.count, true, query_starts);
+    plan_bucket_starts(plan.east_stored ? east : west, counters, split.count, false, stored_starts);
+    plan.query_keys = query_starts[std::size_t{2} * groups];
+    plan.stored_keys = stored_starts[std::size_t{2} * groups];
+    for (std::uint32_t pattern = 0; pattern < groups; ++pattern) {
+      const TileJob job = plan_job(row_set, plan, stored_starts, pattern);
+      const std::uint32_t tiles = job.stored_count == 0 ? 0 : job_tiles(job, 0, query_starts, nullptr);
+      plan.jobs += tiles == 0 ? 0 : 1;
+      plan.tiles += tiles;
+    }
+  }
+  plans[r] = plan;
+}
+
+//! Step 2, one thread for the batch: places each row set's keys, jobs and tiles after the
+//! earlier ones', and sums them.
+NQUEENS_HOST_DEVICE void place_row_sets(RowSetPlan* plans, const PlanRowSet* row_sets, std::uint32_t count,
+                                        PlanTotals* totals) {
+  PlanTotals sum;
+  for (std::uint32_t r = 0; r < count; ++r) {
+    RowSetPlan& plan = plans[r];
+    plan.keys_first = sum.keys;
+    plan.jobs_first = sum.jobs;
+    plan.tiles_first = sum.tiles;
+    sum.keys += plan.query_keys + plan.stored_keys;
+    sum.jobs += plan.jobs;
+    sum.tiles += plan.tiles;
+    if (plan.query_keys != 0 && row_sets[r].key_bits > sum.key_bits) sum.key_bits = row_sets[r].key_bits;
+  }
+  *totals = sum;
+}
+
+//! The write pass's side made from count side `side`: sorted on `count` bits of its widest split
+//! into its keys from `keys_first`, its counters from `next_first` holding `starts`.
+NQUEENS_HOST_DEVICE void plan_write_side(const SideSort& side, int count, bool part_major, std::uint64_t keys_first,
+                                         std::uint32_t next_first, const std::uint32_t* starts, SideSort* out,
+                                         std::uint32_t* next) {
+  SideSort written = side;
+  written.rule.count = count;
+  for (int i = count; i < kMaxSplitBits; ++i) written.rule.bits[i] = 0;
+  written.rule.part_major = part_major;
+  written.next_first = next_first;
+  written.keys_first = keys_first;
+  for (std::uint32_t bucket = 0; bucket < 2u << count; ++bucket) next[next_first + bucket] = starts[bucket];
+  *out = written;
+}
+
+//! Step 3, row set `r` (placed): its write-pass sides (2 r and 2 r + 1; none of their halves is
+//! written where nothing is matched), its jobs and where each one's tiles begin.
+NQUEENS_HOST_DEVICE void write_plan(std::uint32_t r, const SideSort* count_sides, const PlanRowSet* row_sets,
+                                    const RowSetPlan* plans, const std::uint32_t* starts, SideSort* write_sides,
+                                    std::uint32_t* write_next, TileJob* jobs, std::uint32_t* tile_firsts) {
+  const PlanRowSet row_set = row_sets[r];
+  const RowSetPlan plan = plans[r];
+  if (plan.query_keys == 0) {
+    for (std::uint32_t s = 2 * r; s < 2 * r + 2; ++s) {
+      write_sides[s] = count_sides[s];
+      write_sides[s].recipe.pairing_count = 0;
+    }
+    return;
+  }
+  const std::uint32_t widest = 1u << count_sides[std::size_t{2} * r].rule.count;
+  const std::uint32_t* query_starts = starts + row_set.starts_first;
+  const std::uint32_t* stored_starts = query_starts + std::size_t{2} * widest + 1;
+  const int count = static_cast<int>(plan.split_count);
+  const std::uint32_t query = plan.east_stored ? 2 * r + 1 : 2 * r, stored = plan.east_stored ? 2 * r : 2 * r + 1;
+  plan_write_side(count_sides[query], count, true, plan.keys_first, row_set.next_first, query_starts,
+                  write_sides + query, write_next);
+  plan_write_side(count_sides[stored], count, false, plan.keys_first + plan.query_keys, row_set.next_first + 2 * widest,
+                  stored_starts, write_sides + stored, write_next);
+  std::uint32_t job_index = plan.jobs_first, tile = plan.tiles_first;
+  for (std::uint32_t pattern = 0; pattern < (1u << count); ++pattern) {
+    const TileJob job = plan_job(row_set, plan, stored_starts, pattern);
+    const std::uint32_t tiles = job.stored_count == 0 ? 0 : job_tiles(job, job_index, query_starts, nullptr);
+    if (tiles == 0) continue;
+    jobs[job_index] = job;
+    tile_firsts[job_index++] = tile;
+    tile += tiles;
+  }
+}
+
+//! Step 4, row set `r` (matched): its jobs' pairs, summed, and its halves.
+NQUEENS_HOST_DEVICE void sum_row_set(std::uint32_t r, const RowSetPlan* plans, const std::uint64_t* counts,
+                                     RowSetResult* results) {
+  const RowSetPlan plan = plans[r];
+  std::uint64_t pairs = 0;
+  for (std::uint32_t j = 0; j < plan.jobs; ++j) pairs += counts[plan.jobs_first + j];
+  results[r] = {pairs, plan.halves};
+}
+
+// The host forms of the four kernels.
+
+inline void plan_row_sets_on_host(const SideSort* sides, const PlanRowSet* row_sets, std::uint32_t count,
+                                  const std::uint32_t* counters, const PlanRule& rule, std::uint32_t* starts,
+                                  std::uint64_t* scratch, RowSetPlan* plans) {
+  for (std::uint32_t r = 0; r < count; ++r) plan_row_set(r, sides, row_sets, counters, rule, starts, scratch, plans);
+}
+
+inline void write_plans_on_host(const SideSort* count_sides, const PlanRowSet* row_sets, std::uint32_t count,
+                                const RowSetPlan* plans, const std::uint32_t* starts, SideSort* write_sides,
+                                std::uint32_t* write_next, TileJob* jobs, std::uint32_t* tile_firsts) {
+  for (std::uint32_t r = 0; r < count; ++r)
+    write_plan(r, count_sides, row_sets, plans, starts, write_sides, write_next, jobs, tile_firsts);
+}
+
+inline void sum_row_sets_on_host(const RowSetPlan* plans, std::uint32_t count, const std::uint64_t* counts,
+                                 RowSetResult* results) {
+  for (std::uint32_t r = 0; r < count; ++r) sum_row_set(r, plans, counts, results);
+}
+
+}  // namespace nqueens::gpu
