@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
@@ -200,6 +202,20 @@ int run_program(int argc, char** argv) {
   }
 }
 
+// Memory that runs out before a command's own handler is reached (under a `ulimit -v` that holds
+// little more than the program itself, while the options are parsed) is named with that limit,
+// written without allocating: the heap has just failed.
+void report_out_of_memory_at_start() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    std::fprintf(stderr,
+                 "nqueens: error: out of memory before counting, under the address-space limit (ulimit -v %llu, "
+                 "in KiB); raise the limit\n",
+                 static_cast<unsigned long long>(limit.rlim_cur >> 10));
+  else
+    std::fprintf(stderr, "nqueens: error: out of memory before counting\n");
+}
+
 }  // namespace
 
 // What run_program() does not handle itself (a logger that cannot be set up, memory running out
@@ -210,6 +226,8 @@ int main(int argc, char** argv) {
   nqueens::shell::remember_room_at_start();
   try {
     return run_program(argc, argv);
+  } catch (const std::bad_alloc&) {
+    report_out_of_memory_at_start();
   } catch (const std::exception& error) {
     std::fprintf(stderr, "nqueens: error: %s\n", error.what());
   } catch (...) {

@@ -94,8 +94,8 @@ TEST(GpuModel, TheDeviceBuiltReplayBuildsTheSameHalvesOnTheDevice) {
     EXPECT_GT(w.group_index_bytes, 0);
     EXPECT_GT(w.spec_bytes, 0);
     EXPECT_LT(w.spec_bytes, w.pairing_bytes);
-    EXPECT_NEAR(w.entry_bytes + w.group_index_bytes + w.spec_bytes + w.side_bytes + w.row_set_bytes,
-                w.bytes_to_device, 1e-12 * w.bytes_to_device);
+    EXPECT_NEAR(w.entry_bytes + w.group_index_bytes + w.spec_bytes + w.side_bytes + w.row_set_bytes, w.bytes_to_device,
+                1e-12 * w.bytes_to_device);
     EXPECT_DOUBLE_EQ(w.total_bytes + w.result_bytes, w.bytes_to_host);
   }
 }
