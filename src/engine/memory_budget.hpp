@@ -54,6 +54,7 @@ struct LeastBudget {
   int threads = 0;  //!< the run's threads
   std::uint64_t fixed = 0;
   std::uint64_t per_thread = 0;
+  int n = 0;  //!< the board size of the run
   //! The least budget on `count` threads.
   std::uint64_t on(int count) const { return fixed + static_cast<std::uint64_t>(count) * per_thread; }
 };

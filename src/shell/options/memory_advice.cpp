@@ -69,7 +69,29 @@ std::string advice_under_limit(const std::string& limit) {
   return text + raise;
 }
 
+// The fewest threads short of `threads` whose default budget holds the run, or 0: the default is
+// reckoned from what is left now, which the refused run's planning only lowered since its
+// default was set, so that a command given those threads is offered no less.
+int fewer_threads_that_fit(int threads, const LeastBudget& least) {
+  for (int fewer = threads - 1; fewer > 0; --fewer)
+    if (default_memory_budget(1, beside_driver(fewer)) >= least.on(fewer)) return fewer;
+  return 0;
+}
+
 }  // namespace
+
+std::string default_budget_refusal_advice(int threads, std::uint64_t budget) {
+  const std::string limit = address_space_limit_text();
+  const LeastBudget least = noted_least_budget();
+  if (limit.empty() || least.threads != threads || least.on(threads) <= budget) return "";
+  const std::string said = "; the default budget is what " + limit + " leaves beside " + std::to_string(threads) +
+                           (threads == 1 ? " thread: " : " threads: ");
+  if (const int fewer = fewer_threads_that_fit(threads, least); fewer != 0)
+    return said + "give --threads " + std::to_string(fewer);
+  // What is left now holds everything mapped so far: the limit it names is on the safe side.
+  const std::string raise = raised_limit(threads, address_space_left(), least);
+  return raise.empty() ? "" : said + raise;
+}
 
 std::string out_of_memory_advice() {
   const std::string stage = AllocationStage::now();

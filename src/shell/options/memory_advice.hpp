@@ -1,5 +1,6 @@
 #pragma once
 // The way on after memory ran out (std::bad_alloc) anywhere in a command.
+#include <cstdint>
 #include <string>
 
 namespace nqueens::shell {
@@ -12,6 +13,13 @@ namespace nqueens::shell {
 //! where none fits on the run's threads, it names the fewer threads one fits beside, or the limit
 //! to raise to and the budget to give then.
 std::string out_of_memory_advice();
+
+//! The way on appended to the refusal of a default budget too small for a run on `threads`
+//! threads (`budget`, below the run's noted least: noted_least_budget) under an address-space
+//! limit, where the default is what the limit leaves: "give --threads K" where the default on
+//! fewer threads holds the run, else the limit to raise to and the budget to give then; "" for
+//! any other refusal, or with no such limit.
+std::string default_budget_refusal_advice(int threads, std::uint64_t budget);
 
 //! Remembers what the address-space limit leaves the program now, for out_of_memory_advice():
 //! called in main() once its libraries are loaded, before any command runs.
