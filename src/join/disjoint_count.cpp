@@ -416,8 +416,10 @@ std::array<std::uint64_t, 2> DisjointCounter::count_by_part(std::span<const std:
 void DisjointCounter::prepare(std::span<const std::uint64_t> queries, PreparedQueries& prepared) const {
   prepared.count = queries.size();
   prepared.active = 0;
-  prepared.offsets.clear();
-  if (live_count_ == 0) return;
+  if (live_count_ == 0) {
+    prepared.offsets.clear();
+    return;
+  }
   compressed_queries_.resize(queries.size());
   compress_all(queries, compressed_queries_.data());
   std::uint64_t query_bits = 0;
@@ -427,8 +429,13 @@ void DisjointCounter::prepare(std::span<const std::uint64_t> queries, PreparedQu
     if (((query_bits >> chunk.first_bit) & low_bits(chunk.width)) != 0) active[prepared.active++] = &chunk;
   if (prepared.active == 0) active[prepared.active++] = &chunks_.front();
 
+  // Not cleared first: what it held is overwritten, and only its growth is zero-filled.
   prepared.offsets.resize(queries.size() * prepared.active);
   std::uint16_t* offsets = prepared.offsets.data();
+#if defined(__x86_64__)
+  if (path_ == MatchPath::avx512 && prepared.active <= detail::kMostChunksPreparedInVectors)
+    return detail::prepare_offsets_avx512(compressed_queries_, {active.data(), prepared.active}, offsets);
+#endif
   for (const std::uint64_t query : compressed_queries_) {
     for (std::size_t chunk = 0; chunk < prepared.active; ++chunk) {
       const Chunk& c = *active[chunk];

@@ -226,6 +226,12 @@ std::uint64_t count_matches_avx2(const MatchJob& job);
 std::uint64_t count_matches_avx512(const MatchJob& job);
 //! AVX-512 on 256-key blocks (32-byte entries).
 std::uint64_t count_matches_avx512_narrow(const MatchJob& job);
+//! The most active chunks prepare_offsets_avx512() takes (two registers of 32 offsets each).
+constexpr std::size_t kMostChunksPreparedInVectors = 8;
+//! For each key, the offset (in kEntryUnitBytes) of its entry in each chunk's table, chunk
+//! after chunk, key after key: eight keys at a time. 1 to kMostChunksPreparedInVectors chunks.
+void prepare_offsets_avx512(std::span<const std::uint64_t> keys, std::span<const Chunk* const> chunks,
+                            std::uint16_t* offsets);
 //! The pairs (x, y) of a and b with (x & y & key_mask) == 0, tested one by one eight at a time.
 std::uint64_t count_pairs_one_by_one_avx512(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
                                             std::uint64_t key_mask);

@@ -105,6 +105,7 @@ SlotSizes compatible_queries(const SlotSizes& groups, std::size_t slots) {
 // a part of 0.1 keys a slot, as the fold's ties are under a wide split, at a block a slot where
 // nine slots in ten have none.)
 double expected_blocks(double keys, std::size_t lanes) {
+  if (keys <= 0) return 0;  // what the formula gives, without its exp (a part priced on its own)
   const double full = std::floor(keys / static_cast<double>(lanes));
   return full + 1 - std::exp(-(keys - full * static_cast<double>(lanes)));
 }
@@ -116,28 +117,41 @@ double expected_load_blocks(const std::array<double, 2>& keys, BlockLanes lanes)
       wide, kNarrowBlockShare * (expected_blocks(keys[0], lanes.narrow) + expected_blocks(keys[1], lanes.narrow)));
 }
 
-// The work of a split on the first `count` bits (0: no split), from the slot sizes on all of
-// the widest split's bits, for stored parts holding `shares` of the stored keys (a part left
-// out with share 0): each slot's blocks, a part's own, answer the queries of every group the
-// slot is compatible with.
-SplitWork split_work(const SlotSizes& stored, const SlotSizes& queries, const std::array<double, 2>& shares, int count,
-                     BlockLanes lanes) {
+// A split on the first `count` bits (0: no split), from the slot sizes on all of the widest
+// split's bits: each slot's stored keys and the queries of the groups it is compatible with.
+// Shared by every pricing of that width (both stored parts together, and each on its own).
+struct SplitSlots {
+  int count = 0;
+  SlotSizes stored, meeting;
+  double queries = 0;
+};
+
+SplitSlots split_slots(const SlotSizes& stored, const SlotSizes& queries, int count) {
   const std::size_t slots = std::size_t{1} << count;
-  SlotSizes stored_in(slots);
+  SplitSlots split{count, SlotSizes(slots), {}, 0};
   SlotSizes queries_in(slots);
-  SplitWork work;
   for (std::size_t pattern = 0; pattern < stored.size(); ++pattern) {
-    stored_in[pattern & (slots - 1)] += stored[pattern];
+    split.stored[pattern & (slots - 1)] += stored[pattern];
     queries_in[pattern & (slots - 1)] += queries[pattern];
-    work.queries += queries[pattern];
+    split.queries += queries[pattern];
   }
-  const SlotSizes meeting = compatible_queries(queries_in, slots);
-  for (std::size_t slot = 0; slot < slots; ++slot) {
-    if (stored_in[slot] <= 0 || meeting[slot] <= 0) continue;
-    const double blocks = expected_load_blocks({shares[0] * stored_in[slot], shares[1] * stored_in[slot]}, lanes);
+  split.meeting = compatible_queries(queries_in, slots);
+  return split;
+}
+
+// The work of that split for stored parts holding `shares` of the stored keys (a part left out
+// with share 0): each slot's blocks, a part's own, answer the queries of every group the slot
+// is compatible with.
+SplitWork split_work(const SplitSlots& split, const std::array<double, 2>& shares, BlockLanes lanes) {
+  SplitWork work;
+  work.queries = split.queries;
+  for (std::size_t slot = 0; slot < split.stored.size(); ++slot) {
+    const double stored_in = split.stored[slot], meeting = split.meeting[slot];
+    if (stored_in <= 0 || meeting <= 0) continue;
+    const double blocks = expected_load_blocks({shares[0] * stored_in, shares[1] * stored_in}, lanes);
     work.blocks += blocks;
-    work.block_queries += blocks * meeting[slot];
-    work.visits += std::ldexp(1.0, count - std::popcount(slot));
+    work.block_queries += blocks * meeting;
+    work.visits += std::ldexp(1.0, split.count - std::popcount(slot));
   }
   return work;
 }
@@ -248,7 +262,7 @@ std::vector<SplitWork> split_works(const KeyParts& stored, const KeyParts& queri
   const SlotSizes query_sizes = sampled_slot_sizes(queries, widest);
   std::vector<SplitWork> works;
   for (int count = 0; count <= widest.count; ++count)
-    works.push_back(split_work(stored_sizes, query_sizes, part_shares(stored), count, lanes));
+    works.push_back(split_work(split_slots(stored_sizes, query_sizes, count), part_shares(stored), lanes));
   return works;
 }
 
@@ -260,11 +274,13 @@ SplitChoice choose_split(const KeyParts& stored, const KeyParts& queries, int ke
   const SlotSizes stored_sizes = sampled_slot_sizes(stored, widest);
   const SlotSizes query_sizes = sampled_slot_sizes(queries, widest);
   const std::array<double, 2> shares = part_shares(stored);
+  std::vector<SplitSlots> splits;
+  for (int count = 0; count <= widest.count; ++count) splits.push_back(split_slots(stored_sizes, query_sizes, count));
   // The cheapest width for stored parts of those shares, and its price.
   const auto cheapest = [&](const std::array<double, 2>& of) {
     std::pair<int, double> best{0, 0};
     for (int count = 0; count <= widest.count; ++count) {
-      const double ns = split_ns(split_work(stored_sizes, query_sizes, of, count, lanes));
+      const double ns = split_ns(split_work(splits[static_cast<std::size_t>(count)], of, lanes));
       if (count == 0 || ns < best.second) best = {count, ns};
     }
     return best;

@@ -479,6 +479,28 @@ TEST(SlotSplit, WidestSplitGrowsWithTheSides) {
   EXPECT_EQ(widest_split_bits(1), 1);
 }
 
+// The price of each width, from one sample of each side: with no split every query meets every
+// block of the stored side once; with c bits each of the 2^c slots (all of them hold keys and
+// meet queries here) visits the groups it shares no bit with, 3^c calls in all.
+TEST(SlotSplit, EachWidthIsPricedByTheQueriesItsSlotsMeet) {
+  using nqueens::join::detail::most_shared_bits;
+  using nqueens::join::detail::split_works;
+  std::mt19937_64 rng(45);
+  const std::vector<std::uint64_t> stored = random_keys(rng, 5000, 34, 0.3);
+  const std::vector<std::uint64_t> queries = random_keys(rng, 3000, 34, 0.3);
+  const nqueens::join::KeyParts stored_parts{stored, {}}, query_parts{queries, {}};
+  const auto works = split_works(stored_parts, query_parts, most_shared_bits(stored_parts, query_parts, 34, 4),
+                                 nqueens::join::detail::BlockLanes{512, 256});
+  ASSERT_EQ(works.size(), 5u);
+  EXPECT_NEAR(works[0].queries, 3000.0, 1e-6);
+  EXPECT_NEAR(works[0].block_queries, works[0].blocks * works[0].queries, 1e-6);
+  for (std::size_t count = 0; count < works.size(); ++count) {
+    EXPECT_NEAR(works[count].queries, 3000.0, 1e-6) << count;
+    EXPECT_DOUBLE_EQ(works[count].visits, std::pow(3.0, static_cast<double>(count))) << count;
+    EXPECT_LT(works[count].block_queries, works[count].blocks * works[count].queries + 1e-6) << count;
+  }
+}
+
 TEST_P(DisjointCountTest, BadKeyBitsAreRejected) {
   DisjointCounter counter(GetParam());
   const std::vector<std::uint64_t> keys = {1, 2};
