@@ -13,8 +13,7 @@
 #include <string>
 #include <utility>
 
-#include <oneapi/tbb/global_control.h>
-
+#include "engine/thread_allowance.hpp"
 #include "system/memory_limit.hpp"
 
 namespace nqueens {
@@ -77,30 +76,63 @@ std::uint64_t parse_memory_size(std::string_view text) {
 
 std::uint64_t room_for_threads(int threads) {
   if (threads <= 0) return 0;
-  const auto count = static_cast<std::uint64_t>(threads);
-  const std::uint64_t stack = tbb::global_control::active_value(tbb::global_control::thread_stack_size);
-  // 12 MiB and 256 KiB a thread were the least that never failed from 1 to 16 threads (with the
-  // heap kept to one arena, share_heap_under_address_limit); 4 MiB more is the margin.
-  constexpr std::uint64_t kLibrary = 16u << 20, kPerThread = 256u << 10;
-  return kLibrary + count * (stack + kPerThread);
+  // oneTBB's own bookkeeping per worker (its slot, mailbox and scheduler state) beside the stack:
+  // about 128 KiB measured with oneTBB 2021; twice that is the margin.
+  constexpr std::uint64_t kWorkerBookkeeping = 256u << 10;
+  const detail::ThreadRoom room = detail::measured_thread_room();
+  return room.library + static_cast<std::uint64_t>(threads) * (room.per_thread + kWorkerBookkeeping);
+}
+
+namespace {
+
+// The heap's allocator maps more than the bytes asked of it (chunk headers, its free lists, the
+// top it keeps, a block's rounding to pages): a sixteenth of the budget and 2 MiB held every
+// count of the join at N = 17 to 19 on 1 to 4 threads at its default under `ulimit -v`.
+constexpr std::uint64_t kAllocatorFixed = 2u << 20;
+constexpr std::uint64_t kAllocatorShare = 16;
+
+}  // namespace
+
+std::uint64_t budget_within_address_space(std::uint64_t left, int threads) {
+  const std::uint64_t room = room_for_threads(threads) + kAllocatorFixed;
+  if (left <= room) return 0;
+  const std::uint64_t usable = left - room;
+  return usable - usable / kAllocatorShare;
+}
+
+std::uint64_t address_space_for_budget(std::uint64_t budget, int threads) {
+  const std::uint64_t usable = budget + budget / (kAllocatorShare - 1) + 1;
+  return usable + room_for_threads(threads) + kAllocatorFixed;
 }
 
 namespace {
 
 std::atomic<const char*> current_stage{""};
 
-// memory_limit() with the room of `threads` set aside from the address space. Threads that do
-// not fit at all are refused as such when they start (prove_threads), with the limit that would
-// hold them: a budget of nothing would be refused first, for the wrong reason.
-MemoryLimit limit_beside_threads(int processes, int threads) {
-  MemoryLimit limit = memory_limit(processes);
-  const std::uint64_t left = address_space_left(), room = room_for_threads(threads);
-  if (left == 0 || room == 0 || left <= room) return limit;
-  const MemoryLimit after{
-      left - room,
-      "the address space left under its limit (ulimit -v) after " + std::to_string(threads) + " threads' stacks", true};
-  if (limit.per_process || after.bytes < limit.share(processes)) limit = after;
-  return limit;
+// memory_limit() with the room of `threads` set aside from the address space, and the
+// allocator's share of the rest: all of what is left is the budget then (`usable`). Threads
+// that do not fit at all are refused as such when they start (prove_threads), with the limit
+// that would hold them: a budget of nothing would be refused first, for the wrong reason.
+struct BudgetLimit {
+  MemoryLimit limit;
+  bool usable = false;
+};
+
+BudgetLimit limit_beside_threads(int processes, int threads) {
+  const MemoryLimit limit = memory_limit(processes);
+  // The threads' room is measured the first time it is asked, and what the measure starts
+  // (oneTBB) stays mapped: measured before what is left is read, so that the first call does not
+  // offer what the measure then takes (66 MiB more on 1 thread than on 2 under a 4 GiB limit).
+  detail::measured_thread_room();
+  const std::uint64_t left = address_space_left();
+  if (left == 0) return {limit, false};
+  const std::uint64_t budget = budget_within_address_space(left, threads);
+  if (budget == 0 || (!limit.per_process && limit.share(processes) / 2 <= budget)) return {limit, false};
+  return {{budget,
+           "the address space left under its limit (ulimit -v) beside " + std::to_string(threads) +
+               " threads' stacks and the heap's own",
+           true},
+          true};
 }
 
 }  // namespace
@@ -134,9 +166,12 @@ LeastBudget noted_least_budget() {
 
 DefaultBudget default_budget(int processes_on_machine, int threads) {
   const int processes = std::max(processes_on_machine, 1);
-  const MemoryLimit limit = limit_beside_threads(processes, threads);
+  const auto [limit, usable] = limit_beside_threads(processes, threads);
   DefaultBudget budget;
-  if (limit.bytes == 0) {
+  if (usable) {
+    budget.bytes = limit.bytes;
+    budget.text = format_bytes(budget.bytes) + ", all of " + limit.source;
+  } else if (limit.bytes == 0) {
     budget.bytes = (std::uint64_t{1} << 30) / static_cast<std::uint64_t>(processes);
     budget.text = format_bytes(budget.bytes) + " (the system does not say how much memory there is)";
   } else {
@@ -162,6 +197,7 @@ std::string unit_list_refusal(int n, std::size_t units, std::uint64_t unit_bytes
   // The run being built holds this on any number of threads (make_engine asks here first).
   LeastBudget least = noted_least_budget();
   least.fixed = needed;
+  least.n = n;
   note_least_budget(least);
   if (budget >= needed) return "";
   return "a budget of " + format_bytes(budget) + " is too small for N=" + std::to_string(n) +

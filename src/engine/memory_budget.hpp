@@ -17,10 +17,18 @@ namespace nqueens {
 //! Throws std::invalid_argument with the reason for anything else, zero included.
 std::uint64_t parse_memory_size(std::string_view text);
 
-//! What `threads` threads take of the address space besides the count's memory: a stack each
-//! (oneTBB's size) and the thread library's own (its arena, each worker's bookkeeping), measured
-//! as the least that let every thread count start under `ulimit -v`, with a margin.
+//! What `threads` threads take of the address space besides the count's memory: what one thread
+//! of oneTBB's stack size and oneTBB's own start-up map in this process, measured once as they
+//! start (engine/thread_allowance.hpp), and 256 KiB a worker for oneTBB's bookkeeping.
 std::uint64_t room_for_threads(int threads);
+
+//! The budget a count on `threads` threads can use when `left` bytes of address space are left
+//! under `ulimit -v`: all of it beside the threads' room but what the heap's allocator takes
+//! beyond the bytes asked of it (a sixteenth, and 2 MiB); 0 when nothing is left.
+std::uint64_t budget_within_address_space(std::uint64_t left, int threads);
+//! The address space that budget_within_address_space() turns into at least `budget` on
+//! `threads` threads: its inverse, for advice that names a limit to raise to.
+std::uint64_t address_space_for_budget(std::uint64_t budget, int threads);
 
 //! What the process is allocating for, named in an out-of-memory failure: set for its scope by
 //! the stages of a run that allocate (building an engine, counting), "" outside them. A stage
@@ -46,6 +54,7 @@ struct LeastBudget {
   int threads = 0;  //!< the run's threads
   std::uint64_t fixed = 0;
   std::uint64_t per_thread = 0;
+  int n = 0;  //!< the board size of the run
   //! The least budget on `count` threads.
   std::uint64_t on(int count) const { return fixed + static_cast<std::uint64_t>(count) * per_thread; }
 };
@@ -56,8 +65,10 @@ LeastBudget noted_least_budget();
 
 //! The default budget: half of one process's share of memory_limit() (the rest is the program's,
 //! the allocator's and the system's) when `processes_on_machine` processes share the machine
-//! (the MPI ranks of one node), each running `threads` threads, whose room (room_for_threads)
-//! comes out of the address space first; 1 GiB shared by them when the system does not say.
+//! (the MPI ranks of one node), each running `threads` threads; 1 GiB shared by them when the
+//! system does not say. Under an address-space limit (`ulimit -v`) that is lower, the limit is
+//! the process's own and what is mapped is measured: the default is then the largest budget that
+//! fits (budget_within_address_space), not half of it.
 std::uint64_t default_memory_budget(int processes_on_machine = 1, int threads = 0);
 
 //! The default budget and where it comes from, for the log.

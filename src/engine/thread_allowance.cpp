@@ -10,9 +10,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include <oneapi/tbb/task_arena.h>
 
 #include "engine/memory_budget.hpp"
 #include "system/memory_limit.hpp"
@@ -64,7 +67,57 @@ bool address_space_free(std::size_t bytes) {
   return true;
 }
 
+std::size_t tbb_stack_size() { return tbb::global_control::active_value(tbb::global_control::thread_stack_size); }
+
+// What starting one thread of oneTBB's stack size maps, measured while it is alive; 0 when it
+// cannot be told.
+std::uint64_t one_thread_mapped() {
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  if (tbb_stack_size() > 0) pthread_attr_setstacksize(&attributes, tbb_stack_size());
+  Gate gate;
+  const std::uint64_t before = mapped_address_space();
+  pthread_t thread;
+  const bool started = pthread_create(&thread, &attributes, wait_at_gate, &gate) == 0;
+  pthread_attr_destroy(&attributes);
+  if (!started) return 0;
+  const std::uint64_t alive = mapped_address_space();
+  {
+    const std::lock_guard<std::mutex> guard(gate.lock);
+    gate.open = true;
+  }
+  gate.opened.notify_all();
+  pthread_join(thread, nullptr);
+  return before != 0 && alive > before ? alive - before : 0;
+}
+
+// What starting oneTBB maps: nothing more where it has started already (what it holds is mapped
+// then, and counted in what is left). 0 when it cannot be told.
+std::uint64_t library_mapped() {
+  try {
+    const std::uint64_t before = mapped_address_space();
+    tbb::task_arena arena(1, 1);
+    arena.initialize();
+    const std::uint64_t after = mapped_address_space();
+    return before != 0 && after > before ? after - before : 0;
+  } catch (const std::exception&) {  // no room to start it: the estimate below
+    return 0;
+  }
+}
+
+ThreadRoom measure_thread_room() {
+  ThreadRoom room{one_thread_mapped(), library_mapped()};
+  if (room.per_thread == 0) room.per_thread = tbb_stack_size() + (64u << 10);
+  if (room.library == 0 && mapped_address_space() == 0) room.library = 8u << 20;
+  return room;
+}
+
 }  // namespace
+
+ThreadRoom measured_thread_room() {
+  static const ThreadRoom room = measure_thread_room();
+  return room;
+}
 
 namespace {
 

@@ -10,6 +10,7 @@
 // allowance first starts that many threads itself, with TBB's stack size, all alive at once,
 // and throws ThreadsUnavailable if the system refuses one. A count once proven is not tried again.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 
@@ -28,6 +29,16 @@ struct ThreadsUnavailable : std::runtime_error {
 //! Starts `threads - 1` threads (the caller is the last), all alive at once, then ends them.
 //! Throws ThreadsUnavailable when the system refuses one.
 void prove_threads(int threads);
+
+//! What threads take of the address space (`ulimit -v` counts it), measured in this process
+//! once, the first time it is asked: `per_thread`, what starting one thread of oneTBB's stack
+//! size maps (its stack, guard page and thread-local storage); `library`, what starting oneTBB
+//! maps (an arena of one thread initialized). Where the system does not say, or a start fails,
+//! the stack size and a 64 KiB margin, and 8 MiB.
+struct ThreadRoom {
+  std::uint64_t per_thread = 0, library = 0;
+};
+ThreadRoom measured_thread_room();
 
 //! The most threads proven in this process so far (at least 1): the threads a run started.
 int proven_threads();

@@ -418,9 +418,12 @@ std::string cpu_path() {
 
 join::JoinMemory join::plan_memory(const RunRequest& request, const std::string& engine) {
   JoinMemory memory = planned_memory(request);
-  if (!memory.refusal.empty())
+  if (!memory.refusal.empty()) {
+    // What the run needs at the least, for the way on that a refusal of the default offers.
+    note_least_budget({request.threads, memory.unit_list_bytes, memory.least_thread_bytes, request.n});
     throw std::invalid_argument("the " + engine + " engine cannot count N=" + std::to_string(request.n) + ": " +
                                 memory.refusal);
+  }
   return memory;
 }
 
@@ -429,7 +432,7 @@ std::unique_ptr<Engine> make_join_engine(const RunRequest& request, join::JoinVa
   if (const std::string why = join::unsupported_reason(n); !why.empty())
     throw std::invalid_argument("the join engine cannot count N=" + std::to_string(n) + ": " + why);
   const join::JoinMemory memory = join::plan_memory(request, variant.engine);
-  note_least_budget({request.threads, memory.unit_list_bytes, memory.least_thread_bytes});
+  note_least_budget({request.threads, memory.unit_list_bytes, memory.least_thread_bytes, request.n});
   return std::make_unique<JoinEngine>(memory, std::move(variant), HandOn{request.kept, request.hand_on_bytes});
 }
 

@@ -54,7 +54,7 @@ const EngineDescription& choose_engine(int n, const CountOptions& options) {
 
 std::unique_ptr<Engine> make_engine(const RunRequest& request, RunArena& arena) {
   // An engine with a memory plan refuses a budget too small as it builds; the others, here.
-  note_least_budget({.threads = request.threads});  // the engine adds what it needs at the least
+  note_least_budget({.threads = request.threads, .n = request.n});  // the engine adds what it needs at the least
   if (!request.engine->memory_plan) (void)memory_plan(request);
   const AllocationStage stage("building the engine (its unit list and tables)");
   return arena.execute([&] { return request.engine->make(request); });

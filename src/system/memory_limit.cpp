@@ -46,16 +46,20 @@ std::uint64_t limit_value(std::string_view text) {
 
 }  // namespace
 
+std::uint64_t mapped_address_space() {
+  const std::string status = small_file("/proc/self/status");
+  const std::size_t at = status.find("VmSize:");
+  if (at == std::string::npos) return 0;
+  std::string_view rest = std::string_view(status).substr(at + 7);
+  rest.remove_prefix(std::min(rest.find_first_not_of(" \t"), rest.size()));
+  return limit_value(rest) << 10;  // in kB
+}
+
 std::uint64_t address_space_left() {
   struct rlimit limit {};
   if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
   const auto most = static_cast<std::uint64_t>(limit.rlim_cur);
-  const std::string status = small_file("/proc/self/status");
-  const std::size_t at = status.find("VmSize:");
-  if (at == std::string::npos) return most;
-  std::string_view rest = std::string_view(status).substr(at + 7);
-  rest.remove_prefix(std::min(rest.find_first_not_of(" \t"), rest.size()));
-  const std::uint64_t mapped = limit_value(rest) << 10;  // in kB
+  const std::uint64_t mapped = mapped_address_space();
   return mapped < most ? most - mapped : 1;
 }
 

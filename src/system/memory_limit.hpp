@@ -30,6 +30,10 @@ struct MemoryLimit {
 };
 MemoryLimit memory_limit(int processes_on_machine = 1);
 
+//! The address space this process has mapped (Linux's VmSize in /proc/self/status): what
+//! RLIMIT_AS (`ulimit -v`) counts against its limit; 0 where the system does not say.
+std::uint64_t mapped_address_space();
+
 //! The address space this process may still map under RLIMIT_AS (`ulimit -v`): the limit less
 //! what it has mapped; 0 when there is no limit.
 std::uint64_t address_space_left();

@@ -484,8 +484,8 @@ TEST_F(ResumeCli, ALaterNsJournalInUseIsFoundBeforeAnyNIsCounted) {
 
 // ---- memory the system allows ----------------------------------------------------------------
 
-// `count` under a shell's `ulimit -v`: the default budget is half of the address space left, and
-// the log says so; it used to be half the physical memory whatever the limit, and the count
+// `count` under a shell's `ulimit -v`: the default budget is what the address space left holds
+// beside the threads, and the log says so; it used to be half the physical memory whatever the limit, and the count
 // ended in std::bad_alloc or an abort.
 TEST_F(ResumeCli, TheDefaultBudgetKeepsWithinTheAddressSpaceLimit) {
 #ifdef NQUEENS_SANITIZED
@@ -496,9 +496,9 @@ TEST_F(ResumeCli, TheDefaultBudgetKeepsWithinTheAddressSpaceLimit) {
   const Outcome r = harness::run_program({"/bin/sh", "-c", command});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.err, "memory budget ")) << r.err;
-  EXPECT_TRUE(contains(r.err, "half of the address space left under its limit (ulimit -v)")) << r.err;
+  EXPECT_TRUE(contains(r.err, "all of the address space left under its limit (ulimit -v)")) << r.err;
   // The threads' stacks are not the count's to spend: two threads and the supervisor.
-  EXPECT_TRUE(contains(r.err, "(ulimit -v) after 3 threads' stacks")) << r.err;
+  EXPECT_TRUE(contains(r.err, "(ulimit -v) beside 3 threads' stacks")) << r.err;
   EXPECT_TRUE(contains(r.out, "\n16,14772512,1846955,")) << r.out;
 }
 
