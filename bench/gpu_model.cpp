@@ -63,6 +63,8 @@ int main(int argc, char** argv) {
           "to the host, plan totals %.4g, row sets' pairs and halves %.4g\n",
           w.entry_bytes, w.group_index_bytes, specs ? "side descriptions" : "pairings",
           specs ? w.spec_bytes : w.pairing_bytes, w.side_bytes, w.row_set_bytes, w.total_bytes, w.result_bytes);
+      std::printf("plan kernels: warp instructions %.4g, longest threads %.4g instructions: %.4g s of the device's\n",
+                  w.plan_warp_instructions, w.plan_lone_instructions, run.plan_seconds);
     }
     std::printf("host thread seconds %.4g here (%.3g ns a key)\n", w.host_seconds, 1e9 * w.host_seconds / w.keys);
     std::printf("predicted: device %.4g s, transfers %.4g s, host %.4g s on %d threads: %.4g s, bound by the %s\n",

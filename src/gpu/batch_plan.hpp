@@ -7,10 +7,11 @@
 // jobs and tiles take) and, once it is matched, each row set's pairs and halves: the counters,
 // bucket starts, jobs and query ranges stay on the device.
 //
-// Plain C++ for both compilers: the kernels nq_plan_row_sets, nq_place_row_sets, nq_write_plans
-// and nq_sum_row_sets run these functions a thread per row set (the placing one thread in all),
-// and the *_on_host loops below are their host forms (the tests' matcher, the device model, the
-// stand-in driver). Every figure is a whole number, so that both sides choose alike.
+// Plain C++ for both compilers: the kernels nq_plan_row_sets, nq_write_plans and nq_sum_row_sets
+// run these functions a thread per row set, nq_place_row_sets a block for the batch (each thread
+// sums a run of row sets, one scans the runs, each places its run), and the *_on_host loops below
+// are their host forms (the tests' matcher, the device model, the stand-in driver). Every figure
+// is a whole number, so that both sides choose alike.
 #include <cstddef>
 #include <cstdint>
 
@@ -208,22 +209,64 @@ NQUEENS_HOST_DEVICE void plan_row_set(std::uint32_t r, const SideSort* sides, co
   plans[r] = plan;
 }
 
-//! Step 2, one thread for the batch: places each row set's keys, jobs and tiles after the
-//! earlier ones', and sums them.
-NQUEENS_HOST_DEVICE void place_row_sets(RowSetPlan* plans, const PlanRowSet* row_sets, std::uint32_t count,
-                                        PlanTotals* totals) {
+//! Threads of the block that places a batch's row sets (nq_place_row_sets).
+inline constexpr std::uint32_t kPlaceThreads = 256;
+
+//! Row sets [first, end) of `count`: thread `thread` of `threads` places a run of them, in order.
+struct PlaceRun {
+  std::uint32_t first = 0, end = 0;
+};
+
+NQUEENS_HOST_DEVICE PlaceRun place_run(std::uint32_t thread, std::uint32_t threads, std::uint32_t count) {
+  const std::uint32_t each = (count + threads - 1) / threads;
+  const std::uint32_t first = thread * each < count ? thread * each : count;
+  return {first, first + each < count ? first + each : count};
+}
+
+//! `plan` of `row_set` added to `sum`: its keys, jobs and tiles, and its key width where matched.
+NQUEENS_HOST_DEVICE void add_to_totals(const RowSetPlan& plan, const PlanRowSet& row_set, PlanTotals& sum) {
+  sum.keys += plan.query_keys + plan.stored_keys;
+  sum.jobs += plan.jobs;
+  sum.tiles += plan.tiles;
+  if (plan.query_keys != 0 && row_set.key_bits > sum.key_bits) sum.key_bits = row_set.key_bits;
+}
+
+//! Step 2a, each thread of the placing block: its run's keys, jobs and tiles, into sums[thread].
+NQUEENS_HOST_DEVICE void sum_place_run(std::uint32_t thread, std::uint32_t threads, const RowSetPlan* plans,
+                                       const PlanRowSet* row_sets, std::uint32_t count, PlanTotals* sums) {
+  const PlaceRun run = place_run(thread, threads, count);
   PlanTotals sum;
-  for (std::uint32_t r = 0; r < count; ++r) {
+  for (std::uint32_t r = run.first; r < run.end; ++r) add_to_totals(plans[r], row_sets[r], sum);
+  sums[thread] = sum;
+}
+
+//! Step 2b, one thread: each run's sums replaced by what the runs before it hold (where it
+//! starts), and the batch's totals. The runs are the block's threads (256), not its row sets.
+NQUEENS_HOST_DEVICE void scan_place_runs(PlanTotals* sums, std::uint32_t threads, PlanTotals* totals) {
+  PlanTotals before;
+  for (std::uint32_t t = 0; t < threads; ++t) {
+    const PlanTotals run = sums[t];
+    sums[t] = before;
+    before.keys += run.keys;
+    before.jobs += run.jobs;
+    before.tiles += run.tiles;
+    if (run.key_bits > before.key_bits) before.key_bits = run.key_bits;
+  }
+  *totals = before;
+}
+
+//! Step 2c, each thread: its run's row sets placed after the earlier runs' (sums[thread]).
+NQUEENS_HOST_DEVICE void place_run_row_sets(std::uint32_t thread, std::uint32_t threads, RowSetPlan* plans,
+                                            const PlanRowSet* row_sets, std::uint32_t count, const PlanTotals* sums) {
+  const PlaceRun run = place_run(thread, threads, count);
+  PlanTotals sum = sums[thread];
+  for (std::uint32_t r = run.first; r < run.end; ++r) {
     RowSetPlan& plan = plans[r];
     plan.keys_first = sum.keys;
     plan.jobs_first = sum.jobs;
     plan.tiles_first = sum.tiles;
-    sum.keys += plan.query_keys + plan.stored_keys;
-    sum.jobs += plan.jobs;
-    sum.tiles += plan.tiles;
-    if (plan.query_keys != 0 && row_sets[r].key_bits > sum.key_bits) sum.key_bits = row_sets[r].key_bits;
+    add_to_totals(plan, row_sets[r], sum);
   }
-  *totals = sum;
 }
 
 //! The write pass's side made from count side `side`: sorted on `count` bits of its widest split
@@ -290,6 +333,17 @@ inline void plan_row_sets_on_host(const SideSort* sides, const PlanRowSet* row_s
                                   const std::uint32_t* counters, const PlanRule& rule, std::uint32_t* starts,
                                   std::uint64_t* scratch, RowSetPlan* plans) {
   for (std::uint32_t r = 0; r < count; ++r) plan_row_set(r, sides, row_sets, counters, rule, starts, scratch, plans);
+}
+
+//! nq_place_row_sets on this CPU: each of the block's steps run for each of `threads` in turn
+//! (from 1: a thread alone places the batch as the block does).
+inline void place_row_sets_on_host(RowSetPlan* plans, const PlanRowSet* row_sets, std::uint32_t count,
+                                   PlanTotals* totals, std::uint32_t threads = kPlaceThreads) {
+  PlanTotals sums[kPlaceThreads];
+  threads = threads < 1 ? 1 : threads > kPlaceThreads ? kPlaceThreads : threads;
+  for (std::uint32_t t = 0; t < threads; ++t) sum_place_run(t, threads, plans, row_sets, count, sums);
+  scan_place_runs(sums, threads, totals);
+  for (std::uint32_t t = 0; t < threads; ++t) place_run_row_sets(t, threads, plans, row_sets, count, sums);
 }
 
 inline void write_plans_on_host(const SideSort* count_sides, const PlanRowSet* row_sets, std::uint32_t count,

@@ -174,7 +174,7 @@ PlanTotals HostBuiltMatcher::count_halves(int buffer, const BuiltBatch& batch, s
   plan_row_sets_on_host(batch.count_sides().data(), batch.row_sets().data(), row_sets, counters.data(),
                         batch.plan_rule(), planned_[b].starts.data(), scratch_.data(), plans_[b].data());
   PlanTotals totals;
-  place_row_sets(plans_[b].data(), batch.row_sets().data(), row_sets, &totals);
+  place_row_sets_on_host(plans_[b].data(), batch.row_sets().data(), row_sets, &totals);
   return totals;
 }
 

@@ -318,8 +318,8 @@ class DeviceMatcher final : public BuiltMatcher {
     void* plan_arguments[] = {&sides, &row_sets, &b.row_sets, &counters, &rule, &starts, &scratch, &plans};
     launch_per_row_set(b, kernels_.plan_row_sets, "nq_plan_row_sets", plan_arguments);
     void* place_arguments[] = {&plans, &row_sets, &b.row_sets, &totals};
-    check(cuda_driver()->launch(named_kernel(kernels_, kernels_.place_row_sets, "nq_place_row_sets"), 1, 1, 1, 1, 1, 1,
-                                0, b.stream, place_arguments, nullptr),
+    check(cuda_driver()->launch(named_kernel(kernels_, kernels_.place_row_sets, "nq_place_row_sets"), 1, 1, 1,
+                                kPlaceThreads, 1, 1, 0, b.stream, place_arguments, nullptr),
           "launching the placing kernel");
     check(d.copy_to_host(host_meta + totals_at, totals, sizeof(PlanTotals), b.stream),
           "copying the plan's totals back");

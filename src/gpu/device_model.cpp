@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <memory>
 #include <optional>
@@ -88,6 +89,61 @@ double thread_seconds() {
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
+// The trips of the loop a plan kernel's thread runs (batch_plan.hpp), from its row set's widest
+// split (G groups on `bits` bits) and its plan: choosing the stored side prices each split of
+// each side it may store over the G groups, and lays out 4 G bucket starts; writing the plan
+// sets 2 G' counters a side and cuts G' jobs on the chosen split's G' groups; summing adds the
+// row set's jobs.
+double plan_trips(const SideSort& east, const RowSetPlan& plan, const PlanRule& rule) {
+  if (plan.halves == 0) return 0;
+  const double groups = std::ldexp(1.0, east.rule.count);
+  return groups * ((rule.store_by_price != 0 ? 2 : 1) * (east.rule.count + 3) + 4);
+}
+
+// One launch of a plan kernel over `threads` threads, thread t running `trips(t)` trips of its
+// loop: its warps, each as long as its longest thread, and that longest thread.
+template <class Trips>
+void tally_plan_launch(const KernelSize& size, std::uint32_t threads, Trips trips, DeviceWork& work) {
+  double longest = 0;
+  for (std::uint32_t first = 0; first < threads; first += 32) {
+    double warp = 0;
+    for (std::uint32_t t = first; t < std::min(threads, first + 32); ++t)
+      warp = std::max(warp, size.whole + size.loop * trips(t));
+    work.plan_warp_instructions += warp;
+    longest = std::max(longest, warp);
+  }
+  work.plan_lone_instructions += longest;
+}
+
+// The planning and placing launches of a batch (the count pass's end).
+void tally_planning(const BuiltBatch& batch, std::span<const RowSetPlan> plans, DeviceWork& work) {
+  const auto count = static_cast<std::uint32_t>(plans.size());
+  tally_plan_launch(
+      kPlanRowSetsSize, count,
+      [&](std::uint32_t r) { return plan_trips(batch.count_sides()[std::size_t{2} * r], plans[r], batch.plan_rule()); },
+      work);
+  tally_plan_launch(
+      kPlaceRowSetsSize, kPlaceThreads,
+      [&](std::uint32_t t) {
+        const PlaceRun run = place_run(t, kPlaceThreads, count);
+        return 2.0 * (run.end - run.first) + (t == 0 ? kPlaceThreads : 0);
+      },
+      work);
+}
+
+// The write and sum launches of a matched batch.
+void tally_writing(std::span<const RowSetPlan> plans, DeviceWork& work) {
+  const auto count = static_cast<std::uint32_t>(plans.size());
+  tally_plan_launch(
+      kWritePlansSize, count,
+      [&](std::uint32_t r) {
+        return plans[r].query_keys == 0 ? 1.0 : std::ldexp(5.0, static_cast<int>(plans[r].split_count));
+      },
+      work);
+  tally_plan_launch(
+      kSumRowSetsSize, count, [&](std::uint32_t r) { return static_cast<double>(plans[r].jobs); }, work);
+}
+
 // The device-built path as device_matcher.cpp sends it, tallied: the slices' entries, the
 // pairings (or the sides' descriptions), the count pass's sides and the row sets' descriptions;
 // back, the plan's totals and each row set's pairs and halves. The count pass and the plan run
@@ -130,8 +186,9 @@ class BuiltRecorder final : public BuiltMatcher {
     plan_row_sets_on_host(batch.count_sides().data(), batch.row_sets().data(), count, counters.data(),
                           batch.plan_rule(), starts_[b].data(), scratch.data(), plans_[b].data());
     PlanTotals totals;
-    place_row_sets(plans_[b].data(), batch.row_sets().data(), count, &totals);
+    place_row_sets_on_host(plans_[b].data(), batch.row_sets().data(), count, &totals);
     device_seconds_ += thread_seconds() - begun;
+    tally_planning(batch, plans_[b], work_);
     return totals;
   }
 
@@ -153,6 +210,7 @@ class BuiltRecorder final : public BuiltMatcher {
     make_tiles_on_host(jobs.data(), totals.jobs, firsts.data(), starts_[b].data(), tiles.data());
     tally_tiles(jobs, tiles, starts_[b].data(), work_);
     device_seconds_ += thread_seconds() - begun;
+    tally_writing(plans_[b], work_);
     results_[b].assign(count, RowSetResult{});
   }
 
@@ -275,9 +333,15 @@ void send_descriptions(int n, const CardModel& card, bool device_built, DeviceWo
 
 void price(ModelledRun& run, const CardModel& card) {
   const double issue = static_cast<double>(card.multiprocessors) * card.schedulers * card.clock_ghz * 1e9;
+  // The plan's kernels: their warps at the issue rate, and at most each launch's longest thread
+  // on top, one dependent instruction after another, the feeding threads' streams side by side.
+  run.plan_seconds =
+      run.work.plan_warp_instructions / (issue * card.issue_share) +
+      run.work.plan_lone_instructions * kLoneInstructionCycles / (card.clock_ghz * 1e9 * card.host_threads);
   run.device_seconds = ((run.work.passes + run.work.tables * kBuildPasses) * card.pass_instructions +
                         run.work.build_candidates / 32 * kBuildStepInstructions) /
-                       (issue * card.issue_share);
+                           (issue * card.issue_share) +
+                       run.plan_seconds;
   run.transfer_seconds = (run.work.bytes_to_device + run.work.bytes_to_host) / card.copy_bytes_per_second;
   run.host_seconds = run.work.host_seconds / card.host_threads;
   run.seconds = std::max({run.device_seconds, run.transfer_seconds, run.host_seconds});
@@ -286,7 +350,7 @@ void price(ModelledRun& run, const CardModel& card) {
 }
 
 // The figures of a DeviceWork that sum over units; the rest are one-off costs of the run.
-std::array<double*, 22> summed(DeviceWork& work) {
+std::array<double*, 24> summed(DeviceWork& work) {
   return {&work.keys,
           &work.tables,
           &work.passes,
@@ -303,6 +367,8 @@ std::array<double*, 22> summed(DeviceWork& work) {
           &work.row_set_bytes,
           &work.total_bytes,
           &work.result_bytes,
+          &work.plan_warp_instructions,
+          &work.plan_lone_instructions,
           &work.built.sides,
           &work.built.recipe_bytes,
           &work.built.candidates,

@@ -67,6 +67,10 @@ struct DeviceWork {
   //! plans each batch from its counters, batch_plan.hpp); back, each plan's totals and each row
   //! set's pairs and halves.
   double side_bytes = 0, row_set_bytes = 0, total_bytes = 0, result_bytes = 0;
+  //! The plan's kernels (batch_plan.hpp) in a device-built replay: their warp instructions (each
+  //! warp as long as its longest thread), and each launch's longest thread, summed over launches
+  //! (a launch takes at least that thread's instructions one after another).
+  double plan_warp_instructions = 0, plan_lone_instructions = 0;
 
   //! The design where the device builds what it matches (half_build.hpp): the host sends each
   //! side's recipe (its SideSort and pairings) against the quarter table held on the device,
@@ -93,6 +97,7 @@ struct ModelledRun {
   std::size_t batches_replayed = 0, batches_total = 0;
   double share_replayed = 1;    //!< of the run's estimated cost
   double device_seconds = 0;    //!< tables and passes at the card's issue rate, times its issue_share
+  double plan_seconds = 0;      //!< of device_seconds, the plan's kernels (device-built replay)
   double transfer_seconds = 0;  //!< bytes each way at its copy rate
   double host_seconds = 0;      //!< the replay's host thread time over the card's host threads
   //! The predicted wall time: the three overlap (two batches in turn per thread), so the slowest sets it.
@@ -119,6 +124,22 @@ inline constexpr double kCountStepInstructions = 8 + 10;
 inline constexpr double kWriteStepInstructions = 8 + 18;
 inline constexpr double kBuildStepInstructions = (kCountStepInstructions + kWriteStepInstructions) / 2;
 inline constexpr double kBuildKernelPasses = 2;
+
+//! Instructions of the plan's kernels in their sm_90 SASS (docs/data/kernel-instructions.csv,
+//! held to it by GpuModel.ItsInstructionCountsAreTheCubinsData): each kernel's in all and its
+//! longest innermost loop's. A thread is priced at the kernel's whole plus its loop's once per
+//! trip of the loop its work sets (device_model.cpp's plan_trips): an estimate from the code's
+//! loops, as the sm_90 figures stand for every card.
+struct KernelSize {
+  double whole = 0, loop = 0;
+};
+inline constexpr KernelSize kPlanRowSetsSize{4600, 108};
+inline constexpr KernelSize kPlaceRowSetsSize{601, 174};
+inline constexpr KernelSize kWritePlansSize{556, 26};
+inline constexpr KernelSize kSumRowSetsSize{72, 20};
+//! Cycles a lone thread takes an instruction that waits on the one before (an SM's arithmetic
+//! latency): the pace of a launch's longest thread.
+inline constexpr double kLoneInstructionCycles = 4;
 
 //! How much of a run to replay, and under which split rule.
 struct Replay {

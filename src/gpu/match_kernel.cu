@@ -177,8 +177,8 @@ extern "C" __global__ void __launch_bounds__(256)
 
 // The batch's plan (batch_plan.hpp), made from the count pass's counters where they lie: a
 // thread per row set chooses its stored side and split and counts its keys, jobs and tiles; one
-// thread places them; a thread per row set writes its write-pass sides and jobs; and, once
-// matched, a thread per row set sums its jobs' pairs.
+// block places them (batch_plan.hpp's steps 2a to 2c); a thread per row set writes its
+// write-pass sides and jobs; and, once matched, a thread per row set sums its jobs' pairs.
 extern "C" __global__ void __launch_bounds__(256)
     nq_plan_row_sets(const nqueens::gpu::SideSort* sides, const nqueens::gpu::PlanRowSet* row_sets, std::uint32_t count,
                      const std::uint32_t* counters, nqueens::gpu::PlanRule rule, std::uint32_t* starts,
@@ -187,10 +187,17 @@ extern "C" __global__ void __launch_bounds__(256)
   if (r < count) nqueens::gpu::plan_row_set(r, sides, row_sets, counters, rule, starts, scratch, plans);
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(nqueens::gpu::kPlaceThreads)
     nq_place_row_sets(nqueens::gpu::RowSetPlan* plans, const nqueens::gpu::PlanRowSet* row_sets, std::uint32_t count,
                       nqueens::gpu::PlanTotals* totals) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) nqueens::gpu::place_row_sets(plans, row_sets, count, totals);
+  using namespace nqueens::gpu;
+  __shared__ PlanTotals sums[kPlaceThreads];
+  if (blockIdx.x != 0) return;
+  sum_place_run(threadIdx.x, blockDim.x, plans, row_sets, count, sums);
+  __syncthreads();
+  if (threadIdx.x == 0) scan_place_runs(sums, blockDim.x, totals);
+  __syncthreads();
+  place_run_row_sets(threadIdx.x, blockDim.x, plans, row_sets, count, sums);
 }
 
 extern "C" __global__ void __launch_bounds__(256)

@@ -152,6 +152,32 @@ TEST(GpuModel, ItsInstructionCountsAreTheCubinsData) {
   };
   EXPECT_DOUBLE_EQ(kCountStepInstructions, build("count", "candidate") + build("count", "half"));
   EXPECT_DOUBLE_EQ(kWriteStepInstructions, build("write", "candidate") + build("write", "half"));
+  for (const auto& [kernel, size] :
+       {std::pair{"nq_plan_row_sets", kPlanRowSetsSize}, std::pair{"nq_place_row_sets", kPlaceRowSetsSize},
+        std::pair{"nq_write_plans", kWritePlansSize}, std::pair{"nq_sum_row_sets", kSumRowSetsSize}}) {
+    SCOPED_TRACE(kernel);
+    EXPECT_DOUBLE_EQ(size.whole, figures.at({"sm_90", kernel, "whole", "kernel"}));
+    EXPECT_DOUBLE_EQ(size.loop, figures.at({"sm_90", kernel, "loop", "innermost loop"}));
+  }
+}
+
+// The plan's four kernels run on every batch of the device-built path: their time is the
+// device's, a small share of it beside the build and the matching.
+TEST(GpuModel, ThePlanKernelsArePricedInTheDevicesTime) {
+  const CardModel& h100 = *find_card("H100");
+  const ModelledRun built = modelled_run(14, h100, {.device_built = true});
+  EXPECT_GT(built.work.plan_warp_instructions, 0);
+  // Every launch's longest thread is one of its warps'.
+  EXPECT_GT(built.work.plan_lone_instructions, 0);
+  EXPECT_LE(built.work.plan_lone_instructions, built.work.plan_warp_instructions);
+  EXPECT_GT(built.plan_seconds, 0);
+  EXPECT_LT(built.plan_seconds, built.device_seconds);
+  DeviceWork unplanned = built.work;
+  unplanned.plan_warp_instructions = unplanned.plan_lone_instructions = 0;
+  const ModelledRun without = priced_run(14, h100, unplanned, true);
+  EXPECT_DOUBLE_EQ(without.device_seconds + built.plan_seconds, built.device_seconds);
+  // The keys-fed path has no plan kernels.
+  EXPECT_EQ(modelled_run(14, h100).plan_seconds, 0);
 }
 
 TEST(GpuModel, ASampledReplayIsScaledToTheWholeRun) {

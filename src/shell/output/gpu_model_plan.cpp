@@ -51,6 +51,7 @@ nlohmann::ordered_json gpu_model_plan_json(const GpuModelRequest& request) {
   json["replay_budget_seconds"] = replay;
   json["host_thread_seconds"] = run.work.host_seconds;
   json["device_seconds"] = run.device_seconds;
+  json["plan_kernel_seconds"] = run.plan_seconds;  // of device_seconds: each unit alone plans its own batches
   json["transfer_seconds"] = run.transfer_seconds;
   json["host_seconds"] = run.host_seconds;
   json["bound_by"] = run.bound_by;

@@ -86,8 +86,9 @@ void log_line(const std::string& line) {
 
 CUdevice checked_device(int index) { return index; }
 
-// The plan's kernels (gpu/batch_plan.hpp) by their host forms; false for any other kernel.
-bool run_plan_kernel(Function::Kind kind, void** arguments) {
+// The plan's kernels (gpu/batch_plan.hpp) by their host forms, the placing one on a block of
+// `block_threads`; false for any other kernel.
+bool run_plan_kernel(Function::Kind kind, void** arguments, std::uint32_t block_threads) {
   using namespace nqueens::gpu;
   const auto pointer = [&](int i) { return reinterpret_cast<void*>(*static_cast<CUdeviceptr*>(arguments[i])); };
   const auto number = [&](int i) { return *static_cast<std::uint32_t*>(arguments[i]); };
@@ -101,8 +102,8 @@ bool run_plan_kernel(Function::Kind kind, void** arguments) {
       return true;
     case Function::Kind::place_row_sets:
       log_line("nq_place_row_sets");
-      place_row_sets(static_cast<RowSetPlan*>(pointer(0)), static_cast<const PlanRowSet*>(pointer(1)), number(2),
-                     static_cast<PlanTotals*>(pointer(3)));
+      place_row_sets_on_host(static_cast<RowSetPlan*>(pointer(0)), static_cast<const PlanRowSet*>(pointer(1)),
+                             number(2), static_cast<PlanTotals*>(pointer(3)), block_threads);
       return true;
     case Function::Kind::write_plans:
       log_line("nq_write_plans");
@@ -297,7 +298,7 @@ CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigned int, unsigne
         static_cast<nqueens::gpu::MatchTile*>(pointer(4)));
     return CUDA_SUCCESS;
   }
-  if (run_plan_kernel(kind, arguments)) return CUDA_SUCCESS;
+  if (run_plan_kernel(kind, arguments, block_x)) return CUDA_SUCCESS;
   if (kind == Function::Kind::sort_sides) {
     log_line("nq_sort_sides");
     nqueens::gpu::sort_sides_on_host(
