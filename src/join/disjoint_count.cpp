@@ -489,11 +489,8 @@ std::uint64_t DisjointCounter::count_one_by_one(std::span<const std::uint64_t> a
 
 namespace {
 
-using detail::bit_sliced_ns;
 using detail::count_in_slots;
-using detail::kMinKeysToSplit;
 using detail::kPairOneByOneNs;
-using detail::load_blocks;
 using detail::size_of;
 using detail::SlotBits;
 // A plain count: each pair of the first parts once.
