@@ -82,6 +82,9 @@ MASKS = [
     # `plan --engine gpu` by the device model: which of the card, its bus or the host this CPU's
     # timing of the replay finds the slowest.
     (re.compile(r"bound by the (?:host|device|transfers)"), "bound by the ~"),
+    # `nqueens status`: the remaining time's spread, printed as a whole "0" when the shards done
+    # took the same time, which the decimal mask below would leave.
+    (re.compile(r"\(\+- \d+ s, 95 %"), "(+- ~ s, 95 %"),
     # Which SIMD path this CPU takes.
     (re.compile(r"\b(?:avx512|avx2|scalar)(?:\+pext)?\b"), "~"),
     # Any other decimal fraction (seconds, rates, ratios), with the padding that aligns it.
