@@ -465,6 +465,29 @@ TEST(SlotSplit, ChoosesTheMostSharedBitsFirst) {
   EXPECT_EQ(nqueens::join::detail::most_shared_bits(a_parts, b_parts, 12, 3).bits[0], 3) << "bits past key_bits";
 }
 
+// A key's slot takes the split's bits in the split's order (the most shared first, as the split
+// of fewer bits keeps the low bits of the slot), whatever the keys' number: here 1000 keys, so
+// that the vectorized loop also meets a remainder.
+TEST(SlotSplit, AKeysSlotTakesTheSplitsBitsInTheirOrder) {
+  nqueens::join::detail::SlotBits split;
+  split.bits = {40, 3, 17, 0, 63};
+  split.count = 5;
+  std::mt19937_64 rng(4);
+  std::vector<std::uint64_t> keys(1000);
+  for (std::uint64_t& key : keys) key = rng();
+  std::vector<std::uint16_t> slots(keys.size(), 0xffff);
+  split.slots_of(keys, slots.data());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::uint64_t key = keys[i];
+    const auto want = static_cast<std::uint16_t>(((key >> 40) & 1) | ((key >> 3) & 1) << 1 | ((key >> 17) & 1) << 2 |
+                                                 (key & 1) << 3 | (key >> 63) << 4);
+    ASSERT_EQ(slots[i], want) << "key " << i;
+  }
+  split.count = 2;
+  split.slots_of(std::span(keys).first(3), slots.data());
+  EXPECT_EQ(slots[0], ((keys[0] >> 40) & 1) | ((keys[0] >> 3) & 1) << 1);
+}
+
 // The widest split weighed grows a bit per doubling of the smaller side: 4 bits at 1024 keys,
 // kMaxSlotBits (16) from 4M.
 TEST(SlotSplit, WidestSplitGrowsWithTheSides) {
