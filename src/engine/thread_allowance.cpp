@@ -144,11 +144,13 @@ std::uint64_t limit_kib_for_threads(int threads, std::uint64_t left) {
   return (std::max(now, from_start) + (1u << 20) + 1023) >> 10;
 }
 
-std::string address_space_refusal(int threads, std::uint64_t left, std::size_t stack) {
+std::string address_space_refusal(int threads, int beside, std::uint64_t left, std::size_t stack) {
   const std::uint64_t need = room_for_threads(threads);
   const std::uint64_t raised_kib = limit_kib_for_threads(threads, left);
+  // In --threads: an MPI rank's own thread is not one of them (-t 1 there is 2 threads).
   int fitting = threads - 1;
-  while (fitting > 0 && room_for_threads(fitting) > left) --fitting;
+  while (fitting > beside && room_for_threads(fitting) > left) --fitting;
+  fitting -= beside;
   return "cannot run " + std::to_string(threads) + " threads under " + address_space_limit_text() +
          ": they need about " + format_bytes(need) + " of address space (a stack of " + format_bytes(stack) +
          " each and the thread library's own) and " + format_bytes(left) + " is left; " +
@@ -159,7 +161,7 @@ std::string address_space_refusal(int threads, std::uint64_t left, std::size_t s
 
 }  // namespace
 
-void prove_threads(int threads) {
+void prove_threads(int threads, int beside) {
   if (threads <= proven.load()) return;
   pthread_attr_t attributes;
   pthread_attr_init(&attributes);
@@ -184,7 +186,8 @@ void prove_threads(int threads) {
   }
   gate.opened.notify_all();
   for (const pthread_t thread : started) pthread_join(thread, nullptr);
-  if (left != 0 && (failure != 0 || !room_left)) throw ThreadsUnavailable(address_space_refusal(threads, left, stack));
+  if (left != 0 && (failure != 0 || !room_left))
+    throw ThreadsUnavailable(address_space_refusal(threads, beside, left, stack));
   if (failure != 0)
     throw ThreadsUnavailable("cannot run " + std::to_string(threads) + " threads: the system started only " +
                              std::to_string(started.size() + 1) + " (" + std::strerror(failure) +

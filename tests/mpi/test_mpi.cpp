@@ -619,6 +619,34 @@ TEST_F(Mpi, ARankWithoutRoomEndsTheJobInOneLineWithoutAnAbort) {
   EXPECT_FALSE(contains(failed.err, "MPI_ABORT")) << describe(failed);
 }
 
+// An MPI rank's own thread is not one of its --threads: a rank that could not start its one
+// worker beside it (-t 1 under ulimit -v 70000) was advised "give --threads 1 or fewer", what it
+// was given. Now any fewer threads advised are fewer than those given, and the limit to raise is
+// named. Rank 1 under limits from 64000 to 96000 KiB, on one and two threads.
+TEST_F(Mpi, TheFewerThreadsARankIsAdvisedAreFewerThanItWasGiven) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+#endif
+  int refused = 0;
+  for (const int threads : {1, 2})
+    for (int kib = 64000; kib <= 96000; kib += 8000) {
+      std::vector<std::string> command = mpirun(2);
+      command.pop_back();  // the program, started through the shell instead
+      const std::string limit =
+          "if [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then ulimit -v " + std::to_string(kib) + "; fi; exec \"$0\" \"$@\"";
+      const Outcome r = run(command + std::vector<std::string>{"/bin/sh", "-c", limit, NQUEENS_MPI_BINARY, "count",
+                                                               "-n", "12", "-t", std::to_string(threads)});
+      if (!contains(r.err, "threads under the address-space limit")) continue;  // counted, or MPI itself failed
+      ++refused;
+      EXPECT_TRUE(contains(r.err, "raise the limit to ulimit -v ")) << describe(r);
+      std::smatch fewer;
+      if (std::regex_search(r.err, fewer, std::regex("give --threads ([0-9]+)"))) {
+        EXPECT_LT(std::stoi(fewer[1].str()), threads) << "-t " << threads << ", ulimit -v " << kib << ": " << r.err;
+      }
+    }
+  EXPECT_GT(refused, 0) << "no limit tried refused a rank's threads";
+}
+
 // A default budget too small under one rank's `ulimit -v` was refused with what the run needs and
 // no way on, as `nqueens count` gave before it named one: the job's default is the least of its
 // ranks' (rank 1's here), so no --memory from rank 0's side helps. The refusal, one line from rank
