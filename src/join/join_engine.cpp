@@ -243,6 +243,13 @@ class JoinEngine final : public Engine {
     return cut > 1 && part % join::parts_per_row_set(cut) == cut;
   }
 
+  // A share reads its row set's shared part.
+  std::size_t shared_part_of(std::size_t id, std::size_t part) const override {
+    if (id == plan_.units.size()) return part;
+    const std::size_t cut = shares(id);
+    return cut > 1 ? part - part % join::parts_per_row_set(cut) + cut : part;
+  }
+
   std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const override {
     detail::setup_phase("grouping units by slices");
     struct Keyed {
