@@ -58,8 +58,9 @@ constexpr std::size_t kPilotFit = 4;
 // the budget that would time them: about what two units a band gave at N = 24 (0.10).
 constexpr double kAssumedSamplingError = 0.1;
 // The share of a unit's time its shared parts take (the join's enumeration and matcher's
-// choices for its shares), assumed until a unit timed in parts has measured it: N = 22's 4
-// costliest units, 0.31 to 0.33 (bench/join_bench --share-times 22 S 4), N = 24, N = 26 .
+// choices for its shares), assumed until a unit timed in parts has measured it: 0.28 to 0.31 of
+// N = 22's 4 costliest units, 0.13 to 0.16 of N = 24's (bench/join_bench --share-times N S 4).
+// Above both, so that the first band timed in parts keeps within the budget.
 constexpr double kAssumedSharedShare = 0.35;
 
 void check(const PlanOptions& options) {
