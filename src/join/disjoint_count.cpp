@@ -512,13 +512,22 @@ PartWeights transposed(const PartWeights& weights) {
   return {{{weights[0][0], weights[1][0]}, {weights[0][1], weights[1][1]}}};
 }
 
+double avx512_pair_scale() {
+#if defined(__x86_64__)
+  if (__builtin_cpu_is("intel")) return detail::kIntelPairScale;
+#endif
+  return 1;
+}
+
+const double kAvx512PairScale = avx512_pair_scale();
+
 // The AVX-512 path tests eight pairs an instruction (sixteen on 32-bit keys): a tenth to a
 // twentieth of a pair's scalar time.
 double pair_one_by_one_ns(const DisjointCounter& counter, std::size_t a_size, std::size_t b_size,
                           std::uint64_t shared) {
   if (counter.path() != MatchPath::avx512) return kPairOneByOneNs;
-  return counter.tests_sixteen_at_once(a_size, b_size, shared) ? detail::kPairSixteenAtOnceNs
-                                                               : detail::kPairOneByOneAvx512Ns;
+  return kAvx512PairScale * (counter.tests_sixteen_at_once(a_size, b_size, shared) ? detail::kPairSixteenAtOnceNs
+                                                                                   : detail::kPairOneByOneAvx512Ns);
 }
 
 std::uint64_t count_one_by_one(DisjointCounter& counter, const KeyParts& a, const KeyParts& b,

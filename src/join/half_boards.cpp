@@ -322,10 +322,7 @@ void QuadrantKeys::load(const QuarterSlice& slice, const QuadrantKeyTables* prec
                         const Quadrant& quadrant, std::span<const std::uint32_t> sets) {
   const QuadrantView view(layout, quadrant);
   const std::size_t column_masks = std::size_t{1} << slice.k();
-  if (starts_.size() < column_masks) {
-    starts_.resize(column_masks);
-    ends_.resize(column_masks);
-  }
+  if (ranges_.size() < column_masks) ranges_.resize(column_masks);
   const std::size_t capacity = slice.entries().size() + kAppendSlack;
   if (keys_.size() < capacity) keys_.resize(capacity);
   const std::optional<std::uint64_t> forbidden = precomputed ? view.forbidden_key(layout.k) : std::nullopt;
@@ -333,7 +330,7 @@ void QuadrantKeys::load(const QuarterSlice& slice, const QuadrantKeyTables* prec
   const QuarterEntry* first_entry = slice.entries().data();
   std::uint32_t kept = 0;
   for (const std::uint32_t set : sets) {
-    starts_[set] = kept;
+    ranges_[set].begin = kept;
     const auto group = slice.group(set);
     if (forbidden) {
       const std::uint64_t* keys = precomputed->of(quadrant).data() + (group.data() - first_entry);
@@ -346,7 +343,7 @@ void QuadrantKeys::load(const QuarterSlice& slice, const QuadrantKeyTables* prec
       for (std::size_t i = 0; i < group.size(); ++i) keys[i] = view.key(group[i]);
       kept += static_cast<std::uint32_t>(group.size());
     }
-    ends_[set] = kept;
+    ranges_[set].end = kept;
   }
 }
 
@@ -370,8 +367,7 @@ void QuadrantKeys::filter_in_one_run(const QuarterSlice& slice, const QuadrantVi
   for (const std::uint32_t set : sets) {
     const auto group = slice.group(set);
     const auto offset = static_cast<std::size_t>(group.data() - entries.data());
-    starts_[set] = kept_before(offset);
-    ends_[set] = kept_before(offset + group.size());
+    ranges_[set] = {kept_before(offset), kept_before(offset + group.size())};
   }
 }
 
@@ -476,8 +472,10 @@ bool HalfEnumerator::pair_whole_side() {
   std::size_t count = 0, tied = 0;
   std::uint64_t bound = 0;
   for (std::size_t set = 0; set < sets; ++set) {
-    const std::uint32_t north_begin = north.starts[north_sets[set]], north_end = north.ends[north_sets[set]];
-    const std::uint32_t south_begin = south.starts[south_sets[set]], south_end = south.ends[south_sets[set]];
+    const QuadrantKeys::Range north_range = north.ranges[north_sets[set]];
+    const QuadrantKeys::Range south_range = south.ranges[south_sets[set]];
+    const std::uint32_t north_begin = north_range.begin, north_end = north_range.end;
+    const std::uint32_t south_begin = south_range.begin, south_end = south_range.end;
     // Written always, and kept only when both groups have keys: at odd n which groups are
     // empty is unpredictable, and a branch on it cost more than the store.
     pairings[count] = {north.keys + north_begin, south.keys + south_begin, north_end - north_begin,

@@ -82,14 +82,18 @@ class QuadrantKeys {
             const Quadrant& quadrant, std::span<const std::uint32_t> sets);
   //! The kept keys with column set `set` (one of the loaded `sets`).
   std::span<const std::uint64_t> of(std::uint32_t set) const {
-    return {keys_.data() + starts_[set], keys_.data() + ends_[set]};
+    return {keys_.data() + ranges_[set].begin, keys_.data() + ranges_[set].end};
   }
-  //! What of() reads: the kept keys, and where each column set's start and end in them.
+  //! Where a column set's kept keys begin and end.
+  struct Range {
+    std::uint32_t begin, end;
+  };
+  //! What of() reads: the kept keys, and each column set's range in them.
   struct Groups {
     const std::uint64_t* keys;
-    const std::uint32_t *starts, *ends;
+    const Range* ranges;
   };
-  Groups groups() const { return {keys_.data(), starts_.data(), ends_.data()}; }
+  Groups groups() const { return {keys_.data(), ranges_.data()}; }
 
  private:
   void filter_in_one_run(const QuarterSlice& slice, const QuadrantView& view, std::span<const std::uint32_t> sets);
@@ -100,8 +104,11 @@ class QuadrantKeys {
            static_cast<std::uint32_t>(std::popcount(kept_masks_[entries / 8] & earlier_lanes));
   }
 
-  std::vector<std::uint64_t> keys_;           // sized to the largest row set seen, never shrunk
-  std::vector<std::uint32_t> starts_, ends_;  // per column mask, into keys_
+  std::vector<std::uint64_t> keys_;  // sized to the largest row set seen, never shrunk
+  // Per column mask, into keys_: a begin and its end side by side, so that pair_whole_side()
+  // reads one cache line per column set, not two: at odd n the south ranges come from a cache of
+  // every row set's (south_key_cache.hpp), 4 KiB a row set at k = 9, seldom near the core.
+  std::vector<Range> ranges_;
   // Per eight entries of a run filtered in one pass: the kept ones' mask, how many were kept before.
   std::vector<std::uint8_t> kept_masks_;
   std::vector<std::uint32_t> kept_before_;

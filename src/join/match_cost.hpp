@@ -21,6 +21,13 @@ inline constexpr double kPairOneByOneNs = 0.35;
 inline constexpr double kPairOneByOneAvx512Ns = 0.05;
 //! A pair tested one by one sixteen at a time (DisjointCounter::tests_sixteen_at_once()).
 inline constexpr double kPairSixteenAtOnceNs = 0.03;
+//! What those two AVX-512 pair prices are multiplied by on an Intel CPU, where the blocks are the
+//! cheaper way relatively: on a Xeon with AVX-512 a pair tested one by one took about two thirds
+//! of the figures above, a block built and queried about a third of the blocks' (the 32- and
+//! 34-bit keys of odd n, 128 to 1024 keys loaded against 256 to 4096 queries). Priced the Zen 4
+//! way there, N = 19 tested too many pairs one by one: with twice the price, its quarters took
+//! 0.97 and 0.99 of the CPU time (same run), N = 16 to 18 the same within the noise.
+inline constexpr double kIntelPairScale = 2.0;
 // A slot's call on one compatible group of queries (a slot split: slot_split.hpp), whatever it
 // holds: 3^c of them for a split of c bits, which matters from about 12 bits. Fitted with the
 // others to join_bench --widths on N = 24's sides (a visit took 6.4 block-queries' time there).

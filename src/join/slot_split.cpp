@@ -76,14 +76,24 @@ using SlotSizes = std::vector<double>;
 
 // Keys per slot on all of `split`'s bits, estimated from a sample of both parts: a side's parts
 // (the fold's ties and the rest) spread over the slots alike, and the ties are too few to sample
-// on their own.
+// on their own. The sample's slots are worked out a batch of keys at a time (SlotBits::slots_of()).
 SlotSizes sampled_slot_sizes(const KeyParts& keys, const SlotBits& split) {
   SlotSizes sizes(std::size_t{1} << split.count);
-  std::size_t sampled = 0;
+  constexpr std::size_t kBatch = 256;
+  std::array<std::uint64_t, kBatch> batch;
+  std::array<std::uint16_t, kBatch> slots;
+  std::size_t sampled = 0, batched = 0;
+  const auto count_batch = [&] {
+    split.slots_of({batch.data(), batched}, slots.data());
+    for (std::size_t i = 0; i < batched; ++i) ++sizes[slots[i]];
+    sampled += batched;
+    batched = 0;
+  };
   sample(keys, most_sampled_keys(split.count), [&](std::uint64_t key) {
-    ++sizes[split.slot_of(key)];
-    ++sampled;
+    batch[batched++] = key;
+    if (batched == kBatch) count_batch();
   });
+  count_batch();
   for (double& size : sizes) size *= static_cast<double>(size_of(keys)) / static_cast<double>(sampled);
   return sizes;
 }
@@ -177,20 +187,21 @@ void for_compatible_groups(std::size_t slot, std::size_t slots, Visit visit) {
 // With `gather`, slots are numbered by PEXT (the split's bits in ascending order, not most shared
 // first): any numbering serves, as long as the stored keys and the queries share it.
 Slots::Slots(std::span<const std::uint64_t> unsorted, const SlotBits& split, std::uint64_t key_mask, bool gather)
-    : keys(unsorted.size()), starts((std::size_t{1} << split.count) + 1) {
+    : sorted(std::make_unique_for_overwrite<std::uint64_t[]>(unsorted.size())),
+      size(unsorted.size()),
+      starts((std::size_t{1} << split.count) + 1) {
   const std::size_t slots = std::size_t{1} << split.count;
   // Each key's slot worked out once. Keys in a row often share a slot, so the keys are dealt
   // to four streams (key i to stream i % 4), each with its own counts and its own place in
   // every slot: a key's increment and store do not wait on the key before it.
-  std::vector<std::uint16_t> slot_of(unsorted.size());
+  const auto slot_of = std::make_unique_for_overwrite<std::uint16_t[]>(unsorted.size());
   if (gather) {
-    gather_bits(unsorted, split.mask(), slot_of.data());
+    gather_bits(unsorted, split.mask(), slot_of.get());
   } else {
-    for (std::size_t i = 0; i < unsorted.size(); ++i)
-      slot_of[i] = static_cast<std::uint16_t>(split.slot_of(unsorted[i]));
+    split.slots_of(unsorted, slot_of.get());
   }
   std::vector<std::size_t> next(kStreams * slots);  // next[stream * slots + slot]: counts, then places
-  for (std::size_t i = 0; i < slot_of.size(); ++i) ++next[(i % kStreams) * slots + slot_of[i]];
+  for (std::size_t i = 0; i < size; ++i) ++next[(i % kStreams) * slots + slot_of[i]];
   std::size_t place = 0;
   for (std::size_t slot = 0; slot < slots; ++slot) {
     starts[slot] = place;
@@ -200,7 +211,7 @@ Slots::Slots(std::span<const std::uint64_t> unsorted, const SlotBits& split, std
   starts[slots] = place;
   const std::uint64_t kept = key_mask & ~split.mask();
   for (std::size_t i = 0; i < unsorted.size(); ++i)
-    keys[next[(i % kStreams) * slots + slot_of[i]]++] = unsorted[i] & kept;
+    sorted[next[(i % kStreams) * slots + slot_of[i]]++] = unsorted[i] & kept;
 }
 
 // The bits that rule out the most pairs: a bit set in a fraction p of the stored keys and q of
@@ -287,15 +298,15 @@ SlotCount::SlotCount(DisjointCounter& counter, const KeyParts& stored, const Key
       key_bits_(key_bits),
       stored_count_(size_of(stored)),
       query_count_(split.count == 0 ? size_of(queries) : DisjointCounter::kUnknownQueries) {
-  for (const std::uint64_t key : stored_.first.keys) live_bits_ |= key;
-  for (const std::uint64_t key : stored_.second.keys) live_bits_ |= key;
+  for (const std::uint64_t key : stored_.first.keys()) live_bits_ |= key;
+  for (const std::uint64_t key : stored_.second.keys()) live_bits_ |= key;
   SlotSizes groups(slots());
   for (std::size_t group = 0; group < slots(); ++group)
     groups[group] = static_cast<double>(size_of(queries_.slot(group)));
   meeting_ = compatible_queries(groups, slots());
   fix_layout(counter);
-  counter.prepare(queries_.first.keys, prepared_[0]);
-  counter.prepare(queries_.second.keys, prepared_[1]);
+  counter.prepare(queries_.first.keys(), prepared_[0]);
+  counter.prepare(queries_.second.keys(), prepared_[1]);
 }
 
 void SlotCount::fix_layout(DisjointCounter& counter) const {

@@ -1,5 +1,6 @@
 """The figures of prose that the docs test holds to the data: a time, an ns a solution, a cost of
-one thing ("11 ns each", "1 s a unit") or a ratio ("X times", "Xx", "A to B times"), each maybe a
+one thing ("11 ns each", "1 s a unit") or a ratio ("X times", "Xx", "A to B times", "X of the CPU
+time before"), each maybe a
 bound ("under 45 s", "up to 1.7 times"), in a sentence of README.md or docs/*.md whose sizes are
 of N = 16..28: the N named nearest the figure in its sentence, or, in a sentence that names none,
 the last N named before it in its section (the previous sentence, the table's caption)."""
@@ -17,7 +18,7 @@ FIGURE = re.compile(
     r"(?:(?P<rounded>" + "|".join(ROUNDED) + r") ?)?"
     r"(?<![\w.,\-/=#+])(?<!= )(?<!min )"  # not within a word, an N, or "47 min 20 s"
     r"(?:(?P<low>" + NUMBER + r") to )?(?P<value>" + NUMBER + r"|" + "|".join(NUMBER_WORDS) + r")"
-    r"(?:(?P<ratio>x\b| times\b)| min (?P<seconds>\d+(?:\.\d+)?) s\b"
+    r"(?:(?P<ratio>x\b| times\b| of the (?:CPU |wall |thread )?time (?:before|of)\b)| min (?P<seconds>\d+(?:\.\d+)?) s\b"
     r"| (?P<unit>ms|s|seconds|ns|min|minutes|h|hours|days|years)\b)"
     r"(?P<item> (?:a|per) (?:unit|node|pair|half)\b| each\b)?")
 
