@@ -306,7 +306,9 @@ def gpu_bullet(data):
 
 
 def frontier_bar(row):
-    return f"+-{figure(100 * float(row['relative_error']))} %"
+    """The plan's bar, or where it is wider than the estimate, that it bounds nothing."""
+    relative = float(row["relative_error"])
+    return f"+-{figure(100 * relative)} %" if relative < 1 else "(no bound: the bar is wider than the estimate)"
 
 
 def frontier_plan(row):
@@ -316,8 +318,11 @@ def frontier_plan(row):
     parts = f", {int(row['units_in_parts']):,} in parts" if int(row["units_in_parts"]) else ""
     bands = int(row["extrapolated_bands"])
     carried = f", {bands} of {row['strata']} bands carried" if bands else ""
-    return (f"{duration(float(row['thread_seconds']))} {frontier_bar(row)} ({int(row['sampled_units']):,} units{parts}"
-            f"{carried}; {duration(float(row['sample_seconds']))})")
+    model = float(row["model_thread_seconds"] or 0)
+    ratio = f"{figure(float(row['thread_seconds']) / model)}x the model; " if model > 0 else ""
+    load = f"; load {figure(float(row['load_average']))}" if row.get("load_average") else ""
+    return (f"{duration(float(row['thread_seconds']))} {frontier_bar(row)} ({ratio}{int(row['sampled_units']):,} units"
+            f"{parts}{carried}; {duration(float(row['sample_seconds']))}{load})")
 
 
 def frontier_summary(data):
@@ -329,15 +334,18 @@ def frontier_summary(data):
     outside = []
     for n in sorted(set(rows) - set(within)):
         advised = float(rows[n]["advised_sample_seconds"] or 0)
-        outside.append(f"{n} ({frontier_bar(rows[n])}" + (
+        outside.append(f"{n} ({frontier_bar(rows[n]).strip('()')}" + (
             f"; it advises `--sample-seconds {advised:g}` for +-{figure(100 * float(rows[n]['advised_relative_error']))} %"
             if advised > 0 else "") + ")")
     return (f"\n`plan -n N -t {FRONTIER_THREADS}` ([frontier-plans.csv](data/frontier-plans.csv), "
             f"{data.frontier_notes[0]}, at {data.frontier_notes[1]}): "
             f"its bar (95 %) is within +-{figure(100 * FRONTIER_TARGET)} % of its estimate at N = "
             f"{', '.join(str(n) for n in within) or 'none'}; wider at N = {', '.join(outside) or 'none'}. "
-            "In brackets: the units sampled, those timed in exact parts, the cost bands whose rate was carried "
-            "from the others, and the sampling's own time (setup excluded).\n")
+            "In brackets: the plan over the cost model, the units sampled, those timed in exact parts, the cost "
+            "bands whose rate was carried from the others, the sampling's own time (setup excluded) and the load "
+            "average it ended at. The bar is the sample's spread; the level is this machine's at that load, and "
+            "moves with it (the cost model was fitted, and the shards of N = 23 and 24 of "
+            "[performance.md](performance.md#plan-against-real-counts) measured, under other loads).\n")
 
 
 def render_table(data):
@@ -365,6 +373,14 @@ def frontier_q28(data, q28):
         return (f"- **CPU join, measured:** `plan -n 28 -t {FRONTIER_THREADS}` not run yet (`cluster-table.py measure "
                 "--only frontier`).")
     thread, model = float(row["thread_seconds"]), float(data.costs[28]["thread_seconds"])
+    if int(row["sampled_units"]) == 0:
+        return (f"- **CPU join, measured:** `plan -n 28 -t {FRONTIER_THREADS}` on this machine, in "
+                f"{duration(float(row['sample_seconds']))} of sampling (a budget of "
+                f"{duration(float(row['sample_budget_seconds']))}, after {duration(float(row['setup_seconds']))} "
+                "of setup), timed no unit of its bands, whole or in parts: only its pilot's light units, whose rate, "
+                "carried by a power law across the decades of cost to every band, bounds nothing "
+                f"({figure(thread / model)} times the cost model's sum, with a bar wider than itself). Its own "
+                "default budget at N = 28 is a quarter of an hour; a plan under it is not in the data.")
     target = "within" if float(row["relative_error"]) <= FRONTIER_TARGET else "outside"
     return (f"- **CPU join, measured:** `plan -n 28 -t {FRONTIER_THREADS}` on this machine puts it at "
             f"{figure(thread / (365.25 * 86400))} core-years {frontier_bar(row)} (95 %, {figure(thread / q28 * 1e9)} ns "
