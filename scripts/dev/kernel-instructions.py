@@ -15,10 +15,11 @@ A loop that stores (STG) is the write pass, one that does not the count pass. It
 pass, the instructions of a candidate's test and of a half: what device_model.hpp's
 kCountStepInstructions and kWriteStepInstructions price a warp's step at.
 
-Any other kernel (nq_make_pairings, nq_make_tiles, the plan's nq_plan_row_sets,
-nq_place_row_sets, nq_write_plans and nq_sum_row_sets: a thread per side, job or row set, whose
-work the model does not price) is recorded by its size: its instructions in all, up to its last
-EXIT, and those of its longest innermost loop (none where it has no loop).
+Any other kernel (nq_make_pairings, nq_make_tiles, the plan's nq_plan_row_sets (a block per
+row set), nq_place_row_sets (one block), nq_write_plans and nq_sum_row_sets: a thread per side,
+job or row set) is recorded by its size: its instructions in all, up to its last EXIT, and those
+of its longest innermost loop (none where it has no loop), which the model prices the plan's
+kernels by.
 
 --csv FILE writes every figure of the architectures given (--arch, several allowed) as
 arch,kernel,pass,instructions,per: the data docs/data/kernel-instructions.csv keeps, which the

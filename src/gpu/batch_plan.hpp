@@ -7,11 +7,12 @@
 // jobs and tiles take) and, once it is matched, each row set's pairs and halves: the counters,
 // bucket starts, jobs and query ranges stay on the device.
 //
-// Plain C++ for both compilers: the kernels nq_plan_row_sets, nq_write_plans and nq_sum_row_sets
-// run these functions a thread per row set, nq_place_row_sets a block for the batch (each thread
-// sums a run of row sets, one scans the runs, each places its run), and the *_on_host loops below
-// are their host forms (the tests' matcher, the device model, the stand-in driver). Every figure
-// is a whole number, so that both sides choose alike.
+// Plain C++ for both compilers: the kernels nq_write_plans and nq_sum_row_sets run these
+// functions a thread per row set, nq_place_row_sets a block for the batch (each thread sums a run
+// of row sets, one scans the runs, each places its run), nq_plan_row_sets a block per row set
+// (plan_block.hpp, held to plan_row_set_alone), and the *_on_host loops are their host forms
+// (the tests' matcher, the device model, the stand-in driver). Every figure is a whole number, so
+// that both sides choose alike.
 #include <cstddef>
 #include <cstdint>
 
@@ -32,11 +33,11 @@ struct PlanRule {
 //! A row set of the batch, as the host adds it: its sides are the count pass's sides 2 r (east)
 //! and 2 r + 1 (west), both counted on the same widest split of G = 2^count groups, and it has
 //! rooms of its own, laid out by the host: 2 (2 G + 1) bucket starts (the query side's, then the
-//! stored side's), 4 G write-pass counters (east's, then west's) and 2 G words of scratch.
+//! stored side's) and 4 G write-pass counters (east's, then west's).
 struct PlanRowSet {
   std::uint32_t weights[2][2] = {{1, 0}, {0, 0}};  //!< east's part against west's part
   std::uint32_t key_bits = 0;
-  std::uint32_t starts_first = 0, next_first = 0, scratch_first = 0;
+  std::uint32_t starts_first = 0, next_first = 0;
 };
 
 //! A row set's plan: what it holds, then (placed) where its keys, jobs and tiles begin.
@@ -86,6 +87,11 @@ NQUEENS_HOST_DEVICE std::uint64_t side_keys(const SideSort& side, const std::uin
 
 NQUEENS_HOST_DEVICE std::uint64_t plan_tiles(std::uint64_t keys) { return (keys + kTileLanes - 1) / kTileLanes; }
 
+//! The passes of a stored slot of `stored` keys whose tiles meet `meeting` queries.
+NQUEENS_HOST_DEVICE std::uint64_t slot_passes(std::uint64_t stored, std::uint64_t meeting) {
+  return stored != 0 && meeting != 0 ? plan_tiles(stored) * (kBuildPasses + meeting) : 0;
+}
+
 //! `stored` against `queries` on the first `count` bits of their widest split (G groups): each
 //! slot's tiles are built once (kBuildPasses) and answer the queries of every compatible group,
 //! in pieces of 32. `scratch` holds 2 G words.
@@ -104,10 +110,8 @@ NQUEENS_HOST_DEVICE std::uint64_t split_passes(const SideSort& stored, const Sid
     for (std::uint32_t mask = 0; mask < slots; ++mask)
       if (mask & bit) within[mask] += within[mask ^ bit];
   std::uint64_t passes = 0;
-  for (std::uint32_t slot = 0; slot < slots; ++slot) {
-    const std::uint64_t meeting = within[~slot & (slots - 1)];
-    if (slot_keys[slot] != 0 && meeting != 0) passes += plan_tiles(slot_keys[slot]) * (kBuildPasses + meeting);
-  }
+  for (std::uint32_t slot = 0; slot < slots; ++slot)
+    passes += slot_passes(slot_keys[slot], within[~slot & (slots - 1)]);
   return passes;
 }
 
@@ -116,25 +120,47 @@ struct PlannedSplit {
   std::uint64_t passes = 0;
 };
 
-//! The split of `stored` against `queries` that leaves the fewest passes, if it spares enough of
-//! them (slot_split.cpp's price_counted_split, in whole numbers).
-NQUEENS_HOST_DEVICE PlannedSplit plan_split(const SideSort& stored, const SideSort& queries,
-                                            const std::uint32_t* counters, const PlanRule& rule,
-                                            std::uint64_t* scratch) {
-  const std::uint64_t stored_keys = side_keys(stored, counters), query_keys = side_keys(queries, counters);
+//! The split of a stored side against its queries that leaves the fewest passes, if it spares
+//! enough of them (slot_split.cpp's price_counted_split, in whole numbers), from each width's
+//! passes: `passes(count)` for count 0 to `widest`.
+template <class Passes>
+NQUEENS_HOST_DEVICE PlannedSplit choose_split(std::uint64_t stored_keys, std::uint64_t query_keys, int widest,
+                                              const PlanRule& rule, Passes passes) {
   const std::uint64_t least = rule.least_stored > kTileLanes + 1 ? rule.least_stored : kTileLanes + 1;
   if (stored_keys < least || query_keys == 0 || rule.max_bits <= 0) {
     const std::uint64_t cuts = (query_keys + kQueriesPerTile - 1) / kQueriesPerTile;
     return {0, plan_tiles(stored_keys) * (query_keys + kBuildPasses * cuts)};
   }
-  const std::uint64_t unsplit = split_passes(stored, queries, counters, 0, scratch);
+  const std::uint64_t unsplit = passes(0);
   PlannedSplit best{0, unsplit};
-  for (int count = 1; count <= stored.rule.count; ++count) {
-    const std::uint64_t passes = split_passes(stored, queries, counters, count, scratch);
-    if (passes < best.passes) best = {count, passes};
+  for (int count = 1; count <= widest; ++count) {
+    const std::uint64_t priced = passes(count);
+    if (priced < best.passes) best = {count, priced};
   }
   if (static_cast<double>(best.passes) > rule.most_passes_kept * static_cast<double>(unsplit)) return {0, unsplit};
   return best;
+}
+
+//! The stored side (east where `plan.east_stored`) of a row set whose sides hold `east_keys` and
+//! `west_keys`, and its split: `split(east_stored)` is the split chosen for that stored side.
+template <class Split>
+NQUEENS_HOST_DEVICE PlannedSplit choose_stored_side(std::uint64_t east_keys, std::uint64_t west_keys,
+                                                    const PlanRule& rule, Split split, RowSetPlan& plan) {
+  if (rule.store_by_price == 0) {
+    plan.east_stored = plan_tiles(east_keys) * west_keys <= plan_tiles(west_keys) * east_keys ? 1 : 0;
+    return split(plan.east_stored != 0);
+  }
+  const PlannedSplit east_stored = split(true), west_stored = split(false);
+  plan.east_stored = east_stored.passes <= west_stored.passes ? 1 : 0;
+  return plan.east_stored ? east_stored : west_stored;
+}
+
+//! choose_split for `stored` against `queries`, each width priced by split_passes.
+NQUEENS_HOST_DEVICE PlannedSplit plan_split(const SideSort& stored, const SideSort& queries,
+                                            const std::uint32_t* counters, const PlanRule& rule,
+                                            std::uint64_t* scratch) {
+  return choose_split(side_keys(stored, counters), side_keys(queries, counters), stored.rule.count, rule,
+                      [&](int count) { return split_passes(stored, queries, counters, count, scratch); });
 }
 
 //! A side's bucket starts on the first `count` bits of its widest split: part-major
@@ -167,11 +193,20 @@ NQUEENS_HOST_DEVICE TileJob plan_job(const PlanRowSet& row_set, const RowSetPlan
   return job;
 }
 
-//! Step 1, row set `r`: chooses its stored side and split, writes its bucket starts into its
-//! room, and counts its keys, jobs and tiles.
-NQUEENS_HOST_DEVICE void plan_row_set(std::uint32_t r, const SideSort* sides, const PlanRowSet* row_sets,
-                                      const std::uint32_t* counters, const PlanRule& rule, std::uint32_t* starts,
-                                      std::uint64_t* scratch, RowSetPlan* plans) {
+//! The tiles of the job of stored slot `pattern` (none where it stores no key).
+NQUEENS_HOST_DEVICE std::uint32_t pattern_tiles(const PlanRowSet& row_set, const RowSetPlan& plan,
+                                                const std::uint32_t* query_starts, const std::uint32_t* stored_starts,
+                                                std::uint32_t pattern) {
+  const TileJob job = plan_job(row_set, plan, stored_starts, pattern);
+  return job.stored_count == 0 ? 0 : job_tiles(job, 0, query_starts, nullptr);
+}
+
+//! Step 1 on one thread, row set `r`: chooses its stored side and split, writes its bucket
+//! starts into its room, and counts its keys, jobs and tiles; `scratch` holds 2 kMaxGroups
+//! words. The kernel runs it on a block (plan_block.hpp), which the tests hold to this form.
+NQUEENS_HOST_DEVICE void plan_row_set_alone(std::uint32_t r, const SideSort* sides, const PlanRowSet* row_sets,
+                                            const std::uint32_t* counters, const PlanRule& rule, std::uint32_t* starts,
+                                            std::uint64_t* scratch, RowSetPlan* plans) {
   const PlanRowSet row_set = row_sets[r];
   const SideSort& east = sides[std::size_t{2} * r];
   const SideSort& west = sides[std::size_t{2} * r + 1];
@@ -179,18 +214,11 @@ NQUEENS_HOST_DEVICE void plan_row_set(std::uint32_t r, const SideSort* sides, co
   const std::uint64_t east_keys = side_keys(east, counters), west_keys = side_keys(west, counters);
   plan.halves = east_keys + west_keys;
   if (east_keys != 0 && west_keys != 0) {
-    std::uint64_t* room = scratch + row_set.scratch_first;
-    PlannedSplit split;
-    if (rule.store_by_price == 0) {
-      plan.east_stored = plan_tiles(east_keys) * west_keys <= plan_tiles(west_keys) * east_keys ? 1 : 0;
-      split = plan.east_stored ? plan_split(east, west, counters, rule, room)
-                               : plan_split(west, east, counters, rule, room);
-    } else {
-      const PlannedSplit east_stored = plan_split(east, west, counters, rule, room);
-      const PlannedSplit west_stored = plan_split(west, east, counters, rule, room);
-      plan.east_stored = east_stored.passes <= west_stored.passes ? 1 : 0;
-      split = plan.east_stored ? east_stored : west_stored;
-    }
+    const auto split_of = [&](bool east_stored) {
+      return east_stored ? plan_split(east, west, counters, rule, scratch)
+                         : plan_split(west, east, counters, rule, scratch);
+    };
+    const PlannedSplit split = choose_stored_side(east_keys, west_keys, rule, split_of, plan);
     plan.split_count = static_cast<std::uint32_t>(split.count);
     const std::uint32_t widest = 1u << east.rule.count, groups = 1u << split.count;
     std::uint32_t* query_starts = starts + row_set.starts_first;
@@ -200,8 +228,7 @@ NQUEENS_HOST_DEVICE void plan_row_set(std::uint32_t r, const SideSort* sides, co
     plan.query_keys = query_starts[std::size_t{2} * groups];
     plan.stored_keys = stored_starts[std::size_t{2} * groups];
     for (std::uint32_t pattern = 0; pattern < groups; ++pattern) {
-      const TileJob job = plan_job(row_set, plan, stored_starts, pattern);
-      const std::uint32_t tiles = job.stored_count == 0 ? 0 : job_tiles(job, 0, query_starts, nullptr);
+      const std::uint32_t tiles = pattern_tiles(row_set, plan, query_starts, stored_starts, pattern);
       plan.jobs += tiles == 0 ? 0 : 1;
       plan.tiles += tiles;
     }
@@ -327,13 +354,7 @@ NQUEENS_HOST_DEVICE void sum_row_set(std::uint32_t r, const RowSetPlan* plans, c
   results[r] = {pairs, plan.halves};
 }
 
-// The host forms of the four kernels.
-
-inline void plan_row_sets_on_host(const SideSort* sides, const PlanRowSet* row_sets, std::uint32_t count,
-                                  const std::uint32_t* counters, const PlanRule& rule, std::uint32_t* starts,
-                                  std::uint64_t* scratch, RowSetPlan* plans) {
-  for (std::uint32_t r = 0; r < count; ++r) plan_row_set(r, sides, row_sets, counters, rule, starts, scratch, plans);
-}
+// The host forms of three kernels (plan_block.hpp has nq_plan_row_sets's).
 
 //! nq_place_row_sets on this CPU: each of the block's steps run for each of `threads` in turn
 //! (from 1: a thread alone places the batch as the block does).

@@ -70,10 +70,8 @@ void BuiltBatch::add_row_set(std::size_t slot, const join::PartWeights& weights,
   const std::size_t groups = widest.groups();
   added.starts_first = static_cast<std::uint32_t>(start_words_);
   added.next_first = static_cast<std::uint32_t>(write_counters_);
-  added.scratch_first = static_cast<std::uint32_t>(scratch_words_);
   start_words_ += 2 * (2 * groups + 1);
   write_counters_ += 4 * groups;
-  scratch_words_ += 2 * groups;
   row_sets_.push_back(added);
   slots_.push_back(slot);
 }
@@ -111,7 +109,7 @@ void BuiltBatch::clear() {
   counters_ = 0;
   row_sets_.clear();
   slots_.clear();
-  start_words_ = write_counters_ = scratch_words_ = 0;
+  start_words_ = write_counters_ = 0;
   estimated_keys_ = 0;
 }
 

@@ -51,11 +51,10 @@ class BuiltBatch {
   //! 2 r + 1), and the slot each one counts for.
   std::span<const PlanRowSet> row_sets() const { return row_sets_; }
   std::span<const std::size_t> slots() const { return slots_; }
-  //! The plan's rooms, laid out by row_sets(): bucket starts, the write pass's counters and
-  //! scratch words, and the rule it plans by.
+  //! The plan's rooms, laid out by row_sets(): bucket starts and the write pass's counters, and
+  //! the rule it plans by.
   std::size_t start_words() const { return start_words_; }
   std::size_t write_counters() const { return write_counters_; }
-  std::size_t scratch_words() const { return scratch_words_; }
   const PlanRule& plan_rule() const { return plan_rule_; }
 
   bool empty() const { return row_sets_.empty(); }
@@ -76,7 +75,7 @@ class BuiltBatch {
   std::size_t counters_ = 0;
   std::vector<PlanRowSet> row_sets_;
   std::vector<std::size_t> slots_;
-  std::size_t start_words_ = 0, write_counters_ = 0, scratch_words_ = 0;
+  std::size_t start_words_ = 0, write_counters_ = 0;
   PlanRule plan_rule_;
   double estimated_keys_ = 0;
   std::vector<std::uint64_t> sample_;  // add()'s scratch

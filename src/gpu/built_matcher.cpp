@@ -8,6 +8,7 @@
 #include "gpu/batch_plan.hpp"
 #include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
+#include "gpu/plan_block.hpp"
 #include "gpu/tiles_on_host.hpp"
 
 namespace nqueens::gpu {
@@ -169,10 +170,9 @@ PlanTotals HostBuiltMatcher::count_halves(int buffer, const BuiltBatch& batch, s
                      pairings(buffer, batch), this->entries(), counters.data(), nullptr, 32);
   const auto row_sets = static_cast<std::uint32_t>(batch.row_sets().size());
   planned_[b].starts.assign(batch.start_words(), 0);
-  scratch_.assign(batch.scratch_words(), 0);
   plans_[b].assign(row_sets, RowSetPlan{});
   plan_row_sets_on_host(batch.count_sides().data(), batch.row_sets().data(), row_sets, counters.data(),
-                        batch.plan_rule(), planned_[b].starts.data(), scratch_.data(), plans_[b].data());
+                        batch.plan_rule(), planned_[b].starts.data(), plans_[b].data());
   PlanTotals totals;
   place_row_sets_on_host(plans_[b].data(), batch.row_sets().data(), row_sets, &totals);
   return totals;

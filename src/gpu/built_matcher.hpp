@@ -129,7 +129,7 @@ class HostBuiltMatcher : public BuiltMatcher {
   std::array<std::vector<SetPairing>, 2> pairings_;  // made from the batch's specs
   std::array<std::vector<RowSetPlan>, 2> plans_;
   std::array<Planned, 2> planned_;  // its starts hold the plan's bucket starts
-  std::vector<std::uint64_t> keys_, scratch_, counts_;
+  std::vector<std::uint64_t> keys_, counts_;
   std::array<std::vector<RowSetResult>, 2> results_;
 };
 

@@ -21,6 +21,7 @@
 #include "gpu/gpu_devices.hpp"
 #include "gpu/match_fatbin.hpp"
 #include "gpu/pairing_spec.hpp"
+#include "gpu/plan_block.hpp"
 
 namespace nqueens::gpu {
 
@@ -282,7 +283,6 @@ class DeviceMatcher final : public BuiltMatcher {
     const std::size_t totals_at = meta.add_bytes(sizeof(PlanTotals));
     const std::size_t counters_at = meta.add_bytes(batch.counters() * sizeof(std::uint32_t));
     b.starts_at = meta.add_bytes(batch.start_words() * sizeof(std::uint32_t));
-    const std::size_t scratch_at = meta.add_bytes(batch.scratch_words() * sizeof(std::uint64_t));
     b.plans_at = meta.add_bytes(batch.row_sets().size() * sizeof(RowSetPlan));
     b.write_sides_at = meta.add_bytes(batch.count_sides().size_bytes());
     b.write_next_at = meta.add_bytes(batch.write_counters() * sizeof(std::uint32_t));
@@ -314,9 +314,12 @@ class DeviceMatcher final : public BuiltMatcher {
     b.row_sets = static_cast<std::uint32_t>(batch.row_sets().size());
     PlanRule rule = batch.plan_rule();
     CUdeviceptr sides = m + b.sides_at, row_sets = m + b.row_sets_at, counters = m + counters_at,
-                starts = m + b.starts_at, scratch = m + scratch_at, plans = m + b.plans_at, totals = m + totals_at;
-    void* plan_arguments[] = {&sides, &row_sets, &b.row_sets, &counters, &rule, &starts, &scratch, &plans};
-    launch_per_row_set(b, kernels_.plan_row_sets, "nq_plan_row_sets", plan_arguments);
+                starts = m + b.starts_at, plans = m + b.plans_at, totals = m + totals_at;
+    void* plan_arguments[] = {&sides, &row_sets, &b.row_sets, &counters, &rule, &starts, &plans};
+    if (b.row_sets != 0)  // a block a row set
+      check(cuda_driver()->launch(named_kernel(kernels_, kernels_.plan_row_sets, "nq_plan_row_sets"), b.row_sets, 1, 1,
+                                  kPlanThreads, 1, 1, 0, b.stream, plan_arguments, nullptr),
+            "launching the plan kernels");
     void* place_arguments[] = {&plans, &row_sets, &b.row_sets, &totals};
     check(cuda_driver()->launch(named_kernel(kernels_, kernels_.place_row_sets, "nq_place_row_sets"), 1, 1, 1,
                                 kPlaceThreads, 1, 1, 0, b.stream, place_arguments, nullptr),

@@ -18,6 +18,7 @@
 #include "gpu/half_build.hpp"
 #include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
+#include "gpu/plan_block.hpp"
 #include "gpu/shared_slices.hpp"
 #include "gpu/side_recipe.hpp"
 #include "gpu/slot_split.hpp"
@@ -89,17 +90,6 @@ double thread_seconds() {
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
-// The trips of the loop a plan kernel's thread runs (batch_plan.hpp), from its row set's widest
-// split (G groups on `bits` bits) and its plan: choosing the stored side prices each split of
-// each side it may store over the G groups, and lays out 4 G bucket starts; writing the plan
-// sets 2 G' counters a side and cuts G' jobs on the chosen split's G' groups; summing adds the
-// row set's jobs.
-double plan_trips(const SideSort& east, const RowSetPlan& plan, const PlanRule& rule) {
-  if (plan.halves == 0) return 0;
-  const double groups = std::ldexp(1.0, east.rule.count);
-  return groups * ((rule.store_by_price != 0 ? 2 : 1) * (east.rule.count + 3) + 4);
-}
-
 // One launch of a plan kernel over `threads` threads, thread t running `trips(t)` trips of its
 // loop: its warps, each as long as its longest thread, and that longest thread.
 template <class Trips>
@@ -115,13 +105,24 @@ void tally_plan_launch(const KernelSize& size, std::uint32_t threads, Trips trip
   work.plan_lone_instructions += longest;
 }
 
+// The planning launch, a block a row set whose steps cost its threads `trips` (block_steps.hpp):
+// each of its warps the kernel's whole and its loop once a trip, the launch's longest thread the
+// longest block's thread 0.
+void tally_plan_blocks(std::span<const BlockTrips> trips, DeviceWork& work) {
+  constexpr std::uint32_t kPlanWarps = kPlanThreads / 32;
+  const KernelSize& size = kPlanRowSetsSize;
+  double longest = 0;
+  for (const BlockTrips& block : trips) {
+    work.plan_warp_instructions += kPlanWarps * size.whole + size.loop * block.warps;
+    longest = std::max(longest, size.whole + size.loop * block.longest);
+  }
+  work.plan_lone_instructions += longest;
+}
+
 // The planning and placing launches of a batch (the count pass's end).
-void tally_planning(const BuiltBatch& batch, std::span<const RowSetPlan> plans, DeviceWork& work) {
-  const auto count = static_cast<std::uint32_t>(plans.size());
-  tally_plan_launch(
-      kPlanRowSetsSize, count,
-      [&](std::uint32_t r) { return plan_trips(batch.count_sides()[std::size_t{2} * r], plans[r], batch.plan_rule()); },
-      work);
+void tally_planning(std::span<const BlockTrips> trips, DeviceWork& work) {
+  const auto count = static_cast<std::uint32_t>(trips.size());
+  tally_plan_blocks(trips, work);
   tally_plan_launch(
       kPlaceRowSetsSize, kPlaceThreads,
       [&](std::uint32_t t) {
@@ -181,14 +182,16 @@ class BuiltRecorder final : public BuiltMatcher {
     }
     const auto count = static_cast<std::uint32_t>(batch.row_sets().size());
     starts_[b].assign(batch.start_words(), 0);
-    std::vector<std::uint64_t> scratch(batch.scratch_words(), 0);
     plans_[b].assign(count, RowSetPlan{});
-    plan_row_sets_on_host(batch.count_sides().data(), batch.row_sets().data(), count, counters.data(),
-                          batch.plan_rule(), starts_[b].data(), scratch.data(), plans_[b].data());
+    std::vector<BlockTrips> trips(count);
+    for (std::uint32_t r = 0; r < count; ++r)
+      plan_row_set_in_block(HostBlock{kPlanThreads, false, &trips[r]}, r, batch.count_sides().data(),
+                            batch.row_sets().data(), counters.data(), batch.plan_rule(), starts_[b].data(),
+                            plans_[b].data(), *room_);
     PlanTotals totals;
     place_row_sets_on_host(plans_[b].data(), batch.row_sets().data(), count, &totals);
     device_seconds_ += thread_seconds() - begun;
-    tally_planning(batch, plans_[b], work_);
+    tally_planning(trips, work_);
     return totals;
   }
 
@@ -222,6 +225,7 @@ class BuiltRecorder final : public BuiltMatcher {
   std::array<std::vector<std::uint32_t>, 2> starts_;
   std::array<std::vector<RowSetPlan>, 2> plans_;
   std::array<std::vector<RowSetResult>, 2> results_;
+  std::unique_ptr<PlanRoom> room_ = std::make_unique<PlanRoom>();
 };
 
 // A matcher that tallies each batch as the device matcher would send it (device_matcher.cpp's

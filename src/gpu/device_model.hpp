@@ -128,13 +128,14 @@ inline constexpr double kBuildKernelPasses = 2;
 //! Instructions of the plan's kernels in their sm_90 SASS (docs/data/kernel-instructions.csv,
 //! held to it by GpuModel.ItsInstructionCountsAreTheCubinsData): each kernel's in all and its
 //! longest innermost loop's. A thread is priced at the kernel's whole plus its loop's once per
-//! trip of the loop its work sets (device_model.cpp's plan_trips): an estimate from the code's
-//! loops, as the sm_90 figures stand for every card.
+//! trip of the loop its work sets (device_model.cpp's tally_writing, for a block a row set the
+//! trips its steps take, block_steps.hpp): an estimate from the code's loops, as the sm_90
+//! figures stand for every card.
 struct KernelSize {
   double whole = 0, loop = 0;
 };
-inline constexpr KernelSize kPlanRowSetsSize{4600, 108};
-inline constexpr KernelSize kPlaceRowSetsSize{601, 174};
+inline constexpr KernelSize kPlanRowSetsSize{2973, 259};
+inline constexpr KernelSize kPlaceRowSetsSize{611, 179};
 inline constexpr KernelSize kWritePlansSize{556, 26};
 inline constexpr KernelSize kSumRowSetsSize{72, 20};
 //! Cycles a lone thread takes an instruction that waits on the one before (an SM's arithmetic

@@ -7,6 +7,7 @@
 #include "gpu/half_build.hpp"
 #include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
+#include "gpu/plan_block.hpp"
 #include "gpu/tile_match.hpp"
 
 namespace nqueens::gpu {
@@ -176,15 +177,18 @@ extern "C" __global__ void __launch_bounds__(256)
 }
 
 // The batch's plan (batch_plan.hpp), made from the count pass's counters where they lie: a
-// thread per row set chooses its stored side and split and counts its keys, jobs and tiles; one
-// block places them (batch_plan.hpp's steps 2a to 2c); a thread per row set writes its
-// write-pass sides and jobs; and, once matched, a thread per row set sums its jobs' pairs.
-extern "C" __global__ void __launch_bounds__(256)
+// block per row set chooses its stored side and split and counts its keys, jobs and tiles
+// (plan_block.hpp); one block places them (batch_plan.hpp's steps 2a to 2c); a thread per row
+// set writes its write-pass sides and jobs; and, once matched, a thread per row set sums its
+// jobs' pairs.
+extern "C" __global__ void __launch_bounds__(nqueens::gpu::kPlanThreads)
     nq_plan_row_sets(const nqueens::gpu::SideSort* sides, const nqueens::gpu::PlanRowSet* row_sets, std::uint32_t count,
                      const std::uint32_t* counters, nqueens::gpu::PlanRule rule, std::uint32_t* starts,
-                     std::uint64_t* scratch, nqueens::gpu::RowSetPlan* plans) {
-  const std::uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < count) nqueens::gpu::plan_row_set(r, sides, row_sets, counters, rule, starts, scratch, plans);
+                     nqueens::gpu::RowSetPlan* plans) {
+  using namespace nqueens::gpu;
+  __shared__ PlanRoom room;
+  for (std::uint32_t r = blockIdx.x; r < count; r += gridDim.x)
+    plan_row_set_in_block(DeviceBlock{}, r, sides, row_sets, counters, rule, starts, plans, room);
 }
 
 extern "C" __global__ void __launch_bounds__(nqueens::gpu::kPlaceThreads)

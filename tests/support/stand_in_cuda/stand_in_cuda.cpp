@@ -33,6 +33,7 @@
 #include "gpu/half_build.hpp"
 #include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
+#include "gpu/plan_block.hpp"
 #include "gpu/tiles_on_host.hpp"
 
 using namespace nqueens::gpu;  // NOLINT(google-build-using-namespace): the driver's types, as cuda.h names them
@@ -86,8 +87,8 @@ void log_line(const std::string& line) {
 
 CUdevice checked_device(int index) { return index; }
 
-// The plan's kernels (gpu/batch_plan.hpp) by their host forms, the placing one on a block of
-// `block_threads`; false for any other kernel.
+// The plan's kernels (gpu/batch_plan.hpp, gpu/plan_block.hpp) by their host forms, the planning
+// and placing ones on blocks of `block_threads`; false for any other kernel.
 bool run_plan_kernel(Function::Kind kind, void** arguments, std::uint32_t block_threads) {
   using namespace nqueens::gpu;
   const auto pointer = [&](int i) { return reinterpret_cast<void*>(*static_cast<CUdeviceptr*>(arguments[i])); };
@@ -98,7 +99,7 @@ bool run_plan_kernel(Function::Kind kind, void** arguments, std::uint32_t block_
       plan_row_sets_on_host(static_cast<const SideSort*>(pointer(0)), static_cast<const PlanRowSet*>(pointer(1)),
                             number(2), static_cast<const std::uint32_t*>(pointer(3)),
                             *static_cast<const PlanRule*>(arguments[4]), static_cast<std::uint32_t*>(pointer(5)),
-                            static_cast<std::uint64_t*>(pointer(6)), static_cast<RowSetPlan*>(pointer(7)));
+                            static_cast<RowSetPlan*>(pointer(6)), HostBlock{block_threads});
       return true;
     case Function::Kind::place_row_sets:
       log_line("nq_place_row_sets");
