@@ -8,16 +8,20 @@ Both are rendered from data in docs/data, so that the docs test renders without 
 - docs/data/cluster-table.csv: per N, what `nqueens plan` says of a count's memory, journal and
   setup (these do not depend on its sample), and the shard file's bytes per unit;
 - docs/data/gpu-model-runs.csv: the gpu engine priced by its device model on named cards
-  (`nqueens plan --engine gpu --card NAME`).
+  (`nqueens plan --engine gpu --card NAME`);
+- docs/data/frontier-plans.csv: the thread time `nqueens plan -n N -t 2` measured from its sample
+  on this machine, with its bar, beside the model's.
 
-    scripts/dev/cluster-table.py measure --binary build/release/nqueens   # the two CSVs above, then render
+    scripts/dev/cluster-table.py measure --binary build/release/nqueens   # the CSVs above, then render
+    scripts/dev/cluster-table.py measure --only frontier --frontier 23:60,28:300   # plan -t 2 at N = 23, 28
     scripts/dev/cluster-table.py render                                   # CSVs -> docs/cluster.md
     scripts/dev/cluster-table.py check                                    # the docs test (ctest: docs_cluster_table)
 
 measure runs `nqueens plan -n N` with the options of PLAN_OPTIONS (ranks of 16 threads, 4 of them
 on a node of 64 cores, each under --memory 24G, a short sample: only the memory, journal and
 setup are taken from it) for N = 22..28, and `nqueens plan -n N --engine gpu --card C` for the
-cards of GPU_RUNS. render writes the table and the section between their marker comments. check
+cards of GPU_RUNS; --only frontier runs `nqueens plan -n N -t 2 --sample-seconds S` for the N:S of
+--frontier (S = default: plan's own budget), keeping the CSV's other rows. render writes the table and the section between their marker comments. check
 fails when either is not what the data renders, when the CSVs do not cover N = 22..28 or
 disagree on the units, or when README.md, docs/usage.md, docs/cluster.md or docs/performance.md
 quotes a thread time in core- or CPU-days, hours or years for an N of 22 to 28 outside them
@@ -44,6 +48,7 @@ DATA = os.path.join(ROOT, "docs", "data")
 COSTS_CSV = os.path.join(DATA, "join-run-costs.csv")
 CLUSTER_CSV = os.path.join(DATA, "cluster-table.csv")
 GPU_CSV = os.path.join(DATA, "gpu-model-runs.csv")
+FRONTIER_CSV = os.path.join(DATA, "frontier-plans.csv")
 CLUSTER_MD = os.path.join(ROOT, "docs", "cluster.md")
 DOCS = ["README.md", "docs/usage.md", "docs/cluster.md", "docs/performance.md"]
 SIZES = range(22, 29)
@@ -72,6 +77,13 @@ Q28_BEGIN = "<!-- q28: begin (scripts/dev/cluster-table.py render writes this se
 Q28_END = "<!-- q28: end -->"
 CLUSTER_FIELDS = ["n", "work_units", "setup_seconds", "count_memory", "process_memory_mib", "slurm_mem",
                   "journal_mib", "shard_bytes_per_unit"]
+FRONTIER_FIELDS = ["n", "sample_budget_seconds", "sample_seconds", "setup_seconds", "thread_seconds",
+                   "thread_seconds_error", "relative_error", "sampled_units", "units_in_parts", "parts_timed",
+                   "extrapolated_bands", "strata", "model_thread_seconds", "advised_sample_seconds",
+                   "advised_relative_error", "busy_cores", "commit", "load_average"]
+# The frontier plans' target: a 95 % bar within this share of the estimate.
+FRONTIER_TARGET = 0.25
+FRONTIER_THREADS = 2
 GPU_FIELDS = ["n", "card", "cards", "host_threads", "wall_seconds", "device_seconds", "transfer_seconds",
               "host_seconds", "bound_by", "replayed_share", "units_replayed", "relative_error"]
 
@@ -98,6 +110,12 @@ def shard_bytes_per_unit(binary):
         subprocess.run([binary, "count", "-n", "18", "-t", "1", "--shard", "1/4", "--output", shard,
                         "--checkpoint", journal, "-q"], check=True, capture_output=True)
         return os.path.getsize(shard) / os.path.getsize(journal)
+
+
+def commit_of(built_from):
+    """The commit a binary was built from: built_from where given (a copy), else this checkout's HEAD."""
+    return built_from or subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                        text=True, check=True).stdout.strip()
 
 
 def git_note(binary, built_from=None):
@@ -167,6 +185,36 @@ def measure(binary, which, built_from=None, gpu_runs=None):
                   f"{GPU_REPLAY_SECONDS} --format json", note, GPU_FIELDS, rows)
 
 
+def measure_frontier(binary, budgets, built_from=None):
+    """`plan -n N -t 2` for each N:S of budgets, a row each, written as it comes into the CSV as it
+    then is (another measure may be writing other N's rows): the rows of other N are kept."""
+    costs = {int(r["n"]): r for r in read_csv(COSTS_CSV)[1]}
+    for n, budget in budgets:
+        command = [binary, "plan", "-n", str(n), "-t", str(FRONTIER_THREADS), "--format", "json"]
+        if budget != "default":
+            command += ["--sample-seconds", budget]
+        plan = run_json(command)
+        total, error = plan["thread_seconds"], plan["thread_seconds_error"]
+        row = {"n": n, "sample_budget_seconds": f"{plan['sample_budget_seconds']:.4g}",
+               "sample_seconds": f"{plan['sample_seconds']:.4g}", "setup_seconds": f"{plan['setup_seconds']:.3g}",
+               "thread_seconds": f"{total:.4g}", "thread_seconds_error": f"{error:.4g}",
+               "relative_error": f"{error / total:.3g}", "sampled_units": plan["sampled_units"],
+               "units_in_parts": plan["units_in_parts"], "parts_timed": plan["parts_timed"],
+               "extrapolated_bands": plan["extrapolated_bands"], "strata": plan["strata"],
+               "model_thread_seconds": costs[n]["thread_seconds"] if n in costs else "",
+               "advised_sample_seconds": f"{plan['advised_sample_seconds']:.4g}",
+               "advised_relative_error": f"{plan['advised_thread_seconds_error'] / total:.3g}",
+               "busy_cores": f"{plan['busy_cores']:.2g}", "commit": commit_of(built_from),
+               "load_average": f"{os.getloadavg()[0]:.1f}"}
+        print(f"frontier N={n}: {row}", file=sys.stderr)
+        rows = {int(r["n"]): r for r in (read_csv(FRONTIER_CSV)[1] if os.path.exists(FRONTIER_CSV) else [])}
+        rows[n] = row
+        write_csv(FRONTIER_CSV, f"nqueens plan -n N -t {FRONTIER_THREADS} --format json --sample-seconds S "
+                  "(S: the sample_budget_seconds column; busy_cores: other processes' load while it sampled); "
+                  "scripts/dev/cluster-table.py measure --only frontier", git_note(binary, built_from),
+                  FRONTIER_FIELDS, [rows[m] for m in sorted(rows)])
+
+
 def read_csv(path):
     with open(path) as f:
         lines = f.read().splitlines()
@@ -208,6 +256,8 @@ class Data:
         self.costs = {int(r["n"]): r for r in costs}
         self.cluster = {int(r["n"]): r for r in cluster}
         self.gpu = {(int(r["n"]), r["card"], int(r["cards"])): r for r in gpu}
+        self.frontier_notes, frontier = read_csv(FRONTIER_CSV) if os.path.exists(FRONTIER_CSV) else ([], [])
+        self.frontier = {int(r["n"]): r for r in frontier}
 
     def problems(self):
         found = []
@@ -255,21 +305,90 @@ def gpu_bullet(data):
             "measured H100 run (N = 22), so these are a model's figures, not measurements. " + published)
 
 
+def frontier_bar(row):
+    """The plan's bar, or where it is wider than the estimate, that it bounds nothing."""
+    relative = float(row["relative_error"])
+    return f"+-{figure(100 * relative)} %" if relative < 1 else "(no bound: the bar is wider than the estimate)"
+
+
+def frontier_plan(row):
+    """What `plan -n N -t 2` measured: its thread time, bar and what the sample rests on."""
+    if row is None:
+        return "not measured"
+    parts = f", {int(row['units_in_parts']):,} in parts" if int(row["units_in_parts"]) else ""
+    bands = int(row["extrapolated_bands"])
+    carried = f", {bands} of {row['strata']} bands carried" if bands else ""
+    model = float(row["model_thread_seconds"] or 0)
+    ratio = f"{figure(float(row['thread_seconds']) / model)}x the model; " if model > 0 else ""
+    load = f"; load {figure(float(row['load_average']))}" if row.get("load_average") else ""
+    return (f"{duration(float(row['thread_seconds']))} {frontier_bar(row)} ({ratio}{int(row['sampled_units']):,} units"
+            f"{parts}{carried}; {duration(float(row['sample_seconds']))}{load})")
+
+
+def frontier_summary(data):
+    """Which N's plans meet the target bar, and for those that do not, what budget the plan advises."""
+    if not data.frontier:
+        return ""
+    rows = data.frontier
+    within = [n for n in sorted(rows) if float(rows[n]["relative_error"]) <= FRONTIER_TARGET]
+    outside = []
+    for n in sorted(set(rows) - set(within)):
+        advised = float(rows[n]["advised_sample_seconds"] or 0)
+        outside.append(f"{n} ({frontier_bar(rows[n]).strip('()')}" + (
+            f"; it advises `--sample-seconds {advised:g}` for +-{figure(100 * float(rows[n]['advised_relative_error']))} %"
+            if advised > 0 else "") + ")")
+    return (f"\n`plan -n N -t {FRONTIER_THREADS}` ([frontier-plans.csv](data/frontier-plans.csv), "
+            f"{data.frontier_notes[0]}, at {data.frontier_notes[1]}): "
+            f"its bar (95 %) is within +-{figure(100 * FRONTIER_TARGET)} % of its estimate at N = "
+            f"{', '.join(str(n) for n in within) or 'none'}; wider at N = {', '.join(outside) or 'none'}. "
+            "In brackets: the plan over the cost model, the units sampled, those timed in exact parts, the cost "
+            "bands whose rate was carried from the others, the sampling's own time (setup excluded) and the load "
+            "average it ended at. The bar is the sample's spread; the level is this machine's at that load, and "
+            "moves with it (the cost model was fitted, and the shards of N = 23 and 24 of "
+            "[performance.md](performance.md#plan-against-real-counts) measured, under other loads).\n")
+
+
 def render_table(data):
     lines = [f"Thread time and largest unit: the cost model's sums ([join-run-costs.csv](data/join-run-costs.csv)); "
              f"memory, journal and setup: `nqueens plan` ({data.cluster_notes[0]}) at {data.cluster_notes[1]}; "
              f"one H100: the device model ({data.gpu_notes[0]}) at {data.gpu_notes[1]}.", "",
              f"| N | units | thread time | largest unit | wall on {CORES[0]:,} cores | wall on {CORES[1]:,} cores | "
              f"count `--memory` per rank | Slurm `--mem` per node of {RANKS_PER_NODE} ranks | journal | "
-             "gpu engine, one H100 (model) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             f"gpu engine, one H100 (model) | `plan -t {FRONTIER_THREADS}`, measured here |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for n in SIZES:
         cost, row, gpu = data.costs[n], data.cluster[n], data.gpu.get((n, "H100", 1))
         lines.append(f"| {n} | {int(row['work_units']):,} | {duration(float(cost['thread_seconds']))} | "
                      f"{duration(float(cost['largest_unit_seconds']))} | {duration(wall(cost, row, CORES[0]))} | "
                      f"{duration(wall(cost, row, CORES[1]))} | {row['count_memory']} | {row['slurm_mem']} | "
-                     f"{mebibytes(float(row['journal_mib']))} | {gpu_wall(gpu)} |")
-    return "\n".join(lines) + "\n"
+                     f"{mebibytes(float(row['journal_mib']))} | {gpu_wall(gpu)} | "
+                     f"{frontier_plan(data.frontier.get(n)) if n > 22 else ''} |")
+    return "\n".join(lines) + "\n" + frontier_summary(data)
+
+
+def frontier_q28(data, q28):
+    """N = 28 as `plan -t 2` measured it, beside the cost model."""
+    row = data.frontier.get(28)
+    if row is None:
+        return (f"- **CPU join, measured:** `plan -n 28 -t {FRONTIER_THREADS}` not run yet (`cluster-table.py measure "
+                "--only frontier`).")
+    thread, model = float(row["thread_seconds"]), float(data.costs[28]["thread_seconds"])
+    if int(row["sampled_units"]) == 0:
+        return (f"- **CPU join, measured:** `plan -n 28 -t {FRONTIER_THREADS}` on this machine, in "
+                f"{duration(float(row['sample_seconds']))} of sampling (a budget of "
+                f"{duration(float(row['sample_budget_seconds']))}, after {duration(float(row['setup_seconds']))} "
+                "of setup), timed no unit of its bands, whole or in parts: only its pilot's light units, whose rate, "
+                "carried by a power law across the decades of cost to every band, bounds nothing "
+                f"({figure(thread / model)} times the cost model's sum, with a bar wider than itself). Its own "
+                "default budget at N = 28 is a quarter of an hour; a plan under it is not in the data.")
+    target = "within" if float(row["relative_error"]) <= FRONTIER_TARGET else "outside"
+    return (f"- **CPU join, measured:** `plan -n 28 -t {FRONTIER_THREADS}` on this machine puts it at "
+            f"{figure(thread / (365.25 * 86400))} core-years {frontier_bar(row)} (95 %, {figure(thread / q28 * 1e9)} ns "
+            f"a solution, {figure(thread / model)} times the cost model's), from {int(row['sampled_units']):,} units "
+            f"({int(row['units_in_parts']):,} of them timed on {int(row['parts_timed']):,} exact parts) in "
+            f"{duration(float(row['sample_seconds']))} of sampling, {int(row['extrapolated_bands'])} of its "
+            f"{row['strata']} cost bands carried from the others: {target} the +-{figure(100 * FRONTIER_TARGET)} % "
+            "that a run's sizing wants.")
 
 
 def render_q28(data):
@@ -290,6 +409,7 @@ def render_q28(data):
         f"({figure(thread / q28 * 1e9)} ns of one core a solution), in {units:,} units; the largest is "
         f"{duration(float(cost['largest_unit_seconds']))}, which bounds the wall time of the last units "
         "however many cores join.",
+        frontier_q28(data, q28),
         f"- **On a cluster of {Q28_CORES:,} cores** ({nodes} nodes of {THREADS * RANKS_PER_NODE} cores, "
         f"{RANKS_PER_NODE} ranks of {THREADS} threads each): {duration(wall(cost, row, Q28_CORES))} of wall time "
         f"if every core counts all the time; on {CORES[0]:,} cores, {duration(wall(cost, row, CORES[0]))}.",
@@ -373,8 +493,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=["measure", "render", "check"])
     parser.add_argument("--binary", default=os.path.join(ROOT, "build", "release", "nqueens"))
-    parser.add_argument("--only", choices=["all", "plan", "gpu"], default="all",
-                        help="measure: the plan's CSV, the gpu model's, or both")
+    parser.add_argument("--only", choices=["all", "plan", "gpu", "frontier"], default="all",
+                        help="measure: the plan's CSV, the gpu model's, both, or the frontier plans'")
+    parser.add_argument("--frontier", default="23:default,24:default,25:default,26:default,27:default,28:default",
+                        help="measure --only frontier: N:S pairs, S the plan's --sample-seconds or default")
     parser.add_argument("--commit", help="measure: the commit --binary was built from, when it is a copy "
                         "(default: this checkout's HEAD)")
     parser.add_argument("--gpu-runs", help="measure: only these gpu model runs, N:CARD:CARDS separated by commas "
@@ -385,7 +507,11 @@ def main():
     if args.action == "measure":
         runs = [(int(n), card, int(cards)) for n, card, cards in
                 (run.split(":") for run in args.gpu_runs.split(","))] if args.gpu_runs else None
-        measure(args.binary, args.only, args.commit, runs)
+        if args.only == "frontier":
+            budgets = [(int(n), budget) for n, budget in (pair.split(":") for pair in args.frontier.split(","))]
+            measure_frontier(args.binary, budgets, args.commit)
+        else:
+            measure(args.binary, args.only, args.commit, runs)
     data = Data()
     problems = data.problems()
     if problems:

@@ -1,6 +1,4 @@
 // `nqueens count`: parse the options, count each N, print each result as it is ready.
-#include <algorithm>
-#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -9,7 +7,6 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "engine/memory_budget.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/n_spec.hpp"
 #include "run/journal_place.hpp"
@@ -37,24 +34,6 @@ int run_shard(const CountArgs& args, const std::vector<int>& sizes, const RunReq
   return kOk;
 }
 
-// A refusal on the unit list alone leaves what the run needs on each thread unknown: planned
-// again with a budget of that list, the engine notes all of its least (the join then sizes its
-// slices, as any count of it does: 0.5 s at N = 23, 4 s at N = 25).
-void note_whole_least_budget(const std::vector<RunRequest>& requests, RunArena& arena) {
-  const LeastBudget least = noted_least_budget();
-  const auto refused = std::find_if(requests.begin(), requests.end(), [&least](const RunRequest& request) {
-    return request.n == least.n && request.threads == least.threads;
-  });
-  if (refused == requests.end() || least.per_thread != 0 || least.fixed <= refused->memory_bytes) return;
-  RunRequest request = *refused;
-  request.memory_bytes = least.fixed;
-  request.memory_plan.reset();
-  try {
-    arena.execute([&request] { return memory_plan(request); });
-  } catch (const std::invalid_argument&) {  // refused again, with the least noted
-  }
-}
-
 // Every N's journal and memory, before N = sizes.front() is counted. A default budget refused
 // under `ulimit -v` says the way on: the default is the limit's, not a setting the user gave.
 void check_runs_before_counting(const CountArgs& args, const RunSettings& session, PreparedRuns& runs,
@@ -63,9 +42,7 @@ void check_runs_before_counting(const CountArgs& args, const RunSettings& sessio
     check_every_run(session, runs, arena);
   } catch (const std::invalid_argument& refused) {
     if (!args.memory.empty()) throw;
-    note_whole_least_budget(runs.requests, arena);
-    const RunRequest& request = runs.requests.front();
-    const std::string advice = shell::default_budget_refusal_advice(request.threads, request.memory_bytes);
+    const std::string advice = shell::refused_default_budget_advice(runs.requests, arena);
     if (advice.empty()) throw;
     throw std::invalid_argument(refused.what() + advice);
   }

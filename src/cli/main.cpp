@@ -14,8 +14,6 @@
 #include <utility>
 #include <vector>
 
-#include <sys/resource.h>
-
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
@@ -202,32 +200,19 @@ int run_program(int argc, char** argv) {
   }
 }
 
-// Memory that runs out before a command's own handler is reached (under a `ulimit -v` that holds
-// little more than the program itself, while the options are parsed) is named with that limit,
-// written without allocating: the heap has just failed.
-void report_out_of_memory_at_start() {
-  rlimit limit{};
-  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
-    std::fprintf(stderr,
-                 "nqueens: error: out of memory before counting, under the address-space limit (ulimit -v %llu, "
-                 "in KiB); raise the limit\n",
-                 static_cast<unsigned long long>(limit.rlim_cur >> 10));
-  else
-    std::fprintf(stderr, "nqueens: error: out of memory before counting\n");
-}
-
 }  // namespace
 
 // What run_program() does not handle itself (a logger that cannot be set up, memory running out
 // while options are parsed) still ends in one line on stderr and exit code 3, not std::terminate.
 int main(int argc, char** argv) {
+  nqueens::shell::handle_failures_in_main();
   nqueens::shell::share_heap_under_address_limit();
   nqueens::shell::load_unwinder();
   nqueens::shell::remember_room_at_start();
   try {
     return run_program(argc, argv);
   } catch (const std::bad_alloc&) {
-    report_out_of_memory_at_start();
+    nqueens::shell::report_out_of_memory_at_start();
   } catch (const std::exception& error) {
     std::fprintf(stderr, "nqueens: error: %s\n", error.what());
   } catch (...) {

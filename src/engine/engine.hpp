@@ -63,6 +63,10 @@ class Engine {
   //! enumeration of a row set's sides for its shares): `plan` times such a part with every
   //! sample of the unit, and scales only the others. Default: none is.
   virtual bool part_is_shared(std::size_t /*id*/, std::size_t /*part*/) const { return false; }
+  //! The shared part (part_is_shared) whose work part `part` of unit `id` reads: a counter that
+  //! has just counted it holds that work, and one that has not builds it first, untimed; `part`
+  //! itself where it is shared or reads none. Default: none is shared.
+  virtual std::size_t shared_part_of(std::size_t /*id*/, std::size_t part) const { return part; }
   //! Every unit id, costliest first (ties by id, so the order is deterministic).
   std::span<const std::size_t> costliest_first() const { return {order_.data(), order_.size()}; }
 

@@ -124,14 +124,33 @@ namespace {
 // Under `ulimit -v` it is the stacks and the thread library's own memory that do not fit: the
 // message says how much they need, how much was left, and the thread count or the limit that
 // would do, so that the setting changed is the right one and by enough.
-std::string address_space_refusal(int threads, std::uint64_t left, std::size_t stack) {
+// oneTBB's start maps about 7 MiB; under a low limit it is cut short (half of it, or nothing, is
+// measured then), and a limit reckoned from that was refused again.
+constexpr std::uint64_t kLibraryAtLeast = 8u << 20;
+
+// The limit, in KiB, that holds the program and `threads` threads: what it maps now beside their
+// room, and never less than what it maps at its start under a limit that holds it
+// (program_at_start) with oneTBB's whole start and their room beside it; a MiB to spare. Under a
+// low limit the program had not yet mapped all it maps under a higher one (the unwinder's thread's
+// stack, the rest of oneTBB's start), and the first limit named was refused again with a higher one.
+std::uint64_t limit_kib_for_threads(int threads, std::uint64_t left) {
   struct rlimit limit {};
   getrlimit(RLIMIT_AS, &limit);
+  const auto most = static_cast<std::uint64_t>(limit.rlim_cur);
+  const std::uint64_t now = (most > left ? most - left : 0) + room_for_threads(threads);
+  const ThreadRoom room = measured_thread_room();
+  const std::uint64_t library = std::max(room.library, kLibraryAtLeast);
+  const std::uint64_t from_start = program_at_start() + library + room_for_threads(threads) - room.library + library;
+  return (std::max(now, from_start) + (1u << 20) + 1023) >> 10;
+}
+
+std::string address_space_refusal(int threads, int beside, std::uint64_t left, std::size_t stack) {
   const std::uint64_t need = room_for_threads(threads);
-  const std::uint64_t limit_kib = static_cast<std::uint64_t>(limit.rlim_cur) >> 10;
-  const std::uint64_t raised_kib = limit_kib + (need > left ? (need - left + 1023) >> 10 : 0) + 1024;
+  const std::uint64_t raised_kib = limit_kib_for_threads(threads, left);
+  // In --threads: an MPI rank's own thread is not one of them (-t 1 there is 2 threads).
   int fitting = threads - 1;
-  while (fitting > 0 && room_for_threads(fitting) > left) --fitting;
+  while (fitting > beside && room_for_threads(fitting) > left) --fitting;
+  fitting -= beside;
   return "cannot run " + std::to_string(threads) + " threads under " + address_space_limit_text() +
          ": they need about " + format_bytes(need) + " of address space (a stack of " + format_bytes(stack) +
          " each and the thread library's own) and " + format_bytes(left) + " is left; " +
@@ -142,7 +161,7 @@ std::string address_space_refusal(int threads, std::uint64_t left, std::size_t s
 
 }  // namespace
 
-void prove_threads(int threads) {
+void prove_threads(int threads, int beside) {
   if (threads <= proven.load()) return;
   pthread_attr_t attributes;
   pthread_attr_init(&attributes);
@@ -167,7 +186,8 @@ void prove_threads(int threads) {
   }
   gate.opened.notify_all();
   for (const pthread_t thread : started) pthread_join(thread, nullptr);
-  if (left != 0 && (failure != 0 || !room_left)) throw ThreadsUnavailable(address_space_refusal(threads, left, stack));
+  if (left != 0 && (failure != 0 || !room_left))
+    throw ThreadsUnavailable(address_space_refusal(threads, beside, left, stack));
   if (failure != 0)
     throw ThreadsUnavailable("cannot run " + std::to_string(threads) + " threads: the system started only " +
                              std::to_string(started.size() + 1) + " (" + std::strerror(failure) +

@@ -27,8 +27,9 @@ struct ThreadsUnavailable : std::runtime_error {
 };
 
 //! Starts `threads - 1` threads (the caller is the last), all alive at once, then ends them.
-//! Throws ThreadsUnavailable when the system refuses one.
-void prove_threads(int threads);
+//! Throws ThreadsUnavailable when the system refuses one; `beside` of the `threads` are not the
+//! count's (an MPI rank's own thread), so that fewer --threads it advises leave them out.
+void prove_threads(int threads, int beside = 0);
 
 //! What threads take of the address space (`ulimit -v` counts it), measured in this process
 //! once, the first time it is asked: `per_thread`, what starting one thread of oneTBB's stack
@@ -45,9 +46,10 @@ int proven_threads();
 
 class ThreadAllowance {
  public:
-  //! Lets TBB run `threads` threads in all, the calling thread included, while this lives.
-  explicit ThreadAllowance(int threads) {
-    prove_threads(threads);
+  //! Lets TBB run `threads` threads in all, the calling thread included, while this lives;
+  //! `beside` of them are not the count's (prove_threads).
+  explicit ThreadAllowance(int threads, int beside = 0) {
+    prove_threads(threads, beside);
     if (threads > hardware_threads())
       control_.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
   }

@@ -50,10 +50,10 @@ Tally rotation_tally(int n) {
 // kShareNs (about a quarter of a second) of the cost model's price, up to kMostShares, and the
 // part they share: both sides' enumeration and the matcher's choices, made once for the whole
 // row set (JoinCounter::count_part, MatchShares). Their times add up to the unit's whatever
-// their number: 1.09 times N = 22's 4 costliest units whole with 4 shares as with 16
-// (bench/join_bench --share-times 22 S 4, CPU time), where shares that each chose their own
-// stored side and split took 1.40 and 2.75. A matcher elsewhere builds the halves itself, so its
-// units stay whole.
+// their number: 0.99 and 1.00 times N = 22's 4 costliest units whole with 4 and 16 shares, 1.02
+// and 1.00 times N = 24's with 2 and 8 (bench/join_bench --share-times N S 4, CPU time), where
+// shares that each chose their own stored side and split took 1.40 and 2.75 at N = 22. A matcher
+// elsewhere builds the halves itself, so its units stay whole.
 constexpr std::uint64_t kShareNs = std::uint64_t{1} << 28;
 constexpr std::uint64_t kMostShares = 256;
 
@@ -241,6 +241,13 @@ class JoinEngine final : public Engine {
     if (id == plan_.units.size()) return false;
     const std::size_t cut = shares(id);
     return cut > 1 && part % join::parts_per_row_set(cut) == cut;
+  }
+
+  // A share reads its row set's shared part.
+  std::size_t shared_part_of(std::size_t id, std::size_t part) const override {
+    if (id == plan_.units.size()) return part;
+    const std::size_t cut = shares(id);
+    return cut > 1 ? part - part % join::parts_per_row_set(cut) + cut : part;
   }
 
   std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const override {

@@ -87,10 +87,13 @@ struct Job {
   //! This rank's preparation of each N's run (run/prepare.hpp, made once by prepare_command):
   //! rank 0's from the command line and the journals, the others' with the engines rank 0 chose.
   PreparedRuns runs;
+  //! This rank's own default budget, before the job took the least of the ranks' (0: --memory).
+  std::uint64_t own_default = 0;
 };
 
 // A step that may fail, as the exit code and the line every rank then agrees on: bad input
-// (std::invalid_argument) exit 2, anything else 3.
+// (std::invalid_argument) exit 2, anything else 3 (out of memory with the --memory advice, as
+// `nqueens` gives it).
 struct Verdict {
   int code = kOk;
   std::string message;
@@ -104,7 +107,7 @@ Verdict attempt(Step&& step) {
   } catch (const std::invalid_argument& refused) {
     return {kUsage, refused.what()};
   } catch (const std::exception& failure) {
-    return {kRuntime, failure.what()};
+    return {kRuntime, failure_text(failure)};
   }
 }
 
@@ -161,6 +164,7 @@ AfterPrint print_result(const Job& job, const RunOutcome& counted, ShardOutput* 
 // builds an engine (prepare_command): so the job takes the least of them.
 void agree_on_memory_budget(const World& world, Job& job) {
   if (!job.args.memory.empty()) return;  // given: the same on every rank
+  job.own_default = job.options.memory_bytes;
   const std::vector<std::uint64_t> budgets = mpi::gather(world, job.options.memory_bytes);
   std::uint64_t least = job.options.memory_bytes;
   if (world.root()) {
@@ -187,6 +191,26 @@ std::vector<std::string> agreed_engines(const World& world, const PreparedRuns& 
   names.reserve(chosen.size());
   for (const std::uint64_t at : chosen) names.emplace_back(engines[static_cast<std::size_t>(at)]->name);
   return names;
+}
+
+// A default budget refused under `ulimit -v` says the way on, as `nqueens count` does: the job's
+// default is the least of its ranks' (agree_on_memory_budget), and the way on is that of the rank
+// whose default it is, under its own limit ("rank 1's default budget is what the address-space
+// limit ... leaves beside 2 threads: raise the limit to ..."), added to rank 0's refusal. Every
+// rank checked the same runs under that budget, so each noted its least. Collective.
+void advise_on_refused_default(const World& world, const Job& job, RunArena& arena, Verdict& checked) {
+  // Rank 0's refusal was of the budget: the least its engine noted is above it.
+  const LeastBudget least = noted_least_budget();
+  const RunRequest& first = job.runs.requests.front();
+  const bool of_budget =
+      checked.code == kUsage && least.threads == first.threads && least.on(first.threads) > first.memory_bytes;
+  int refused = of_budget ? 1 : 0;
+  mpi::broadcast(world, refused);  // rank 0's
+  if (refused == 0 || !job.args.memory.empty()) return;
+  std::string advice;
+  if (job.own_default == job.options.memory_bytes)
+    advice = refused_default_budget_advice(job.runs.requests, arena, fmt::format("rank {}'s", world.rank()));
+  checked.message += mpi::first_said(world, advice);
 }
 
 // Before the first N is counted, every rank prepares the command's runs once (run/prepare.hpp),
@@ -224,7 +248,8 @@ std::unique_ptr<RunArena> prepare_command(const World& world, Job& job) {
     check_every_run(job.session, job.runs, *arena, false);
     notice.say();
   };
-  const Verdict checked = attempt(check);
+  Verdict checked = attempt(check);
+  advise_on_refused_default(world, job, *arena, checked);
   // Rank 0's refusal in its own words first; then another rank's, named.
   agree_on_root(world, world.root() ? checked : Verdict{});
   mpi::agree_on_step(world, world.root() ? kOk : checked.code, checked.message);
@@ -325,6 +350,7 @@ int run_program(const World& world, int argc, char** argv) {
 // Any other failure is this rank's alone: it says so and ends the whole job (exit 3), so that
 // no other rank waits for it in a collective call.
 int main(int argc, char** argv) {
+  handle_failures_in_main();
   share_heap_under_address_limit();
   load_unwinder();
   World world(argc, argv);

@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <new>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -26,7 +25,6 @@
 #include "run/registry.hpp"
 #include "run/run.hpp"
 #include "shell/options/count_options.hpp"
-#include "shell/options/memory_advice.hpp"
 #include "shell/progress/progress.hpp"
 #include "shell/supervision/exit_codes.hpp"
 #include "shell/supervision/signals.hpp"
@@ -47,8 +45,6 @@ StepOutcome run_step(Step&& step) {
   try {
     step();
     return {};
-  } catch (const std::bad_alloc&) {
-    return {shell::kRuntime, shell::out_of_memory_advice()};
   } catch (const std::exception& error) {
     return {shell::kRuntime, shell::failure_text(error)};
   }
@@ -479,7 +475,7 @@ std::unique_ptr<Run> open_agreed(const World& world, std::unique_ptr<Engine>& en
       message = bad.what();
     } catch (const std::exception& failure) {
       code = shell::kRuntime;
-      message = failure.what();
+      message = shell::failure_text(failure);
     }
   }
   broadcast(world, code);

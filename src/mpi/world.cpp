@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
@@ -86,27 +87,49 @@ void broadcast(const World& world, std::vector<std::uint64_t>& values) {
     broadcast_asleep(world, values.data() + at, static_cast<int>(std::min(kSlice, size - at)), MPI_UINT64_T);
 }
 
-void agree_on_step(const World& world, int code, const std::string& message) {
+namespace {
+
+// The lowest rank whose `code` is not 0 and its code, on every rank; rank -1 when none.
+std::pair<int, int> lowest_failed(const World& world, int code) {
   const std::vector<std::uint64_t> codes = gather(world, static_cast<std::uint64_t>(code));
   int failed = -1;
   for (std::size_t rank = 0; rank < codes.size() && failed < 0; ++rank)
     if (codes[rank] != 0) failed = static_cast<int>(rank);
   broadcast(world, failed);
-  if (failed < 0) return;
+  if (failed < 0) return {failed, 0};
   int agreed = world.root() ? static_cast<int>(codes[static_cast<std::size_t>(failed)]) : 0;
   broadcast(world, agreed);
-  std::string text = message;
-  if (failed != 0 && world.rank() == failed) {
+  return {failed, agreed};
+}
+
+// `text` of rank `from`, on rank 0 (and on `from`); elsewhere `text` as it was.
+std::string sent_to_root(const World& world, int from, std::string text) {
+  if (from != 0 && world.rank() == from) {
     MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, 0, 0, world.comm());
-  } else if (failed != 0 && world.root()) {
+  } else if (from != 0 && world.root()) {
     MPI_Status status;
-    MPI_Probe(failed, 0, world.comm(), &status);
+    MPI_Probe(from, 0, world.comm(), &status);
     int length = 0;
     MPI_Get_count(&status, MPI_CHAR, &length);
     text.assign(static_cast<std::size_t>(length), '\0');
-    MPI_Recv(text.data(), length, MPI_CHAR, failed, 0, world.comm(), MPI_STATUS_IGNORE);
+    MPI_Recv(text.data(), length, MPI_CHAR, from, 0, world.comm(), MPI_STATUS_IGNORE);
   }
-  throw AgreedExit(agreed, "rank " + std::to_string(failed) + ": " + text);
+  return text;
+}
+
+}  // namespace
+
+void agree_on_step(const World& world, int code, const std::string& message) {
+  const auto [failed, agreed] = lowest_failed(world, code);
+  if (failed < 0) return;
+  throw AgreedExit(agreed, "rank " + std::to_string(failed) + ": " + sent_to_root(world, failed, message));
+}
+
+std::string first_said(const World& world, const std::string& said) {
+  const int first = lowest_failed(world, said.empty() ? 0 : 1).first;
+  if (first < 0) return "";
+  const std::string text = sent_to_root(world, first, said);
+  return world.root() ? text : std::string();
 }
 
 void abort_job(const World& world, const std::string& message, int code) {

@@ -63,4 +63,8 @@ struct AgreedExit : std::runtime_error {
 //! rank that ran out of memory ends the job in one line from rank 0, without an abort. Collective.
 void agree_on_step(const World& world, int code, const std::string& message);
 
+//! What the lowest rank with something to say (`said` not empty there) said, on rank 0; "" when
+//! no rank said anything, and on every other rank. Collective.
+std::string first_said(const World& world, const std::string& said);
+
 }  // namespace nqueens::mpi

@@ -30,6 +30,12 @@ Drawn unit_from_parts(double weight, std::size_t parts, std::span<const double> 
   return {weight, shared_seconds + whole * mean, whole * whole * (1 - taken / whole) * (squares / (taken - 1)) / taken};
 }
 
+double affordable_share(double seconds, double whole, double shared_share) {
+  if (!(whole > 0)) return 1;
+  if (!(shared_share < 1)) return 0;
+  return std::clamp((seconds / whole - shared_share) / (1 - shared_share), 0.0, 1.0);
+}
+
 Estimate stratum_estimate(const StratumSample& stratum) {
   const std::size_t n = stratum.drawn.size();
   if (n == 0) throw std::invalid_argument("a stratum of " + std::to_string(stratum.units) + " units has no sample");

@@ -35,6 +35,18 @@ struct Drawn {
 //! more parts than the unit has, or one part of several (its spread is unknown).
 Drawn unit_from_parts(double weight, std::size_t parts, std::span<const double> parts_timed, double shared_seconds = 0);
 
+//! The share of their drawable parts that units taking `whole` seconds can be timed on in
+//! `seconds`, where their shared parts, `shared_share` of their time, are timed whole whatever
+//! the share: (seconds / whole - shared_share) / (1 - shared_share), within [0, 1]; 1 for units
+//! that take no time, 0 for units all shared.
+double affordable_share(double seconds, double whole, double shared_share);
+
+//! What timing units of `whole` seconds on `share` of their drawable parts takes, their shared
+//! parts whole: whole x (shared_share + (1 - shared_share) x share).
+inline double seconds_in_parts(double whole, double shared_share, double share) {
+  return whole * (shared_share + (1 - shared_share) * share);
+}
+
 struct StratumSample {
   std::size_t units = 0;     //!< N_h
   double weight = 0;         //!< X_h, the weights of all its units

@@ -57,6 +57,11 @@ constexpr std::size_t kPilotFit = 4;
 // The relative sampling error assumed of bands that a plan could not time at all, when it advises
 // the budget that would time them: about what two units a band gave at N = 24 (0.10).
 constexpr double kAssumedSamplingError = 0.1;
+// The share of a unit's time its shared parts take (the join's enumeration and matcher's
+// choices for its shares), assumed until a unit timed in parts has measured it: 0.28 to 0.31 of
+// N = 22's 4 costliest units, 0.13 to 0.16 of N = 24's (bench/join_bench --share-times N S 4).
+// Above both, so that the first band timed in parts keeps within the budget.
+constexpr double kAssumedSharedShare = 0.35;
 
 void check(const PlanOptions& options) {
   if (options.threads < 1) throw std::invalid_argument("a plan needs at least 1 thread");
@@ -165,6 +170,19 @@ class Sample {
     return parts;
   }
 
+  //! The share of a unit's thread time that its shared parts take, by the units timed in parts
+  //! that have any; kAssumedSharedShare before one has been.
+  double shared_share() const {
+    double shared = 0, whole = 0;
+    for (std::size_t h = 0; h < strata_.size(); ++h)
+      for (std::size_t i = 0; i < taken(h); ++i)
+        if (spread_[h][i].shared_cpu > 0) {
+          shared += spread_[h][i].shared_cpu;
+          whole += taken_[h][i].cpu_seconds;
+        }
+    return whole > 0 ? std::min(1.0, shared / whole) : kAssumedSharedShare;
+  }
+
   //! Times stratum h's next units, unit i on `parts[i]` of its parts drawn at random (drawn_parts),
   //! and files each under h with its time estimated from them (unit_from_parts), by each clock.
   void take_in_parts(UnitTimer& timer, std::size_t h, const std::vector<std::size_t>& parts) {
@@ -196,7 +214,7 @@ class Sample {
       taken_[h].push_back({{id, Tally{}, 0}, by_cpu.seconds, by_wall.seconds, prepare * scale});
       double counted = shared_cpu;
       for (const double seconds : cpu) counted += seconds;
-      spread_[h].push_back({by_cpu.variance, by_wall.variance, counted, cpu.size()});
+      spread_[h].push_back({by_cpu.variance, by_wall.variance, counted, cpu.size(), shared_cpu});
     }
     in_parts_[h] = true;
   }
@@ -508,6 +526,7 @@ class Sample {
     double wall_variance = 0;
     double counted_cpu = 0;
     std::size_t parts_timed = 0;
+    double shared_cpu = 0;  // of its shared parts (Engine::part_is_shared), timed whole
   };
 
   const Engine& engine_;
@@ -541,26 +560,33 @@ double first_units_seconds(const Sample& sample, std::size_t h, const PlanOption
 }
 
 // Bands h .. 0, whose first units whole would pass the budget, cheapest first: each band's first
-// units timed on a random share of their parts (Engine::part_count), that share what the budget
-// left, split evenly over the bands left, affords, and at least kLeastParts parts a unit; exact
-// parts, so that no rate is carried from a cheaper band. A band even that share of whose units
-// would pass the budget (a unit of one part cannot be split) is left untimed, with every costlier one.
+// units timed on a random share of their drawable parts, that share what the budget left, split
+// evenly over the bands left, affords, and at least kLeastParts parts a unit; exact parts, so
+// that no rate is carried from a cheaper band. A unit's shared parts are timed whole whatever
+// the share (Sample::take_in_parts), so they are paid first: the share is of the rest
+// (Sample::shared_share). A band even whose least share would pass the budget (a unit of one
+// part cannot be split) is left untimed, with every costlier one.
 void time_in_parts(Sample& sample, UnitTimer& timer, const PlanOptions& options, double budget,
                    const SamplingClock& spending, std::size_t h) {
   for (std::size_t j = h + 1; j-- > 0;) {
     const Stratum& band = sample.strata()[j];
+    const std::size_t first = std::min(kFirstPerStratum, band.ids.size());
     const double whole = first_units_seconds(sample, j, options);
-    const double share = std::max(0.0, budget - spending.spent()) / static_cast<double>(j + 1);
-    const double wanted = whole > 0 ? std::min(1.0, share / whole) : 1;
+    bool any_shared = false;
+    for (std::size_t i = 0; i < first; ++i)
+      any_shared = any_shared || drawable_parts(sample.engine(), band.ids[i]) < sample.engine().part_count(band.ids[i]);
+    const double shared = any_shared ? sample.shared_share() : 0;
+    const double wanted =
+        affordable_share(std::max(0.0, budget - spending.spent()) / static_cast<double>(j + 1), whole, shared);
     std::vector<std::size_t> parts;
-    double most = 0;  // the largest share of a unit timed
-    for (std::size_t i = 0; i < std::min(kFirstPerStratum, band.ids.size()); ++i) {
+    double most = 0;  // the largest share of a unit's drawable parts timed
+    for (std::size_t i = 0; i < first; ++i) {
       const std::size_t all = drawable_parts(sample.engine(), band.ids[i]);
       const auto affordable = static_cast<std::size_t>(wanted * static_cast<double>(all));
       parts.push_back(std::min(all, std::max(kLeastParts, affordable)));
       most = std::max(most, static_cast<double>(parts.back()) / static_cast<double>(all));
     }
-    if (spending.spent() + most * whole > budget) {
+    if (spending.spent() + seconds_in_parts(whole, shared, most) > budget) {
       sample.leave_untimed(j + 1);
       return;
     }

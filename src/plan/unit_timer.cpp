@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <utility>
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -83,32 +85,55 @@ std::vector<TimedUnit> UnitTimer::count(std::span<const std::size_t> ids) {
   return timed;
 }
 
+// Parts that read one shared part (Engine::shared_part_of), as indices into `parts`: that part
+// first, then the others in their order; groups in the order of their first part.
+std::vector<std::vector<std::size_t>> UnitTimer::part_groups(std::span<const UnitPart> parts) const {
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> group_of;
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto key = std::pair{parts[i].id, engine_.shared_part_of(parts[i].id, parts[i].part)};
+    const auto [place, added] = group_of.try_emplace(key, groups.size());
+    if (added) groups.emplace_back();
+    std::vector<std::size_t>& group = groups[place->second];
+    group.insert(parts[i].part == key.second ? group.begin() : group.end(), i);
+  }
+  return groups;
+}
+
+// A group is one task, counted in turn on one thread: its shares find the shared part's work
+// held by the counter that has just timed it. Spread part by part, each thread built it again for
+// the shares it took, untimed: more of the plan's budget than the part itself where a thread took
+// shares of several units in turn. The price: no more threads count at once than there are groups.
 std::vector<TimedPart> UnitTimer::count_parts(std::span<const UnitPart> parts) {
   std::vector<TimedPart> timed(parts.size());
+  const std::vector<std::vector<std::size_t>> groups = part_groups(parts);
   detail::hand_over(&started);
   arena_.execute([&] {
     tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, parts.size(), 1),
+        tbb::blocked_range<std::size_t>(0, groups.size(), 1),
         [&](const tbb::blocked_range<std::size_t>& range) {
           detail::take_over(&started);
           UnitCounter& counter = counters_.local();
-          for (std::size_t i = range.begin(); i != range.end(); ++i) {
-            const auto prepare_start = std::chrono::steady_clock::now();
-            counter.prepare_part(parts[i].id, parts[i].part);
-            const auto wall_start = std::chrono::steady_clock::now();
-            const double cpu_start = thread_cpu_seconds();
-            counter.count_part(parts[i].id, parts[i].part);
-            const double cpu = thread_cpu_seconds() - cpu_start;
-            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-            const double prepare = std::chrono::duration<double>(wall_start - prepare_start).count();
-            timed[i] = {parts[i], std::max(0.0, cpu - clock_overhead_), wall, prepare};
-          }
+          for (std::size_t g = range.begin(); g != range.end(); ++g)
+            for (const std::size_t i : groups[g]) timed[i] = time_part(counter, parts[i]);
           detail::hand_over(&finished);
         },
         tbb::simple_partitioner{});
   });
   detail::take_over(&finished);
   return timed;
+}
+
+TimedPart UnitTimer::time_part(UnitCounter& counter, const UnitPart& part) const {
+  const auto prepare_start = std::chrono::steady_clock::now();
+  counter.prepare_part(part.id, part.part);
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = thread_cpu_seconds();
+  counter.count_part(part.id, part.part);
+  const double cpu = thread_cpu_seconds() - cpu_start;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double prepare = std::chrono::duration<double>(wall_start - prepare_start).count();
+  return {part, std::max(0.0, cpu - clock_overhead_), wall, prepare};
 }
 
 }  // namespace nqueens::plan

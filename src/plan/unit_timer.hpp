@@ -47,10 +47,14 @@ class UnitTimer {
   //! what they build (the join's slices), which a scattered sample would pay for in every unit.
   std::vector<TimedUnit> count(std::span<const std::size_t> ids);
   //! Counts `parts` on the timer's threads, each prepared first and then timed on its own,
-  //! timed[i] for parts[i].
+  //! timed[i] for parts[i]. Parts that read one shared part (Engine::shared_part_of) are counted
+  //! in turn on one thread, that part first, so that none builds its work again.
   std::vector<TimedPart> count_parts(std::span<const UnitPart> parts);
 
  private:
+  std::vector<std::vector<std::size_t>> part_groups(std::span<const UnitPart> parts) const;
+  TimedPart time_part(UnitCounter& counter, const UnitPart& part) const;
+
   const Engine& engine_;
   std::unique_ptr<RunArena> own_arena_;  //!< only for a timer made with a thread count
   RunArena& arena_;

@@ -26,7 +26,7 @@ std::atomic<int>& arenas_made() {
 // counts the caller too, as TBB does.
 RunArena::RunArena(int threads, Caller caller)
     : threads_(checked(threads)),
-      allowance_(caller == Caller::joins ? threads : threads + 1),
+      allowance_(caller == Caller::joins ? threads : threads + 1, caller == Caller::joins ? 0 : 1),
       arena_(threads, caller == Caller::joins ? 1 : 0) {
   arenas_made().fetch_add(1, std::memory_order_relaxed);
 }

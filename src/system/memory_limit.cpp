@@ -77,6 +77,22 @@ std::uint64_t address_space_left_at_start() {
 
 void remember_address_space_at_start() { left_at_start.store(address_space_left()); }
 
+namespace {
+
+std::atomic<std::uint64_t> unmapped_at_start{0};
+
+}  // namespace
+
+void remember_unmapped_at_start(std::uint64_t bytes) { unmapped_at_start.store(bytes); }
+
+std::uint64_t program_at_start() {
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+  const auto most = static_cast<std::uint64_t>(limit.rlim_cur);
+  const std::uint64_t left = address_space_left_at_start();
+  return (most > left ? most - left : 0) + unmapped_at_start.load();
+}
+
 std::string address_space_limit_text() {
   struct rlimit limit {};
   if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return {};

@@ -45,6 +45,14 @@ std::uint64_t address_space_left_at_start();
 //! Called first thing in main(), so that address_space_left_at_start() is the program's own.
 void remember_address_space_at_start();
 
+//! What the program could not map at its start under its limit but maps there under a limit that
+//! holds it (the stack of a thread it starts and ends first, which the C library keeps mapped).
+void remember_unmapped_at_start(std::uint64_t bytes);
+//! The address space the program maps at its start under a limit that holds it: what it had
+//! mapped when remember_address_space_at_start() was called, and what it could not map before.
+//! 0 when there is no limit.
+std::uint64_t program_at_start();
+
 //! "the address-space limit (ulimit -v 20000, in KiB)" when this process has one (RLIMIT_AS),
 //! else "": what refuses a thread's stack or an allocation under `ulimit -v`, for a message that
 //! names the limit that was met rather than one that was not (the process count, ulimit -u).

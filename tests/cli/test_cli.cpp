@@ -993,6 +993,34 @@ TEST(CliThreads, TheWayOnFromALowAddressSpaceLimitWorks) {
   }
 }
 
+// The limit a thread refusal names holds the count at once, from the lowest limit the program
+// starts under: below about 30000 KiB it took two steps (at 20000, "raise the limit to ulimit -v
+// 33216", which then named 47580), since there the program had not mapped all it maps under a
+// higher limit (the unwinder's thread's stack, the rest of oneTBB's start), and the limit was
+// reckoned from what it had. Followed once, each limit named counts, on one and two threads.
+TEST(CliThreads, TheLimitAThreadRefusalNamesHoldsTheCountAtOnce) {
+  if (harness::kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  const auto under = [](const std::string& limit, const std::string& threads) {
+    return harness::run_program({"/bin/bash", "-c",
+                                 "ulimit -v " + limit + "; exec " + std::string(NQUEENS_BINARY) +
+                                     " count -n 12 --engine dfs --format csv -t " + threads});
+  };
+  const std::string raise = "raise the limit to ulimit -v ";
+  int refused = 0;
+  for (const char* threads : {"1", "2"})
+    for (int kib = 18000; kib <= 42000; kib += 4000) {
+      const harness::Outcome r = under(std::to_string(kib), threads);
+      const std::size_t at = r.err.find(raise);
+      if (r.exit_code == 0 || at == std::string::npos) continue;  // counts, or fails before any thread
+      ++refused;
+      const std::string limit = std::to_string(std::stoul(r.err.substr(at + raise.size())));
+      const harness::Outcome raised = under(limit, threads);
+      EXPECT_EQ(raised.exit_code, 0) << "at ulimit -v " << kib << " -t " << threads << ", advised " << limit << ": "
+                                     << describe(raised);
+    }
+  EXPECT_GT(refused, 4) << "too few limits tried refused the threads";
+}
+
 // Under a limit too low for the program's own first thread the advice said "raise the limit or
 // give fewer --threads", which --threads 1 cannot follow: now it says that fewer threads do not
 // help, and the way on it names, a higher limit, counts.

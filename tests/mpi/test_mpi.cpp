@@ -619,6 +619,107 @@ TEST_F(Mpi, ARankWithoutRoomEndsTheJobInOneLineWithoutAnAbort) {
   EXPECT_FALSE(contains(failed.err, "MPI_ABORT")) << describe(failed);
 }
 
+// An MPI rank's own thread is not one of its --threads: a rank that could not start its one
+// worker beside it (-t 1 under ulimit -v 70000) was advised "give --threads 1 or fewer", what it
+// was given. Now any fewer threads advised are fewer than those given, and the limit to raise is
+// named. Rank 1 under limits from 64000 to 96000 KiB, on one and two threads.
+TEST_F(Mpi, TheFewerThreadsARankIsAdvisedAreFewerThanItWasGiven) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+#endif
+  int refused = 0;
+  for (const int threads : {1, 2})
+    for (int kib = 64000; kib <= 96000; kib += 8000) {
+      std::vector<std::string> command = mpirun(2);
+      command.pop_back();  // the program, started through the shell instead
+      const std::string limit =
+          "if [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then ulimit -v " + std::to_string(kib) + "; fi; exec \"$0\" \"$@\"";
+      const Outcome r = run(command + std::vector<std::string>{"/bin/sh", "-c", limit, NQUEENS_MPI_BINARY, "count",
+                                                               "-n", "12", "-t", std::to_string(threads)});
+      if (!contains(r.err, "threads under the address-space limit")) continue;  // counted, or MPI itself failed
+      ++refused;
+      EXPECT_TRUE(contains(r.err, "raise the limit to ulimit -v ")) << describe(r);
+      std::smatch fewer;
+      if (std::regex_search(r.err, fewer, std::regex("give --threads ([0-9]+)"))) {
+        EXPECT_LT(std::stoi(fewer[1].str()), threads) << "-t " << threads << ", ulimit -v " << kib << ": " << r.err;
+      }
+    }
+  EXPECT_GT(refused, 0) << "no limit tried refused a rank's threads";
+}
+
+// A default budget too small under one rank's `ulimit -v` was refused with what the run needs and
+// no way on, as `nqueens count` gave before it named one: the job's default is the least of its
+// ranks' (rank 1's here), so no --memory from rank 0's side helps. The refusal, one line from rank
+// 0, names rank 1's way on (fewer threads, or the limit to raise rank 1's to and the budget then),
+// as `nqueens count` does; followed, each form counts the same units to the same total. Every 30th
+// unit of the join at N = 19 (1023 units, a second): rank 1 under limits from 150000 KiB up.
+TEST_F(Mpi, ARefusedDefaultBudgetNamesTheLimitedRanksWayOnThatCounts) {
+#ifdef NQUEENS_SANITIZED
+  GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+#endif
+  const fs::path units = dir_ / "units.txt";
+  {
+    std::ofstream list(units);
+    for (int id = 0; id < 30680; id += 30) list << id << '\n';
+  }
+  const fs::path output = dir_ / "shard.txt";
+  struct Way {
+    std::string limit_kib, threads, memory;
+  };
+  const auto count = [&](const Way& way) {
+    std::vector<std::string> command = mpirun(2);
+    command.pop_back();  // the program, started through the shell instead
+    std::string limit;
+    if (!way.limit_kib.empty())
+      limit = "if [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then ulimit -v " + way.limit_kib + "; fi; ";
+    std::vector<std::string> args = {"count",    "-n",           "19",      "--no-progress",
+                                     "-t",       way.threads,    "--units", std::string("@").append(units.string()),
+                                     "--output", output.string()};
+    if (!way.memory.empty()) args.insert(args.end(), {"--memory", way.memory});
+    limit += "exec \"$0\" \"$@\"";
+    return run(command + std::vector<std::string>{"/bin/sh", "-c", limit, NQUEENS_MPI_BINARY} + args);
+  };
+  const auto shard_total = [&] {
+    const Outcome checked = single({"check", output.string()});
+    std::smatch total;
+    return std::regex_search(checked.out, total, std::regex("total over the sound records: ([0-9]+)"))
+               ? total[1].str()
+               : "none (" + describe(checked) + ")";
+  };
+  ASSERT_EQ(count({"", "2", ""}).exit_code, 0);
+  const std::string expected = shard_total();
+  ASSERT_EQ(expected.find("none"), std::string::npos) << expected;
+
+  const std::regex fewer("rank 1's default budget is what .* leaves beside 2 threads: give --threads ([0-9]+)$");
+  const std::regex raise(
+      "rank 1's default budget is what .* leaves beside 2 threads: raise the limit to ulimit -v ([0-9]+) and give "
+      "--memory ([0-9]+M)$");
+  std::optional<Way> fewer_threads, raised_limit;
+  for (int kib = 150000; kib <= 300000 && !(fewer_threads && raised_limit); kib += 10000) {
+    const Outcome refused = count({std::to_string(kib), "2", ""});
+    if (refused.exit_code == 0) break;  // the default holds the run from here up
+    ASSERT_EQ(refused.exit_code, 2) << kib << ": " << describe(refused);
+    ASSERT_EQ(lines_of(refused.err).size(), 1u) << describe(refused);
+    const std::string line = lines_of(refused.err).front();
+    EXPECT_EQ(line.rfind("nqueens-mpi: error: ", 0), 0u) << line;
+    std::smatch match;
+    if (std::regex_search(line, match, fewer))
+      fewer_threads = Way{std::to_string(kib), match[1], ""};
+    else if (std::regex_search(line, match, raise))
+      raised_limit = Way{match[1], "2", match[2]};
+    else
+      ADD_FAILURE() << "no way on at ulimit -v " << kib << ": " << line;
+  }
+  ASSERT_TRUE(fewer_threads) << "no limit tried advised fewer threads";
+  ASSERT_TRUE(raised_limit) << "no limit tried advised a raised limit";
+  for (const Way& way : {*fewer_threads, *raised_limit}) {
+    const Outcome counted = count(way);
+    ASSERT_EQ(counted.exit_code, 0) << "ulimit -v " << way.limit_kib << " -t " << way.threads << " --memory "
+                                    << way.memory << ": " << describe(counted);
+    EXPECT_EQ(shard_total(), expected) << way.limit_kib;
+  }
+}
+
 // A rank that ran out of memory while it counted ended the job through MPI_Abort ("rank 1:
 // std::bad_alloc", Open MPI's abort banner). Now every rank stops drawing, the units running end
 // (the others' reach the journal), and rank 0 says in one line what ran out and the --memory to

@@ -3,6 +3,7 @@
 // units the cost model prices at half what they take, beyond the budget whole.
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "plan/estimate.hpp"
 #include "plan/plan.hpp"
 #include "plan/strata.hpp"
+#include "plan/unit_timer.hpp"
 #include "support/spin.hpp"
 
 namespace {
@@ -85,6 +87,69 @@ TEST(PlanParts, ASharedPartIsAlwaysTimedAndAddedUnscaled) {
   const Drawn unit = unit_from_parts(5, 10, std::vector<double>{1, 3}, 7);
   EXPECT_DOUBLE_EQ(unit.seconds, 27) << "7 + 10 x 2";
   EXPECT_DOUBLE_EQ(unit.variance, 80) << "the shared part adds no spread";
+}
+
+// Two units of four shares and the part they share (part 4), whose counter builds a unit's shared
+// work, untimed, before a share of a unit it does not hold, as JoinCounter::prepare_part does.
+class HeldEngine final : public Engine {
+ public:
+  HeldEngine() { set_units(RunHeader{kVersion, "held", 8, {}, 2, 97}, {1, 1}); }
+  std::size_t part_count(std::size_t) const override { return 5; }
+  bool part_is_shared(std::size_t, std::size_t part) const override { return part == 4; }
+  std::size_t shared_part_of(std::size_t, std::size_t) const override { return 4; }
+  std::unique_ptr<UnitCounter> make_counter() const override { return std::make_unique<Counter>(built_again); }
+  std::string describe() const override { return "held"; }
+  std::uint64_t planned_memory_bytes(int) const override { return 0; }
+  mutable std::atomic<int> built_again{0};
+
+ private:
+  class Counter final : public UnitCounter {
+   public:
+    explicit Counter(std::atomic<int>& built_again) : built_again_(built_again) {}
+    Tally count(std::size_t) override { return {}; }
+    void prepare_part(std::size_t id, std::size_t part) override {
+      if (part == 4 || held_ == id) return;
+      ++built_again_;
+      held_ = id;
+    }
+    void count_part(std::size_t id, std::size_t part) override {
+      if (part == 4) held_ = id;
+    }
+
+   private:
+    std::atomic<int>& built_again_;
+    std::size_t held_ = SIZE_MAX;
+  };
+};
+
+// Drawn part by part in any order, a unit's shares are counted after its shared part on the
+// counter that counted it: none builds the shared work again (part by part in the order given,
+// one thread built it four times here).
+TEST(PlanParts, SharesAreCountedAfterTheirSharedPartByTheCounterThatHoldsIt) {
+  const std::vector<UnitPart> parts{{0, 4}, {1, 4}, {0, 0}, {1, 0}, {0, 3}, {1, 1}};
+  for (const int threads : {1, 2}) {
+    const HeldEngine engine;
+    UnitTimer timer(engine, threads);
+    const std::vector<TimedPart> timed = timer.count_parts(parts);
+    EXPECT_EQ(engine.built_again.load(), 0) << threads << " threads";
+    ASSERT_EQ(timed.size(), parts.size());
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      EXPECT_EQ(timed[i].part.id, parts[i].id);
+      EXPECT_EQ(timed[i].part.part, parts[i].part);
+    }
+  }
+}
+
+// A unit's shared parts are timed whole whatever share of its other parts is drawn: a budget
+// pays for them first. Units of 10 s whose shared parts take 3 s are timed on 1/7 of their other
+// parts in 4 s (3 + 7 x 1/7); a budget below their shared parts affords none.
+TEST(PlanParts, TheSharedPartsArePaidBeforeTheShares) {
+  EXPECT_DOUBLE_EQ(affordable_share(4, 10, 0.3), 1.0 / 7);
+  EXPECT_DOUBLE_EQ(seconds_in_parts(10, 0.3, 1.0 / 7), 4);
+  EXPECT_DOUBLE_EQ(affordable_share(4, 10, 0), 0.4) << "no shared part: the budget's share of the unit";
+  EXPECT_DOUBLE_EQ(affordable_share(2, 10, 0.3), 0);
+  EXPECT_DOUBLE_EQ(affordable_share(40, 10, 0.3), 1);
+  EXPECT_DOUBLE_EQ(affordable_share(4, 0, 0.3), 1) << "units that take no time";
 }
 
 using testing_support::spin_for;

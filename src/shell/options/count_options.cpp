@@ -6,7 +6,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <filesystem>
+#include <new>
 #include <stdexcept>
 #include <system_error>
 
@@ -21,6 +26,7 @@
 #include "run/prepare.hpp"
 #include "run/registry.hpp"
 #include "shell/options/engine_settings.hpp"
+#include "shell/options/memory_advice.hpp"
 #include "shell/output/report.hpp"
 #include "system/memory_limit.hpp"
 #include "text/echo.hpp"
@@ -283,6 +289,7 @@ bool thread_library_refused(const std::exception& error) {
 }  // namespace
 
 std::string failure_text(const std::exception& error) {
+  if (dynamic_cast<const std::bad_alloc*>(&error) != nullptr) return out_of_memory_advice();
   const auto* system = dynamic_cast<const std::system_error*>(&error);
   const bool no_thread = (system != nullptr && system->code() == std::errc::resource_unavailable_try_again) ||
                          thread_library_refused(error);
@@ -297,11 +304,57 @@ std::string failure_text(const std::exception& error) {
          "limit); end other processes, raise the limit, or give fewer --threads";
 }
 
+void report_out_of_memory_at_start() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    std::fprintf(stderr,
+                 "%s: error: out of memory before counting, under the address-space limit (ulimit -v %llu, in KiB); "
+                 "raise the limit\n",
+                 program_invocation_short_name, static_cast<unsigned long long>(limit.rlim_cur >> 10));
+  else
+    std::fprintf(stderr, "%s: error: out of memory before counting\n", program_invocation_short_name);
+}
+
+namespace {
+
+std::terminate_handler terminate_as_usual = nullptr;
+
+// Only under an address-space limit is it memory: anything else ends as it would have.
+[[noreturn]] void out_of_memory_before_main() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) {
+    if (terminate_as_usual != nullptr) terminate_as_usual();
+    std::abort();
+  }
+  report_out_of_memory_at_start();
+  std::_Exit(3);  // the programs' runtime failure (exit_codes.hpp)
+}
+
+// Before the C++ static objects of every file (priority 101 runs ahead of the default): the option
+// parser's are made before main(), and under a low `ulimit -v` their first allocation fails there.
+__attribute__((constructor(101))) void catch_failures_before_main() {
+  terminate_as_usual = std::set_terminate(out_of_memory_before_main);
+}
+
+}  // namespace
+
+void handle_failures_in_main() { std::set_terminate(terminate_as_usual); }
+
+// The thread's stack stays mapped once it has ended (the C library keeps it for the next thread):
+// where the limit refused it, the program maps that much less at its start than under a limit
+// that holds it, which a limit to raise to must count (program_at_start).
 void load_unwinder() {
   pthread_t thread{};
   if (pthread_create(
-          &thread, nullptr, [](void*) -> void* { pthread_exit(nullptr); }, nullptr) == 0)
+          &thread, nullptr, [](void*) -> void* { pthread_exit(nullptr); }, nullptr) == 0) {
     pthread_join(thread, nullptr);
+    return;
+  }
+  pthread_attr_t defaults;
+  std::size_t stack = 0;
+  if (pthread_getattr_default_np(&defaults) != 0) return;
+  if (pthread_attr_getstacksize(&defaults, &stack) == 0) remember_unmapped_at_start(stack + 4096);  // and its guard
+  pthread_attr_destroy(&defaults);
 }
 
 void share_heap_under_address_limit() {

@@ -74,9 +74,10 @@ CountOptions engine_options(const CountArgs& args);
 //! `sizes` has an engine whose memory is planned, the log says where it comes from.
 void settle_memory_budget(CountOptions& options, const std::vector<int>& sizes, int processes_on_machine = 1);
 
-//! The message for a failure of a command, in one line: `error.what()`, except where a thread
-//! could not be started (a std::system_error with EAGAIN, which says only "Resource temporarily
-//! unavailable"): then what the limit is and the way on.
+//! The message for a failure of a command, in one line: `error.what()`, except where memory ran
+//! out (std::bad_alloc: out_of_memory_advice, with what was being allocated and the --memory to
+//! try) or a thread could not be started (a std::system_error with EAGAIN, which says only
+//! "Resource temporarily unavailable"): then what the limit is and the way on.
 std::string failure_text(const std::exception& error);
 
 //! Makes glibc load its unwinder (libgcc_s) now, while memory is plentiful. It loads it on the
@@ -84,6 +85,16 @@ std::string failure_text(const std::exception& error);
 //! under `ulimit -v`) aborts the process with "libgcc_s.so.1 must be installed for unwinding to
 //! work" instead of reporting std::bad_alloc. Each program's main() calls it first.
 void load_unwinder();
+
+//! Memory that ran out before a command's own handler was reached (under a `ulimit -v` that holds
+//! little more than the program itself), named with that limit in one line on stderr, written
+//! without allocating: the heap has just failed.
+void report_out_of_memory_at_start();
+
+//! Until this is called, a failure that ends the process through std::terminate (memory running
+//! out in the option parser's static objects, before main() starts) is report_out_of_memory_at_start
+//! and exit 3, not an abort. Each program's main() calls it first: from then on it handles its own.
+void handle_failures_in_main();
 
 //! Under an address-space limit (`ulimit -v`), keeps the C library to two heap arenas. Each
 //! further thread's arena reserves 64 MiB of address space: with a worker per core those

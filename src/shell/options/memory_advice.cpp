@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "engine/memory_budget.hpp"
 #include "engine/thread_allowance.hpp"
+#include "run/registry.hpp"
 #include "system/memory_limit.hpp"
 
 namespace nqueens::shell {
@@ -80,17 +82,36 @@ int fewer_threads_that_fit(int threads, const LeastBudget& least) {
 
 }  // namespace
 
-std::string default_budget_refusal_advice(int threads, std::uint64_t budget) {
+std::string default_budget_refusal_advice(int threads, std::uint64_t budget, std::string_view whose) {
   const std::string limit = address_space_limit_text();
   const LeastBudget least = noted_least_budget();
   if (limit.empty() || least.threads != threads || least.on(threads) <= budget) return "";
-  const std::string said = "; the default budget is what " + limit + " leaves beside " + std::to_string(threads) +
-                           (threads == 1 ? " thread: " : " threads: ");
+  const std::string said = "; " + std::string(whose) + " default budget is what " + limit + " leaves beside " +
+                           std::to_string(threads) + (threads == 1 ? " thread: " : " threads: ");
   if (const int fewer = fewer_threads_that_fit(threads, least); fewer != 0)
     return said + "give --threads " + std::to_string(fewer);
   // What is left now holds everything mapped so far: the limit it names is on the safe side.
   const std::string raise = raised_limit(threads, address_space_left(), least);
   return raise.empty() ? "" : said + raise;
+}
+
+std::string refused_default_budget_advice(std::span<const RunRequest> requests, RunArena& arena,
+                                          std::string_view whose) {
+  if (requests.empty()) return "";
+  const LeastBudget least = noted_least_budget();
+  const auto refused = std::find_if(requests.begin(), requests.end(), [&least](const RunRequest& request) {
+    return request.n == least.n && request.threads == least.threads;
+  });
+  if (refused != requests.end() && least.per_thread == 0 && least.fixed > refused->memory_bytes) {
+    RunRequest request = *refused;
+    request.memory_bytes = least.fixed;
+    request.memory_plan.reset();
+    try {
+      arena.execute([&request] { return memory_plan(request); });
+    } catch (const std::invalid_argument&) {  // refused again, with the least noted
+    }
+  }
+  return default_budget_refusal_advice(requests.front().threads, requests.front().memory_bytes, whose);
 }
 
 std::string out_of_memory_advice() {
