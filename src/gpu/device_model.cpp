@@ -22,6 +22,7 @@
 #include "gpu/shared_slices.hpp"
 #include "gpu/side_recipe.hpp"
 #include "gpu/slot_split.hpp"
+#include "gpu/split_sample.hpp"
 #include "gpu/tiled_matcher.hpp"
 #include "join/diagonal_fold.hpp"
 #include "join/join_engine.hpp"
@@ -161,33 +162,43 @@ class BuiltRecorder final : public BuiltMatcher {
   PlanTotals count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
                           std::span<const join::QuarterEntry> staged) override {
     std::copy(staged.begin(), staged.end(), entries_.begin() + static_cast<std::ptrdiff_t>(first));
-    const double sides = static_cast<double>(aligned(batch.count_sides().size_bytes()));
+    const double side_bytes = static_cast<double>(aligned(batch.count_sides().size_bytes()));
     const double row_sets = static_cast<double>(aligned(batch.row_sets().size_bytes()));
     work_.entry_bytes += static_cast<double>(staged.size_bytes());
     work_.pairing_bytes += static_cast<double>(aligned(batch.pairings().size_bytes()));
     work_.spec_bytes += static_cast<double>(aligned(batch.pairing_specs().size_bytes()));
     work_.bytes_to_device +=
-        static_cast<double>(staged.size_bytes() + aligned(batch.pairings().size_bytes())) + sides + row_sets;
-    work_.side_bytes += sides;
+        static_cast<double>(staged.size_bytes() + aligned(batch.pairings().size_bytes())) + side_bytes + row_sets;
+    work_.side_bytes += side_bytes;
     work_.row_set_bytes += row_sets;
     work_.bytes_to_host += sizeof(PlanTotals);
     work_.total_bytes += sizeof(PlanTotals);
     const auto b = static_cast<std::size_t>(buffer);
     const double begun = thread_seconds();
+    const auto count = static_cast<std::uint32_t>(batch.row_sets().size());
+    std::vector<SideSort>& sides = sides_[b];
+    sides.assign(batch.count_sides().begin(), batch.count_sides().end());
+    std::vector<double> choosing(count, 0);  // each thread's instructions past the kernel's whole
+    for (std::uint32_t r = 0; r < count; ++r) {
+      const std::uint64_t tested = choose_row_set_split(sides.data(), batch.row_sets().data(), r,
+                                                        batch.pairings().data(), entries_.data(), batch.plan_rule());
+      choosing[r] = kSampleStepInstructions * static_cast<double>(tested) +
+                    kChooseSplitsSize.loop * sides[std::size_t{2} * r].rule.count;
+    }
+    tally_plan_launch(
+        {kChooseSplitsSize.whole, 1}, count, [&](std::uint32_t r) { return choosing[r]; }, work_);
     std::vector<std::uint32_t> counters(batch.counters(), 0);
-    for (const SideSort& side : batch.count_sides()) {
+    for (const SideSort& side : sides) {
       work_.build_candidates += 2 * static_cast<double>(candidates_of(side.recipe, batch.pairings().data()));
       sort_side(side.recipe, batch.pairings().data(), entries_.data(), side.rule, counters.data() + side.next_first,
                 nullptr);
     }
-    const auto count = static_cast<std::uint32_t>(batch.row_sets().size());
     starts_[b].assign(batch.start_words(), 0);
     plans_[b].assign(count, RowSetPlan{});
     std::vector<BlockTrips> trips(count);
     for (std::uint32_t r = 0; r < count; ++r)
-      plan_row_set_in_block(HostBlock{kPlanThreads, false, &trips[r]}, r, batch.count_sides().data(),
-                            batch.row_sets().data(), counters.data(), batch.plan_rule(), starts_[b].data(),
-                            plans_[b].data(), *room_);
+      plan_row_set_in_block(HostBlock{kPlanThreads, false, &trips[r]}, r, sides.data(), batch.row_sets().data(),
+                            counters.data(), batch.plan_rule(), starts_[b].data(), plans_[b].data(), *room_);
     PlanTotals totals;
     place_row_sets_on_host(plans_[b].data(), batch.row_sets().data(), count, &totals);
     device_seconds_ += thread_seconds() - begun;
@@ -207,7 +218,7 @@ class BuiltRecorder final : public BuiltMatcher {
     std::vector<SideSort> sides(batch.count_sides().size());
     std::vector<std::uint32_t> next(batch.write_counters(), 0), firsts(totals.jobs, 0);
     std::vector<TileJob> jobs(totals.jobs);
-    write_plans_on_host(batch.count_sides().data(), batch.row_sets().data(), count, plans_[b].data(), starts_[b].data(),
+    write_plans_on_host(sides_[b].data(), batch.row_sets().data(), count, plans_[b].data(), starts_[b].data(),
                         sides.data(), next.data(), jobs.data(), firsts.data());
     std::vector<MatchTile> tiles(totals.tiles);
     make_tiles_on_host(jobs.data(), totals.jobs, firsts.data(), starts_[b].data(), tiles.data());
@@ -222,6 +233,7 @@ class BuiltRecorder final : public BuiltMatcher {
   DeviceWork& work_;
   double& device_seconds_;
   std::vector<join::QuarterEntry> entries_;
+  std::array<std::vector<SideSort>, 2> sides_;  // the count sides, their splits chosen
   std::array<std::vector<std::uint32_t>, 2> starts_;
   std::array<std::vector<RowSetPlan>, 2> plans_;
   std::array<std::vector<RowSetResult>, 2> results_;

@@ -8,6 +8,7 @@
 #include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
 #include "gpu/plan_block.hpp"
+#include "gpu/split_sample.hpp"
 #include "gpu/tile_match.hpp"
 
 namespace nqueens::gpu {
@@ -162,6 +163,16 @@ extern "C" __global__ void __launch_bounds__(256)
   const PairingSpec spec = specs[s];
   std::uint32_t tied = 0;
   make_side_pairings(spec, index, pairings + spec.pairing_first, &tied);
+}
+
+// Each thread chooses one row set's widest split (split_sample.hpp) from a sample of its sides'
+// halves, over the room the host laid out, before the count pass sorts the sides on it.
+extern "C" __global__ void __launch_bounds__(256)
+    nq_choose_splits(nqueens::gpu::SideSort* sides, const nqueens::gpu::PlanRowSet* row_sets, std::uint32_t count,
+                     const nqueens::gpu::SetPairing* pairings, const nqueens::join::QuarterEntry* entries,
+                     nqueens::gpu::PlanRule rule) {
+  const std::uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < count) nqueens::gpu::choose_row_set_split(sides, row_sets, r, pairings, entries, rule);
 }
 
 // Each thread cuts one job's tiles (job_tiles.hpp) from its first tile on, where the matching
