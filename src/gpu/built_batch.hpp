@@ -39,7 +39,7 @@ class BuiltBatch {
   //! counters() of them (zeroed on the device), and no keys; a side whose pairings are all tied
   //! (every side without a fold) has counters for part 0 alone. A side's rule holds only the
   //! count of the widest split its row set may take, the room laid out for it, until the device
-  //! chooses its bits (choose_row_set_split).
+  //! chooses its bits (split_sample.hpp's choose_row_set_split).
   std::span<const SideSort> count_sides() const { return count_sides_; }
   std::size_t counters() const { return counters_; }
   std::span<const SetPairing> pairings() const { return pairings_; }

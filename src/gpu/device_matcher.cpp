@@ -22,6 +22,7 @@
 #include "gpu/match_fatbin.hpp"
 #include "gpu/pairing_spec.hpp"
 #include "gpu/plan_block.hpp"
+#include "gpu/split_sample.hpp"
 
 namespace nqueens::gpu {
 
@@ -316,7 +317,10 @@ class DeviceMatcher final : public BuiltMatcher {
                 starts = m + b.starts_at, plans = m + b.plans_at, totals = m + totals_at;
     CUdeviceptr pairings = b.device_pairings.pointer, entries = device_entries();
     void* choose_arguments[] = {&sides, &row_sets, &b.row_sets, &pairings, &entries, &rule};
-    launch_per_row_set(b, kernels_.choose_splits, "nq_choose_splits", choose_arguments);
+    if (b.row_sets != 0)  // a block a row set
+      check(cuda_driver()->launch(named_kernel(kernels_, kernels_.choose_splits, "nq_choose_splits"), b.row_sets, 1, 1,
+                                  kChooseThreads, 1, 1, 0, b.stream, choose_arguments, nullptr),
+            "launching the split-choosing kernel");
     check(d.set_bytes(m + counters_at, 0, batch.counters() * sizeof(std::uint32_t), b.stream), "cuMemsetD8Async");
     sort(b, batch.count_sides().size(), m + b.sides_at, m + counters_at, 0);
     void* plan_arguments[] = {&sides, &row_sets, &b.row_sets, &counters, &rule, &starts, &plans};

@@ -120,6 +120,24 @@ void tally_plan_blocks(std::span<const BlockTrips> trips, DeviceWork& work) {
   work.plan_lone_instructions += longest;
 }
 
+// The split-choosing launch, a block a row set: each thread samples a part of each side (about
+// a kChooseThreads-th of the candidates tested) and sums the counts of a few bits over the
+// parts; the bits' choice is in the kernel's whole. A row set left no room returns at once.
+void tally_choosing(std::span<const std::uint64_t> tested, DeviceWork& work) {
+  constexpr double kChooseWarps = kChooseThreads / 32;
+  const KernelSize& size = kChooseSplitsSize;
+  double longest = 0;
+  for (std::size_t r = 0; r < tested.size(); ++r) {
+    if (tested[r] == 0) continue;
+    const double thread = size.whole +
+                          kSampleStepInstructions * std::ceil(static_cast<double>(tested[r]) / kChooseThreads) +
+                          size.loop * std::ceil(2.0 * kSideSums / kChooseThreads);
+    work.plan_warp_instructions += kChooseWarps * thread;
+    longest = std::max(longest, thread);
+  }
+  work.plan_lone_instructions += longest;
+}
+
 // The planning and placing launches of a batch (the count pass's end).
 void tally_planning(std::span<const BlockTrips> trips, DeviceWork& work) {
   const auto count = static_cast<std::uint32_t>(trips.size());
@@ -178,15 +196,11 @@ class BuiltRecorder final : public BuiltMatcher {
     const auto count = static_cast<std::uint32_t>(batch.row_sets().size());
     std::vector<SideSort>& sides = sides_[b];
     sides.assign(batch.count_sides().begin(), batch.count_sides().end());
-    std::vector<double> choosing(count, 0);  // each thread's instructions past the kernel's whole
-    for (std::uint32_t r = 0; r < count; ++r) {
-      const std::uint64_t tested = choose_row_set_split(sides.data(), batch.row_sets().data(), r,
-                                                        batch.pairings().data(), entries_.data(), batch.plan_rule());
-      choosing[r] = kSampleStepInstructions * static_cast<double>(tested) +
-                    kChooseSplitsSize.loop * sides[std::size_t{2} * r].rule.count;
-    }
-    tally_plan_launch(
-        {kChooseSplitsSize.whole, 1}, count, [&](std::uint32_t r) { return choosing[r]; }, work_);
+    std::vector<std::uint64_t> tested(count, 0);
+    for (std::uint32_t r = 0; r < count; ++r)
+      tested[r] = choose_row_set_split(HostBlock{kChooseThreads}, sides.data(), batch.row_sets().data(), r,
+                                       batch.pairings().data(), entries_.data(), batch.plan_rule(), *choose_room_);
+    tally_choosing(tested, work_);
     std::vector<std::uint32_t> counters(batch.counters(), 0);
     for (const SideSort& side : sides) {
       work_.build_candidates += 2 * static_cast<double>(candidates_of(side.recipe, batch.pairings().data()));
@@ -238,6 +252,7 @@ class BuiltRecorder final : public BuiltMatcher {
   std::array<std::vector<RowSetPlan>, 2> plans_;
   std::array<std::vector<RowSetResult>, 2> results_;
   std::unique_ptr<PlanRoom> room_ = std::make_unique<PlanRoom>();
+  std::unique_ptr<ChooseRoom> choose_room_ = std::make_unique<ChooseRoom>();
 };
 
 // A matcher that tallies each batch as the device matcher would send it (device_matcher.cpp's

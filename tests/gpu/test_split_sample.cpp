@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -160,7 +161,8 @@ HeldRowSet held_row_set(join::SliceCache& cache, const join::UnitLayout& layout)
 }
 
 // The row set of N = 18's first units with the most candidates on its smaller side: with room,
-// split on bits of its own sides' samples; without room, left unsplit and untested; and a rule
+// split on the bits the whole sample of its sides (sample_side, one part) chooses, whatever the
+// block's threads or the order of its steps; without room, left unsplit and untested; and a rule
 // that asks more keys than its sides hold splits none.
 TEST(SplitSample, ARowSetIsSplitWhereTheHostLeftRoomAndItsSidesAreLarge) {
   const int n = 18;
@@ -188,17 +190,32 @@ TEST(SplitSample, ARowSetIsSplitWhereTheHostLeftRoomAndItsSidesAreLarge) {
   row_set.key_bits = static_cast<std::uint32_t>(layout.key_bits());
   PlanRule rule;
   rule.least_stored = std::uint64_t{2} * kTileLanes;
+  const auto room = std::make_unique<ChooseRoom>();
   std::vector<SideSort> chosen = sides;
-  EXPECT_EQ(choose_row_set_split(chosen.data(), &row_set, 0, pairings.data(), entries.data(), rule), 0u);
+  EXPECT_EQ(choose_row_set_split(HostBlock{kChooseThreads}, chosen.data(), &row_set, 0, pairings.data(), entries.data(),
+                                 rule, *room),
+            0u);
   EXPECT_EQ(chosen[0].rule.count, 0) << "no room, no split";
 
   chosen = sides;
   chosen[0].rule.count = chosen[1].rule.count = 3;
-  EXPECT_GT(choose_row_set_split(chosen.data(), &row_set, 0, pairings.data(), entries.data(), rule), 0u);
+  EXPECT_GT(choose_row_set_split(HostBlock{kChooseThreads}, chosen.data(), &row_set, 0, pairings.data(), entries.data(),
+                                 rule, *room),
+            0u);
   ASSERT_EQ(chosen[0].rule.count, 3) << "as wide as the room";
   const SideSample east = sample_side(sides[0].recipe, pairings.data(), entries.data(), layout.key_bits());
   const SideSample west = sample_side(sides[1].recipe, pairings.data(), entries.data(), layout.key_bits());
   ASSERT_GT(east.kept + west.kept, 0u);
+  // The block's sums are the whole sample's, part by part.
+  const auto expect_the_whole_samples = [&](const ChooseRoom& summed) {
+    for (std::size_t s = 0; s < 2; ++s) {
+      const SideSample& whole = s == 0 ? east : west;
+      EXPECT_TRUE(std::equal(whole.bits, whole.bits + 64, summed.sums[s])) << "side " << s;
+      EXPECT_EQ(summed.sums[s][64], whole.kept) << "side " << s;
+      EXPECT_EQ(summed.sums[s][65], whole.tested) << "side " << s;
+    }
+  };
+  expect_the_whole_samples(*room);
   std::uint8_t want[kMaxSplitBits] = {};
   ASSERT_EQ(choose_shared_bits(east.bits, west.bits, layout.key_bits(), 3, want), 3);
   for (int i = 0; i < 3; ++i) {
@@ -206,10 +223,21 @@ TEST(SplitSample, ARowSetIsSplitWhereTheHostLeftRoomAndItsSidesAreLarge) {
     EXPECT_EQ(chosen[1].rule.bits[i], want[i]);
   }
 
+  // The block's steps in reverse order, on a block of one warp: the same choice.
+  std::vector<SideSort> reversed = sides;
+  reversed[0].rule.count = reversed[1].rule.count = 3;
+  choose_row_set_split(HostBlock{32, true}, reversed.data(), &row_set, 0, pairings.data(), entries.data(), rule, *room);
+  expect_the_whole_samples(*room);
+  for (std::size_t s = 0; s < 2; ++s) {
+    EXPECT_EQ(reversed[s].rule.count, chosen[s].rule.count);
+    EXPECT_TRUE(std::equal(reversed[s].rule.bits, reversed[s].rule.bits + kMaxSplitBits, chosen[s].rule.bits));
+  }
+
   chosen = sides;
   chosen[0].rule.count = chosen[1].rule.count = 3;
   rule.least_stored = static_cast<std::uint64_t>(4 * std::max(east.estimated_halves(), west.estimated_halves()));
-  choose_row_set_split(chosen.data(), &row_set, 0, pairings.data(), entries.data(), rule);
+  choose_row_set_split(HostBlock{kChooseThreads}, chosen.data(), &row_set, 0, pairings.data(), entries.data(), rule,
+                       *room);
   EXPECT_EQ(chosen[0].rule.count, 0) << "sides well short of the least stored";
   EXPECT_EQ(chosen[1].rule.count, 0);
 }
