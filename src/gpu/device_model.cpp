@@ -124,7 +124,7 @@ void tally_plan_blocks(std::span<const BlockTrips> trips, DeviceWork& work) {
 // a kChooseThreads-th of the candidates tested) and sums the counts of a few bits over the
 // parts; the bits' choice is in the kernel's whole. A row set left no room returns at once.
 void tally_choosing(std::span<const std::uint64_t> tested, DeviceWork& work) {
-  constexpr double kChooseWarps = kChooseThreads / 32;
+  constexpr double kChooseWarps = kChooseThreads / 32.0;
   const KernelSize& size = kChooseSplitsSize;
   double longest = 0;
   for (std::size_t r = 0; r < tested.size(); ++r) {
