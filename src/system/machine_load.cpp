@@ -12,13 +12,13 @@
 
 namespace nqueens {
 
-namespace {
-
 double process_cpu_seconds() {
   timespec now{};
   if (::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now) != 0) return 0;
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
+
+namespace {
 
 // "cpu3 user nice system idle iowait irq softirq steal ...": CPU 3's busy ticks, or -1 for
 // another line (the total "cpu", "intr", ...).

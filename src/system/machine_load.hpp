@@ -7,6 +7,9 @@
 
 namespace nqueens {
 
+//! This process's CPU time, all its threads together, in seconds (0 where the system does not say).
+double process_cpu_seconds();
+
 //! Two readings of the CPU clocks, a while apart, give the load between them.
 struct CpuClocks {
   double busy_seconds = 0;    //!< the time not idle of the CPUs this process may run on, summed

@@ -8,6 +8,7 @@
 
 #include "shell/output/console.hpp"
 #include "shell/progress/shared_terminal.hpp"
+#include "system/machine_load.hpp"
 
 namespace nqueens::shell {
 
@@ -74,7 +75,8 @@ Progress::Progress(const Engine& engine, const std::vector<std::size_t>& todo, c
       part_(options.part),
       engine_(engine),
       terminal_(Console::err().terminal()),
-      line_period_(shared_terminal_period(options)) {
+      line_period_(shared_terminal_period(options)),
+      threads_(std::max(options.threads, 1)) {
   for (const std::size_t id : todo) cost_total_ += engine.cost(id);
   for (const std::size_t id : done) cost_before_ += engine.cost(id);
   cost_total_ += cost_before_;
@@ -83,6 +85,7 @@ Progress::Progress(const Engine& engine, const std::vector<std::size_t>& todo, c
   period_ = terminal_ ? Clock::duration(kRedraw) : log_period(options);
   draws_in_place(terminal_, drawn_, period_, line_period_);  // marks the terminal as this process's too
   start_ = Clock::now();
+  cpu_start_ = process_cpu_seconds();
   next_ = start_ + (terminal_ ? Clock::duration(kFirstDraw) : period_);
   if (terminal_) watch_window_size();
 }
@@ -96,7 +99,10 @@ void Progress::unit_done(std::size_t id, const Tally& tally) {
 }
 
 ProgressSnapshot Progress::snapshot() {
-  const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+  return snapshot_at(std::chrono::duration<double>(Clock::now() - start_).count(), process_cpu_seconds() - cpu_start_);
+}
+
+ProgressSnapshot Progress::snapshot_at(double elapsed, double cpu_seconds) {
   const std::uint64_t cost_now = cost_done_.load(std::memory_order_relaxed);
   ProgressSnapshot s;
   s.n = n_;
@@ -106,9 +112,14 @@ ProgressSnapshot Progress::snapshot() {
   s.work_share = cost_total_ ? static_cast<double>(cost_before_ + cost_now) / static_cast<double>(cost_total_) : 1.0;
   s.elapsed_seconds = elapsed;
   // The ETA extrapolates this process's own pace: work counted before it started took no time here.
+  // Its clock is the threads' CPU time (eta.hpp): the time left on cores of their own, as the
+  // warning and `plan` price a run; what they got of a core is said where it is low.
   const std::uint64_t cost_here = cost_total_ - cost_before_;
-  s.eta_seconds =
-      eta_.update(elapsed, cost_here ? static_cast<double>(cost_now) / static_cast<double>(cost_here) : 1.0);
+  s.eta_seconds = eta_.update(thread_clock_seconds(elapsed, cpu_seconds, threads_),
+                              cost_here ? static_cast<double>(cost_now) / static_cast<double>(cost_here) : 1.0);
+  // Said with the ETA it qualifies: in a count's first moments the threads are still starting.
+  if (const double share = core_share(elapsed, cpu_seconds, threads_); s.eta_seconds && share < kLowCoreShare)
+    s.core_share = share;
   const double solutions = static_cast<double>(solutions_.load(std::memory_order_relaxed));
   s.solutions_per_second = elapsed > 0 ? solutions / elapsed : 0.0;
   return s;

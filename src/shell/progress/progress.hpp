@@ -25,6 +25,7 @@ struct ProgressOptions {
   bool enabled = true;
   double interval_seconds = 60;  //!< between log lines when stderr is not a terminal
   std::string part;              //!< the part of the run counted ("shard 2/4"), named on every line
+  int threads = 1;               //!< the threads that count: the ETA runs on their CPU time (eta.hpp)
 };
 
 class Progress {
@@ -48,6 +49,9 @@ class Progress {
 
   //! What the line shows now; advances the ETA's smoothing.
   ProgressSnapshot snapshot();
+  //! What it shows after `elapsed_seconds` by the wall clock in which the process took
+  //! `cpu_seconds` of CPU time, both since it was made (snapshot() reads the clocks).
+  ProgressSnapshot snapshot_at(double elapsed_seconds, double cpu_seconds);
 
  private:
   int n_;
@@ -60,7 +64,9 @@ class Progress {
   bool terminal_ = false;  //!< the status is drawn in place (a terminal no other status is drawn on)
   std::chrono::steady_clock::duration period_;
   std::chrono::steady_clock::duration line_period_;  //!< between lines on a terminal shared with another status
+  int threads_ = 1;
   std::chrono::steady_clock::time_point start_;
+  double cpu_start_ = 0;  //!< the process's CPU seconds when it was made: the setup's are not the count's
   std::chrono::steady_clock::time_point next_;
   bool drawn_ = false;
   EtaSmoother eta_;

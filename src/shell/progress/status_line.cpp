@@ -56,12 +56,24 @@ std::string units_text(const ProgressSnapshot& s) {
   return fmt::format("{:>{}}/{} units", s.units_done, digits, s.units_total);
 }
 
-// The optional fields in display order, each with its rank in the order they give way.
+// "7%": the share of a core the threads got, in whole percent (at least 1).
+std::string core_share_text(double share) { return fmt::format("{:.0f}%", std::max(100 * share, 1.0)); }
+
+// The optional fields in display order, each with its rank in the order they give way (equal
+// ranks: the first one first).
 std::vector<Field> optional_fields(const ProgressSnapshot& s) {
-  return {{units_text(s), 1},
-          {fmt::format("{:>{}} elapsed", clock_text(s.elapsed_seconds), kClockWidth), 0},
-          {fmt::format("ETA {:<{}}", eta_text(s), kClockWidth), 3},
-          {fmt::format("{:>{}} sol/s", rate_text(s.solutions_per_second), kRateWidth), 2}};
+  std::vector<Field> fields{{units_text(s), 1},
+                            {fmt::format("{:>{}} elapsed", clock_text(s.elapsed_seconds), kClockWidth), 0},
+                            {fmt::format("ETA {:<{}}", eta_text(s), kClockWidth), 3},
+                            {fmt::format("{:>{}} sol/s", rate_text(s.solutions_per_second), kRateWidth), 2}};
+  if (s.core_share) fields.insert(fields.begin() + 3, {core_share_text(*s.core_share) + " of a core", 0});
+  return fields;
+}
+
+// The ETA of a log line, with the share of a core the threads got where it is low.
+std::string log_eta_text(const ProgressSnapshot& s) {
+  if (!s.core_share) return eta_text(s);
+  return fmt::format("{} on whole cores (the threads got {} of one)", eta_text(s), core_share_text(*s.core_share));
 }
 
 std::string join_fields(const std::vector<Field>& fields) {
@@ -117,7 +129,7 @@ std::string log_setup_status(const SetupSnapshot& s) {
 
 std::string log_status(const ProgressSnapshot& s) {
   return fmt::format("{}: {}/{} units, ~{:.1f}% of work, {} elapsed, ETA {}, {} sol/s", head_text(s), s.units_done,
-                     s.units_total, 100 * s.work_share, clock_text(s.elapsed_seconds), eta_text(s),
+                     s.units_total, 100 * s.work_share, clock_text(s.elapsed_seconds), log_eta_text(s),
                      rate_text(s.solutions_per_second));
 }
 

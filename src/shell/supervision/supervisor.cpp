@@ -77,7 +77,11 @@ class Supervisor {
 
   void run(const ProgressOptions& options) {
     std::unique_ptr<Progress> progress;
-    if (options.enabled) progress = std::make_unique<Progress>(run_.engine(), run_.todo(), run_.done(), options);
+    if (options.enabled) {
+      ProgressOptions counted_by = options;
+      counted_by.threads = arena_.threads();
+      progress = std::make_unique<Progress>(run_.engine(), run_.todo(), run_.done(), counted_by);
+    }
     const std::size_t failing_unit = out_of_memory_test_unit();
     std::atomic<std::size_t> finished_units{0};
     const UnitObserver observer = [&progress, failing_unit, &finished_units](std::size_t id, const Tally& tally) {
