@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -59,14 +60,16 @@ class Engine {
   //! Into how many exact parts unit `id` splits for UnitCounter::count_part (the join: its row
   //! sets, each counted on its own). Default: 1, the unit is not split.
   virtual std::size_t part_count(std::size_t /*id*/) const { return 1; }
-  //! Whether part `part` of unit `id` holds work that the unit's other parts share (the join's
-  //! enumeration of a row set's sides for its shares): `plan` times such a part with every
-  //! sample of the unit, and scales only the others. Default: none is.
-  virtual bool part_is_shared(std::size_t /*id*/, std::size_t /*part*/) const { return false; }
-  //! The shared part (part_is_shared) whose work part `part` of unit `id` reads: a counter that
-  //! has just counted it holds that work, and one that has not builds it first, untimed; `part`
-  //! itself where it is shared or reads none. Default: none is shared.
-  virtual std::size_t shared_part_of(std::size_t /*id*/, std::size_t part) const { return part; }
+  //! The shared part whose work part `part` of unit `id` reads (the join's enumeration of a row
+  //! set's sides, which its shares read): `part` itself where it is that shared part; none where it
+  //! neither is one nor reads one. A counter that has just counted a shared part holds its work,
+  //! one that has not builds it first, untimed; `plan` times a shared part with every sample of
+  //! the unit, and scales only the others. Default: no part is shared.
+  virtual std::optional<std::size_t> shared_part_of(std::size_t /*id*/, std::size_t /*part*/) const {
+    return std::nullopt;
+  }
+  //! Whether part `part` of unit `id` is a shared part (shared_part_of).
+  bool part_is_shared(std::size_t id, std::size_t part) const { return shared_part_of(id, part) == part; }
   //! Every unit id, costliest first (ties by id, so the order is deterministic).
   std::span<const std::size_t> costliest_first() const { return {order_.data(), order_.size()}; }
 

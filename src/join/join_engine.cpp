@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -240,18 +241,12 @@ class JoinEngine final : public Engine {
                : join::row_sets(plan_.n, plan_.units[id]).size() * join::parts_per_row_set(shares(id));
   }
 
-  // A row set's shared part comes after its shares (JoinCounter::count_part).
-  bool part_is_shared(std::size_t id, std::size_t part) const override {
-    if (id == plan_.units.size()) return false;
+  // A row set's shares read its shared part, which comes after them (JoinCounter::count_part).
+  std::optional<std::size_t> shared_part_of(std::size_t id, std::size_t part) const override {
+    if (id == plan_.units.size()) return std::nullopt;
     const std::size_t cut = shares(id);
-    return cut > 1 && part % join::parts_per_row_set(cut) == cut;
-  }
-
-  // A share reads its row set's shared part.
-  std::size_t shared_part_of(std::size_t id, std::size_t part) const override {
-    if (id == plan_.units.size()) return part;
-    const std::size_t cut = shares(id);
-    return cut > 1 ? part - part % join::parts_per_row_set(cut) + cut : part;
+    if (cut <= 1) return std::nullopt;
+    return part - part % join::parts_per_row_set(cut) + cut;
   }
 
   std::vector<std::size_t> execution_order(std::vector<std::size_t> todo) const override {

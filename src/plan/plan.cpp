@@ -88,6 +88,12 @@ class SamplingClock {
   double start_;
 };
 
+// How a stratum's next units are predicted where no stratum is timed yet, only the pilot's light
+// units: `cautious` for whole units, whose count passes the budget by all it misjudges, as the
+// pilot's next step (time growing faster than weight); `level` for parts, each band's share of the
+// budget bounding what a misjudgement costs, at the pilot's measured level.
+enum class Guess { cautious, level };
+
 // The units counted so far, by stratum, and the estimates they give. A stratum with none
 // counted (extrapolated) takes a rate carried from those with some (their trend, carried_rate),
 // or from the pilot where none has: the first round times the cheapest stratum first and stops
@@ -301,13 +307,14 @@ class Sample {
   }
 
   //! What stratum h's next `count` units should take on one thread, preparation included: at
-  //! the spend rate of a timed stratum, or from the pilot as its next step would be, the time
-  //! growing faster than the weight (pilot_step_seconds).
-  double next_units_seconds(std::size_t h, std::size_t count) const {
+  //! the spend rate of a timed stratum, or from the pilot as `guess` says (Guess).
+  double next_units_seconds(std::size_t h, std::size_t count, Guess guess) const {
     if (taken(rate_source(h)) > 0) return spend_rate(h) * next_weight(h, count);
     double seconds = 0;
-    for (std::size_t i = taken(h); i < std::min(taken(h) + count, strata_[h].ids.size()); ++i)
-      seconds += pilot_step_seconds(unit_weight(engine_, strata_[h].ids[i]));
+    for (std::size_t i = taken(h); i < std::min(taken(h) + count, strata_[h].ids.size()); ++i) {
+      const double weight = unit_weight(engine_, strata_[h].ids[i]);
+      seconds += guess == Guess::cautious ? pilot_step_seconds(weight) : pilot_level_seconds(weight);
+    }
     return seconds;
   }
 
@@ -494,6 +501,17 @@ class Sample {
     return (last.cpu_seconds + last.prepare_seconds) * std::pow(weight / unit_weight(engine_, last.unit.id), 1.5);
   }
 
+  // What a unit of `weight` takes at the pilot's measured level: the heaviest pilot's
+  // preparation, which does not grow with the weight, and its thread time per unit of weight,
+  // carried by the cost model's weights. A level, as the timed bands' rates are carried where the
+  // weights predict time; the power law of pilot_step_seconds, carried across the decades of weight
+  // from the pilot's light units to a band's, put the least parts of N = 27's and 28's cheapest
+  // band past any budget, and no band was timed.
+  double pilot_level_seconds(double weight) const {
+    const TimedUnit& last = pilots_.back();
+    return last.prepare_seconds + last.cpu_seconds * weight / unit_weight(engine_, last.unit.id);
+  }
+
   double pilot_spend_rate() const {
     return (pilots_.back().cpu_seconds + pilots_.back().prepare_seconds) / unit_weight(engine_, pilots_.back().unit.id);
   }
@@ -544,36 +562,41 @@ double counting_seconds(const Sample& sample, std::size_t workers) {
 // errs long, costlier units taking less per unit of weight; or where none is timed, by the
 // pilot, as its next step would be (N = 26: two units of the cheapest band took 90 s on a busy
 // machine where the pilot's rate said under 50 s).
-double first_units_seconds(const Sample& sample, std::size_t h, const PlanOptions& options) {
+double first_units_seconds(const Sample& sample, std::size_t h, const PlanOptions& options, Guess guess) {
   const std::size_t count = std::min(kFirstPerStratum, sample.strata()[h].ids.size());
   const double parallel =
       static_cast<double>(std::min<std::size_t>(count, static_cast<std::size_t>(sampling_threads(options))));
-  return sample.next_units_seconds(h, count) / parallel;
+  return sample.next_units_seconds(h, count, guess) / parallel;
 }
 
 // Bands h .. 0, whose first units whole would pass the budget, cheapest first: each band's first
 // units timed on a random share of their drawable parts, that share what the budget left, split
 // evenly over the bands left, affords, and at least kLeastParts parts a unit; exact parts, so
-// that no rate is carried from a cheaper band. A unit's shared parts are timed whole whatever
-// the share (Sample::take_in_parts), so they are paid first: the share is of the rest
-// (Sample::shared_share). A band even whose least share would pass the budget (a unit of one
-// part cannot be split) is left untimed, with every costlier one.
+// that no rate is carried from a cheaper band. What a band's units take is predicted from the
+// band below it, timed, or for the first band where none is, at the pilot's level
+// (Guess::level): a misjudgement costs at most about that band's share of the budget. A unit's
+// shared parts are timed whole whatever the share (Sample::take_in_parts), so they are paid
+// first: the share is of the rest (Sample::shared_share). A band even whose least share would
+// pass the budget (a unit of one part cannot be split) is left untimed, with every costlier one.
 void time_in_parts(Sample& sample, UnitTimer& timer, const PlanOptions& options, double budget,
                    const SamplingClock& spending, std::size_t h) {
+  const Engine& engine = sample.engine();
   for (std::size_t j = h + 1; j-- > 0;) {
     const Stratum& band = sample.strata()[j];
     const std::size_t first = std::min(kFirstPerStratum, band.ids.size());
-    const double whole = first_units_seconds(sample, j, options);
+    const double whole = first_units_seconds(sample, j, options, Guess::level);
+    std::vector<std::size_t> drawable;  // of each first unit: its parts less its shared ones
     bool any_shared = false;
-    for (std::size_t i = 0; i < first; ++i)
-      any_shared = any_shared || drawable_parts(sample.engine(), band.ids[i]) < sample.engine().part_count(band.ids[i]);
+    for (std::size_t i = 0; i < first; ++i) {
+      drawable.push_back(drawable_parts(engine, band.ids[i]));
+      any_shared = any_shared || drawable.back() < engine.part_count(band.ids[i]);
+    }
     const double shared = any_shared ? sample.shared_share() : 0;
     const double wanted =
         affordable_share(std::max(0.0, budget - spending.spent()) / static_cast<double>(j + 1), whole, shared);
     std::vector<std::size_t> parts;
     double most = 0;  // the largest share of a unit's drawable parts timed
-    for (std::size_t i = 0; i < first; ++i) {
-      const std::size_t all = drawable_parts(sample.engine(), band.ids[i]);
+    for (const std::size_t all : drawable) {
       const auto affordable = static_cast<std::size_t>(wanted * static_cast<double>(all));
       parts.push_back(std::min(all, std::max(kLeastParts, affordable)));
       most = std::max(most, static_cast<double>(parts.back()) / static_cast<double>(all));
@@ -596,7 +619,7 @@ void first_round(Sample& sample, UnitTimer& timer, const PlanOptions& options, d
   const double budget = options.sample_seconds > 0 ? options.sample_seconds : most_budget;
   sample.fly_pilot(timer, kPilotShare * budget, spending);
   for (std::size_t h = sample.strata().size(); h-- > 0;) {
-    if (spending.spent() + first_units_seconds(sample, h, options) > budget) {
+    if (spending.spent() + first_units_seconds(sample, h, options, Guess::cautious) > budget) {
       time_in_parts(sample, timer, options, budget, spending, h);
       return;
     }
@@ -669,7 +692,7 @@ void advise(const Sample& sample, const PlanOptions& options, double spent, RunP
   double seconds = 0, error = 0;
   if (sample.untimed() > 0) {
     seconds = spent;
-    for (std::size_t h = 0; h < sample.untimed(); ++h) seconds += first_units_seconds(sample, h, options);
+    for (std::size_t h = 0; h < sample.untimed(); ++h) seconds += first_units_seconds(sample, h, options, Guess::level);
     const double relative = timed.total > 0 ? timed.standard_error / timed.total : kAssumedSamplingError;
     error = std::hypot(timed.standard_error, relative * untimed.total, floor);
   } else if (timed.standard_error > floor && floor > 0) {

@@ -91,7 +91,7 @@ std::vector<std::vector<std::size_t>> UnitTimer::part_groups(std::span<const Uni
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> group_of;
   std::vector<std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    const auto key = std::pair{parts[i].id, engine_.shared_part_of(parts[i].id, parts[i].part)};
+    const auto key = std::pair{parts[i].id, engine_.shared_part_of(parts[i].id, parts[i].part).value_or(parts[i].part)};
     const auto [place, added] = group_of.try_emplace(key, groups.size());
     if (added) groups.emplace_back();
     std::vector<std::size_t>& group = groups[place->second];

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,7 +76,7 @@ TEST(PlanParts, ASharedPartIsAlwaysTimedAndAddedUnscaled) {
     Shared() { set_units(RunHeader{kVersion, "shared", 8, {}, 1, 98}, {1}); }
     std::unique_ptr<UnitCounter> make_counter() const override { return nullptr; }
     std::size_t part_count(std::size_t) const override { return 11; }
-    bool part_is_shared(std::size_t, std::size_t part) const override { return part == 10; }
+    std::optional<std::size_t> shared_part_of(std::size_t, std::size_t) const override { return 10; }
     std::string describe() const override { return "shared"; }
     std::uint64_t planned_memory_bytes(int) const override { return 0; }
   } engine;
@@ -95,8 +96,7 @@ class HeldEngine final : public Engine {
  public:
   HeldEngine() { set_units(RunHeader{kVersion, "held", 8, {}, 2, 97}, {1, 1}); }
   std::size_t part_count(std::size_t) const override { return 5; }
-  bool part_is_shared(std::size_t, std::size_t part) const override { return part == 4; }
-  std::size_t shared_part_of(std::size_t, std::size_t) const override { return 4; }
+  std::optional<std::size_t> shared_part_of(std::size_t, std::size_t) const override { return 4; }
   std::unique_ptr<UnitCounter> make_counter() const override { return std::make_unique<Counter>(built_again); }
   std::string describe() const override { return "held"; }
   std::uint64_t planned_memory_bytes(int) const override { return 0; }
@@ -208,6 +208,61 @@ TEST(PlanParts, BandsBeyondTheBudgetWholeAreTimedInParts) {
   EXPECT_LE(std::abs(plan.thread.total - SpinEngine::total_seconds()), plan.half_width)
       << "plan " << plan.thread.total << " +- " << plan.half_width << " s from " << plan.sampled_units << " units ("
       << plan.units_in_parts << " in " << plan.parts_timed << " parts), run " << SpinEngine::total_seconds() << " s";
+}
+
+// A run whose cheapest band holds one unit of 1 us and many of 0.1 s, kParts parts each, every
+// unit priced right (N = 27 and 28: the pilot's lightest units are decades of cost below its
+// cheapest band's). The pilot times the light unit only: the next one's time by the power 1.5 of
+// their cost ratio passes its share of the budget.
+class DecadesEngine final : public Engine {
+ public:
+  static constexpr std::size_t kHeavy = 40, kParts = 10;
+  static constexpr double kLightSeconds = 1e-6, kHeavySeconds = 0.1;
+
+  DecadesEngine() {
+    std::vector<std::uint64_t> costs(kHeavy + 1, static_cast<std::uint64_t>(kHeavySeconds * 1e9) - 1);
+    costs.back() = static_cast<std::uint64_t>(kLightSeconds * 1e9) - 1;
+    const std::size_t units = costs.size();
+    set_units(RunHeader{kVersion, "decades", 8, {}, units, 11}, std::move(costs));
+  }
+  static double total_seconds() { return kHeavy * kHeavySeconds + kLightSeconds; }
+
+  bool costs_predict_time() const override { return true; }
+  std::size_t part_count(std::size_t id) const override { return id < kHeavy ? kParts : 1; }
+  std::unique_ptr<UnitCounter> make_counter() const override { return std::make_unique<Counter>(); }
+  std::string describe() const override { return "decades"; }
+  std::uint64_t planned_memory_bytes(int) const override { return 0; }
+
+ private:
+  class Counter final : public UnitCounter {
+   public:
+    Tally count(std::size_t id) override {
+      spin_for(id < kHeavy ? kHeavySeconds : kLightSeconds);
+      return {};
+    }
+    void count_part(std::size_t id, std::size_t) override {
+      spin_for(id < kHeavy ? kHeavySeconds / kParts : kLightSeconds);
+    }
+  };
+};
+
+// Every band is timed in exact parts, the first one's parts priced at the pilot's level, and the
+// plan lies within its bar of the run (4 s). Priced by the power 1.5 from the pilot's light unit
+// (5e4 times lighter: 1e7 times its time), even two parts of the first band passed the 2 s budget:
+// no band was timed, and the run was put at the pilot's rate.
+TEST(PlanParts, TheFirstBandsPartsArePricedAtThePilotsLevelNotCarriedAcrossDecades) {
+  const DecadesEngine engine;
+  PlanOptions options;
+  options.threads = 1;
+  options.strata = 4;
+  options.sample_seconds = 2;
+  const RunPlan plan = plan_run(engine, options);
+  ASSERT_EQ(plan.pilots.size(), 1u) << "the pilot times the light unit only";
+  EXPECT_EQ(plan.extrapolated_bands, 0u) << "every band timed";
+  EXPECT_GT(plan.units_in_parts, 0u);
+  EXPECT_LE(std::abs(plan.thread.total - DecadesEngine::total_seconds()), plan.half_width)
+      << "plan " << plan.thread.total << " +- " << plan.half_width << " s from " << plan.sampled_units << " units ("
+      << plan.units_in_parts << " in " << plan.parts_timed << " parts), run " << DecadesEngine::total_seconds() << " s";
 }
 
 }  // namespace
