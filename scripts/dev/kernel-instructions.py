@@ -19,7 +19,8 @@ Any other kernel (nq_make_pairings, nq_make_tiles, the plan's nq_plan_row_sets (
 row set), nq_place_row_sets (one block), nq_write_plans and nq_sum_row_sets: a thread per side,
 job or row set) is recorded by its size: its instructions in all, up to its last EXIT, and those
 of its longest innermost loop (none where it has no loop), which the model prices the plan's
-kernels by.
+kernels by. nq_choose_splits (a thread a row set) also has its sampling loop's instructions, a
+candidate's test: its longest loop that holds only innermost ones.
 
 --csv FILE writes every figure of the architectures given (--arch, several allowed) as
 arch,kernel,pass,instructions,per: the data docs/data/kernel-instructions.csv keeps, which the
@@ -94,6 +95,21 @@ def build_passes(code):
     return found
 
 
+def sample_loop(code):
+    """Instructions of nq_choose_splits' sampling loop: its longest loop that holds only innermost
+    loops (a candidate's test, the counting of a kept half's bits inside it)."""
+    all_loops = loops(code)
+
+    def inside(outer):
+        return [(s, e) for s, e in all_loops if outer[0] <= s and e <= outer[1] and (s, e) != outer]
+
+    def innermost(loop):
+        return not inside(loop)
+
+    second = [loop for loop in all_loops if inside(loop) and all(innermost(inner) for inner in inside(loop))]
+    return max((sum(1 for a, _ in code if s <= a <= e) for s, e in second), default=0)
+
+
 def whole_kernel(code):
     """(instructions up to the last EXIT, instructions of the longest innermost loop or 0)."""
     exits = [i for i, (_, text) in enumerate(code) if re.search(r"\bEXIT\b", text)]
@@ -105,8 +121,8 @@ def whole_kernel(code):
     return size, longest
 
 
-OTHER_KERNELS = ["nq_make_pairings", "nq_make_tiles", "nq_plan_row_sets", "nq_place_row_sets", "nq_write_plans",
-                 "nq_sum_row_sets"]
+OTHER_KERNELS = ["nq_make_pairings", "nq_choose_splits", "nq_make_tiles", "nq_plan_row_sets", "nq_place_row_sets",
+                 "nq_write_plans", "nq_sum_row_sets"]
 
 
 def main():
@@ -128,6 +144,10 @@ def main():
                 size, loop = whole_kernel(code)
                 print(f"{arch}: {kernel:18} {size} instructions, its longest innermost loop {loop}")
                 rows += [(arch, kernel, "whole", size, "kernel"), (arch, kernel, "loop", loop, "innermost loop")]
+                if kernel == "nq_choose_splits":
+                    sample = sample_loop(code)
+                    print(f"{arch}: {kernel:18} {sample} instructions a sampled candidate")
+                    rows.append((arch, kernel, "sample", sample, "candidate"))
                 continue
             if kernel == "nq_sort_sides":
                 passes = build_passes(code)

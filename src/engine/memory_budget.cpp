@@ -74,12 +74,13 @@ std::uint64_t parse_memory_size(std::string_view text) {
   throw bad_size(text, "unknown unit '" + std::string(unit_name) + "'");
 }
 
-std::uint64_t room_for_threads(int threads) {
+std::uint64_t room_for_threads(int threads) { return room_for_threads(threads, detail::measured_thread_room()); }
+
+std::uint64_t room_for_threads(int threads, const detail::ThreadRoom& room) {
   if (threads <= 0) return 0;
   // oneTBB's own bookkeeping per worker (its slot, mailbox and scheduler state) beside the stack:
   // about 128 KiB measured with oneTBB 2021; twice that is the margin.
   constexpr std::uint64_t kWorkerBookkeeping = 256u << 10;
-  const detail::ThreadRoom room = detail::measured_thread_room();
   return room.library + static_cast<std::uint64_t>(threads) * (room.per_thread + kWorkerBookkeeping);
 }
 

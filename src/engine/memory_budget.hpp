@@ -10,6 +10,10 @@
 
 #include "nqueens/counts.hpp"
 
+namespace nqueens::detail {
+struct ThreadRoom;  // engine/thread_allowance.hpp
+}  // namespace nqueens::detail
+
 namespace nqueens {
 
 //! "512M", "4G", "1.5GiB", "1048576": a number (a decimal fraction allowed) and an optional
@@ -21,6 +25,8 @@ std::uint64_t parse_memory_size(std::string_view text);
 //! of oneTBB's stack size and oneTBB's own start-up map in this process, measured once as they
 //! start (engine/thread_allowance.hpp), and 256 KiB a worker for oneTBB's bookkeeping.
 std::uint64_t room_for_threads(int threads);
+//! The same with `room` for what one thread and oneTBB's start map (not measured: allocates nothing).
+std::uint64_t room_for_threads(int threads, const detail::ThreadRoom& room);
 
 //! The budget a count on `threads` threads can use when `left` bytes of address space are left
 //! under `ulimit -v`: all of it beside the threads' room but what the heap's allocator takes

@@ -105,10 +105,18 @@ std::uint64_t library_mapped() {
   }
 }
 
+// oneTBB's start maps about 7 MiB; under a low limit it is cut short (half of it, or nothing, is
+// measured then), and a limit reckoned from that was refused again.
+constexpr std::uint64_t kLibraryAtLeast = 8u << 20;
+
+// What one thread and oneTBB's start map where it cannot be measured: the stack and a 64 KiB
+// margin, and kLibraryAtLeast.
+ThreadRoom reckoned_thread_room() { return {tbb_stack_size() + (64u << 10), kLibraryAtLeast}; }
+
 ThreadRoom measure_thread_room() {
   ThreadRoom room{one_thread_mapped(), library_mapped()};
-  if (room.per_thread == 0) room.per_thread = tbb_stack_size() + (64u << 10);
-  if (room.library == 0 && mapped_address_space() == 0) room.library = 8u << 20;
+  if (room.per_thread == 0) room.per_thread = reckoned_thread_room().per_thread;
+  if (room.library == 0 && mapped_address_space() == 0) room.library = reckoned_thread_room().library;
   return room;
 }
 
@@ -124,9 +132,6 @@ namespace {
 // Under `ulimit -v` it is the stacks and the thread library's own memory that do not fit: the
 // message says how much they need, how much was left, and the thread count or the limit that
 // would do, so that the setting changed is the right one and by enough.
-// oneTBB's start maps about 7 MiB; under a low limit it is cut short (half of it, or nothing, is
-// measured then), and a limit reckoned from that was refused again.
-constexpr std::uint64_t kLibraryAtLeast = 8u << 20;
 
 // The limit, in KiB, that holds the program and `threads` threads: what it maps now beside their
 // room, and never less than what it maps at its start under a limit that holds it
@@ -143,6 +148,26 @@ std::uint64_t limit_kib_for_threads(int threads, std::uint64_t left) {
   const std::uint64_t from_start = program_at_start() + library + room_for_threads(threads) - room.library + library;
   return (std::max(now, from_start) + (1u << 20) + 1023) >> 10;
 }
+
+}  // namespace
+
+std::uint64_t limit_kib_before_measuring(int threads) {
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+  // The stack of the thread the program starts and ends first (load_unwinder), and its guard.
+  std::size_t first_thread = 0;
+  pthread_attr_t defaults;
+  if (pthread_getattr_default_np(&defaults) == 0) {
+    pthread_attr_getstacksize(&defaults, &first_thread);
+    pthread_attr_destroy(&defaults);
+  }
+  const ThreadRoom room = reckoned_thread_room();
+  const std::uint64_t holds =
+      static_cast<std::uint64_t>(limit.rlim_cur) + first_thread + 4096 + room.library + room_for_threads(threads, room);
+  return (holds + (1u << 20) + 1023) >> 10;
+}
+
+namespace {
 
 std::string address_space_refusal(int threads, int beside, std::uint64_t left, std::size_t stack) {
   const std::uint64_t need = room_for_threads(threads);

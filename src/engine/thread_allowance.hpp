@@ -41,6 +41,14 @@ struct ThreadRoom {
 };
 ThreadRoom measured_thread_room();
 
+//! The limit, in KiB, that holds the program and `threads` threads where memory ran out before
+//! it could measure itself (before main(), or while its options were parsed, under a limit that
+//! holds little more than the program): the limit as what the program maps, and beside it what it
+//! maps under a limit that holds it and not yet there (the stack of the first thread it starts,
+//! oneTBB's start), and the threads' room reckoned from the stack size; a MiB to spare. 0 without a
+//! limit. Allocates nothing: the heap has just failed.
+std::uint64_t limit_kib_before_measuring(int threads);
+
 //! The most threads proven in this process so far (at least 1): the threads a run started.
 int proven_threads();
 

@@ -7,10 +7,11 @@
 // lays out each row set's rooms for the plan and reads back its totals and each row set's pairs
 // and halves.
 //
-// The count pass sorts each side on the widest split its row set may take: bits chosen from a
-// sample of both sides' halves (a few thousand candidates, taken without enumerating the side),
-// so that every narrower split's buckets are sums of its counts and the choice is made on exact
-// counts.
+// The count pass sorts each side on the widest split its row set may take, so that every
+// narrower split's buckets are sums of its counts and the choice is made on exact counts: the
+// host lays out the room of the widest split the row set may take, and the device chooses its
+// bits from a sample of both sides' halves (split_sample.hpp, kernel nq_choose_splits) before
+// the count pass.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -25,9 +26,6 @@
 
 namespace nqueens::gpu {
 
-//! Candidates a side's sample tests (side_recipe.hpp's sample_halves).
-inline constexpr std::uint64_t kSampleCandidates = 2048;
-
 class BuiltBatch {
  public:
   explicit BuiltBatch(SplitRule rule = {});
@@ -39,7 +37,9 @@ class BuiltBatch {
 
   //! The count pass: each side's recipe, its buckets' counters from next_first among
   //! counters() of them (zeroed on the device), and no keys; a side whose pairings are all tied
-  //! (every side without a fold) has counters for part 0 alone.
+  //! (every side without a fold) has counters for part 0 alone. A side's rule holds only the
+  //! count of the widest split its row set may take, the room laid out for it, until the device
+  //! chooses its bits (split_sample.hpp's choose_row_set_split).
   std::span<const SideSort> count_sides() const { return count_sides_; }
   std::size_t counters() const { return counters_; }
   std::span<const SetPairing> pairings() const { return pairings_; }
@@ -58,15 +58,16 @@ class BuiltBatch {
   const PlanRule& plan_rule() const { return plan_rule_; }
 
   bool empty() const { return row_sets_.empty(); }
-  //! The row sets' halves, as their samples estimate them: what fills a batch.
-  double estimated_keys() const { return estimated_keys_; }
+  //! The row sets' candidates (north entry times south entry of each pairing, both sides): the
+  //! most halves they can have, from which the matcher estimates what fills a batch.
+  std::uint64_t candidates() const { return candidates_; }
   void clear();
 
  private:
-  void add_side(const SideRecipe& recipe, const SlotSplit& widest);
+  void add_side(const SideRecipe& recipe, int room_bits);
   void add_spec(const SideRecipe& recipe, const join::QuarterSlice& north, const join::QuarterSlice& south,
                 const join::SideLayout& side, const join::SideFold* fold, int k);
-  void add_row_set(std::size_t slot, const join::PartWeights& weights, int key_bits, const SlotSplit& widest);
+  void add_row_set(std::size_t slot, const join::PartWeights& weights, int key_bits, int room_bits);
 
   SplitRule rule_;
   std::vector<SetPairing> pairings_;
@@ -77,8 +78,7 @@ class BuiltBatch {
   std::vector<std::size_t> slots_;
   std::size_t start_words_ = 0, write_counters_ = 0;
   PlanRule plan_rule_;
-  double estimated_keys_ = 0;
-  std::vector<std::uint64_t> sample_;  // add()'s scratch
+  std::uint64_t candidates_ = 0;
 };
 
 }  // namespace nqueens::gpu

@@ -9,6 +9,7 @@
 #include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
 #include "gpu/plan_block.hpp"
+#include "gpu/split_sample.hpp"
 #include "gpu/tiles_on_host.hpp"
 
 namespace nqueens::gpu {
@@ -103,7 +104,14 @@ void BuiltMatcher::match_slices(std::size_t slot, const join::RowSetSlices& row_
   }
   BuiltBatch& batch = buffers_[static_cast<std::size_t>(current_)].batch;
   batch.add(slot, row_set, firsts[0], firsts[1], firsts[2], firsts[3]);
-  if (batch.estimated_keys() >= static_cast<double>(batch_keys_)) send_current();
+  if (static_cast<double>(batch.candidates()) * halves_per_candidate() >= static_cast<double>(batch_keys_))
+    send_current();
+}
+
+// Until a batch is planned, every candidate counts as a half (a first batch of a few times fewer
+// halves than the rest at most).
+double BuiltMatcher::halves_per_candidate() const {
+  return candidates_seen_ > 0 && halves_seen_ > 0 ? halves_seen_ / candidates_seen_ : 1;
 }
 
 // The current batch is counted and planned while the other one may still be matched; the other
@@ -111,6 +119,8 @@ void BuiltMatcher::match_slices(std::size_t slot, const join::RowSetSlices& row_
 void BuiltMatcher::send_current() {
   Buffer& buffer = buffers_[static_cast<std::size_t>(current_)];
   const PlanTotals totals = count_halves(current_, buffer.batch, buffer.staged_first, buffer.staged);
+  halves_seen_ += static_cast<double>(totals.keys);
+  candidates_seen_ += static_cast<double>(buffer.batch.candidates());
   buffer.staged.clear();
   start(current_, buffer.batch, totals);
   buffer.counting = true;
@@ -164,15 +174,19 @@ PlanTotals HostBuiltMatcher::count_halves(int buffer, const BuiltBatch& batch, s
     make_pairings_on_host(batch.pairing_specs().data(), static_cast<std::uint32_t>(batch.pairing_specs().size()),
                           shared_->group_index(shared_k()), pairings_[b].data());
   }
+  const auto row_sets = static_cast<std::uint32_t>(batch.row_sets().size());
+  std::vector<SideSort>& sides = count_sides_[b];
+  sides.assign(batch.count_sides().begin(), batch.count_sides().end());
+  choose_splits_on_host(sides.data(), batch.row_sets().data(), row_sets, pairings(buffer, batch), this->entries(),
+                        batch.plan_rule());
   std::vector<std::uint32_t>& counters = counters_[b];
   counters.assign(batch.counters(), 0);
-  sort_sides_on_host(batch.count_sides().data(), static_cast<std::uint32_t>(batch.count_sides().size()),
-                     pairings(buffer, batch), this->entries(), counters.data(), nullptr, 32);
-  const auto row_sets = static_cast<std::uint32_t>(batch.row_sets().size());
+  sort_sides_on_host(sides.data(), static_cast<std::uint32_t>(sides.size()), pairings(buffer, batch), this->entries(),
+                     counters.data(), nullptr, 32);
   planned_[b].starts.assign(batch.start_words(), 0);
   plans_[b].assign(row_sets, RowSetPlan{});
-  plan_row_sets_on_host(batch.count_sides().data(), batch.row_sets().data(), row_sets, counters.data(),
-                        batch.plan_rule(), planned_[b].starts.data(), plans_[b].data());
+  plan_row_sets_on_host(sides.data(), batch.row_sets().data(), row_sets, counters.data(), batch.plan_rule(),
+                        planned_[b].starts.data(), plans_[b].data());
   PlanTotals totals;
   place_row_sets_on_host(plans_[b].data(), batch.row_sets().data(), row_sets, &totals);
   return totals;
@@ -185,7 +199,7 @@ void HostBuiltMatcher::start(int buffer, const BuiltBatch& batch, const PlanTota
   std::vector<SideSort> sides(batch.count_sides().size());
   std::vector<std::uint32_t> next(batch.write_counters(), 0), tile_firsts(totals.jobs, 0);
   planned.jobs.assign(totals.jobs, TileJob{});
-  write_plans_on_host(batch.count_sides().data(), batch.row_sets().data(), row_sets, plans_[b].data(),
+  write_plans_on_host(count_sides_[b].data(), batch.row_sets().data(), row_sets, plans_[b].data(),
                       planned.starts.data(), sides.data(), next.data(), planned.jobs.data(), tile_firsts.data());
   keys_.assign(totals.keys, 0);
   sort_sides_on_host(sides.data(), static_cast<std::uint32_t>(sides.size()), pairings(buffer, batch), entries(),

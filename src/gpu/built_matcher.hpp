@@ -30,7 +30,7 @@ class BuiltMatcher : public join::PairMatcher {
   void finish(std::span<std::uint64_t> pairs, std::span<std::uint64_t> halves) override;
 
  protected:
-  //! `batch_keys`: the halves (as estimated) a batch holds before it is sent; `entries`: the
+  //! `batch_keys`: the halves (as estimated: halves_per_candidate()) a batch holds before it is sent; `entries`: the
   //! slice entries the device holds for this matcher at most (more when one row set needs more);
   //! `shared` (may be null): the device's entries shared with its other matchers, used where they
   //! hold the run's whole quarter table.
@@ -68,6 +68,9 @@ class BuiltMatcher : public join::PairMatcher {
   bool place_shared(const join::RowSetSlices& row_set, std::array<std::uint64_t, 4>& firsts);
   void make_room(const join::RowSetSlices& row_set);
   void send_current();
+  //! The halves a candidate makes, as the batches planned so far made them: what the host, which
+  //! no longer samples a side, estimates a batch's halves by.
+  double halves_per_candidate() const;
   void collect(int buffer);
 
   std::size_t batch_keys_;
@@ -79,7 +82,8 @@ class BuiltMatcher : public join::PairMatcher {
   int current_ = 0;
   std::unordered_map<std::uint64_t, std::uint64_t> placed_;  // a slice's (k, rows) -> its first entry
   std::size_t entries_used_ = 0, entries_room_ = 0;
-  std::vector<std::uint64_t> pairs_, halves_;  // by slot, since the last finish()
+  std::vector<std::uint64_t> pairs_, halves_;     // by slot, since the last finish()
+  double halves_seen_ = 0, candidates_seen_ = 0;  // in the batches planned
 };
 
 //! The most entries a matcher's own room reaches (BuiltMatcher's `entries` being `most`) for a
@@ -114,6 +118,8 @@ class HostBuiltMatcher : public BuiltMatcher {
     std::vector<std::uint32_t> starts;
   };
   const Planned& planned(int buffer) const { return planned_[static_cast<std::size_t>(buffer)]; }
+  //! The count pass's sides of the batch last counted in `buffer`, their splits chosen.
+  std::span<const SideSort> count_sides(int buffer) const { return count_sides_[static_cast<std::size_t>(buffer)]; }
   //! The count pass's counters of the batch last counted in `buffer`.
   std::span<const std::uint32_t> counters(int buffer) const { return counters_[static_cast<std::size_t>(buffer)]; }
 
@@ -125,6 +131,7 @@ class HostBuiltMatcher : public BuiltMatcher {
 
   HostSharedSlices* shared_;
   std::vector<join::QuarterEntry> entries_;
+  std::array<std::vector<SideSort>, 2> count_sides_;  // the batch's, its splits chosen
   std::array<std::vector<std::uint32_t>, 2> counters_;
   std::array<std::vector<SetPairing>, 2> pairings_;  // made from the batch's specs
   std::array<std::vector<RowSetPlan>, 2> plans_;

@@ -22,6 +22,7 @@
 #include "gpu/match_fatbin.hpp"
 #include "gpu/pairing_spec.hpp"
 #include "gpu/plan_block.hpp"
+#include "gpu/split_sample.hpp"
 
 namespace nqueens::gpu {
 
@@ -117,6 +118,7 @@ struct DeviceKernels {
   CUfunction sort_sides = nullptr;                      // nq_sort_sides
   CUfunction make_pairings = nullptr;                   // nq_make_pairings
   CUfunction make_tiles = nullptr;                      // nq_make_tiles
+  CUfunction choose_splits = nullptr;                   // nq_choose_splits
   CUfunction plan_row_sets = nullptr, place_row_sets = nullptr, write_plans = nullptr,
              sum_row_sets = nullptr;  // the plan's (batch_plan.hpp)
   std::mutex mutex;                   // guards functions and the kernels above
@@ -309,12 +311,18 @@ class DeviceMatcher final : public BuiltMatcher {
     const CUdeviceptr m = b.device_meta.pointer;
     check(d.copy_to_device(m, host_meta, sent, b.stream), "copying recipes to the device");
     if (specs) make_pairings(b, batch.pairing_specs().size(), m + specs_at);
-    check(d.set_bytes(m + counters_at, 0, batch.counters() * sizeof(std::uint32_t), b.stream), "cuMemsetD8Async");
-    sort(b, batch.count_sides().size(), m + b.sides_at, m + counters_at, 0);
     b.row_sets = static_cast<std::uint32_t>(batch.row_sets().size());
     PlanRule rule = batch.plan_rule();
     CUdeviceptr sides = m + b.sides_at, row_sets = m + b.row_sets_at, counters = m + counters_at,
                 starts = m + b.starts_at, plans = m + b.plans_at, totals = m + totals_at;
+    CUdeviceptr pairings = b.device_pairings.pointer, entries = device_entries();
+    void* choose_arguments[] = {&sides, &row_sets, &b.row_sets, &pairings, &entries, &rule};
+    if (b.row_sets != 0)  // a block a row set
+      check(cuda_driver()->launch(named_kernel(kernels_, kernels_.choose_splits, "nq_choose_splits"), b.row_sets, 1, 1,
+                                  kChooseThreads, 1, 1, 0, b.stream, choose_arguments, nullptr),
+            "launching the split-choosing kernel");
+    check(d.set_bytes(m + counters_at, 0, batch.counters() * sizeof(std::uint32_t), b.stream), "cuMemsetD8Async");
+    sort(b, batch.count_sides().size(), m + b.sides_at, m + counters_at, 0);
     void* plan_arguments[] = {&sides, &row_sets, &b.row_sets, &counters, &rule, &starts, &plans};
     if (b.row_sets != 0)  // a block a row set
       check(cuda_driver()->launch(named_kernel(kernels_, kernels_.plan_row_sets, "nq_plan_row_sets"), b.row_sets, 1, 1,
@@ -373,6 +381,11 @@ class DeviceMatcher final : public BuiltMatcher {
     return {static_cast<const RowSetResult*>(b.host.pointer), b.row_sets};
   }
 
+  // Where the batches' slices lie on the device.
+  CUdeviceptr device_entries() const {
+    return reads_shared_entries() ? kernels_.slices->entries(shared_k()) : entries_.pointer;
+  }
+
   // A plan kernel, a thread per row set of the batch in `b`.
   void launch_per_row_set(Buffers& b, CUfunction& function, const char* name, void** arguments) {
     if (b.row_sets == 0) return;
@@ -420,7 +433,7 @@ class DeviceMatcher final : public BuiltMatcher {
     if (side_count == 0) return;
     auto count = static_cast<std::uint32_t>(side_count);
     CUdeviceptr pairings = b.device_pairings.pointer;
-    CUdeviceptr entries = reads_shared_entries() ? kernels_.slices->entries(shared_k()) : entries_.pointer;
+    CUdeviceptr entries = device_entries();
     const unsigned grid =
         std::min<unsigned>(count, static_cast<unsigned>(kernels_.multiprocessors) * kSortBlocksPerMultiprocessor);
     void* arguments[] = {&sides, &count, &pairings, &entries, &next, &keys};

@@ -22,6 +22,7 @@
 #include "gpu/shared_slices.hpp"
 #include "gpu/side_recipe.hpp"
 #include "gpu/slot_split.hpp"
+#include "gpu/split_sample.hpp"
 #include "gpu/tiled_matcher.hpp"
 #include "join/diagonal_fold.hpp"
 #include "join/join_engine.hpp"
@@ -119,6 +120,24 @@ void tally_plan_blocks(std::span<const BlockTrips> trips, DeviceWork& work) {
   work.plan_lone_instructions += longest;
 }
 
+// The split-choosing launch, a block a row set: each thread samples a part of each side (about
+// a kChooseThreads-th of the candidates tested) and sums the counts of a few bits over the
+// parts; the bits' choice is in the kernel's whole. A row set left no room returns at once.
+void tally_choosing(std::span<const std::uint64_t> tested, DeviceWork& work) {
+  constexpr double kChooseWarps = kChooseThreads / 32.0;
+  const KernelSize& size = kChooseSplitsSize;
+  double longest = 0;
+  for (std::size_t r = 0; r < tested.size(); ++r) {
+    if (tested[r] == 0) continue;
+    const double thread = size.whole +
+                          kSampleStepInstructions * std::ceil(static_cast<double>(tested[r]) / kChooseThreads) +
+                          size.loop * std::ceil(2.0 * kSideSums / kChooseThreads);
+    work.plan_warp_instructions += kChooseWarps * thread;
+    longest = std::max(longest, thread);
+  }
+  work.plan_lone_instructions += longest;
+}
+
 // The planning and placing launches of a batch (the count pass's end).
 void tally_planning(std::span<const BlockTrips> trips, DeviceWork& work) {
   const auto count = static_cast<std::uint32_t>(trips.size());
@@ -161,33 +180,39 @@ class BuiltRecorder final : public BuiltMatcher {
   PlanTotals count_halves(int buffer, const BuiltBatch& batch, std::size_t first,
                           std::span<const join::QuarterEntry> staged) override {
     std::copy(staged.begin(), staged.end(), entries_.begin() + static_cast<std::ptrdiff_t>(first));
-    const double sides = static_cast<double>(aligned(batch.count_sides().size_bytes()));
+    const double side_bytes = static_cast<double>(aligned(batch.count_sides().size_bytes()));
     const double row_sets = static_cast<double>(aligned(batch.row_sets().size_bytes()));
     work_.entry_bytes += static_cast<double>(staged.size_bytes());
     work_.pairing_bytes += static_cast<double>(aligned(batch.pairings().size_bytes()));
     work_.spec_bytes += static_cast<double>(aligned(batch.pairing_specs().size_bytes()));
     work_.bytes_to_device +=
-        static_cast<double>(staged.size_bytes() + aligned(batch.pairings().size_bytes())) + sides + row_sets;
-    work_.side_bytes += sides;
+        static_cast<double>(staged.size_bytes() + aligned(batch.pairings().size_bytes())) + side_bytes + row_sets;
+    work_.side_bytes += side_bytes;
     work_.row_set_bytes += row_sets;
     work_.bytes_to_host += sizeof(PlanTotals);
     work_.total_bytes += sizeof(PlanTotals);
     const auto b = static_cast<std::size_t>(buffer);
     const double begun = thread_seconds();
+    const auto count = static_cast<std::uint32_t>(batch.row_sets().size());
+    std::vector<SideSort>& sides = sides_[b];
+    sides.assign(batch.count_sides().begin(), batch.count_sides().end());
+    std::vector<std::uint64_t> tested(count, 0);
+    for (std::uint32_t r = 0; r < count; ++r)
+      tested[r] = choose_row_set_split(HostBlock{kChooseThreads}, sides.data(), batch.row_sets().data(), r,
+                                       batch.pairings().data(), entries_.data(), batch.plan_rule(), *choose_room_);
+    tally_choosing(tested, work_);
     std::vector<std::uint32_t> counters(batch.counters(), 0);
-    for (const SideSort& side : batch.count_sides()) {
+    for (const SideSort& side : sides) {
       work_.build_candidates += 2 * static_cast<double>(candidates_of(side.recipe, batch.pairings().data()));
       sort_side(side.recipe, batch.pairings().data(), entries_.data(), side.rule, counters.data() + side.next_first,
                 nullptr);
     }
-    const auto count = static_cast<std::uint32_t>(batch.row_sets().size());
     starts_[b].assign(batch.start_words(), 0);
     plans_[b].assign(count, RowSetPlan{});
     std::vector<BlockTrips> trips(count);
     for (std::uint32_t r = 0; r < count; ++r)
-      plan_row_set_in_block(HostBlock{kPlanThreads, false, &trips[r]}, r, batch.count_sides().data(),
-                            batch.row_sets().data(), counters.data(), batch.plan_rule(), starts_[b].data(),
-                            plans_[b].data(), *room_);
+      plan_row_set_in_block(HostBlock{kPlanThreads, false, &trips[r]}, r, sides.data(), batch.row_sets().data(),
+                            counters.data(), batch.plan_rule(), starts_[b].data(), plans_[b].data(), *room_);
     PlanTotals totals;
     place_row_sets_on_host(plans_[b].data(), batch.row_sets().data(), count, &totals);
     device_seconds_ += thread_seconds() - begun;
@@ -207,7 +232,7 @@ class BuiltRecorder final : public BuiltMatcher {
     std::vector<SideSort> sides(batch.count_sides().size());
     std::vector<std::uint32_t> next(batch.write_counters(), 0), firsts(totals.jobs, 0);
     std::vector<TileJob> jobs(totals.jobs);
-    write_plans_on_host(batch.count_sides().data(), batch.row_sets().data(), count, plans_[b].data(), starts_[b].data(),
+    write_plans_on_host(sides_[b].data(), batch.row_sets().data(), count, plans_[b].data(), starts_[b].data(),
                         sides.data(), next.data(), jobs.data(), firsts.data());
     std::vector<MatchTile> tiles(totals.tiles);
     make_tiles_on_host(jobs.data(), totals.jobs, firsts.data(), starts_[b].data(), tiles.data());
@@ -222,10 +247,12 @@ class BuiltRecorder final : public BuiltMatcher {
   DeviceWork& work_;
   double& device_seconds_;
   std::vector<join::QuarterEntry> entries_;
+  std::array<std::vector<SideSort>, 2> sides_;  // the count sides, their splits chosen
   std::array<std::vector<std::uint32_t>, 2> starts_;
   std::array<std::vector<RowSetPlan>, 2> plans_;
   std::array<std::vector<RowSetResult>, 2> results_;
   std::unique_ptr<PlanRoom> room_ = std::make_unique<PlanRoom>();
+  std::unique_ptr<ChooseRoom> choose_room_ = std::make_unique<ChooseRoom>();
 };
 
 // A matcher that tallies each batch as the device matcher would send it (device_matcher.cpp's

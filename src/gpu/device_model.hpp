@@ -138,6 +138,11 @@ inline constexpr KernelSize kPlanRowSetsSize{2973, 259};
 inline constexpr KernelSize kPlaceRowSetsSize{611, 179};
 inline constexpr KernelSize kWritePlansSize{556, 26};
 inline constexpr KernelSize kSumRowSetsSize{72, 20};
+//! nq_choose_splits (a block a row set): its whole, and its longest innermost loop, a trip of
+//! the step that sums a bit's counts over the parts; a sampled candidate costs a trip of its
+//! sampling loop (kSampleStepInstructions).
+inline constexpr KernelSize kChooseSplitsSize{2906, 621};
+inline constexpr double kSampleStepInstructions = 156;
 //! Cycles a lone thread takes an instruction that waits on the one before (an SM's arithmetic
 //! latency): the pace of a launch's longest thread.
 inline constexpr double kLoneInstructionCycles = 4;

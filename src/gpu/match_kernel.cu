@@ -8,6 +8,7 @@
 #include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
 #include "gpu/plan_block.hpp"
+#include "gpu/split_sample.hpp"
 #include "gpu/tile_match.hpp"
 
 namespace nqueens::gpu {
@@ -162,6 +163,18 @@ extern "C" __global__ void __launch_bounds__(256)
   const PairingSpec spec = specs[s];
   std::uint32_t tied = 0;
   make_side_pairings(spec, index, pairings + spec.pairing_first, &tied);
+}
+
+// A block per row set chooses its widest split (split_sample.hpp) from a sample of its sides'
+// halves, over the room the host laid out, before the count pass sorts the sides on it.
+extern "C" __global__ void __launch_bounds__(nqueens::gpu::kChooseThreads)
+    nq_choose_splits(nqueens::gpu::SideSort* sides, const nqueens::gpu::PlanRowSet* row_sets, std::uint32_t count,
+                     const nqueens::gpu::SetPairing* pairings, const nqueens::join::QuarterEntry* entries,
+                     nqueens::gpu::PlanRule rule) {
+  using namespace nqueens::gpu;
+  __shared__ ChooseRoom room;
+  for (std::uint32_t r = blockIdx.x; r < count; r += gridDim.x)
+    choose_row_set_split(DeviceBlock{}, sides, row_sets, r, pairings, entries, rule, room);
 }
 
 // Each thread cuts one job's tiles (job_tiles.hpp) from its first tile on, where the matching

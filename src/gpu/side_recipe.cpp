@@ -56,38 +56,6 @@ SideRecipe side_recipe(const join::QuarterSlice& north, const join::QuarterSlice
   return recipe;
 }
 
-std::uint64_t candidates_of(const SideRecipe& recipe, const SetPairing* pairings) {
-  std::uint64_t candidates = 0;
-  for (std::uint32_t p = 0; p < recipe.pairing_count; ++p) {
-    const SetPairing& pairing = pairings[recipe.pairing_first + p];
-    candidates += std::uint64_t{pairing.north_count} * pairing.south_count;
-  }
-  return candidates;
-}
-
-// Candidate c of a pairing is its north entry c / south_count against its south entry
-// c % south_count; the sample takes every step-th candidate of the side, from half a step on.
-std::uint64_t sample_halves(const SideRecipe& recipe, const SetPairing* pairings, const join::QuarterEntry* north,
-                            const join::QuarterEntry* south, std::uint64_t most, std::vector<std::uint64_t>& keys) {
-  const std::uint64_t all = candidates_of(recipe, pairings);
-  const std::uint64_t step = std::max<std::uint64_t>(1, all / std::max<std::uint64_t>(most, 1));
-  std::uint64_t tested = 0, first = 0, next = step / 2;  // first: the pairing's first candidate
-  for (std::uint32_t p = 0; p < recipe.pairing_count; ++p) {
-    const SetPairing& pairing = pairings[recipe.pairing_first + p];
-    const std::uint64_t end = first + std::uint64_t{pairing.north_count} * pairing.south_count;
-    for (; next < end; next += step, ++tested) {
-      const std::uint64_t c = next - first;
-      const join::QuarterEntry& n = north[pairing.north_first + c / pairing.south_count];
-      const join::QuarterEntry& s = south[pairing.south_first + c % pairing.south_count];
-      if (recipe.north.attacks_fixed_queen(n) || recipe.south.attacks_fixed_queen(s)) continue;
-      const std::uint64_t north_key = recipe.north.key(n), south_key = recipe.south.key(s);
-      if ((north_key & south_key) == 0) keys.push_back(north_key | south_key);
-    }
-    first = end;
-  }
-  return tested;
-}
-
 std::uint32_t largest_group(const join::QuarterSlice& slice) {
   std::size_t most = 0;
   for (const std::uint32_t set : slice.column_sets()) most = std::max(most, slice.group(set).size());

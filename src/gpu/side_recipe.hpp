@@ -21,16 +21,6 @@ QuadrantMap quadrant_map(const join::UnitLayout& layout, const join::Quadrant& q
 SideRecipe side_recipe(const join::QuarterSlice& north, const join::QuarterSlice& south, const join::UnitLayout& layout,
                        const join::SideLayout& side, const join::SideFold* fold, std::vector<SetPairing>& pairings);
 
-//! North entry times south entry pairs of `recipe`'s pairings: the most halves it can have.
-std::uint64_t candidates_of(const SideRecipe& recipe, const SetPairing* pairings);
-
-//! Appends to `keys` the halves of about `most` candidates of `recipe` spread evenly over all of
-//! them (every one when it has no more), its north entries from `north`, its south ones from
-//! `south`; returns how many candidates it tested. A sample of the side's keys, taken without
-//! enumerating the side.
-std::uint64_t sample_halves(const SideRecipe& recipe, const SetPairing* pairings, const join::QuarterEntry* north,
-                            const join::QuarterEntry* south, std::uint64_t most, std::vector<std::uint64_t>& keys);
-
 //! The most entries one group of `slice` holds: the scratch build_side needs for its keys.
 std::uint32_t largest_group(const join::QuarterSlice& slice);
 

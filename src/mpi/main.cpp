@@ -153,7 +153,7 @@ AfterPrint print_result(const Job& job, const RunOutcome& counted, ShardOutput* 
   } catch (const ReaderGone&) {
     return AfterPrint::reader_gone;
   } catch (const std::exception& failure) {
-    fmt::print(stderr, "nqueens-mpi: error: rank 0: {}\n", nqueens::detail::one_line(failure.what()));
+    fmt::print(stderr, "nqueens-mpi: error: rank 0: {}\n", nqueens::detail::one_line(failure_text(failure)));
     code = kRuntime;
     return AfterPrint::failed;
   }
@@ -228,6 +228,7 @@ void advise_on_refused_default(const World& world, const Job& job, RunArena& are
 std::unique_ptr<RunArena> prepare_command(const World& world, Job& job) {
   std::vector<std::string> announced;  // rank 0's, said once the checks pass or while they take long
   const auto prepare = [&] {
+    mpi::out_of_memory_test_step(world.rank(), "prepare");
     job.runs = prepare_runs(job.sizes, job.options, job.session,
                             {.processes = world.size(), .journal_by_default = !job.args.no_checkpoint});
     static_cast<RunPlace&>(job.session) = job.runs.place;
@@ -236,12 +237,16 @@ std::unique_ptr<RunArena> prepare_command(const World& world, Job& job) {
   };
   agree_on_root(world, world.root() ? attempt(prepare) : Verdict{});
   const std::vector<std::string> engines = agreed_engines(world, job.runs);
-  const auto follow = [&] { job.runs = follow_runs(job.sizes, job.options, engines, {.processes = world.size()}); };
+  const auto follow = [&] {
+    mpi::out_of_memory_test_step(world.rank(), "prepare");
+    job.runs = follow_runs(job.sizes, job.options, engines, {.processes = world.size()});
+  };
   const Verdict followed = world.root() ? Verdict{} : attempt(follow);
   mpi::agree_on_step(world, followed.code, followed.message);
   // Every N's threads are the one --threads, resolved alike on a rank (command_threads).
   std::unique_ptr<RunArena> arena = mpi::rank_arena(world, command_threads(job.runs.requests));
   const auto check = [&] {
+    mpi::out_of_memory_test_step(world.rank(), "check");
     if (!world.root()) return check_runs(job.runs, *arena);  // each N's memory plan, made once
     // A refusal found at once is one line.
     DelayedNotice notice(std::move(announced));
@@ -256,6 +261,22 @@ std::unique_ptr<RunArena> prepare_command(const World& world, Job& job) {
   return arena;
 }
 
+// Rank 0 alone writes journals and the report: it makes the journals' folder and begins the
+// report, and every rank learns whether that worked (a folder it cannot create ends the job, exit
+// 3, in one line rather than MPI's abort). The report on rank 0 when the whole run is counted.
+std::unique_ptr<Reporter> ready_output(const World& world, const Job& job) {
+  std::unique_ptr<Reporter> reporter;
+  const auto ready = [&] {
+    mpi::out_of_memory_test_step(world.rank(), "output");
+    if (job.session.checkpoint) create_journal_directory(*job.session.checkpoint, job.sizes.size());
+    if (!job.session.selection.whole()) return;
+    reporter = make_reporter(parse_format(job.args.format), parse_json_counts(job.args.json_counts));
+    reporter->begin({"count", job.runs.requests.front().threads, job.sizes, job.args.wide});
+  };
+  agree_on_root(world, world.root() ? attempt(ready) : Verdict{});
+  return reporter;
+}
+
 // One run of `count`: the N of the spec in order, each counted by every rank, printed by rank 0.
 // After each N every rank learns whether rank 0 could print it: once stdout's reader has gone
 // (`| head`), every rank ends quietly, as `nqueens count` does, instead of counting on; once
@@ -263,13 +284,7 @@ std::unique_ptr<RunArena> prepare_command(const World& world, Job& job) {
 int run_count(const World& world, Job& job) {
   const std::unique_ptr<RunArena> arena = prepare_command(world, job);
   const std::unique_ptr<ShardOutput> output = claim_output(world, job);
-  // Rank 0 alone writes journals; a directory it cannot create ends the job (exit 3).
-  if (world.root() && job.session.checkpoint) create_journal_directory(*job.session.checkpoint, job.sizes.size());
-  std::unique_ptr<Reporter> reporter;
-  if (world.root() && job.session.selection.whole()) {
-    reporter = make_reporter(parse_format(job.args.format), parse_json_counts(job.args.json_counts));
-    reporter->begin({"count", job.runs.requests.front().threads, job.sizes, job.args.wide});
-  }
+  const std::unique_ptr<Reporter> reporter = ready_output(world, job);
   int code = kOk;
   for (const int n : job.sizes) {
     const std::optional<RunOutcome> counted = mpi::count_distributed(
@@ -314,6 +329,7 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
     job.session = run_settings(job.args, job.sizes);
     mpi::emulated_latency();  // test settings, checked like options
     mpi::out_of_memory_test_unit(world.rank());
+    mpi::out_of_memory_test_step(world.rank(), "parse");
   } catch (const CLI::Success& done) {  // --help, --version: rank 0 prints
     return world.root() ? app.exit(done) : kOk;
   } catch (const CLI::ParseError& error) {
@@ -328,16 +344,26 @@ std::optional<int> parse_job(const World& world, int argc, char** argv, Job& job
   return std::nullopt;
 }
 
+// Every rank reaches this step, whether its command line was counted, refused or asked for help:
+// a rank that failed alone while parsing (out of memory) ends every rank in one line from rank 0,
+// not through MPI's abort. Bad input is found alike on every rank (parse_job).
+std::optional<int> parse_agreed(const World& world, int argc, char** argv, Job& job) {
+  std::optional<int> done;
+  const Verdict parsed = attempt([&] { done = parse_job(world, argc, argv, job); });
+  mpi::agree_on_step(world, parsed.code, parsed.message);
+  return done;
+}
+
 int run_program(const World& world, int argc, char** argv) {
   set_up_logging(world);
   std::signal(SIGPIPE, SIG_IGN);  // a closed stdout is seen as EPIPE (standard_output.hpp), as by `nqueens`
   remove_temporaries_on_signal();
-  Job job;
-  if (const std::optional<int> code = parse_job(world, argc, argv, job)) return *code;
-  warn_if_bound_too_tightly(world, job.args.threads);
-  catch_interrupts();
-  agree_on_memory_budget(world, job);
   try {
+    Job job;
+    if (const std::optional<int> code = parse_agreed(world, argc, argv, job)) return *code;
+    warn_if_bound_too_tightly(world, job.args.threads);
+    catch_interrupts();
+    agree_on_memory_budget(world, job);
     return run_count(world, job);
   } catch (const mpi::AgreedExit& failure) {
     if (world.root()) fmt::print(stderr, "nqueens-mpi: error: {}\n", nqueens::detail::one_line(failure.what()));

@@ -7,11 +7,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -447,15 +450,17 @@ std::unique_ptr<Engine> build_engine(const World& world, const RunRequest& reque
 
 // Every rank splits the board itself. Ranks built from different sources could list different
 // units; the fingerprint catches that before a single unit is counted.
+// A rank that differs says so to rank 0 (agree_on_step), which ends the job in one line.
 void check_same_plan(const World& world, const Engine& engine) {
   const std::uint64_t mine = engine.header().fingerprint;
   std::uint64_t root = mine;
   broadcast(world, root);
-  if (root != mine)
-    throw std::runtime_error(
-        fmt::format("the unit list here (fingerprint {}) differs from rank 0's ({}): "
-                    "every rank must run the same nqueens-mpi build",
-                    fingerprint_hex(mine), fingerprint_hex(root)));
+  const bool same = root == mine;
+  agree_on_step(world, same ? shell::kOk : shell::kRuntime,
+                same ? std::string()
+                     : fmt::format("the unit list here (fingerprint {}) differs from rank 0's ({}): "
+                                   "every rank must run the same nqueens-mpi build",
+                                   fingerprint_hex(mine), fingerprint_hex(root)));
 }
 
 // Rank 0 opens the run (the units asked for, the journal), and every rank learns whether that
@@ -469,6 +474,7 @@ std::unique_ptr<Run> open_agreed(const World& world, std::unique_ptr<Engine>& en
   std::unique_ptr<Run> run;
   if (world.root()) {
     try {
+      out_of_memory_test_step(world.rank(), "open");
       run = shell::open_run(std::move(engine), settings);
     } catch (const std::invalid_argument& bad) {  // a unit list or a journal of another run: bad input
       code = shell::kUsage;
@@ -536,6 +542,24 @@ std::size_t out_of_memory_test_unit(int rank_here) {
                     "out of memory (a test setting)",
                     text));
   return rank == rank_here ? unit : 0;
+}
+
+void out_of_memory_test_step(int rank_here, std::string_view step) {
+  const char* text = std::getenv("NQUEENS_MPI_OUT_OF_MEMORY_IN");
+  if (text == nullptr || *text == '\0') return;
+  const std::string_view setting(text);
+  const std::size_t colon = setting.find(':');
+  const std::string_view number = setting.substr(0, colon), named = setting.substr(std::min(colon + 1, setting.size()));
+  const std::string_view steps[] = {"parse", "prepare", "check", "open", "output"};
+  int rank = -1;
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), rank);
+  if (colon == std::string_view::npos || error != std::errc{} || end != number.data() + number.size() || rank < 0 ||
+      std::find(std::begin(steps), std::end(steps), named) == std::end(steps))
+    throw std::invalid_argument(
+        fmt::format("NQUEENS_MPI_OUT_OF_MEMORY_IN is '{}': RANK:STEP, the rank that runs out of memory as it "
+                    "starts STEP (parse, prepare, check, open or output; a test setting)",
+                    text));
+  if (rank == rank_here && named == step) throw std::bad_alloc();
 }
 
 std::unique_ptr<RunArena> rank_arena(const World& world, int threads) {

@@ -25,6 +25,13 @@ std::chrono::microseconds emulated_latency();
 //! another form.
 std::size_t out_of_memory_test_unit(int rank);
 
+//! NQUEENS_MPI_OUT_OF_MEMORY_IN=R:STEP, for tests only: rank R throws std::bad_alloc as it starts
+//! STEP, one of the steps every rank agrees on before counting: parse (the command line), prepare
+//! (rank 0's runs, the others' following them), check (each N's checks), open (rank 0 opens N's
+//! run), output (rank 0's journal folder and report). Does nothing on another rank or when unset;
+//! std::invalid_argument for a value of another form (checked with the command line: parse).
+void out_of_memory_test_step(int rank, std::string_view step);
+
 //! The rank's threads for every N of the command: `threads` workers besides the main thread
 //! (RunArena::Caller::stays_apart), started and proven once. Collective: a rank that cannot start
 //! them ends every rank with AgreedExit and its message.

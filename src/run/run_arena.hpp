@@ -3,13 +3,12 @@
 // (engine/thread_allowance.hpp), made once where the run is made and kept for its whole life.
 // The engine's setup (the join's tables, every unit list and cost estimate) and the counting run
 // in this one arena, so that --threads 1 means one thread from the first table on and a run's
-// threads are started and proven once, not once for the setup and again for the count. Its
-// workers block the signals that stop a count (system/stop_signals.hpp): the main thread hears
-// them.
+// threads are started and proven once, not once for the setup and again for the count. In a
+// program its workers block the signals that stop a count (system/stop_signals.hpp): the main
+// thread hears them.
 #include <utility>
 
 #include <oneapi/tbb/task_arena.h>
-#include <oneapi/tbb/task_scheduler_observer.h>
 
 #include "engine/thread_allowance.hpp"
 
@@ -44,20 +43,12 @@ class RunArena {
   tbb::task_arena& arena() { return arena_; }
 
  private:
-  // Blocks the stop signals in each worker as it first enters the arena.
-  class WorkerSignals : public tbb::task_scheduler_observer {
-   public:
-    explicit WorkerSignals(tbb::task_arena& arena) : tbb::task_scheduler_observer(arena) { observe(true); }
-    ~WorkerSignals() override { observe(false); }
-    WorkerSignals(const WorkerSignals&) = delete;
-    WorkerSignals& operator=(const WorkerSignals&) = delete;
-    void on_scheduler_entry(bool worker) override;
-  };
+  // Starts the arena's `workers` now, with the stop signals blocked (run_arena.cpp).
+  void start_workers(int workers);
 
   int threads_;
   detail::ThreadAllowance allowance_;
   tbb::task_arena arena_;
-  WorkerSignals worker_signals_{arena_};
 };
 
 }  // namespace nqueens

@@ -1041,6 +1041,35 @@ TEST(CliThreads, BelowOneThreadsRoomTheAdviceIsTheLimitAlone) {
   EXPECT_NE(raised.out.find("\n12,14200,"), std::string::npos) << raised.out;
 }
 
+// Under a limit that holds little more than the program, memory runs out before it can measure
+// itself: the line said "raise the limit" without a number. The limit it names now counts at once,
+// on the threads it names and on one.
+TEST(CliThreads, TheLimitNamedWhenMemoryRunsOutAtTheStartHoldsTheCount) {
+  if (harness::kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
+  const auto under = [](const std::string& limit, const std::string& threads) {
+    return harness::run_program({"/bin/bash", "-c",
+                                 "ulimit -v " + limit + "; exec " + std::string(NQUEENS_BINARY) +
+                                     " count -n 12 --engine dfs --format csv -t " + threads});
+  };
+  const std::regex named("raise the limit to ulimit -v ([0-9]+) \\(for --threads ([0-9]+) or fewer\\)");
+  int refused = 0;
+  for (int kib = 15000; kib <= 17000; kib += 250) {
+    const harness::Outcome r = under(std::to_string(kib), "1");
+    if (r.err.find("out of memory before counting") == std::string::npos) continue;  // further on, or not started
+    ++refused;
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << describe(r);
+    std::smatch advice;
+    ASSERT_TRUE(std::regex_search(r.err, advice, named)) << "at ulimit -v " << kib << ": " << describe(r);
+    for (const std::string& threads : {advice[2].str(), std::string("1")}) {
+      const harness::Outcome raised = under(advice[1].str(), threads);
+      EXPECT_EQ(raised.exit_code, 0) << "at ulimit -v " << kib << ", advised " << advice[1] << ", -t " << threads
+                                     << ": " << describe(raised);
+      EXPECT_NE(raised.out.find("\n12,14200,"), std::string::npos) << raised.out;
+    }
+  }
+  EXPECT_GT(refused, 0) << "no limit tried ran out of memory before counting";
+}
+
 // ---- what a newcomer types first ------------------------------------------------------------
 
 TEST(CliNewcomer, BareProgramPrintsAShortUsageOnStderrAndExits2) {

@@ -32,6 +32,11 @@ matches=$(grep -c '^nq_match$' "$work/launches" || true)
 pairings=$(grep -c '^nq_make_pairings$' "$work/launches" || true)
 [[ $pairings -gt 0 && $pairings -le $sorts && $sorts -le $((2 * pairings)) ]] ||
   fail "$pairings pairings kernel launches for $sorts build kernel launches: the pairings were sent"
+# The device chooses each batch's splits from samples of its sides before the count pass: a
+# choosing launch per pairings launch (a batch whose row sets are all too small for a split
+# still launches it, and each of its threads returns at once).
+chosen=$(grep -c '^nq_choose_splits$' "$work/launches" || true)
+[[ $chosen -eq $pairings ]] || fail "$chosen split-choosing launches for $pairings pairings launches"
 # The device cuts each batch's tiles from its jobs: a tiles launch before each matching launch.
 tile_cuts=$(grep -c '^nq_make_tiles$' "$work/launches" || true)
 [[ $tile_cuts -eq $matches ]] || fail "$tile_cuts tiles kernel launches for $matches matching ones: the tiles were sent"

@@ -72,8 +72,8 @@ class WatchedMatcher final : public HostBuiltMatcher {
     const Planned& planned = this->planned(buffer);
     TileBatch reference;
     for (std::size_t r = 0; r < batch.row_sets().size(); ++r) {
-      const SideSort& east = batch.count_sides()[2 * r];
-      const SideSort& west = batch.count_sides()[2 * r + 1];
+      const SideSort& east = count_sides(buffer)[2 * r];
+      const SideSort& west = count_sides(buffer)[2 * r + 1];
       const CountedSide e = counted(east, counters), w = counted(west, counters);
       if (e.keys == 0 || w.keys == 0) continue;
       std::vector<int> bits(east.rule.bits, east.rule.bits + east.rule.count);

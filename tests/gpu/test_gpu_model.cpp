@@ -154,11 +154,13 @@ TEST(GpuModel, ItsInstructionCountsAreTheCubinsData) {
   EXPECT_DOUBLE_EQ(kWriteStepInstructions, build("write", "candidate") + build("write", "half"));
   for (const auto& [kernel, size] :
        {std::pair{"nq_plan_row_sets", kPlanRowSetsSize}, std::pair{"nq_place_row_sets", kPlaceRowSetsSize},
-        std::pair{"nq_write_plans", kWritePlansSize}, std::pair{"nq_sum_row_sets", kSumRowSetsSize}}) {
+        std::pair{"nq_write_plans", kWritePlansSize}, std::pair{"nq_sum_row_sets", kSumRowSetsSize},
+        std::pair{"nq_choose_splits", kChooseSplitsSize}}) {
     SCOPED_TRACE(kernel);
     EXPECT_DOUBLE_EQ(size.whole, figures.at({"sm_90", kernel, "whole", "kernel"}));
     EXPECT_DOUBLE_EQ(size.loop, figures.at({"sm_90", kernel, "loop", "innermost loop"}));
   }
+  EXPECT_DOUBLE_EQ(kSampleStepInstructions, figures.at({"sm_90", "nq_choose_splits", "sample", "candidate"}));
 }
 
 // The plan's four kernels run on every batch of the device-built path: their time is the

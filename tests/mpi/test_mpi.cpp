@@ -750,6 +750,33 @@ TEST_F(Mpi, ARankOutOfMemoryWhileCountingEndsTheJobInOneLineAndResumes) {
   }
 }
 
+// Out of memory on one rank in a step every rank agrees on before counting (parsing the command
+// line, preparing the runs, checking them, opening N's run, rank 0's journal folder and report)
+// ends the job in one line from rank 0 that names the rank, what ran out and the --memory to try,
+// exit 3, without MPI's abort (NQUEENS_MPI_OUT_OF_MEMORY_IN, a test setting). A rank failing
+// alone while it parsed ended the job through MPI_Abort. mpirun without -q, so that a banner
+// would show.
+TEST_F(Mpi, OutOfMemoryOnOneRankBeforeCountingEndsTheJobInOneLine) {
+  const std::pair<int, const char*> failures[] = {{1, "parse"}, {0, "parse"}, {0, "prepare"}, {1, "prepare"},
+                                                  {0, "check"}, {1, "check"}, {0, "open"},    {0, "output"}};
+  for (const auto& [rank, step] : failures) {
+    const std::string where = std::to_string(rank) + ":" + step;
+    std::vector<std::string> command = mpirun(2, {"NQUEENS_MPI_OUT_OF_MEMORY_IN=" + where});
+    command.erase(std::find(command.begin(), command.end(), "-q"));
+    const Outcome failed = run(command + std::vector<std::string>{"count", "-n", "10", "-t", "1", "--checkpoint",
+                                                                  (dir_ / ("n10-" + std::string(step))).string()});
+    EXPECT_EQ(failed.exit_code, 3) << where << ": " << describe(failed);
+    EXPECT_EQ(failed.out, "") << where << ": " << describe(failed);
+    EXPECT_EQ(count_prefixed(failed.err, "nqueens-mpi: error: "), 1u) << where << ": " << describe(failed);
+    // Rank 0's own failure in a step it alone takes is in its own words; another rank's is named.
+    const std::string named = rank == 0 ? "(rank 0: )?" : "rank " + std::to_string(rank) + ": ";
+    EXPECT_TRUE(std::regex_search(failed.err, std::regex("nqueens-mpi: error: " + named + "out of memory")))
+        << where << ": " << describe(failed);
+    EXPECT_TRUE(contains(failed.err, "--memory")) << where << ": " << describe(failed);
+    EXPECT_FALSE(contains(failed.err, "MPI_ABORT")) << where << ": " << describe(failed);
+  }
+}
+
 // More threads than a rank's CPUs: each rank warns once, named once ("rank 1: rank 1: ..." was
 // its log's name and the message's together).
 TEST_F(Mpi, ARankWarnsOfTooFewCpusUnderItsOwnNameOnce) {

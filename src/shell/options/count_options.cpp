@@ -2,6 +2,7 @@
 
 #include <malloc.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -286,6 +287,13 @@ bool thread_library_refused(const std::exception& error) {
   return std::string_view(error.what()).starts_with("pthread_create has failed");
 }
 
+// The CPUs this process may run on: the threads a count takes by default. Allocates nothing.
+int cpus_allowed() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  return sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? std::max(CPU_COUNT(&allowed), 1) : 1;
+}
+
 }  // namespace
 
 std::string failure_text(const std::exception& error) {
@@ -298,7 +306,8 @@ std::string failure_text(const std::exception& error) {
   // seldom the limit then, and blaming it sent users to the wrong setting.
   if (const std::string limit = address_space_limit_text(); !limit.empty())
     return std::string("could not start a thread (") + error.what() + "): its stack does not fit under " + limit +
-           "; raise the limit (fewer --threads do not help: --threads 1 still starts a thread)";
+           "; raise the limit to ulimit -v " + std::to_string(detail::limit_kib_before_measuring(cpus_allowed())) +
+           " (fewer --threads do not help: --threads 1 still starts a thread)";
   return std::string("could not start a thread (") + error.what() +
          "): this user's processes and threads are at the system's limit (ulimit -u, or the container's pids "
          "limit); end other processes, raise the limit, or give fewer --threads";
@@ -306,12 +315,15 @@ std::string failure_text(const std::exception& error) {
 
 void report_out_of_memory_at_start() {
   rlimit limit{};
-  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    // A limit that holds a count on every CPU holds one on fewer threads too.
+    const int threads = cpus_allowed();
     std::fprintf(stderr,
                  "%s: error: out of memory before counting, under the address-space limit (ulimit -v %llu, in KiB); "
-                 "raise the limit\n",
-                 program_invocation_short_name, static_cast<unsigned long long>(limit.rlim_cur >> 10));
-  else
+                 "raise the limit to ulimit -v %llu (for --threads %d or fewer)\n",
+                 program_invocation_short_name, static_cast<unsigned long long>(limit.rlim_cur >> 10),
+                 static_cast<unsigned long long>(detail::limit_kib_before_measuring(threads)), threads);
+  } else
     std::fprintf(stderr, "%s: error: out of memory before counting\n", program_invocation_short_name);
 }
 

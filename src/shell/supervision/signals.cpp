@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "files/file_io.hpp"
+#include "system/stop_signals.hpp"
 
 namespace nqueens::shell {
 
@@ -42,6 +43,7 @@ void forget_on_interrupt(const std::filesystem::path& path) {
 }
 
 void remove_temporaries_on_signal() {
+  nqueens::detail::hear_stop_signals_on_main_thread();  // a run's threads are started with them blocked
   struct sigaction action = {};
   action.sa_handler = on_fatal_signal;
   action.sa_flags = SA_RESETHAND;

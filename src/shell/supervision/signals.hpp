@@ -28,7 +28,8 @@ void remove_interrupt_leftovers();
 //! For a command that does not poll for interrupts (merge, check --repair), and until a count
 //! installs its own: SIGINT, SIGTERM and SIGHUP remove the temporary files the process holds
 //! (detail::remove_held_temporaries) and then end it the default way, so that no FILE.partial
-//! survives them. Call once, first thing.
+//! survives them. Call once, first thing: from then on a run's threads are started with these
+//! signals blocked (system/stop_signals.hpp), so that the main thread hears them.
 void remove_temporaries_on_signal();
 
 //! The shell's exit code for a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM).

@@ -34,6 +34,7 @@
 #include "gpu/job_tiles.hpp"
 #include "gpu/pairing_spec.hpp"
 #include "gpu/plan_block.hpp"
+#include "gpu/split_sample.hpp"
 #include "gpu/tiles_on_host.hpp"
 
 using namespace nqueens::gpu;  // NOLINT(google-build-using-namespace): the driver's types, as cuda.h names them
@@ -63,6 +64,7 @@ struct Function {
   enum class Kind : std::uint8_t {
     sort_sides,
     make_pairings,
+    choose_splits,
     make_tiles,
     plan_row_sets,
     place_row_sets,
@@ -196,6 +198,7 @@ CUresult cuModuleLoadData(CUmodule* module, const void* image) {
 CUresult cuModuleGetFunction(CUfunction* function, CUmodule, const char* name) {
   for (const auto& [known, kind] : {std::pair{"nq_sort_sides", Function::Kind::sort_sides},
                                     std::pair{"nq_make_pairings", Function::Kind::make_pairings},
+                                    std::pair{"nq_choose_splits", Function::Kind::choose_splits},
                                     std::pair{"nq_make_tiles", Function::Kind::make_tiles},
                                     std::pair{"nq_plan_row_sets", Function::Kind::plan_row_sets},
                                     std::pair{"nq_place_row_sets", Function::Kind::place_row_sets},
@@ -272,7 +275,8 @@ CUresult cuStreamDestroy_v2(CUstream) { return CUDA_SUCCESS; }
 CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
 
 // The kernels' arguments: nq_sort_sides takes sides, side count, pairings, entries, next, keys
-// (0: count only); nq_make_pairings specs, spec count, group index, pairings; nq_make_tiles
+// (0: count only); nq_make_pairings specs, spec count, group index, pairings; nq_choose_splits
+// sides, row sets, row set count, pairings, entries, plan rule; nq_make_tiles
 // jobs, job count, tile firsts, starts, tiles; the plan's kernels as gpu/batch_plan.hpp's host
 // forms take them; nq_match_* keys, jobs, tiles, starts, tile count, pairs.
 CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigned int, unsigned int, unsigned int block_x,
@@ -289,6 +293,15 @@ CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigned int, unsigne
     nqueens::gpu::make_pairings_on_host(
         static_cast<const nqueens::gpu::PairingSpec*>(pointer(0)), *static_cast<std::uint32_t*>(arguments[1]),
         static_cast<const std::uint32_t*>(pointer(2)), static_cast<nqueens::gpu::SetPairing*>(pointer(3)));
+    return CUDA_SUCCESS;
+  }
+  if (kind == Function::Kind::choose_splits) {
+    log_line("nq_choose_splits");
+    nqueens::gpu::choose_splits_on_host(
+        static_cast<nqueens::gpu::SideSort*>(pointer(0)), static_cast<const nqueens::gpu::PlanRowSet*>(pointer(1)),
+        *static_cast<std::uint32_t*>(arguments[2]), static_cast<const nqueens::gpu::SetPairing*>(pointer(3)),
+        static_cast<const nqueens::join::QuarterEntry*>(pointer(4)),
+        *static_cast<const nqueens::gpu::PlanRule*>(arguments[5]));
     return CUDA_SUCCESS;
   }
   if (kind == Function::Kind::make_tiles) {
