@@ -62,7 +62,9 @@ GPU_RUNS = [(n, "H100", 1) for n in SIZES] + [(28, "RTX 5090", 8)]
 GPU_REPLAY_SECONDS = "20"
 # Q(28) itself is not known: its size is taken as Q(27) times the ratio of the last two known
 # terms, and the section says so.
-Q = {26: 22317699616364044, 27: 234907967154122528}
+# A000170 from N = 23: the frontier plans' thread time per solution (issue 42's item 7).
+Q = {23: 24233937684440, 24: 227514171973736, 25: 2207893435808352, 26: 22317699616364044,
+     27: 234907967154122528}
 # Q(28) on the section's cluster, and the shards it is cut into.
 Q28_CORES, Q28_SHARDS = 4096, 10000
 # Published projections of Q(28) by GPU depth-first search (arXiv 2511.12009 and a fork of its
@@ -319,9 +321,14 @@ def frontier_plan(row):
     bands = int(row["extrapolated_bands"])
     carried = f", {bands} of {row['strata']} bands carried" if bands else ""
     model = float(row["model_thread_seconds"] or 0)
-    ratio = f"{figure(float(row['thread_seconds']) / model)}x the model; " if model > 0 else ""
+    bounded = float(row["relative_error"]) < 1
+    ratio = f"{figure(float(row['thread_seconds']) / model)}x the model; " if model > 0 and bounded else ""
     load = f"; load {figure(float(row['load_average']))}" if row.get("load_average") else ""
-    return (f"{duration(float(row['thread_seconds']))} {frontier_bar(row)} ({ratio}{int(row['sampled_units']):,} units"
+    n = int(row["n"])
+    per_solution = f"{figure(float(row['thread_seconds']) / Q[n] * 1e9)} ns a solution; " if n in Q and bounded else ""
+    level = f"{duration(float(row['thread_seconds']))} " if bounded else ""  # never a figure wider than itself
+    return (f"{level}{frontier_bar(row)} ({ratio}{per_solution}"
+            f"{int(row['sampled_units']):,} units"
             f"{parts}{carried}; {duration(float(row['sample_seconds']))}{load})")
 
 
@@ -341,7 +348,8 @@ def frontier_summary(data):
             f"{data.frontier_notes[0]}, at {data.frontier_notes[1]}): "
             f"its bar (95 %) is within +-{figure(100 * FRONTIER_TARGET)} % of its estimate at N = "
             f"{', '.join(str(n) for n in within) or 'none'}; wider at N = {', '.join(outside) or 'none'}. "
-            "In brackets: the plan over the cost model, the units sampled, those timed in exact parts, the cost "
+            "In brackets: the plan over the cost model, its thread time per solution where Q(N) is known, the "
+            "units sampled, those timed in exact parts, the cost "
             "bands whose rate was carried from the others, the sampling's own time (setup excluded) and the load "
             "average it ended at. The bar is the sample's spread; the level is this machine's at that load, and "
             "moves with it (the cost model was fitted, and the shards of N = 23 and 24 of "
@@ -373,13 +381,17 @@ def frontier_q28(data, q28):
         return (f"- **CPU join, measured:** `plan -n 28 -t {FRONTIER_THREADS}` not run yet (`cluster-table.py measure "
                 "--only frontier`).")
     thread, model = float(row["thread_seconds"]), float(data.costs[28]["thread_seconds"])
-    if int(row["sampled_units"]) == 0:
+    if float(row["relative_error"]) >= 1:  # no figure wider than itself: what it timed, and that it bounds nothing
+        units = int(row["sampled_units"])
+        timed = (f"timed {units:,} units of its cheapest bands on {int(row['parts_timed']):,} exact parts and carried "
+                 f"their rate to the other {row['extrapolated_bands']} of its {row['strata']} cost bands" if units else
+                 "timed no unit of its bands, whole or in parts: only its pilot's light units")
+        advised = float(row["advised_sample_seconds"] or 0)
+        advice = f"; it advises `--sample-seconds {advised:g}`" if advised > 0 else ""
         return (f"- **CPU join, measured:** `plan -n 28 -t {FRONTIER_THREADS}` on this machine, in "
                 f"{duration(float(row['sample_seconds']))} of sampling (a budget of "
                 f"{duration(float(row['sample_budget_seconds']))}, after {duration(float(row['setup_seconds']))} "
-                "of setup), timed no unit of its bands, whole or in parts: only its pilot's light units, whose rate, "
-                "carried by a power law across the decades of cost to every band, bounds nothing "
-                f"({figure(thread / model)} times the cost model's sum, with a bar wider than itself). Its own "
+                f"of setup), {timed}: its bar is wider than its estimate, so it bounds nothing{advice}. Its own "
                 "default budget at N = 28 is a quarter of an hour; a plan under it is not in the data.")
     target = "within" if float(row["relative_error"]) <= FRONTIER_TARGET else "outside"
     return (f"- **CPU join, measured:** `plan -n 28 -t {FRONTIER_THREADS}` on this machine puts it at "

@@ -86,6 +86,15 @@ class Engine {
   //! per batch. Empty (the default): every unit on its own.
   virtual std::vector<std::size_t> batch_starts(std::span<const std::size_t> /*order*/) const { return {}; }
 
+  //! Where an execution order splits into deals, runs of batches that one thread takes from the
+  //! scheduler together, each of its batches still counted and timed on its own: an engine whose
+  //! threads each cache what neighbouring units share would otherwise build it on every thread.
+  //! Positions ascending from 0, as batch_starts; a deal begins at the first batch that starts at
+  //! or after its position. `threads`: how many take deals. Empty (the default): every batch a deal.
+  virtual std::vector<std::size_t> deal_starts(std::span<const std::size_t> /*order*/, int /*threads*/) const {
+    return {};
+  }
+
   //! One line for the log: the split, and what the engine built for the run (its memory).
   virtual std::string describe() const = 0;
 

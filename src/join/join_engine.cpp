@@ -175,6 +175,10 @@ int tile_bits(const join::JoinMemory& memory) {
   return bits;
 }
 
+// How many deals of a pair's units a thread's share of the run's cost holds at least
+// (JoinEngine::deal_starts).
+constexpr std::uint64_t kDealsPerThread = 16;
+
 // Where a join run leaves its slices for the next N of its command (engine/kept_tables.hpp).
 constexpr const char* kKeptSlices = "join slices";
 
@@ -276,6 +280,27 @@ class JoinEngine final : public Engine {
     return starts;
   }
 
+  // Where each thread keeps south keys filtered per pair of fixed queens (south_key_cache.hpp),
+  // threads that took turns at one pair's units would each filter its row sets: a pair's units of
+  // one band go to one thread together, in deals of at most 1 / kDealsPerThread of a thread's
+  // share of the run's cost, so that the run still ends on small deals.
+  std::vector<std::size_t> deal_starts(std::span<const std::size_t> order, int threads) const override {
+    if (threads < 2 || !join::caches_south_keys(plan_.n) || matches_elsewhere()) return {};
+    std::uint64_t total = 0;
+    for (const std::size_t id : order) total += cost(id);
+    const std::uint64_t most = total / (static_cast<std::uint64_t>(threads) * kDealsPerThread);
+    std::vector<std::size_t> starts;
+    std::uint64_t dealt = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      if (i == 0 || dealt + cost(order[i]) > most || !same_pair(order[i - 1], order[i])) {
+        starts.push_back(i);
+        dealt = 0;
+      }
+      dealt += cost(order[i]);
+    }
+    return starts;
+  }
+
   std::string describe() const override {
     return variant_.engine + " engine: " + std::to_string(plan_.units.size()) + " row-set units and 1 rotation unit, " +
            "quarter-table slices on demand in a cache of " + format_bytes(memory_.cache_bytes) + " (the whole table " +
@@ -322,6 +347,16 @@ class JoinEngine final : public Engine {
   bool counts_in_batches() const { return plan_.n % 2 == 1 && !slices_->holds_whole_table(); }
   bool matches_elsewhere() const { return static_cast<bool>(variant_.make_matcher); }
   std::size_t shares(std::size_t id) const { return pair_shares(plan_.n, cost(id), matches_elsewhere()); }
+
+  // Off-centre units of one pair of fixed queens and one cost band.
+  bool same_pair(std::size_t first, std::size_t second) const {
+    const std::size_t rotation = plan_.units.size();
+    if (first == rotation || second == rotation) return false;
+    const join::JoinUnit& a = plan_.units[first];
+    const join::JoinUnit& b = plan_.units[second];
+    return a.kind == join::JoinCase::off_centre && b.kind == join::JoinCase::off_centre && a.a == b.a && a.b == b.b &&
+           cost_band(cost(first)) == cost_band(cost(second));
+  }
 
   bool same_batch(std::size_t first, std::size_t second) const {
     const std::size_t rotation = plan_.units.size();

@@ -67,7 +67,22 @@ struct Batches {
     const std::size_t end = batch + 1 < starts.size() ? starts[batch + 1] : order.size();
     return order.subspan(starts[batch], end - starts[batch]);
   }
+  std::size_t start(std::size_t batch) const { return starts.empty() ? batch : starts[batch]; }
 };
+
+// The first batch of each deal (Engine::deal_starts), then the number of batches: every batch a
+// deal of its own where the engine names none.
+std::vector<std::size_t> deal_bounds(const Batches& batches, const std::vector<std::size_t>& deals) {
+  std::vector<std::size_t> bounds;
+  std::size_t deal = 0;
+  for (std::size_t batch = 0; batch < batches.size(); ++batch) {
+    const bool begins = deals.empty() || (deal < deals.size() && deals[deal] <= batches.start(batch));
+    while (deal < deals.size() && deals[deal] <= batches.start(batch)) ++deal;
+    if (begins || batch == 0) bounds.push_back(batch);
+  }
+  bounds.push_back(batches.size());
+  return bounds;
+}
 
 }  // namespace
 
@@ -111,12 +126,13 @@ Totals run_timed_units(const Engine& engine, RunArena& arena, const TimedUnitObs
   tbb::enumerable_thread_specific<PaddedTotals> per_thread;
   CounterPool counters(engine);
   const Batches batches{order, engine.batch_starts(order)};
+  const std::vector<std::size_t> deals = deal_bounds(batches, engine.deal_starts(order, arena.threads()));
   // For ThreadSanitizer only: the setup above is seen by every task, every task by the reduction.
   detail::hand_over(&started);
-  // Every thread takes the next batch in the engine's order from one shared counter, so the
-  // units start costliest first on any number of threads and the run ends on its cheapest ones.
-  // (A parallel_for over the batches would hand a second thread the back half of the order at
-  // once.) One counter step per batch is nil beside units of milliseconds to minutes.
+  // Every thread takes the next deal of batches in the engine's order from one shared counter,
+  // so the units start costliest first on any number of threads and the run ends on its
+  // cheapest ones. (A parallel_for over the batches would hand a second thread the back half of
+  // the order at once.) One counter step per deal is nil beside units of milliseconds to minutes.
   std::atomic<std::size_t> next{0};
   const auto take_batches = [&](int /*worker*/) {
     detail::take_over(&started);
@@ -125,14 +141,18 @@ Totals run_timed_units(const Engine& engine, RunArena& arena, const TimedUnitObs
     std::vector<UnitCount> done;
     // A stop request is read once per batch: it ends the run between units, at no cost to the
     // search itself.
-    while (!(stop && stop->load(std::memory_order_relaxed))) {
-      const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= batches.size()) break;
-      done.clear();
-      count_timed_batch(engine, counter, batches[i], done);
-      for (const UnitCount& unit : done) {
-        mine += unit.tally;
-        if (observer) observer(unit);
+    const auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
+    while (!stopped()) {
+      const std::size_t deal = next.fetch_add(1, std::memory_order_relaxed);
+      if (deal + 1 >= deals.size()) break;
+      for (std::size_t i = deals[deal]; i < deals[deal + 1]; ++i) {
+        if (i > deals[deal] && stopped()) break;
+        done.clear();
+        count_timed_batch(engine, counter, batches[i], done);
+        for (const UnitCount& unit : done) {
+          mine += unit.tally;
+          if (observer) observer(unit);
+        }
       }
     }
     detail::hand_over(&finished);

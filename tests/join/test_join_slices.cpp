@@ -530,6 +530,41 @@ TEST(JoinInBoundedMemory, TheExecutionOrderOnlyReordersTheToDoList) {
   }
 }
 
+// Each thread filters south keys once per pair of fixed queens it meets (south_key_cache.hpp):
+// at odd N up to 19 a pair's units of one cost band are dealt to threads together.
+TEST(JoinInBoundedMemory, APairsUnitsAreDealtTogetherToOneOfSeveralThreads) {
+  const join::JoinPlan plan = join::split(15);
+  const auto engine = make_join_engine(15);
+  const auto costliest = engine->costliest_first();
+  const std::vector<std::size_t> order = engine->execution_order({costliest.begin(), costliest.end()});
+  EXPECT_TRUE(engine->deal_starts(order, 1).empty()) << "one thread takes every unit in any case";
+  EXPECT_TRUE(make_join_engine(16)->deal_starts(order, 2).empty()) << "even N keeps no south keys";
+  const std::vector<std::size_t> starts = engine->deal_starts(order, 2);
+  ASSERT_FALSE(starts.empty());
+  EXPECT_EQ(starts[0], 0u);
+  EXPECT_LT(starts.size(), order.size() / 2) << "most deals hold several units";
+  EXPECT_TRUE(std::is_sorted(starts.begin(), starts.end()));
+  std::uint64_t total = 0;
+  for (const std::size_t id : order) total += engine->cost(id);
+  for (std::size_t deal = 0; deal < starts.size(); ++deal) {
+    const std::size_t end = deal + 1 < starts.size() ? starts[deal + 1] : order.size();
+    std::uint64_t cost = 0;
+    for (std::size_t i = starts[deal]; i < end; ++i) {
+      cost += engine->cost(order[i]);
+      if (i == starts[deal]) continue;
+      ASSERT_LT(order[i], plan.units.size()) << "the rotation unit is dealt alone";
+      const join::JoinUnit& unit = plan.units[order[i]];
+      const join::JoinUnit& first = plan.units[order[starts[deal]]];
+      EXPECT_EQ(unit.kind, join::JoinCase::off_centre);
+      EXPECT_EQ(std::pair(unit.a, unit.b), std::pair(first.a, first.b)) << "one pair of fixed queens a deal";
+    }
+    if (end - starts[deal] > 1) {
+      EXPECT_LE(cost, total / 32) << "a deal of several units is a small share of a thread's";
+    }
+  }
+  EXPECT_EQ(unit_tallies(*engine, 3), unit_tallies(*engine, 1));
+}
+
 TEST(SetupStop, AStoppedSetupLoopThrowsCancelled) {
   std::atomic<bool> stop{false};
   const detail::SetupScope scope(&stop, nullptr);

@@ -268,7 +268,8 @@ TEST(Schedule, AnEnginesBatchesAreCountedTogetherAndEachUnitIsReportedOnce) {
 
 // The dfs engine over `plan`, whose counter logs each unit as it starts and holds the costliest
 // unit until `hold` more units have started: what the other thread starts meanwhile shows the
-// order the scheduler deals units in.
+// order the scheduler deals units in. With `deal` set, its order splits into deals of that many
+// units (Engine::deal_starts).
 class StartLoggingDfsEngine final : public nqueens::Engine {
  public:
   struct Log {
@@ -276,6 +277,8 @@ class StartLoggingDfsEngine final : public nqueens::Engine {
     std::condition_variable more_started;
     std::vector<std::size_t> started;
     std::size_t hold = 0;
+    std::size_t deal = 0;
+    int dealt_to = 0;  // the threads deal_starts was told of
   };
 
   StartLoggingDfsEngine(const WorkPlan& plan, Log& log) : inner_(nqueens::make_dfs_engine(plan)), log_(log) {
@@ -285,6 +288,12 @@ class StartLoggingDfsEngine final : public nqueens::Engine {
   }
   std::unique_ptr<nqueens::UnitCounter> make_counter() const override {
     return std::make_unique<Counter>(inner_->make_counter(), log_, costliest_first()[0]);
+  }
+  std::vector<std::size_t> deal_starts(std::span<const std::size_t> order, int threads) const override {
+    log_.dealt_to = threads;
+    std::vector<std::size_t> starts;
+    for (std::size_t start = 0; log_.deal > 0 && start < order.size(); start += log_.deal) starts.push_back(start);
+    return starts;
   }
   std::string describe() const override { return inner_->describe(); }
   std::uint64_t planned_memory_bytes(int threads) const override { return inner_->planned_memory_bytes(threads); }
@@ -337,6 +346,30 @@ TEST(Schedule, WhileOneThreadHoldsTheCostliestUnitTheOtherStartsTheNextOnesInOrd
   const std::vector<std::size_t> got(log.started.begin() + 2,
                                      log.started.begin() + static_cast<std::ptrdiff_t>(log.hold + 1));
   EXPECT_EQ(got, next);
+}
+
+TEST(Schedule, AThreadTakesADealWholeWhileTheOtherGoesOnWithTheNextDeals) {
+  const WorkPlan plan = nqueens::split(11, Symmetry::mirror, 3);
+  StartLoggingDfsEngine::Log log;
+  log.hold = 12;
+  log.deal = 3;
+  const StartLoggingDfsEngine engine(plan, log);
+  const auto order = engine.costliest_first();
+  ASSERT_GT(order.size(), 4 * log.hold);
+  EXPECT_EQ(describe(nqueens::run_units(engine, 2)), describe(nqueens::run_units(*nqueens::make_dfs_engine(plan), 1)));
+  EXPECT_EQ(log.dealt_to, 2);
+  ASSERT_EQ(log.started.size(), order.size());
+  // The thread holding the costliest unit keeps the rest of its deal (order[1] and order[2]);
+  // the other starts the second deal and goes on down the list.
+  EXPECT_EQ(std::min(log.started[0], log.started[1]), std::min(order[0], order[3]));
+  EXPECT_EQ(std::max(log.started[0], log.started[1]), std::max(order[0], order[3]));
+  const std::vector<std::size_t> next(order.begin() + 4, order.begin() + static_cast<std::ptrdiff_t>(log.hold + 3));
+  const std::vector<std::size_t> got(log.started.begin() + 2,
+                                     log.started.begin() + static_cast<std::ptrdiff_t>(log.hold + 1));
+  EXPECT_EQ(got, next);
+  const auto position = [&](std::size_t id) { return std::find(log.started.begin(), log.started.end(), id); };
+  EXPECT_LT(position(order[0]), position(order[1]));
+  EXPECT_LT(position(order[1]), position(order[2]));
 }
 
 std::vector<std::size_t> costliest_first(const WorkPlan& plan) {

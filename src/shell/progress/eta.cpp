@@ -9,10 +9,6 @@ double thread_clock_seconds(double wall_seconds, double cpu_seconds, int threads
   return std::clamp(cpu_seconds / std::max(threads, 1), 0.0, std::max(wall_seconds, 0.0));
 }
 
-double core_share(double wall_seconds, double cpu_seconds, int threads) {
-  return wall_seconds > 0 ? thread_clock_seconds(wall_seconds, cpu_seconds, threads) / wall_seconds : 1.0;
-}
-
 std::optional<double> EtaSmoother::update(double elapsed_seconds, double done_share) {
   if (done_share >= 1) return 0.0;
   if (done_share <= 0 || elapsed_seconds < kFirstEtaSeconds) return std::nullopt;

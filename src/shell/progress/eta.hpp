@@ -18,12 +18,9 @@ namespace nqueens::shell {
 //! clock, `wall_seconds` (the process's other threads, watching and writing, add a little).
 double thread_clock_seconds(double wall_seconds, double cpu_seconds, int threads);
 
-//! The share of a core each counting thread got: the thread clock over the wall clock, 0..1 (1
-//! before any time has passed).
-double core_share(double wall_seconds, double cpu_seconds, int threads);
-
-//! Below this core_share the progress says what the threads got: the ETA is for cores of their
-//! own, and the wall time stretches by its inverse.
+//! Where the thread clock over the wall clock (the share of a core each counting thread got) is
+//! below this, the progress says what the threads got: the ETA is for cores of their own, and
+//! the wall time stretches by the share's inverse.
 inline constexpr double kLowCoreShare = 0.75;
 
 class EtaSmoother {

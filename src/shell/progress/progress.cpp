@@ -76,7 +76,7 @@ Progress::Progress(const Engine& engine, const std::vector<std::size_t>& todo, c
       engine_(engine),
       terminal_(Console::err().terminal()),
       line_period_(shared_terminal_period(options)),
-      threads_(std::max(options.threads, 1)) {
+      threads_(std::max(options.threads, 0)) {
   for (const std::size_t id : todo) cost_total_ += engine.cost(id);
   for (const std::size_t id : done) cost_before_ += engine.cost(id);
   cost_total_ += cost_before_;
@@ -115,10 +115,10 @@ ProgressSnapshot Progress::snapshot_at(double elapsed, double cpu_seconds) {
   // Its clock is the threads' CPU time (eta.hpp): the time left on cores of their own, as the
   // warning and `plan` price a run; what they got of a core is said where it is low.
   const std::uint64_t cost_here = cost_total_ - cost_before_;
-  s.eta_seconds = eta_.update(thread_clock_seconds(elapsed, cpu_seconds, threads_),
-                              cost_here ? static_cast<double>(cost_now) / static_cast<double>(cost_here) : 1.0);
+  const double clock = threads_ > 0 ? thread_clock_seconds(elapsed, cpu_seconds, threads_) : elapsed;
+  s.eta_seconds = eta_.update(clock, cost_here ? static_cast<double>(cost_now) / static_cast<double>(cost_here) : 1.0);
   // Said with the ETA it qualifies: in a count's first moments the threads are still starting.
-  if (const double share = core_share(elapsed, cpu_seconds, threads_); s.eta_seconds && share < kLowCoreShare)
+  if (const double share = elapsed > 0 ? clock / elapsed : 1.0; s.eta_seconds && share < kLowCoreShare)
     s.core_share = share;
   const double solutions = static_cast<double>(solutions_.load(std::memory_order_relaxed));
   s.solutions_per_second = elapsed > 0 ? solutions / elapsed : 0.0;

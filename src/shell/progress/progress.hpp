@@ -25,7 +25,9 @@ struct ProgressOptions {
   bool enabled = true;
   double interval_seconds = 60;  //!< between log lines when stderr is not a terminal
   std::string part;              //!< the part of the run counted ("shard 2/4"), named on every line
-  int threads = 1;               //!< the threads that count: the ETA runs on their CPU time (eta.hpp)
+  //! The threads of this process that count: the ETA runs on their CPU time (eta.hpp). 0: the
+  //! wall clock, for a progress of work counted elsewhere too (nqueens-mpi's rank 0 shows every rank's).
+  int threads = 0;
 };
 
 class Progress {
@@ -64,7 +66,7 @@ class Progress {
   bool terminal_ = false;  //!< the status is drawn in place (a terminal no other status is drawn on)
   std::chrono::steady_clock::duration period_;
   std::chrono::steady_clock::duration line_period_;  //!< between lines on a terminal shared with another status
-  int threads_ = 1;
+  int threads_ = 0;                                  //!< ProgressOptions::threads
   std::chrono::steady_clock::time_point start_;
   double cpu_start_ = 0;  //!< the process's CPU seconds when it was made: the setup's are not the count's
   std::chrono::steady_clock::time_point next_;

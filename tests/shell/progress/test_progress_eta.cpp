@@ -30,10 +30,10 @@ struct Stopped {
   double model_done_seconds = 0;  // the cost model's thread time of the units done
   double model_all_seconds = 0;
 
-  Stopped() {
+  explicit Stopped(int threads = kThreads) {
     ProgressOptions quiet;
     quiet.enabled = false;
-    quiet.threads = kThreads;
+    quiet.threads = threads;
     const auto order = engine->costliest_first();
     const std::vector<std::size_t> all(order.begin(), order.end());
     progress = std::make_unique<Progress>(*engine, all, std::vector<std::size_t>{}, quiet);
@@ -73,6 +73,17 @@ TEST(ProgressEta, SaysNothingOfTheCoresWhereTheThreadsHadThem) {
   const ProgressSnapshot s = run.at(200, 1.05);
   EXPECT_FALSE(s.core_share);
   EXPECT_FALSE(contains(nqueens::shell::log_status(s), "cores")) << nqueens::shell::log_status(s);
+}
+
+// A progress of work counted elsewhere too (nqueens-mpi's rank 0 shows every rank's) says no
+// threads of its own: its CPU time is not the work's, and the ETA keeps the wall clock.
+TEST(ProgressEta, KeepsTheWallClockWithoutThreadsOfItsOwn) {
+  Stopped run(0);
+  const ProgressSnapshot s = run.at(200, 14);
+  ASSERT_TRUE(s.eta_seconds);
+  const double left_by_the_wall_clock = s.elapsed_seconds * (1 - s.work_share) / s.work_share;
+  EXPECT_NEAR(*s.eta_seconds, left_by_the_wall_clock, 1e-6 * left_by_the_wall_clock);
+  EXPECT_FALSE(s.core_share);
 }
 
 // At the pace the cost model prices (the units done took their estimate, here on cores
