@@ -940,6 +940,27 @@ TEST(CliThreads, MoreThreadsThanTheSystemStartsIsExit3WithTheReason) {
   }
 }
 
+namespace {
+
+// The lowest limit, in steps of 250 KiB, under which the dynamic loader maps the program: below it
+// the loader fails or crashes before the program runs (exit 127 or a signal, out of its reach). It
+// grows with the program's size, so the tests of the lowest limits start from it rather than from
+// a fixed number.
+int lowest_limit_the_program_loads_under() {
+  static const int lowest = [] {
+    for (int kib = 12000; kib < 64000; kib += 250) {
+      const harness::Outcome r = harness::run_program(
+          {"/bin/bash", "-c",
+           "ulimit -v " + std::to_string(kib) + "; exec " + std::string(NQUEENS_BINARY) + " version"});
+      if (r.exit_code >= 0 && r.exit_code < 127) return kib;
+    }
+    return 64000;
+  }();
+  return lowest;
+}
+
+}  // namespace
+
 // Under a low address-space limit a thread's stack or an allocation does not fit: the one line
 // names that limit and a way on (it blamed `ulimit -u`, the process count, or was TBB's raw
 // "pthread_create has failed"). Which of them fails first depends on the limit, so a range of
@@ -947,7 +968,8 @@ TEST(CliThreads, MoreThreadsThanTheSystemStartsIsExit3WithTheReason) {
 TEST(CliThreads, ALowAddressSpaceLimitIsNamedAsTheLimitMet) {
   if (harness::kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
   int failed = 0;
-  for (const int kib : {16000, 20000, 24000, 28000, 32000}) {
+  const int lowest = lowest_limit_the_program_loads_under();
+  for (const int kib : {lowest, lowest + 4000, lowest + 8000, lowest + 12000, lowest + 16000}) {
     const std::string limit = "ulimit -v " + std::to_string(kib);
     const harness::Outcome r = harness::run_program(
         {"/bin/bash", "-c", limit + "; exec " + std::string(NQUEENS_BINARY) + " count -n 12 --engine dfs -t 2"});
@@ -1023,7 +1045,8 @@ TEST(CliThreads, TheLimitAThreadRefusalNamesHoldsTheCountAtOnce) {
 
 // Under a limit too low for the program's own first thread the advice said "raise the limit or
 // give fewer --threads", which --threads 1 cannot follow: now it says that fewer threads do not
-// help, and the way on it names, a higher limit, counts.
+// help, and the way on it names, a higher limit, counts. The limits just above the lowest the
+// program loads under are tried: each is refused in such a line.
 TEST(CliThreads, BelowOneThreadsRoomTheAdviceIsTheLimitAlone) {
   if (harness::kSanitized) GTEST_SKIP() << "a sanitized program cannot run under an address-space limit";
   const auto under = [](const std::string& limit) {
@@ -1031,11 +1054,14 @@ TEST(CliThreads, BelowOneThreadsRoomTheAdviceIsTheLimitAlone) {
                                  "ulimit -v " + limit + "; exec " + std::string(NQUEENS_BINARY) +
                                      " count -n 12 --engine dfs --format csv -t 1"});
   };
-  const harness::Outcome refused = under("16000");
-  ASSERT_EQ(refused.exit_code, 3) << describe(refused);
-  EXPECT_EQ(lines_of(refused.err).size(), 1u) << describe(refused);
-  EXPECT_EQ(refused.err.find("give fewer --threads"), std::string::npos) << describe(refused);
-  EXPECT_NE(refused.err.find("raise the limit"), std::string::npos) << describe(refused);
+  const int lowest = lowest_limit_the_program_loads_under();
+  for (int kib = lowest; kib <= lowest + 1000; kib += 250) {
+    const harness::Outcome refused = under(std::to_string(kib));
+    ASSERT_EQ(refused.exit_code, 3) << "ulimit -v " << kib << ": " << describe(refused);
+    EXPECT_EQ(lines_of(refused.err).size(), 1u) << describe(refused);
+    EXPECT_EQ(refused.err.find("give fewer --threads"), std::string::npos) << describe(refused);
+    EXPECT_NE(refused.err.find("raise the limit"), std::string::npos) << describe(refused);
+  }
   const harness::Outcome raised = under("80000");
   EXPECT_EQ(raised.exit_code, 0) << describe(raised);
   EXPECT_NE(raised.out.find("\n12,14200,"), std::string::npos) << raised.out;
@@ -1053,7 +1079,8 @@ TEST(CliThreads, TheLimitNamedWhenMemoryRunsOutAtTheStartHoldsTheCount) {
   };
   const std::regex named("raise the limit to ulimit -v ([0-9]+) \\(for --threads ([0-9]+) or fewer\\)");
   int refused = 0;
-  for (int kib = 15000; kib <= 17000; kib += 250) {
+  const int lowest = lowest_limit_the_program_loads_under();
+  for (int kib = lowest - 1000; kib <= lowest + 1000; kib += 250) {
     const harness::Outcome r = under(std::to_string(kib), "1");
     if (r.err.find("out of memory before counting") == std::string::npos) continue;  // further on, or not started
     ++refused;
